@@ -1,0 +1,66 @@
+import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+const API_KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const API_KEY_LENGTH = 32;
+
+/** 32 random alphanumeric characters, the format Zulip clients expect of an API key. */
+export function generateApiKey(): string {
+  let key = '';
+  for (let i = 0; i < API_KEY_LENGTH; i++) key += API_KEY_ALPHABET[randomInt(API_KEY_ALPHABET.length)];
+  return key;
+}
+
+export function hasApiKeyFormat(key: string): boolean {
+  return /^[A-Za-z0-9]{32}$/.test(key);
+}
+
+/** Compares secrets in time independent of where they differ. */
+export function sameSecret(given: string, stored: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A printable random password for an owner created without one. */
+export function generatePassword(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+// scrypt cost: N = 2^15 takes tens of milliseconds and 32 MB, which makes guessing slow
+// without making a login noticeably slow. Parameters are stored with each hash, so they can
+// be raised later without invalidating existing passwords.
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keylen: 32 };
+
+/** A salted scrypt hash: `scrypt$N$r$p$salt$hash`, salt and hash in base64. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { ...SCRYPT, maxmem: 128 * SCRYPT.N * SCRYPT.r * 2 });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+// Checked against when an account has no password, so that a login attempt costs the same
+// whether or not the account can log in by password.
+const UNUSABLE_HASH = ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, Buffer.alloc(16).toString('base64'), Buffer.alloc(SCRYPT.keylen).toString('base64')].join('$');
+
+/** Whether `password` matches a hash made by hashPassword; always false when there is none. */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const usable = stored !== null && stored.startsWith('scrypt$');
+  const [, n, r, p, salt, hash] = (usable ? stored : UNUSABLE_HASH).split('$');
+  const expected = Buffer.from(hash, 'base64');
+  const N = Number(n);
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N,
+    r: Number(r),
+    p: Number(p),
+    maxmem: 128 * N * Number(r) * 2,
+  });
+  return usable && timingSafeEqual(actual, expected);
+}

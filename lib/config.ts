@@ -1,0 +1,142 @@
+import { parseArgs } from 'node:util';
+
+/** Everything the command line and environment can set, after defaults and checks. */
+export interface Config {
+  host: string;
+  port: number;
+  /** Folder holding stoa.db and zuliprc, or ':memory:' for a server that writes nothing. */
+  data: string;
+  /** Name, owner email and owner password are used once: when the organization is created. */
+  realmName: string;
+  adminEmail: string;
+  /** Undefined: generate one and print it once. */
+  adminPassword: string | undefined;
+  /** Enables Zulip's development-server login endpoints. */
+  dev: boolean;
+}
+
+/** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
+export class ConfigError extends Error {}
+
+interface Option {
+  flag: string;
+  env: string;
+  kind: 'string' | 'boolean';
+  help: string;
+}
+
+const OPTIONS: Record<keyof Config, Option> = {
+  host: { flag: 'host', env: 'STOA_HOST', kind: 'string', help: 'address to listen on (default 127.0.0.1)' },
+  port: { flag: 'port', env: 'STOA_PORT', kind: 'string', help: 'port to listen on; 0 picks a free one (default 9991)' },
+  data: {
+    flag: 'data',
+    env: 'STOA_DATA',
+    kind: 'string',
+    help: 'folder for stoa.db and zuliprc, or :memory: to keep nothing on disk (default ./data)',
+  },
+  realmName: {
+    flag: 'realm-name',
+    env: 'STOA_REALM_NAME',
+    kind: 'string',
+    help: 'organization name, used when the organization is created (default Stoa)',
+  },
+  adminEmail: {
+    flag: 'admin-email',
+    env: 'STOA_ADMIN_EMAIL',
+    kind: 'string',
+    help: "owner's email, used when the organization is created (default owner@stoa.local)",
+  },
+  adminPassword: {
+    flag: 'admin-password',
+    env: 'STOA_ADMIN_PASSWORD',
+    kind: 'string',
+    help: "owner's password, used when the organization is created (default: generated and printed once)",
+  },
+  dev: {
+    flag: 'dev',
+    env: 'STOA_DEV',
+    kind: 'boolean',
+    help: 'enable the development login endpoints /dev_fetch_api_key and /dev_list_users',
+  },
+};
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 9991,
+  data: './data',
+  realmName: 'Stoa',
+  adminEmail: 'owner@stoa.local',
+};
+
+export function usage(): string {
+  const lines = ['Usage: stoa [options]', '', 'Options (each also read from the environment variable shown):'];
+  for (const option of Object.values(OPTIONS)) {
+    const flag = option.kind === 'string' ? `--${option.flag} VALUE` : `--${option.flag}`;
+    lines.push(`  ${flag.padEnd(24)} ${option.env.padEnd(20)} ${option.help}`);
+  }
+  lines.push(`  ${'--help'.padEnd(24)} ${''.padEnd(20)} print this help and exit`);
+  return lines.join('\n');
+}
+
+function parseBoolean(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off|)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, not '${value}'`);
+}
+
+function parsePort(name: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, not '${value}'`);
+  }
+  return Number(value);
+}
+
+function nonEmpty(name: string, value: string): string {
+  if (value.trim() === '') throw new ConfigError(`${name} must not be empty`);
+  return value;
+}
+
+/** Flags win over environment variables, which win over defaults. Returns 'help' for --help. */
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'help' {
+  const spec = Object.fromEntries(
+    Object.values(OPTIONS).map((o) => [o.flag, { type: o.kind } as const]),
+  ) as Record<string, { type: 'string' | 'boolean' }>;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ...spec, help: { type: 'boolean' } }, strict: true }));
+  } catch (err) {
+    throw new ConfigError(`${(err as Error).message.split('\n')[0]} (see --help)`);
+  }
+  if (values.help) return 'help';
+
+  // The raw text of each setting and where it came from, for error messages.
+  const raw = (key: keyof Config): { value: string | boolean; source: string } | undefined => {
+    const option = OPTIONS[key];
+    const flagValue = values[option.flag];
+    if (flagValue !== undefined) return { value: flagValue, source: `--${option.flag}` };
+    const envValue = env[option.env];
+    if (envValue !== undefined) return { value: envValue, source: option.env };
+    return undefined;
+  };
+  const text = (key: keyof Config, fallback: string): string => {
+    const setting = raw(key);
+    return setting ? nonEmpty(setting.source, String(setting.value)) : fallback;
+  };
+
+  const port = raw('port');
+  const dev = raw('dev');
+  const adminEmail = text('adminEmail', DEFAULTS.adminEmail);
+  if (!/^[^@\s]+@[^@\s]+$/.test(adminEmail)) {
+    throw new ConfigError(`the owner's email must look like name@domain, not '${adminEmail}'`);
+  }
+  const adminPassword = raw('adminPassword');
+  return {
+    host: text('host', DEFAULTS.host),
+    port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
+    data: text('data', DEFAULTS.data),
+    realmName: text('realmName', DEFAULTS.realmName),
+    adminEmail,
+    adminPassword: adminPassword ? nonEmpty(adminPassword.source, String(adminPassword.value)) : undefined,
+    dev: dev === undefined ? false : typeof dev.value === 'boolean' ? dev.value : parseBoolean(dev.source, dev.value),
+  };
+}

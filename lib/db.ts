@@ -1,0 +1,71 @@
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type Db = Database.Database;
+
+// The bundle (scripts/build.ts) defines this as the text of schema.sql; from source we read the file.
+declare const STOA_SCHEMA_SQL: string | undefined;
+
+function schemaSql(): string {
+  if (typeof STOA_SCHEMA_SQL === 'string') return STOA_SCHEMA_SQL;
+  return readFileSync(path.join(__dirname, '..', 'schema.sql'), 'utf8');
+}
+
+/**
+ * Upgrades from each older schema version, in order: MIGRATIONS[i] takes a database from
+ * version i + 1 to i + 2. schema.sql already contains every step, so a fresh database skips them.
+ */
+const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [];
+export const SCHEMA_VERSION = MIGRATIONS.length + 1;
+
+/** Thrown when another process (or another server in this one) already holds the database. */
+export class DatabaseInUseError extends Error {}
+
+/**
+ * Opens (creating if needed) the database file, takes it for this server alone, and brings
+ * its schema up to date. `:memory:` gives a private database that lives as long as the server.
+ */
+export function openDatabase(file: string): Db {
+  // No busy timeout: if someone else holds the file we want to know at once, not wait.
+  const db = new Database(file, { timeout: 0 });
+  try {
+    // EXCLUSIVE locking: the first write below takes the file's lock and keeps it until
+    // close, so a second server on the same folder fails at start instead of interleaving
+    // writes with ours. The OS drops the lock if we die, so there is no stale lock to clean.
+    // It also lets WAL run without a shared-memory index, since nobody else reads the file.
+    db.pragma('locking_mode = EXCLUSIVE');
+    // WAL: readers never wait for the writer, and a commit is one sequential append.
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a committed transaction survives a crash of this process; only a
+    // power loss can lose the last few commits. FULL would fsync on every commit.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    // 16 MB page cache (negative means KiB): enough for the hot indexes, small for a small box.
+    db.pragma('cache_size = -16000');
+    db.pragma('temp_store = MEMORY');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DatabaseInUseError(`${file} is in use by another Stoa server`);
+    }
+    throw err;
+  }
+  return db;
+}
+
+function migrate(db: Db): void {
+  // An IMMEDIATE transaction takes the write lock now, even when there is nothing to migrate.
+  db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version === 0) {
+      db.exec(schemaSql());
+    } else if (version > SCHEMA_VERSION) {
+      throw new Error(`database schema version ${version} is newer than this Stoa (${SCHEMA_VERSION})`);
+    } else {
+      for (let v = version; v < SCHEMA_VERSION; v++) MIGRATIONS[v - 1](db);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,43 @@
+import { unixSeconds } from '../clock';
+import type { Stoa } from '../stoa';
+import { Role, type RoleValue } from '../users/queries';
+
+/**
+ * The system groups of every organization, each listed with the group it directly contains:
+ * together they form the chain internet > everyone > members > fullmembers > moderators >
+ * administrators > owners, so a group-setting value naming one role group includes every
+ * higher role. role:nobody stays empty.
+ */
+const SYSTEM_GROUPS: ReadonlyArray<{ name: string; description: string; contains?: string }> = [
+  { name: 'role:owners', description: 'Owners of this organization' },
+  { name: 'role:administrators', description: 'Administrators of this organization, including owners', contains: 'role:owners' },
+  { name: 'role:moderators', description: 'Moderators of this organization, including administrators', contains: 'role:administrators' },
+  { name: 'role:fullmembers', description: 'Members of this organization, not including new accounts and guests', contains: 'role:moderators' },
+  { name: 'role:members', description: 'Members of this organization, not including guests', contains: 'role:fullmembers' },
+  { name: 'role:everyone', description: 'Everyone in this organization, including guests', contains: 'role:members' },
+  { name: 'role:internet', description: 'Everyone on the Internet', contains: 'role:everyone' },
+  { name: 'role:nobody', description: 'Nobody' },
+];
+
+/** The role groups a user of each role belongs to directly, as Zulip records them. */
+const ROLE_GROUPS: Record<RoleValue, readonly string[]> = {
+  [Role.OWNER]: ['role:owners'],
+  [Role.ADMINISTRATOR]: ['role:administrators'],
+  [Role.MODERATOR]: ['role:moderators'],
+  // New members count as full members: the organization's waiting period defaults to 0 days.
+  [Role.MEMBER]: ['role:members', 'role:fullmembers'],
+  [Role.GUEST]: ['role:everyone'],
+};
+
+export function createSystemGroups(stoa: Stoa): void {
+  const now = unixSeconds(stoa.clock);
+  const ids = new Map<string, number>();
+  for (const group of SYSTEM_GROUPS) ids.set(group.name, stoa.groups.insert(group.name, group.description, true, now));
+  for (const group of SYSTEM_GROUPS) {
+    if (group.contains) stoa.groups.addSubgroup(ids.get(group.name)!, ids.get(group.contains)!);
+  }
+}
+
+export function addToRoleGroups(stoa: Stoa, userId: number, role: RoleValue): void {
+  for (const name of ROLE_GROUPS[role]) stoa.groups.addMember(stoa.groups.byName(name)!.id, userId);
+}

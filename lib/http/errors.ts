@@ -1,0 +1,56 @@
+/**
+ * The one error type of the API. Views and actions throw it for anything a client did
+ * wrong; the error middleware in app.ts is the only place that turns it into a response.
+ */
+export class ApiError extends Error {
+  constructor(
+    /** Zulip's machine-readable error code, e.g. BAD_REQUEST. */
+    readonly code: string,
+    message: string,
+    readonly status = 400,
+    /** Extra body fields Zulip sends with some codes, e.g. var_name or queue_id. */
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+/** The generic client error: Zulip's JsonableError. */
+export function badRequest(message: string, extra: Record<string, unknown> = {}): ApiError {
+  return new ApiError('BAD_REQUEST', message, 400, extra);
+}
+
+export function missingArgument(name: string): ApiError {
+  return new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, 400, { var_name: name });
+}
+
+/** Zulip answers every authentication failure on /api paths with this challenge header. */
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+
+export function unauthorized(
+  message = 'Not logged in: API authentication or user session required',
+): ApiError {
+  return new ApiError('UNAUTHORIZED', message, 401, {}, BASIC_CHALLENGE);
+}
+
+export function invalidApiKey(message = 'Invalid API key'): ApiError {
+  return new ApiError('INVALID_API_KEY', message, 401, {}, BASIC_CHALLENGE);
+}
+
+export function userDeactivated(): ApiError {
+  return new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401, {}, BASIC_CHALLENGE);
+}
+
+export function authenticationFailed(): ApiError {
+  return new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+}
+
+/** Zulip reports a missing organization role with this code and a 400 status. */
+export function administratorRequired(): ApiError {
+  return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+}

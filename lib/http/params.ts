@@ -1,0 +1,142 @@
+import busboy from 'busboy';
+import express from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ApiError, badRequest } from './errors';
+
+/** Request bodies larger than this are refused with 413; Zulip's largest parameters are far smaller. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** More parameters than this in one request is never a real client. */
+const MAX_PARAMETERS = 1000;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Form fields of the body, parsed from either encoding Zulip clients use. */
+    bodyFields?: Map<string, string>;
+  }
+}
+
+function tooLarge(): ApiError {
+  return new ApiError('BAD_REQUEST', `Request body too large (limit: ${MAX_BODY_BYTES} bytes)`, 413);
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return length !== '0';
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Django's QueryDict hands a view the last value of a repeated key; so do we. */
+function lastValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.length > 0) return lastValue(value[value.length - 1]);
+  return undefined;
+}
+
+function toFieldMap(record: Record<string, unknown>): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const [key, value] of Object.entries(record)) {
+    const last = lastValue(value);
+    if (last !== undefined) fields.set(key, last);
+  }
+  return fields;
+}
+
+const urlencoded = express.urlencoded({
+  extended: false,
+  limit: MAX_BODY_BYTES,
+  parameterLimit: MAX_PARAMETERS,
+  type: () => true,
+});
+
+/** Maps body-parser's failures to the API's error shape; it never answers a client itself. */
+function urlencodedBody(req: Request, res: Response, next: NextFunction): void {
+  urlencoded(req, res, (err?: unknown) => {
+    if (err) {
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large' || type === 'parameters.too.many') return next(tooLarge());
+      return next(badRequest(`Malformed request body: ${(err as Error).message}`));
+    }
+    req.bodyFields = toFieldMap((req.body ?? {}) as Record<string, unknown>);
+    next();
+  });
+}
+
+/** zulip-js sends POST bodies as multipart/form-data; fields become parameters like any other. */
+function multipartBody(req: Request, _res: Response, next: NextFunction): void {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: { fieldSize: MAX_BODY_BYTES, fields: MAX_PARAMETERS, files: 0 },
+    });
+  } catch (err) {
+    return next(badRequest(`Malformed multipart body: ${(err as Error).message}`));
+  }
+  const fields = new Map<string, string>();
+  let failure: ApiError | undefined;
+  let received = 0;
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > MAX_BODY_BYTES && !failure) {
+      failure = tooLarge();
+      req.unpipe(parser);
+      finish();
+    }
+  });
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    if (failure) {
+      // Stop reading a body we have already refused, without waiting for all of it.
+      req.resume();
+      return next(failure);
+    }
+    req.bodyFields = fields;
+    next();
+  };
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated) failure ??= tooLarge();
+    fields.set(name, value);
+  });
+  parser.on('file', (_name, stream) => stream.resume());
+  parser.on('filesLimit', () => {
+    failure ??= badRequest('File uploads are not accepted by this endpoint');
+  });
+  parser.on('fieldsLimit', () => {
+    failure ??= tooLarge();
+  });
+  parser.on('error', (err: Error) => {
+    failure ??= badRequest(`Malformed multipart body: ${err.message}`);
+    finish();
+  });
+  parser.on('close', finish);
+  req.pipe(parser);
+}
+
+/**
+ * Parses a request body in either of the encodings Zulip accepts, for every method.
+ * Any other content type with a non-empty body is refused rather than silently ignored.
+ */
+export const parseBody: RequestHandler = (req, res, next) => {
+  if (!hasBody(req)) {
+    req.bodyFields = new Map();
+    return next();
+  }
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (contentType === 'application/x-www-form-urlencoded') return urlencodedBody(req, res, next);
+  if (contentType === 'multipart/form-data') return multipartBody(req, res, next);
+  next(
+    badRequest(
+      `Unsupported Content-Type '${contentType || '(none)'}': send parameters as ` +
+        'application/x-www-form-urlencoded or multipart/form-data',
+    ),
+  );
+};
+
+/** All request parameters by name: body fields first, then the query string, for every method. */
+export function requestParams(req: Request): Map<string, string> {
+  const params = toFieldMap(req.query as Record<string, unknown>);
+  for (const [name, value] of req.bodyFields ?? []) params.set(name, value);
+  return params;
+}

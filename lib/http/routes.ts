@@ -1,0 +1,33 @@
+import * as authViews from '../auth/views';
+import * as realmViews from '../realm/views';
+import * as userViews from '../users/views';
+import type { Endpoint } from './endpoint';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Route {
+  method: Method;
+  /** Express path under /api/v1; `:name` segments are path parameters. */
+  path: string;
+  endpoint: Endpoint;
+  /** Exists only when the server runs with --dev. */
+  devOnly?: boolean;
+}
+
+/**
+ * Every endpoint of the API, in one table. Order matters where paths overlap: a literal
+ * segment (/users/me) comes before a parameter (/users/:user_id), and a parameter with a
+ * pattern (:user_id, digits) before the catch-all (:email).
+ */
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', path: '/server_settings', endpoint: realmViews.serverSettings },
+  { method: 'POST', path: '/fetch_api_key', endpoint: authViews.fetchApiKey },
+  { method: 'POST', path: '/dev_fetch_api_key', endpoint: authViews.devFetchApiKey, devOnly: true },
+  { method: 'GET', path: '/dev_list_users', endpoint: authViews.devListUsers, devOnly: true },
+
+  { method: 'GET', path: '/users', endpoint: userViews.getUsers },
+  { method: 'POST', path: '/users', endpoint: userViews.createUserView },
+  { method: 'GET', path: '/users/me', endpoint: userViews.getOwnUser },
+  { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },
+  { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
+];

@@ -1,0 +1,21 @@
+import type { Db } from '../db';
+
+export interface RealmRow {
+  id: 1;
+  name: string;
+  string_id: string;
+  description: string;
+  date_created: number;
+  deactivated: 0 | 1;
+}
+
+export function prepareRealmQueries(db: Db) {
+  const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
+  const insert = db.prepare<[string, number]>('INSERT INTO realm (id, name, date_created) VALUES (1, ?, ?)');
+  return {
+    /** The organization, or undefined before the first start has created it. */
+    get: () => get.get(),
+    insert: (name: string, dateCreated: number) => void insert.run(name, dateCreated),
+  };
+}
+export type RealmQueries = ReturnType<typeof prepareRealmQueries>;

@@ -1,0 +1,120 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createApp } from './app';
+import { generatePassword, hashPassword } from './auth/credentials';
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import { openDatabase } from './db';
+import { createOrganization } from './realm/actions';
+import { createStoa, type Stoa } from './stoa';
+
+export const DATABASE_FILE = 'stoa.db';
+export const ZULIPRC_FILE = 'zuliprc';
+/** Shutdown gives in-flight requests this long before closing their connections. */
+const SHUTDOWN_GRACE_MS = 1000;
+
+export interface RunningServer {
+  stoa: Stoa;
+  /** Base URL, e.g. http://127.0.0.1:9991. */
+  url: string;
+  port: number;
+  /** Where the owner's zuliprc was written; undefined with --data :memory:. */
+  zuliprcPath: string | undefined;
+  /** Stops accepting, answers what is in flight, closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  /** Receives every line the server prints; defaults to stdout. */
+  log?: (line: string) => void;
+}
+
+function siteUrl(host: string, port: number): string {
+  // A wildcard address is where we listen, not where a client can reach us.
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/** The [api] section Zulip's clients (the Python bindings, zulip-js, zulip-terminal) read. */
+export function zuliprcText(email: string, apiKey: string, site: string): string {
+  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Starts Stoa as `npm start` and the bundle do: open (or create) the organization, listen,
+ * and write the owner's zuliprc. Tests call this too, so they exercise the same path.
+ */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const inMemory = config.data === ':memory:';
+  if (!inMemory) mkdirSync(config.data, { recursive: true });
+  const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
+  const stoa = createStoa(db, config, options.clock ?? systemClock);
+  const server = createServer(createApp(stoa, { log }));
+  try {
+    await createOrganizationOnFirstStart(stoa, log);
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  stoa.site = siteUrl(config.host, port);
+
+  const owner = stoa.users.firstOwner()!;
+  const zuliprc = zuliprcText(owner.delivery_email, owner.api_key, stoa.site);
+  let zuliprcPath: string | undefined;
+  if (inMemory) {
+    log(`Nothing is kept on disk (--data :memory:). The owner's zuliprc:\n${zuliprc.trimEnd()}`);
+  } else {
+    zuliprcPath = path.resolve(config.data, ZULIPRC_FILE);
+    // The file holds an API key: readable by its owner only, even if it existed before.
+    writeFileSync(zuliprcPath, zuliprc, { mode: 0o600 });
+    chmodSync(zuliprcPath, 0o600);
+    log(`The owner's zuliprc is at ${zuliprcPath}`);
+  }
+  log(`Stoa is listening on ${stoa.site}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      // Idle keep-alive connections close now; busy ones get a grace period, then are cut.
+      server.close(() => {
+        clearTimeout(deadline);
+        db.close();
+        resolve();
+      });
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    });
+    return closing;
+  };
+  return { stoa, url: stoa.site, port, zuliprcPath, close };
+}
+
+/** On an empty database, creates the organization from the settings; later starts reuse it. */
+async function createOrganizationOnFirstStart(stoa: Stoa, log: (line: string) => void): Promise<void> {
+  if (stoa.realm.get()) return;
+  const { config } = stoa;
+  const password = config.adminPassword ?? generatePassword();
+  createOrganization(stoa, {
+    name: config.realmName,
+    ownerEmail: config.adminEmail,
+    ownerPasswordHash: await hashPassword(password),
+  });
+  log(`Created the organization "${config.realmName}" with owner ${config.adminEmail}.`);
+  if (!config.adminPassword) log(`The owner's password is ${password} (shown this once).`);
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { EmailVisibility, Role, type UserRow } from './queries';
+
+/** Whether `viewer` may see `target`'s real email address, by the target's visibility setting. */
+export function canSeeDeliveryEmail(viewer: UserRow, target: UserRow): boolean {
+  if (viewer.id === target.id || target.is_bot) return true;
+  switch (target.email_address_visibility) {
+    case EmailVisibility.EVERYONE:
+      return true;
+    case EmailVisibility.MEMBERS:
+      return viewer.role !== Role.GUEST;
+    case EmailVisibility.MODERATORS:
+      return viewer.role <= Role.MODERATOR;
+    case EmailVisibility.ADMINS:
+      return viewer.role <= Role.ADMINISTRATOR;
+    default:
+      return false;
+  }
+}
+
+/** The provider-hosted avatar: an identicon keyed by the hash of the real address. */
+export function gravatarUrl(user: UserRow): string {
+  const hash = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
+}
+
+/**
+ * null tells a client that asked for client_gravatar to compute the URL itself, which it
+ * can only do when it may see the real email and the avatar is provider-hosted.
+ */
+export function avatarUrl(viewer: UserRow, target: UserRow, clientGravatar: boolean): string | null {
+  if (clientGravatar && target.avatar_source === 'G' && canSeeDeliveryEmail(viewer, target)) return null;
+  return gravatarUrl(target);
+}
+
+/** Zulip's ISO 8601 form, with an explicit +00:00 offset. */
+function isoTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}
+
+export interface UserView {
+  clientGravatar: boolean;
+  /** Zulip sends profile_data only to clients that ask for custom profile fields. */
+  includeProfileData: boolean;
+}
+
+/** A User object of the API, as `viewer` may see it. */
+export function presentUser(viewer: UserRow, target: UserRow, view: UserView): Record<string, unknown> {
+  const user: Record<string, unknown> = {
+    user_id: target.id,
+    delivery_email: canSeeDeliveryEmail(viewer, target) ? target.delivery_email : null,
+    email: target.email,
+    full_name: target.full_name,
+    date_joined: isoTimestamp(target.date_joined_ms),
+    is_active: target.is_active === 1,
+    is_owner: target.role === Role.OWNER,
+    is_admin: target.role <= Role.ADMINISTRATOR,
+    is_guest: target.role === Role.GUEST,
+    is_bot: target.is_bot === 1,
+    bot_type: target.bot_type,
+    bot_owner_id: target.bot_owner_id,
+    role: target.role,
+    timezone: target.timezone,
+    avatar_url: avatarUrl(viewer, target, view.clientGravatar),
+    avatar_version: target.avatar_version,
+  };
+  // Bots have no custom profile fields. None are built yet, so every person's profile is empty.
+  if (view.includeProfileData && !target.is_bot) user.profile_data = {};
+  return user;
+}

@@ -1,0 +1,88 @@
+import type { Db } from '../db';
+
+export const Role = {
+  OWNER: 100,
+  ADMINISTRATOR: 200,
+  MODERATOR: 300,
+  MEMBER: 400,
+  GUEST: 600,
+} as const;
+export type RoleValue = (typeof Role)[keyof typeof Role];
+
+/** Values of a user's email_address_visibility setting. */
+export const EmailVisibility = {
+  EVERYONE: 1,
+  MEMBERS: 2,
+  ADMINS: 3,
+  NOBODY: 4,
+  MODERATORS: 5,
+} as const;
+
+export interface UserRow {
+  id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  password_hash: string | null;
+  api_key: string;
+  role: RoleValue;
+  is_active: 0 | 1;
+  is_bot: 0 | 1;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_system_bot: 0 | 1;
+  can_create_users: 0 | 1;
+  timezone: string;
+  date_joined_ms: number;
+  avatar_source: string;
+  avatar_version: number;
+  email_address_visibility: number;
+}
+
+export type NewUser = Pick<
+  UserRow,
+  | 'email'
+  | 'delivery_email'
+  | 'full_name'
+  | 'password_hash'
+  | 'api_key'
+  | 'role'
+  | 'is_bot'
+  | 'bot_type'
+  | 'bot_owner_id'
+  | 'is_system_bot'
+  | 'can_create_users'
+  | 'date_joined_ms'
+  | 'email_address_visibility'
+>;
+
+/** Prepared once per database; the only place user rows are read or written by SQL. */
+export function prepareUserQueries(db: Db) {
+  const byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
+  // An API email or a delivery email names the same account; either is accepted to log in.
+  const byAnyEmail = db.prepare<[string, string], UserRow>(
+    'SELECT * FROM users WHERE email = ? COLLATE NOCASE OR delivery_email = ? COLLATE NOCASE',
+  );
+  const inRealm = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 0 ORDER BY id');
+  const firstOwner = db.prepare<[], UserRow>(
+    `SELECT * FROM users WHERE role = 100 AND is_active = 1 AND is_bot = 0 ORDER BY id LIMIT 1`,
+  );
+  const insert = db.prepare<NewUser>(
+    `INSERT INTO users (email, delivery_email, full_name, password_hash, api_key, role, is_bot, bot_type,
+       bot_owner_id, is_system_bot, can_create_users, date_joined_ms, email_address_visibility)
+     VALUES (@email, @delivery_email, @full_name, @password_hash, @api_key, @role, @is_bot, @bot_type,
+       @bot_owner_id, @is_system_bot, @can_create_users, @date_joined_ms, @email_address_visibility)`,
+  );
+  const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
+
+  return {
+    byId: (id: number) => byId.get(id),
+    byAnyEmail: (email: string) => byAnyEmail.get(email, email),
+    /** Every account of the organization, active or not, without the server's own bots. */
+    inRealm: () => inRealm.all(),
+    firstOwner: () => firstOwner.get(),
+    insert: (user: NewUser) => Number(insert.run(user).lastInsertRowid),
+    setEmail: (id: number, email: string) => void setEmail.run(email, id),
+  };
+}
+export type UserQueries = ReturnType<typeof prepareUserQueries>;

@@ -1,0 +1,109 @@
+import { hashPassword } from '../auth/credentials';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { administratorRequired, badRequest } from '../http/errors';
+import type { Stoa } from '../stoa';
+import { addUser } from './actions';
+import { canSeeDeliveryEmail, presentUser } from './present';
+import { Role, type UserRow } from './queries';
+
+/** Zulip's longest full name; longer names are refused rather than cut. */
+export const MAX_NAME_LENGTH = 100;
+/** Zulip's minimum password length. */
+const MIN_PASSWORD_LENGTH = 6;
+
+const userViewParams = {
+  client_gravatar: { type: 'boolean', default: true },
+  include_custom_profile_fields: { type: 'boolean', default: false },
+} as const;
+
+interface UserViewParams {
+  client_gravatar: boolean;
+  include_custom_profile_fields: boolean;
+}
+
+function noSuchUser() {
+  return badRequest('No such user');
+}
+
+/** A user of this organization, active or not; the server's own bots are not addressable here. */
+function accessUserById(stoa: Stoa, id: number): UserRow {
+  const user = stoa.users.byId(id);
+  if (!user || user.is_system_bot) throw noSuchUser();
+  return user;
+}
+
+/** By API email, or by real email where the caller may see it. */
+function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow {
+  const user = stoa.users.byAnyEmail(email);
+  if (!user || user.is_system_bot) throw noSuchUser();
+  const byApiEmail = user.email.toLowerCase() === email.toLowerCase();
+  if (!byApiEmail && !canSeeDeliveryEmail(viewer, user)) throw noSuchUser();
+  return user;
+}
+
+export const getUsers = endpoint<UserViewParams>({
+  params: { properties: userViewParams },
+  view: ({ stoa, user, params }) => {
+    const view = { clientGravatar: params.client_gravatar, includeProfileData: params.include_custom_profile_fields };
+    return { members: stoa.users.inRealm().map((target) => presentUser(user, target, view)) };
+  },
+});
+
+export const getOwnUser = endpoint({
+  params: NO_PARAMS,
+  view: ({ user }) => {
+    // The own-user object is a User without the bot fields, plus max_message_id.
+    const { bot_type: _botType, bot_owner_id: _botOwnerId, ...me } = presentUser(user, user, {
+      clientGravatar: false,
+      includeProfileData: true,
+    });
+    // No messages exist yet; Zulip answers -1 for a user who has none.
+    return { ...me, max_message_id: -1 };
+  },
+});
+
+export const getUserById = endpoint<UserViewParams & { user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' }, ...userViewParams }, required: ['user_id'] },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    const target = accessUserById(stoa, params.user_id);
+    const view = { clientGravatar: params.client_gravatar, includeProfileData: params.include_custom_profile_fields };
+    return { user: presentUser(user, target, view) };
+  },
+});
+
+export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
+  params: { properties: { email: { type: 'string' }, ...userViewParams }, required: ['email'] },
+  view: ({ stoa, user, params }) => {
+    const target = accessUserByEmail(stoa, user, params.email);
+    const view = { clientGravatar: params.client_gravatar, includeProfileData: params.include_custom_profile_fields };
+    return { user: presentUser(user, target, view) };
+  },
+});
+
+/** Loose on purpose: one @, something on each side, no spaces. Delivery is not our business. */
+const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/;
+
+export const createUserView = endpoint<{ email: string; password: string; full_name: string }>({
+  params: {
+    properties: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      full_name: { type: 'string' },
+    },
+    required: ['email', 'password', 'full_name'],
+  },
+  view: async ({ stoa, user, params }) => {
+    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    if (!user.can_create_users) throw badRequest('User not authorized to create users');
+    const fullName = params.full_name.trim();
+    if (fullName === '') throw badRequest('Name too short!');
+    if (fullName.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
+    const email = params.email.trim();
+    if (!EMAIL_SHAPE.test(email)) throw badRequest('Bad name or username');
+    if (params.password.length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+    // Hashing is slow and asynchronous, so it happens before the transaction, never inside it.
+    const passwordHash = await hashPassword(params.password);
+    return { user_id: addUser(stoa, { email, fullName, passwordHash, role: Role.MEMBER }) };
+  },
+});

@@ -1,0 +1,36 @@
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+
+/**
+ * Bundles the server into one script. Everything is inside it but better-sqlite3, whose
+ * native addon must come from an installed package; schema.sql rides along as text.
+ */
+export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js')): Promise<string> {
+  await build({
+    entryPoints: [path.join(root, 'server.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    define: { STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')) },
+    banner: { js: '#!/usr/bin/env node' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+if (require.main === module) {
+  buildBundle(process.argv[2]).then(
+    (outfile) => console.log(`Built ${path.relative(process.cwd(), outfile)}`),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import { ConfigError, parseConfig, usage } from './lib/config';
+import { DatabaseInUseError } from './lib/db';
+import { startServer } from './lib/server';
+
+/** Shutdown must finish within this long of a signal, whatever is still in flight. */
+const SHUTDOWN_LIMIT_MS = 1800;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = parseConfig(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`stoa: ${err.message}`);
+    process.exit(2);
+  }
+  if (config === 'help') {
+    console.log(usage());
+    return;
+  }
+
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof DatabaseInUseError) {
+      console.error(`stoa: ${err.message}; is another Stoa running on ${config.data}?`);
+    } else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      console.error(`stoa: cannot listen on ${config.host}:${config.port} (${code})`);
+    } else {
+      throw err;
+    }
+    process.exit(1);
+  }
+
+  const stop = (signal: string) => {
+    console.log(`Received ${signal}, shutting down.`);
+    setTimeout(() => process.exit(0), SHUTDOWN_LIMIT_MS).unref();
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,86 @@
+import { assertValidResponse } from './openapi';
+
+/** How a request carries its parameters: the two body encodings Zulip clients use, or the query string. */
+export type Encoding = 'urlencoded' | 'multipart' | 'query';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // Tests read arbitrary fields of the JSON body.
+  body: any;
+}
+
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+/** Zulip clients send strings as they are and every other value JSON-encoded. */
+export function encodeValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * A small Zulip API client for tests. Every response it receives is checked against the
+ * operation's schema in zulip.yaml before the test sees it.
+ */
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly credentials?: Credentials,
+  ) {}
+
+  as(credentials: Credentials | undefined): Client {
+    return new Client(this.baseUrl, credentials);
+  }
+
+  async request(
+    method: string,
+    path: string,
+    params: Record<string, unknown> = {},
+    options: { encoding?: Encoding; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse> {
+    const encoding = options.encoding ?? (method === 'GET' ? 'query' : 'urlencoded');
+    const url = new URL(`/api/v1${path}`, this.baseUrl);
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.credentials) {
+      const token = Buffer.from(`${this.credentials.email}:${this.credentials.apiKey}`).toString('base64');
+      headers.authorization ??= `Basic ${token}`;
+    }
+    let body: string | FormData | undefined;
+    const entries = Object.entries(params).map(([k, v]) => [k, encodeValue(v)] as const);
+    if (encoding === 'query') {
+      for (const [k, v] of entries) url.searchParams.set(k, v);
+    } else if (encoding === 'urlencoded') {
+      body = new URLSearchParams(entries.map(([k, v]) => [k, v] as [string, string])).toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else {
+      const form = new FormData();
+      for (const [k, v] of entries) form.append(k, v);
+      body = form;
+    }
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    }
+    assertValidResponse(method, url.pathname, response.status, json);
+    return { status: response.status, headers: response.headers, body: json };
+  }
+
+  get(path: string, params?: Record<string, unknown>, encoding?: Encoding) {
+    return this.request('GET', path, params, { encoding });
+  }
+  post(path: string, params?: Record<string, unknown>, encoding?: Encoding) {
+    return this.request('POST', path, params, { encoding });
+  }
+  patch(path: string, params?: Record<string, unknown>, encoding?: Encoding) {
+    return this.request('PATCH', path, params, { encoding });
+  }
+  delete(path: string, params?: Record<string, unknown>, encoding?: Encoding) {
+    return this.request('DELETE', path, params, { encoding });
+  }
+}

@@ -1,0 +1,728 @@
+/**
+ * Checks our HTTP responses and event objects against Zulip 10.2's OpenAPI
+ * description (../shared/zulip/zulip.yaml), so tests catch shapes that real
+ * Zulip clients would not expect.
+ *
+ * The YAML exists in development and CI but not in a user's clone; without it
+ * every check passes and `skipReason` says why. Everything is loaded and
+ * compiled lazily, once, on first use.
+ */
+import assert from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import YAML from 'yaml';
+
+const YAML_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip.yaml');
+
+export const openapiAvailable: boolean = fs.existsSync(YAML_PATH);
+export const skipReason: string | undefined = openapiAvailable
+  ? undefined
+  : '../shared/zulip/zulip.yaml not found: response schema checks skipped';
+
+// ---------------------------------------------------------------------------
+// What Stoa sends that Zulip 10.2's description lacks.
+//
+// Stoa implements parts of the specification (../shared/seeds/000_*.txt) that
+// arrived after Zulip 10.2 (feature level 372), and the specification names a
+// few things differently from Zulip. Without this list the validator would
+// reject those fields wherever the YAML forbids unknown properties. Each entry
+// was checked with grep against zulip.yaml before being added; an entry for a
+// property Zulip already has widens it (either shape is accepted) instead of
+// replacing it.
+//
+// `in` targets: 'schema:<name>' is components/schemas/<name>; the property is
+// also allowed in every allOf branch with `additionalProperties: false` that
+// sits beside a reference to that schema (Zulip re-lists inherited properties
+// there as `{}`). 'event:<type>/<op>' is that variant of GET /events' items.
+// 'path:<METHOD> <template>' is the closed branch of that operation's 200 body.
+//
+// `since` is the feature level that introduced it, or 'spec' when it is a
+// name the specification uses instead of Zulip's (worth re-checking whenever
+// the specification or Zulip's naming is clarified).
+// ---------------------------------------------------------------------------
+
+interface NewerProperty {
+  in: string[];
+  property: string;
+  /** OpenAPI 3.0 schema of the value. */
+  schema: object;
+  since: number | 'spec';
+}
+
+interface NewerOperation {
+  /** e.g. 'POST /mobile_push/e2ee/test_notification', relative to /api/v1 */
+  operation: string;
+  /** Name under components/responses describing the 200 body, or the body's own schema. */
+  success: string | object;
+  since: number | 'undocumented';
+}
+
+const CHANNEL = ['schema:BasicChannelBase', 'schema:Subscription'];
+const GROUP_SETTING = { $ref: '#/components/schemas/GroupSettingValue' };
+const DEV_USER = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['email', 'realm_url'],
+  properties: { email: { type: 'string' }, realm_uri: { type: 'string' }, realm_url: { type: 'string' } },
+};
+
+const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
+  {
+    in: CHANNEL,
+    property: 'topics_policy',
+    // 'empty_topic_only' arrived at 404.
+    schema: { type: 'string', enum: ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] },
+    since: 392,
+  },
+  { in: CHANNEL, property: 'folder_id', schema: { type: 'integer', nullable: true }, since: 389 },
+  { in: CHANNEL, property: 'can_move_messages_out_of_channel_group', schema: GROUP_SETTING, since: 396 },
+  { in: CHANNEL, property: 'can_move_messages_within_channel_group', schema: GROUP_SETTING, since: 396 },
+  { in: CHANNEL, property: 'can_delete_any_message_group', schema: GROUP_SETTING, since: 407 },
+  { in: CHANNEL, property: 'can_delete_own_message_group', schema: GROUP_SETTING, since: 407 },
+  {
+    in: ['schema:Subscription'],
+    property: 'partial_subscribers',
+    schema: { type: 'array', items: { type: 'integer' } },
+    since: 412,
+  },
+  // Removing a channel from its folder (folder_id null) yields a null value;
+  // 10.2's stream update event has no null among its value shapes.
+  { in: ['event:stream/update'], property: 'value', schema: { type: 'null' }, since: 389 },
+  // Its success body is the plain one; its errors are generic coded errors.
+  { operation: 'POST /mobile_push/e2ee/test_notification', success: 'SimpleSuccess', since: 420 },
+  // Zulip's development server has this endpoint but zulip.yaml does not describe it.
+  {
+    operation: 'GET /dev_list_users',
+    success: {
+      allOf: [
+        { $ref: '#/components/schemas/JsonSuccessBase' },
+        {
+          additionalProperties: false,
+          required: ['direct_admins', 'direct_users'],
+          properties: {
+            result: {},
+            msg: {},
+            ignored_parameters_unsupported: {},
+            direct_admins: { type: 'array', items: DEV_USER },
+            direct_users: { type: 'array', items: DEV_USER },
+          },
+        },
+      ],
+    },
+    since: 'undocumented',
+  },
+  // Zulip calls this `zephyr_mirror_active`.
+  {
+    in: ['path:POST /users/me/presence'],
+    property: 'legacy_mirror_active',
+    schema: { type: 'boolean' },
+    since: 'spec',
+  },
+  // Zulip calls this `zulip_extra_emoji`; EmojiBase covers message reactions and reaction events.
+  {
+    in: ['schema:EmojiBase'],
+    property: 'reaction_type',
+    schema: { type: 'string', enum: ['service_extra_emoji'] },
+    since: 'spec',
+  },
+];
+
+// ---------------------------------------------------------------------------
+// Small JSON helpers
+// ---------------------------------------------------------------------------
+
+type JsonObject = { [key: string]: unknown };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unescapePointer(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Follows a local reference such as '#/components/responses/SimpleSuccess'. */
+function resolvePointer(doc: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) throw new Error(`unsupported $ref ${ref}`);
+  let node = doc;
+  for (const token of ref.slice(2).split('/').map(unescapePointer)) {
+    if (!isObject(node) && !Array.isArray(node)) throw new Error(`dangling $ref ${ref}`);
+    node = (node as JsonObject)[token];
+  }
+  if (node === undefined) throw new Error(`dangling $ref ${ref}`);
+  return node;
+}
+
+/** Replaces a `{$ref}` object (response, parameter) with what it points at. */
+function deref(doc: unknown, node: unknown): unknown {
+  let current = node;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
+    if (hops > 20) throw new Error(`$ref loop at ${current.$ref}`);
+    current = resolvePointer(doc, current.$ref);
+  }
+  return current;
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+// ---------------------------------------------------------------------------
+// Applying NEWER_THAN_10_2 to the parsed document (before conversion)
+// ---------------------------------------------------------------------------
+
+/** Adds `property` to an object schema, or widens it if already there. */
+function addOrWiden(target: JsonObject, property: string, schema: object): void {
+  const properties = (target.properties ??= {}) as JsonObject;
+  const existing = properties[property];
+  properties[property] = existing === undefined ? schema : { anyOf: [existing, schema] };
+}
+
+/** Lets an `additionalProperties: false` branch admit a property defined elsewhere. */
+function admitInClosedBranch(branch: JsonObject, property: string, schema: object): void {
+  const properties = (branch.properties ??= {}) as JsonObject;
+  const existing = properties[property];
+  if (existing === undefined) properties[property] = {};
+  else if (isObject(existing) && Object.keys(existing).length > 0) {
+    properties[property] = { anyOf: [existing, schema] };
+  }
+}
+
+/** Calls `visit` for every object in the document that has an allOf. */
+function forEachAllOf(node: unknown, visit: (allOf: unknown[]) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) forEachAllOf(item, visit);
+  } else if (isObject(node)) {
+    if (Array.isArray(node.allOf)) visit(node.allOf);
+    for (const value of Object.values(node)) forEachAllOf(value, visit);
+  }
+}
+
+function refOf(node: unknown): string | undefined {
+  return isObject(node) && typeof node.$ref === 'string' ? node.$ref : undefined;
+}
+
+/**
+ * The refs of `name` and of every component schema that includes it through
+ * allOf, directly or not: closed sibling branches next to any of them must
+ * list the new property too.
+ */
+function includingRefs(doc: JsonObject, name: string): Set<string> {
+  const schemas = (doc.components as JsonObject).schemas as JsonObject;
+  const refs = new Set([`#/components/schemas/${name}`]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [other, schema] of Object.entries(schemas)) {
+      const ref = `#/components/schemas/${other}`;
+      const allOf = isObject(schema) && Array.isArray(schema.allOf) ? schema.allOf : [];
+      if (!refs.has(ref) && allOf.some((branch) => refs.has(refOf(branch) ?? ''))) {
+        refs.add(ref);
+        grew = true;
+      }
+    }
+  }
+  return refs;
+}
+
+function addToComponent(doc: JsonObject, name: string, property: string, schema: object): void {
+  const schemas = (doc.components as JsonObject).schemas as JsonObject;
+  const target = schemas[name];
+  if (!isObject(target)) throw new Error(`NEWER_THAN_10_2: no schema ${name}`);
+  addOrWiden(target, property, schema);
+  const refs = includingRefs(doc, name);
+  forEachAllOf(doc, (allOf) => {
+    if (!allOf.some((branch) => refs.has(refOf(branch) ?? ''))) return;
+    for (const branch of allOf) {
+      if (isObject(branch) && branch.additionalProperties === false) admitInClosedBranch(branch, property, schema);
+    }
+  });
+}
+
+function addToEvent(doc: JsonObject, typeAndOp: string, property: string, schema: object): void {
+  const [type, op] = typeAndOp.split('/');
+  const branch = eventVariants(doc).find((variant) => variantKey(variant) === `${type}/${op ?? ''}`);
+  if (!branch) throw new Error(`NEWER_THAN_10_2: no event ${typeAndOp}`);
+  addOrWiden(branch, property, schema);
+}
+
+/** 'path:POST /users/me/presence': the closed branch of that operation's 200 body. */
+function addToOperation(doc: JsonObject, operation: string, property: string, schema: object): void {
+  const [method, template] = operation.split(' ');
+  const op = (doc.paths as JsonObject)[template] as JsonObject | undefined;
+  const body = op && successSchema(doc, op[method.toLowerCase()]);
+  const closed = isObject(body) && Array.isArray(body.allOf) ? body.allOf.find(isClosedObject) : undefined;
+  if (!isObject(closed)) throw new Error(`NEWER_THAN_10_2: no closed 200 schema for ${operation}`);
+  addOrWiden(closed, property, schema);
+}
+
+function isClosedObject(node: unknown): boolean {
+  return isObject(node) && node.additionalProperties === false && isObject(node.properties);
+}
+
+function addOperation(doc: JsonObject, entry: NewerOperation): void {
+  const [method, template] = entry.operation.split(' ');
+  const paths = doc.paths as JsonObject;
+  const item = (paths[template] ??= {}) as JsonObject;
+  const success =
+    typeof entry.success === 'string'
+      ? { $ref: `#/components/responses/${entry.success}` }
+      : { description: 'Success', content: { 'application/json': { schema: entry.success } } };
+  item[method.toLowerCase()] = { responses: { '200': success } };
+}
+
+function applyNewerThan10_2(doc: JsonObject): void {
+  for (const entry of NEWER_THAN_10_2) {
+    if ('operation' in entry) {
+      addOperation(doc, entry);
+      continue;
+    }
+    for (const target of entry.in) {
+      const [kind, name] = [target.slice(0, target.indexOf(':')), target.slice(target.indexOf(':') + 1)];
+      if (kind === 'schema') addToComponent(doc, name, entry.property, entry.schema);
+      else if (kind === 'event') addToEvent(doc, name, entry.property, entry.schema);
+      else if (kind === 'path') addToOperation(doc, name, entry.property, entry.schema);
+      else throw new Error(`NEWER_THAN_10_2: bad target ${target}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// OpenAPI 3.0 schema -> JSON Schema for ajv
+// ---------------------------------------------------------------------------
+
+/** Every converted schema lives under this id, so refs work across compiles. */
+const DOC_ID = 'zulip-openapi.json';
+
+/** Keywords that only document; dropping them keeps compiled code small. */
+const DOC_ONLY = new Set(['description', 'example', 'examples', 'deprecated', 'title', 'externalDocs', 'xml']);
+
+function convertSchema(node: unknown): unknown {
+  if (!isObject(node)) return node; // `true`/`false` or malformed: leave to ajv
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (DOC_ONLY.has(key) || key === 'nullable') continue;
+    out[key] = convertKeyword(key, value);
+  }
+  // Zulip's oneOfs overlap (e.g. error variants of identical shape), so
+  // "exactly one" would reject valid bodies: anyOf says what is meant.
+  if ('oneOf' in out) {
+    if ('anyOf' in out) out.allOf = [...((out.allOf as unknown[]) ?? []), { anyOf: out.oneOf }];
+    else out.anyOf = out.oneOf;
+    delete out.oneOf;
+  }
+  return node.nullable === true ? allowNull(out) : out;
+}
+
+function convertKeyword(key: string, value: unknown): unknown {
+  switch (key) {
+    case 'properties':
+      // Keys here are property names (there is one called "example"), not keywords.
+      return isObject(value) ? convertSchemaMap(value) : value;
+    case 'items':
+    case 'additionalProperties':
+    case 'not':
+      return convertSchema(value);
+    case 'allOf':
+    case 'anyOf':
+    case 'oneOf':
+      return Array.isArray(value) ? value.map(convertSchema) : value;
+    case '$ref':
+      return typeof value === 'string' && value.startsWith('#/') ? DOC_ID + value : value;
+    default:
+      return value;
+  }
+}
+
+function convertSchemaMap(map: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, convertSchema(schema)]));
+}
+
+/** OpenAPI's `nullable: true`: the value may also be null. */
+function allowNull(schema: JsonObject): JsonObject {
+  if (Object.keys(schema).length === 0) return schema; // `{nullable: true}` alone: anything goes
+  const composite = ['$ref', 'allOf', 'anyOf', 'not'].some((key) => key in schema);
+  if (typeof schema.type === 'string' && !composite) {
+    const widened: JsonObject = { ...schema, type: [schema.type, 'null'] };
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) widened.enum = [...schema.enum, null];
+    return widened;
+  }
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+// ---------------------------------------------------------------------------
+// Loading (lazy, once)
+// ---------------------------------------------------------------------------
+
+interface Route {
+  template: string;
+  segments: Array<{ literal: string } | { param: string; integer: boolean }>;
+  operation: JsonObject;
+}
+
+interface Loaded {
+  doc: JsonObject;
+  ajv: Ajv;
+  /** Upper-case method -> routes with that method. */
+  routes: Map<string, Route[]>;
+  validators: Map<string, ValidateFunction | null>;
+  /** GET /events' variants, compiled on first use. */
+  events?: EventVariant[];
+}
+
+interface EventVariant {
+  key: string; // e.g. 'stream/update'
+  validate: ValidateFunction;
+}
+
+let loaded: Loaded | undefined;
+
+function load(): Loaded {
+  if (loaded) return loaded;
+  const doc = YAML.parse(fs.readFileSync(YAML_PATH, 'utf8'), { maxAliasCount: -1 }) as JsonObject;
+  applyNewerThan10_2(doc);
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  // One registered document holds every component schema; each compiled
+  // response schema refers into it, and ajv copes with recursive refs.
+  const schemas = (doc.components as JsonObject).schemas as JsonObject;
+  ajv.addSchema({ $id: DOC_ID, components: { schemas: convertSchemaMap(schemas) } });
+  loaded = { doc, ajv, routes: buildRoutes(doc), validators: new Map() };
+  return loaded;
+}
+
+// ---------------------------------------------------------------------------
+// Finding things in the document
+// ---------------------------------------------------------------------------
+
+/** The application/json schema of an operation's "200" response, if any. */
+function successSchema(doc: JsonObject, operation: unknown): unknown {
+  if (!isObject(operation) || !isObject(operation.responses)) return undefined;
+  const response = deref(doc, operation.responses['200']);
+  const content = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+  return isObject(content) ? content.schema : undefined;
+}
+
+/** The variants of GET /events' `events` items: one per event type and op. */
+function eventVariants(doc: JsonObject): JsonObject[] {
+  const eventsGet = ((doc.paths as JsonObject)['/events'] as JsonObject).get;
+  const items = propertySchema(successSchema(doc, eventsGet), 'events');
+  const variants = isObject(items) && isObject(items.items) ? items.items.oneOf : undefined;
+  if (!Array.isArray(variants)) throw new Error('zulip.yaml: GET /events has no events[].oneOf');
+  return variants.filter(isObject);
+}
+
+/** The schema of `name` in an object schema, looking through allOf branches. */
+function propertySchema(schema: unknown, name: string): unknown {
+  if (!isObject(schema)) return undefined;
+  if (isObject(schema.properties) && isObject(schema.properties[name])) {
+    const found = schema.properties[name] as JsonObject;
+    if (Object.keys(found).length > 0) return found;
+  }
+  const branches = Array.isArray(schema.allOf) ? schema.allOf : [];
+  return branches.map((branch) => propertySchema(branch, name)).find((found) => found !== undefined);
+}
+
+/** The single allowed value of a discriminator property, e.g. type "stream". */
+function fixedValue(schema: unknown): string | undefined {
+  if (!isObject(schema)) return undefined;
+  if (Array.isArray(schema.enum) && schema.enum.length === 1) return String(schema.enum[0]);
+  const branches = Array.isArray(schema.allOf) ? schema.allOf : [];
+  return branches.map(fixedValue).find((value) => value !== undefined);
+}
+
+/** 'stream/update', or 'heartbeat/' for event types without an op. */
+function variantKey(variant: JsonObject): string {
+  const type = fixedValue(propertySchema(variant, 'type')) ?? '?';
+  return `${type}/${fixedValue(propertySchema(variant, 'op')) ?? ''}`;
+}
+
+// ---------------------------------------------------------------------------
+// Matching a concrete request path to a path template
+// ---------------------------------------------------------------------------
+
+function buildRoutes(doc: JsonObject): Map<string, Route[]> {
+  const routes = new Map<string, Route[]>();
+  for (const [template, item] of Object.entries(doc.paths as JsonObject)) {
+    if (!isObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const integers = integerPathParams(doc, item, operation);
+      const segments = splitPath(template).map((segment) => {
+        const param = /^\{(.+)\}$/.exec(segment)?.[1];
+        return param === undefined ? { literal: segment } : { param, integer: integers.has(param) };
+      });
+      const key = method.toUpperCase();
+      routes.set(key, [...(routes.get(key) ?? []), { template, segments, operation }]);
+    }
+  }
+  return routes;
+}
+
+/** Path parameters declared (at path or operation level) as integers. */
+function integerPathParams(doc: JsonObject, item: JsonObject, operation: JsonObject): Set<string> {
+  const declared = [item.parameters, operation.parameters].flatMap((list) => (Array.isArray(list) ? list : []));
+  const names = new Set<string>();
+  for (const raw of declared) {
+    const parameter = deref(doc, raw);
+    if (!isObject(parameter) || parameter.in !== 'path') continue;
+    const schema = deref(doc, parameter.schema);
+    if (isObject(schema) && schema.type === 'integer') names.add(String(parameter.name));
+  }
+  return names;
+}
+
+function splitPath(requestPath: string): string[] {
+  let pathOnly = requestPath.replace(/[?#].*$/s, '');
+  if (pathOnly === '/api/v1' || pathOnly.startsWith('/api/v1/')) pathOnly = pathOnly.slice('/api/v1'.length);
+  return pathOnly.split('/').filter((segment) => segment !== '').map(decodeSegment);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * How well a route fits, segment by segment: a literal beats an integer
+ * parameter, which beats any other parameter. Undefined when it doesn't fit.
+ */
+function fit(route: Route, segments: string[]): number[] | undefined {
+  if (route.segments.length !== segments.length) return undefined;
+  const scores: number[] = [];
+  for (const [index, part] of route.segments.entries()) {
+    const actual = segments[index];
+    if ('literal' in part) {
+      if (part.literal !== actual) return undefined;
+      scores.push(2);
+    } else if (part.integer) {
+      if (!/^\d+$/.test(actual)) return undefined;
+      scores.push(1);
+    } else {
+      scores.push(0);
+    }
+  }
+  return scores;
+}
+
+function isBetter(candidate: number[], best: number[]): boolean {
+  const index = candidate.findIndex((score, i) => score !== best[i]);
+  return index >= 0 && candidate[index] > best[index];
+}
+
+function findRoute(state: Loaded, method: string, requestPath: string): Route | undefined {
+  const segments = splitPath(requestPath);
+  let best: { route: Route; scores: number[] } | undefined;
+  for (const route of state.routes.get(method.toUpperCase()) ?? []) {
+    const scores = fit(route, segments);
+    if (scores && (!best || isBetter(scores, best.scores))) best = { route, scores };
+  }
+  return best?.route;
+}
+
+// ---------------------------------------------------------------------------
+// Compiled validators (cached)
+// ---------------------------------------------------------------------------
+
+/** Compiles once per key; `null` caches "nothing to validate". */
+function cached(state: Loaded, key: string, schema: () => unknown): ValidateFunction | null {
+  if (!state.validators.has(key)) {
+    const source = schema();
+    state.validators.set(key, source === undefined ? null : state.ajv.compile(convertSchema(source) as object));
+  }
+  return state.validators.get(key) ?? null;
+}
+
+function successValidator(state: Loaded, method: string, route: Route): ValidateFunction | null {
+  return cached(state, `${method.toUpperCase()} ${route.template} 200`, () => successSchema(state.doc, route.operation));
+}
+
+/**
+ * Error bodies. A body is acceptable if it matches the operation's declared
+ * schema for the status, a /rest-error-handling schema, or Zulip's generic
+ * coded error; and result, msg and code are always required. The generic shape
+ * below admits extra properties (var_name, queue_id, ...), and every declared
+ * error schema in the YAML builds on it, so that union is exactly this schema:
+ * compiling the declared ones as well would not change any verdict.
+ */
+const CODED_ERROR = {
+  type: 'object',
+  required: ['result', 'msg', 'code'],
+  properties: { result: { enum: ['error'] }, msg: { type: 'string' }, code: { type: 'string' } },
+};
+
+/** Every event carries an integer id and a string type, whatever its variant says. */
+const EVENT_ENVELOPE = {
+  type: 'object',
+  required: ['id', 'type'],
+  properties: { id: { type: 'integer' }, type: { type: 'string' } },
+};
+
+/** Each event variant compiled on its own, so problems name the variant that was meant. */
+function eventValidators(state: Loaded): EventVariant[] {
+  state.events ??= eventVariants(state.doc).map((variant) => ({
+    key: variantKey(variant),
+    validate: state.ajv.compile(convertSchema(variant) as object),
+  }));
+  return state.events;
+}
+
+// ---------------------------------------------------------------------------
+// Turning ajv errors into readable problems
+// ---------------------------------------------------------------------------
+
+const MAX_PROBLEMS = 25;
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let node = data;
+  for (const token of pointer.split('/').slice(1).map(unescapePointer)) {
+    node = isObject(node) || Array.isArray(node) ? (node as JsonObject)[token] : undefined;
+  }
+  return node;
+}
+
+function preview(value: unknown, limit = 60): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > limit ? `${text.slice(0, limit)}...` : text;
+}
+
+function describeError(error: ErrorObject, data: unknown): string {
+  const where = error.instancePath || '(body)';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${where}: unexpected property "${String(params.additionalProperty)}"`;
+    case 'required':
+      return `${where}: missing required property "${String(params.missingProperty)}"`;
+    case 'type':
+      return `${where}: expected ${String(params.type)}, got ${preview(valueAt(data, error.instancePath))}`;
+    case 'enum':
+      return `${where}: ${preview(valueAt(data, error.instancePath))} is not one of ${preview(params.allowedValues, 200)}`;
+    default:
+      return `${where}: ${error.message ?? error.keyword}`;
+  }
+}
+
+function describeErrors(errors: ErrorObject[] | null | undefined, data: unknown): string[] {
+  return [...new Set((errors ?? []).map((error) => describeError(error, data)))];
+}
+
+function capped(problems: string[]): string[] {
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  return [...problems.slice(0, MAX_PROBLEMS), `... and ${problems.length - MAX_PROBLEMS} more`];
+}
+
+function run(validate: ValidateFunction | null, data: unknown): string[] {
+  if (!validate || validate(data)) return [];
+  return describeErrors(validate.errors, data);
+}
+
+// ---------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------
+
+let skipNoted = false;
+
+/** Without the YAML every check passes; say so once per process. */
+function skipped(): string[] {
+  if (!skipNoted) {
+    skipNoted = true;
+    console.warn(skipReason);
+  }
+  return [];
+}
+
+function crashed(error: unknown): string[] {
+  return [`schema validator failed: ${error instanceof Error ? error.message : String(error)}`];
+}
+
+/** `operation` names the request in problems, e.g. 'GET /users/5'. */
+function checkResponse(state: Loaded, operation: string, route: Route | undefined, status: number, body: unknown): string[] {
+  if (status >= 400) return run(cached(state, 'coded error', () => CODED_ERROR), body);
+  if (status < 200 || status >= 300) return []; // redirects and the like carry no documented JSON
+  if (!route) return [`no operation in zulip.yaml for ${operation}`];
+  return run(successValidator(state, operation.split(' ')[0], route), body);
+}
+
+/**
+ * The zulip.yaml path template that a request would be checked against, e.g.
+ * matchOperation('GET', '/api/v1/users/5') === '/users/{user_id}'.
+ */
+export function matchOperation(method: string, requestPath: string): string | undefined {
+  if (!openapiAvailable) return undefined;
+  return findRoute(load(), method, requestPath)?.template;
+}
+
+/** Validate a response. method e.g. 'GET'; path is the CONCRETE request path, with or without the '/api/v1' prefix and query string (e.g. '/api/v1/users/5?x=1'). Returns a list of human-readable problems (empty = valid). Throws nothing. */
+export function responseProblems(method: string, path: string, status: number, body: unknown): string[] {
+  if (!openapiAvailable) return skipped();
+  try {
+    const state = load();
+    const route = findRoute(state, method, path);
+    const operation = `${method.toUpperCase()} /${splitPath(path).join('/')}`;
+    return capped(checkResponse(state, operation, route, status, body));
+  } catch (error) {
+    return crashed(error);
+  }
+}
+
+/** Like responseProblems, but for a path template as written in zulip.yaml (e.g. '/users/{user_id}'). */
+export function operationProblems(method: string, template: string, status: number, body: unknown): string[] {
+  if (!openapiAvailable) return skipped();
+  try {
+    const state = load();
+    const route = state.routes.get(method.toUpperCase())?.find((candidate) => candidate.template === template);
+    return capped(checkResponse(state, `${method.toUpperCase()} ${template}`, route, status, body));
+  } catch (error) {
+    return crashed(error);
+  }
+}
+
+/** Validate one event object (as delivered by GET /events) against the schema of the items of `events` in GET /events' 200 response (a oneOf over event types). Return problems; empty when valid. */
+export function eventProblems(event: unknown): string[] {
+  if (!openapiAvailable) return skipped();
+  try {
+    const state = load();
+    const envelope = run(cached(state, 'event envelope', () => EVENT_ENVELOPE), event);
+    if (!isObject(event) || typeof event.type !== 'string') return envelope;
+    return capped([...envelope, ...variantProblems(state, event)]);
+  } catch (error) {
+    return crashed(error);
+  }
+}
+
+/**
+ * Problems against the variants meant by the event's type and op. A variant
+ * whose errors touch /type or /op was meant for another kind of event.
+ */
+function variantProblems(state: Loaded, event: JsonObject): string[] {
+  const problems: string[] = [];
+  for (const { key, validate } of eventValidators(state)) {
+    if (validate(event)) return [];
+    const errors = validate.errors ?? [];
+    if (errors.some((error) => /^\/(type|op)(\/|$)/.test(error.instancePath))) continue;
+    problems.push(...describeErrors(errors, event).map((problem) => `[${key}] ${problem}`));
+  }
+  if (problems.length > 0) return problems;
+  const op = typeof event.op === 'string' ? ` op "${event.op}"` : '';
+  return [`no event in zulip.yaml for type "${event.type}"${op}`];
+}
+
+function failure(subject: string, problems: string[], value: unknown): assert.AssertionError {
+  const lines = problems.map((problem) => `  - ${problem}`).join('\n');
+  return new assert.AssertionError({
+    message: `${subject} does not match zulip.yaml:\n${lines}\n  value: ${preview(value, 800)}`,
+  });
+}
+
+/** Convenience: throw an AssertionError listing problems if any. */
+export function assertValidResponse(method: string, path: string, status: number, body: unknown): void {
+  const problems = responseProblems(method, path, status, body);
+  if (problems.length > 0) throw failure(`${method.toUpperCase()} ${path} -> ${status}`, problems, body);
+}
+
+export function assertValidEvent(event: unknown): void {
+  const problems = eventProblems(event);
+  if (problems.length > 0) throw failure('event', problems, event);
+}

@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Clock } from '../../lib/clock';
+import { DEFAULTS, type Config } from '../../lib/config';
+import { startServer, ZULIPRC_FILE, type RunningServer } from '../../lib/server';
+import { Client, type Credentials } from './client';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const OWNER_EMAIL = 'owner@example.com';
+export const OWNER_PASSWORD = 'owner-password';
+
+/** A clock tests can move by hand. */
+export class ManualClock implements Clock {
+  constructor(private ms = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export function tempDir(prefix = 'stoa-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Reads `[api]` email, key and site from a zuliprc file. */
+export function readZuliprc(file: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /^(\w+)=(.*)$/.exec(line.trim());
+    if (match) values[match[1]] = match[2];
+  }
+  return values;
+}
+
+export interface TestServerOptions {
+  dev?: boolean;
+  /** Reuse a data folder (to test restarts); by default a new temporary one. */
+  data?: string;
+  clock?: Clock;
+}
+
+/**
+ * A real Stoa on an ephemeral port with its SQLite file in a temporary folder, started by
+ * the same startServer that `npm start` uses. `owner` is a client logged in as the owner.
+ */
+export class TestServer {
+  readonly logs: string[] = [];
+  owner!: Client;
+  anonymous!: Client;
+  running!: RunningServer;
+  private userCount = 0;
+
+  private constructor(
+    readonly data: string,
+    private readonly options: TestServerOptions,
+  ) {}
+
+  static async start(options: TestServerOptions = {}): Promise<TestServer> {
+    const server = new TestServer(options.data ?? tempDir(), options);
+    await server.boot();
+    return server;
+  }
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  get stoa() {
+    return this.running.stoa;
+  }
+
+  config(): Config {
+    return {
+      ...DEFAULTS,
+      port: 0,
+      data: this.data,
+      adminEmail: OWNER_EMAIL,
+      adminPassword: OWNER_PASSWORD,
+      dev: this.options.dev ?? false,
+    };
+  }
+
+  private async boot(): Promise<void> {
+    this.running = await startServer(this.config(), { clock: this.options.clock, log: (line) => this.logs.push(line) });
+    const rc = readZuliprc(path.join(this.data, ZULIPRC_FILE));
+    this.anonymous = new Client(this.url);
+    this.owner = this.anonymous.as({ email: rc.email, apiKey: rc.key });
+  }
+
+  /** Stops and starts again on the same data folder (on a new port). */
+  async restart(): Promise<void> {
+    await this.running.close();
+    await this.boot();
+  }
+
+  /** Creates a member through the API and returns a client logged in as them. */
+  async createUser(fullName?: string): Promise<Client & { userId: number; credentials: Credentials }> {
+    this.userCount += 1;
+    const name = fullName ?? `User ${this.userCount}`;
+    const email = `user${this.userCount}@example.com`;
+    const created = await this.owner.post('/users', { email, password: 'secret-password', full_name: name });
+    if (created.status !== 200) throw new Error(`creating ${email} failed: ${JSON.stringify(created.body)}`);
+    const login = await this.anonymous.post('/fetch_api_key', { username: email, password: 'secret-password' });
+    const client = this.anonymous.as({ email, apiKey: login.body.api_key });
+    return Object.assign(client, { userId: created.body.user_id as number, credentials: client.credentials! });
+  }
+
+  /**
+   * Test fixture for states that have no API yet (roles, deactivation): writes the row
+   * directly. Replace each use with the real endpoint once it exists.
+   */
+  setUserColumn(userId: number, column: 'role' | 'is_active' | 'can_create_users', value: number): void {
+    this.stoa.db.prepare(`UPDATE users SET ${column} = ? WHERE id = ?`).run(value, userId);
+  }
+
+  async close(): Promise<void> {
+    await this.running.close();
+    if (!this.options.data) rmSync(this.data, { recursive: true, force: true });
+  }
+}
+
+/** A Stoa started as a separate process through server.ts, for command-line behaviour. */
+export interface ChildServer {
+  process: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Resolves with the URL once the server says it is listening. */
+  listening: Promise<string>;
+}
+
+/** Runs `tsx server.ts ...args` (or another script) with STOA_* variables cleared unless given. */
+export function spawnStoa(args: string[], env: Record<string, string> = {}, script = 'server.ts'): ChildServer {
+  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('STOA_')));
+  const command = script.endsWith('.ts') ? [path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), script] : [process.execPath, script];
+  const child = spawn(command[0], [command[1], ...args], {
+    cwd: REPO_ROOT,
+    env: { ...cleanEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let onListening: (url: string) => void;
+  const listening = new Promise<string>((resolve) => (onListening = resolve));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    const match = /listening on (\S+)/.exec(output);
+    if (match) onListening(match[1]);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { process: child, output: () => output, exited, listening };
+}
