@@ -133,18 +133,24 @@ export interface ChildServer {
   listening: Promise<string>;
 }
 
-/** Runs `tsx server.ts ...args` (or another script) with STOA_* variables cleared unless given. */
+/** Runs `server.ts ...args` (or the bundle) with STOA_* variables cleared unless given. */
 export function spawnStoa(args: string[], env: Record<string, string> = {}, script = 'server.ts'): ChildServer {
   const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('STOA_')));
-  const command = script.endsWith('.ts') ? [path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), script] : [process.execPath, script];
-  const child = spawn(command[0], [command[1], ...args], {
+  // One process, as `npm start` runs it: signals reach the server itself, not a wrapper.
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], {
     cwd: REPO_ROOT,
     env: { ...cleanEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   let onListening: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
+  const listening = new Promise<string>((resolve, reject) => {
+    onListening = resolve;
+    child.on('exit', (code) => reject(new Error(`stoa exited with ${code} before listening:\n${output}`)));
+  });
+  // Callers that never wait for listening (--help, bad flags) must not leave a rejection unhandled.
+  listening.catch(() => {});
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
     const match = /listening on (\S+)/.exec(output);

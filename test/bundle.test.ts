@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { buildBundle } from '../scripts/build';
+import { Client } from './support/client';
+import { readZuliprc, REPO_ROOT, spawnStoa, tempDir } from './support/server';
+
+/** A package and everything it needs at run time, by name, from the project's node_modules. */
+function runtimeClosure(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) runtimeClosure(dependency, seen);
+  return seen;
+}
+
+test('the bundle dist/stoa.js starts with only better-sqlite3 installed beside it, and answers the API', async () => {
+  const built = await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js'));
+  assert.ok(readFileSync(built, 'utf8').includes('CREATE TABLE realm'), 'schema.sql is inside the bundle');
+
+  // A folder holding the bundle and nothing but better-sqlite3 (with its own dependencies):
+  // anything else the bundle tried to load from node_modules would fail here.
+  const install = tempDir('stoa-bundle-');
+  const bundle = path.join(install, 'stoa.js');
+  copyFileSync(built, bundle);
+  mkdirSync(path.join(install, 'node_modules'));
+  for (const name of runtimeClosure('better-sqlite3')) {
+    symlinkSync(path.join(REPO_ROOT, 'node_modules', name), path.join(install, 'node_modules', name), 'dir');
+  }
+  const data = path.join(install, 'data');
+  const child = spawnStoa(['--port', '0', '--data', data], {}, bundle);
+  try {
+    const url = await child.listening;
+    const settings = await new Client(url).get('/server_settings');
+    assert.equal(settings.status, 200);
+    assert.equal(settings.body.realm_url, url);
+    const rc = readZuliprc(path.join(data, 'zuliprc'));
+    const me = await new Client(url, { email: rc.email, apiKey: rc.key }).get('/users/me');
+    assert.equal(me.status, 200);
+    child.process.kill('SIGTERM');
+    assert.equal(await child.exited, 0);
+  } finally {
+    if (child.process.exitCode === null) child.process.kill('SIGKILL');
+    rmSync(install, { recursive: true, force: true });
+  }
+});
