@@ -15,6 +15,13 @@ CREATE TABLE realm (
   deactivated       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
+-- Organization settings that differ from their defaults (lib/realm/settings.ts), by their
+-- register key; value is JSON. A group setting's value is the ID of the group holding it.
+CREATE TABLE realm_settings (
+  key               TEXT    PRIMARY KEY,
+  value             TEXT    NOT NULL
+) STRICT, WITHOUT ROWID;
+
 -- People and bots. `email` is the API email clients see; `delivery_email` the real address,
 -- which differs when the user's email_address_visibility hides it.
 CREATE TABLE users (
@@ -58,7 +65,16 @@ CREATE TABLE user_groups (
   is_system_group   INTEGER NOT NULL DEFAULT 0,
   deactivated       INTEGER NOT NULL DEFAULT 0,
   date_created      INTEGER,
-  creator_id        INTEGER REFERENCES users (id)
+  creator_id        INTEGER REFERENCES users (id),
+  -- Group settings of the group itself, each a group holding the permission (named, or an
+  -- anonymous group for a {direct_members, direct_subgroups} value). NULL only while the
+  -- system groups are being created.
+  can_add_members_group_id    INTEGER REFERENCES user_groups (id),
+  can_join_group_id           INTEGER REFERENCES user_groups (id),
+  can_leave_group_id          INTEGER REFERENCES user_groups (id),
+  can_manage_group_id         INTEGER REFERENCES user_groups (id),
+  can_mention_group_id        INTEGER REFERENCES user_groups (id),
+  can_remove_members_group_id INTEGER REFERENCES user_groups (id)
 ) STRICT;
 CREATE UNIQUE INDEX user_groups_by_name ON user_groups (name COLLATE NOCASE) WHERE name IS NOT NULL;
 
@@ -75,3 +91,21 @@ CREATE TABLE user_group_subgroups (
   PRIMARY KEY (supergroup_id, subgroup_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX user_group_subgroups_by_subgroup ON user_group_subgroups (subgroup_id);
+
+-- Per-user settings that differ from their defaults (lib/users/settings.ts); value is JSON.
+CREATE TABLE user_settings (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  name              TEXT    NOT NULL,
+  value             TEXT    NOT NULL,
+  PRIMARY KEY (user_id, name)
+) STRICT, WITHOUT ROWID;
+
+-- Words that mark a message as has_alert_word for their user, kept as typed, unique per
+-- user by their lower-case form (folded in JavaScript: SQLite's NOCASE folds only ASCII).
+CREATE TABLE alert_words (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  word              TEXT    NOT NULL,
+  folded            TEXT    NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX alert_words_by_user ON alert_words (user_id, folded);

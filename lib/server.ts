@@ -6,12 +6,15 @@ import { createApp } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
+import type { EventQueuesOptions } from './events/queues';
 import { openDatabase } from './db';
 import { createOrganization } from './realm/actions';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
 export const ZULIPRC_FILE = 'zuliprc';
+/** How often idle event queues are looked for when nobody registers. */
+const GC_INTERVAL_MS = 60_000;
 /** Shutdown gives in-flight requests this long before closing their connections. */
 const SHUTDOWN_GRACE_MS = 1000;
 
@@ -28,6 +31,8 @@ export interface RunningServer {
 
 export interface StartOptions {
   clock?: Clock;
+  /** Heartbeat interval and queue bounds; tests shorten the heartbeat. */
+  eventQueues?: Partial<EventQueuesOptions>;
   /** Receives every line the server prints; defaults to stdout. */
   log?: (line: string) => void;
 }
@@ -62,7 +67,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const inMemory = config.data === ':memory:';
   if (!inMemory) mkdirSync(config.data, { recursive: true });
   const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
-  const stoa = createStoa(db, config, options.clock ?? systemClock);
+  const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   const server = createServer(createApp(stoa, { log }));
   try {
     await createOrganizationOnFirstStart(stoa, log);
@@ -88,17 +93,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   log(`Stoa is listening on ${stoa.site}`);
 
+  // Abandoned queues are collected on every registration too; this catches quiet periods.
+  const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
-      // Idle keep-alive connections close now; busy ones get a grace period, then are cut.
-      server.close(() => {
-        clearTimeout(deadline);
-        db.close();
-        resolve();
+      clearInterval(gc);
+      // Parked long-polls are answered first; once their answers are written (next turn of
+      // the event loop) their connections are idle and close with the rest.
+      stoa.queues.shutdown();
+      setImmediate(() => {
+        server.close(() => {
+          clearTimeout(deadline);
+          db.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+        // Busy connections get a grace period, then are cut.
+        const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       });
-      server.closeIdleConnections();
-      const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     });
     return closing;
   };

@@ -1,35 +1,50 @@
+import { prepareAlertWordQueries } from './alert-words/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db';
+import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserQueries } from './users/queries';
 
-/** The running server's state: the database, its prepared queries, the settings and the clock. */
+/** The running server's state: the database, its prepared queries, the event queues, the settings and the clock. */
 export interface Stoa {
   db: Db;
   config: Config;
   clock: Clock;
   /** The base URL clients use, e.g. http://127.0.0.1:9991; set once the server listens. */
   site: string;
+  queues: EventQueues;
+  /** Events sent inside the current transaction, delivered after it commits (see events/send.ts). */
+  pendingEvents: Array<{ event: Deliverable; userIds: number[] }> | null;
   realm: ReturnType<typeof prepareRealmQueries>;
   users: ReturnType<typeof prepareUserQueries>;
   groups: ReturnType<typeof prepareGroupQueries>;
+  alertWords: ReturnType<typeof prepareAlertWordQueries>;
 }
 
-export function createStoa(db: Db, config: Config, clock: Clock): Stoa {
+/** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
+export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
+  heartbeatMs: 50_000,
+  maxEventsPerQueue: 10_000,
+};
+
+export function createStoa(
+  db: Db,
+  config: Config,
+  clock: Clock,
+  queueOptions: Partial<EventQueuesOptions> = {},
+): Stoa {
   return {
     db,
     config,
     clock,
     site: '',
+    queues: new EventQueues(clock, { ...DEFAULT_EVENT_QUEUE_OPTIONS, ...queueOptions }),
+    pendingEvents: null,
     realm: prepareRealmQueries(db),
     users: prepareUserQueries(db),
     groups: prepareGroupQueries(db),
+    alertWords: prepareAlertWordQueries(db),
   };
-}
-
-/** Runs fn in one IMMEDIATE transaction: all of its writes land, or none do. */
-export function write<T>(stoa: Stoa, fn: () => T): T {
-  return stoa.db.transaction(fn).immediate();
 }

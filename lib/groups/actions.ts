@@ -1,4 +1,5 @@
 import { unixSeconds } from '../clock';
+import { sendEvent } from '../events/send';
 import type { Stoa } from '../stoa';
 import { Role, type RoleValue } from '../users/queries';
 
@@ -36,8 +37,27 @@ export function createSystemGroups(stoa: Stoa): void {
   for (const group of SYSTEM_GROUPS) {
     if (group.contains) stoa.groups.addSubgroup(ids.get(group.name)!, ids.get(group.contains)!);
   }
+  // Nobody manages or joins a system group by hand: membership follows roles. Everyone may
+  // mention one.
+  const nobody = ids.get('role:nobody')!;
+  const everyone = ids.get('role:everyone')!;
+  for (const id of ids.values()) {
+    stoa.groups.setSettings(id, {
+      can_add_members_group: nobody,
+      can_join_group: nobody,
+      can_leave_group: nobody,
+      can_manage_group: nobody,
+      can_mention_group: everyone,
+      can_remove_members_group: nobody,
+    });
+  }
 }
 
+/** Puts a user in the system groups of their role, telling everyone's clients. */
 export function addToRoleGroups(stoa: Stoa, userId: number, role: RoleValue): void {
-  for (const name of ROLE_GROUPS[role]) stoa.groups.addMember(stoa.groups.byName(name)!.id, userId);
+  for (const name of ROLE_GROUPS[role]) {
+    const groupId = stoa.groups.byName(name)!.id;
+    stoa.groups.addMember(groupId, userId);
+    sendEvent(stoa, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] }, stoa.users.activeIds());
+  }
 }

@@ -1,4 +1,6 @@
+import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
+import * as eventViews from '../events/views';
 import * as realmViews from '../realm/views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
@@ -25,9 +27,18 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/dev_fetch_api_key', endpoint: authViews.devFetchApiKey, devOnly: true },
   { method: 'GET', path: '/dev_list_users', endpoint: authViews.devListUsers, devOnly: true },
 
+  { method: 'POST', path: '/register', endpoint: eventViews.registerView },
+  { method: 'GET', path: '/events', endpoint: eventViews.getEvents },
+  { method: 'DELETE', path: '/events', endpoint: eventViews.deleteEvents },
+
+  { method: 'PATCH', path: '/settings', endpoint: userViews.updateSettings },
+
   { method: 'GET', path: '/users', endpoint: userViews.getUsers },
   { method: 'POST', path: '/users', endpoint: userViews.createUserView },
   { method: 'GET', path: '/users/me', endpoint: userViews.getOwnUser },
+  { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
+  { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
+  { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
   { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
 ];

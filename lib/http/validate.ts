@@ -19,7 +19,7 @@ export interface ParsedParams<P> {
 
 // One Ajv instance for the whole process; `useDefaults` fills omitted parameters from the
 // schema, so every default lives next to the parameter's type.
-const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: true });
+const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: true, allowUnionTypes: true });
 
 function typesOf(schema: ParamSchema): string[] | undefined {
   if (schema.type === undefined) return undefined;

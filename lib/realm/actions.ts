@@ -1,6 +1,7 @@
 import { unixSeconds } from '../clock';
 import { createSystemGroups } from '../groups/actions';
-import { write, type Stoa } from '../stoa';
+import { write } from '../events/send';
+import type { Stoa } from '../stoa';
 import { createUser, INTERNAL_EMAIL_DOMAIN } from '../users/actions';
 import { Role } from '../users/queries';
 

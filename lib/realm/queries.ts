@@ -12,7 +12,10 @@ export interface RealmRow {
 export function prepareRealmQueries(db: Db) {
   const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
   const insert = db.prepare<[string, number]>('INSERT INTO realm (id, name, date_created) VALUES (1, ?, ?)');
+  const setting = db.prepare<[string], { value: string }>('SELECT value FROM realm_settings WHERE key = ?');
   return {
+    /** A stored organization setting as JSON text; undefined while it has its default. */
+    setting: (key: string) => setting.get(key)?.value,
     /** The organization, or undefined before the first start has created it. */
     get: () => get.get(),
     insert: (name: string, dateCreated: number) => void insert.run(name, dateCreated),

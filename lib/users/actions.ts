@@ -1,14 +1,25 @@
 import { generateApiKey } from '../auth/credentials';
 import { addToRoleGroups } from '../groups/actions';
 import { badRequest } from '../http/errors';
-import { write, type Stoa } from '../stoa';
-import { EmailVisibility, type RoleValue } from './queries';
+import type { EventQueue } from '../events/queues';
+import { sendEvent, write } from '../events/send';
+import type { Stoa } from '../stoa';
+import { presentUser } from './present';
+import { EmailVisibility, type RoleValue, type UserRow } from './queries';
 
 /**
  * Domain of the stand-in API emails of users who hide their real address, and of the
  * server's own bots. Never a deliverable domain.
  */
 export const INTERNAL_EMAIL_DOMAIN = 'stoa.local';
+
+/**
+ * The API email a user has under an email visibility setting: the real address when everyone
+ * may see it (and always for bots), else a stand-in that reveals nothing.
+ */
+export function apiEmailFor(user: UserRow, visibility: number): string {
+  return visibility === EmailVisibility.EVERYONE || user.is_bot ? user.delivery_email : `user${user.id}@${INTERNAL_EMAIL_DOMAIN}`;
+}
 
 export interface NewAccount {
   email: string;
@@ -37,13 +48,27 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
     date_joined_ms: stoa.clock.now(),
     email_address_visibility: visibility,
   });
-  // Bots always show their real address; a person who hides theirs gets a stand-in API email.
-  if (!account.bot && visibility !== EmailVisibility.EVERYONE) {
-    stoa.users.setEmail(id, `user${id}@${INTERNAL_EMAIL_DOMAIN}`);
-  }
+  const created = stoa.users.byId(id)!;
+  if (created.email !== apiEmailFor(created, visibility)) stoa.users.setEmail(id, apiEmailFor(created, visibility));
   // The server's own bots belong to no organization group, like Zulip's cross-realm bots.
-  if (!account.bot?.system) addToRoleGroups(stoa, id, account.role);
+  if (!account.bot?.system) {
+    addToRoleGroups(stoa, id, account.role);
+    announceUser(stoa, id);
+  }
   return id;
+}
+
+/** Tells every active user's clients about a new account, as each of them may see it. */
+function announceUser(stoa: Stoa, userId: number): void {
+  const event = (queue: EventQueue) => {
+    const viewer = stoa.users.byId(queue.userId)!;
+    const person = presentUser(viewer, stoa.users.byId(userId)!, {
+      clientGravatar: queue.settings.clientGravatar,
+      includeProfileData: true,
+    });
+    return { type: 'realm_user', op: 'add', person };
+  };
+  sendEvent(stoa, event, stoa.users.activeIds());
 }
 
 /** Adds an account to a running organization, refusing an email that is already taken. */

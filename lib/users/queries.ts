@@ -64,6 +64,8 @@ export function prepareUserQueries(db: Db) {
     'SELECT * FROM users WHERE email = ? COLLATE NOCASE OR delivery_email = ? COLLATE NOCASE',
   );
   const inRealm = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 0 ORDER BY id');
+  const activeIds = db.prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 AND is_system_bot = 0');
+  const systemBots = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 1 ORDER BY id');
   const firstOwner = db.prepare<[], UserRow>(
     `SELECT * FROM users WHERE role = 100 AND is_active = 1 AND is_bot = 0 ORDER BY id LIMIT 1`,
   );
@@ -74,15 +76,39 @@ export function prepareUserQueries(db: Db) {
        @bot_owner_id, @is_system_bot, @can_create_users, @date_joined_ms, @email_address_visibility)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
+  const setFullName = db.prepare<[string, number]>('UPDATE users SET full_name = ? WHERE id = ?');
+  const setTimezone = db.prepare<[string, number]>('UPDATE users SET timezone = ? WHERE id = ?');
+  const setEmailVisibility = db.prepare<[number, number]>('UPDATE users SET email_address_visibility = ? WHERE id = ?');
+  const setPasswordHash = db.prepare<[string, number]>('UPDATE users SET password_hash = ? WHERE id = ?');
+  const settingOverrides = db.prepare<[number], { name: string; value: string }>(
+    'SELECT name, value FROM user_settings WHERE user_id = ?',
+  );
+  const putSetting = db.prepare<[number, string, string]>(
+    'INSERT INTO user_settings (user_id, name, value) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET value = excluded.value',
+  );
+  const deleteSetting = db.prepare<[number, string]>('DELETE FROM user_settings WHERE user_id = ? AND name = ?');
 
   return {
     byId: (id: number) => byId.get(id),
     byAnyEmail: (email: string) => byAnyEmail.get(email, email),
     /** Every account of the organization, active or not, without the server's own bots. */
     inRealm: () => inRealm.all(),
+    /** Every active account of the organization: who hears of changes everyone may see. */
+    activeIds: () => activeIds.all().map((r) => r.id),
+    /** The server's own bots (the notification bot), which belong to no organization. */
+    systemBots: () => systemBots.all(),
     firstOwner: () => firstOwner.get(),
     insert: (user: NewUser) => Number(insert.run(user).lastInsertRowid),
     setEmail: (id: number, email: string) => void setEmail.run(email, id),
+    setFullName: (id: number, name: string) => void setFullName.run(name, id),
+    setTimezone: (id: number, timezone: string) => void setTimezone.run(timezone, id),
+    setEmailVisibility: (id: number, visibility: number) => void setEmailVisibility.run(visibility, id),
+    setPasswordHash: (id: number, hash: string) => void setPasswordHash.run(hash, id),
+    /** The user's settings that differ from their defaults, as stored JSON text. */
+    settingOverrides: (id: number) => settingOverrides.all(id),
+    /** Stores a setting's JSON value; a value equal to the default is stored as no row. */
+    putSetting: (id: number, name: string, json: string) => void putSetting.run(id, name, json),
+    deleteSetting: (id: number, name: string) => void deleteSetting.run(id, name),
   };
 }
 export type UserQueries = ReturnType<typeof prepareUserQueries>;

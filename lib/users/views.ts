@@ -1,8 +1,12 @@
-import { hashPassword } from '../auth/credentials';
+import { hashPassword, verifyPassword } from '../auth/credentials';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, badRequest } from '../http/errors';
+import { administratorRequired, badRequest, missingArgument } from '../http/errors';
+import type { ParamSchema } from '../http/validate';
+import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { addUser } from './actions';
+import { isValidNotificationSound, USER_SETTINGS } from './settings';
+import { changeFullName, changeUserSettings, languageName, type SettingValue } from './settings-store';
 import { canSeeDeliveryEmail, presentUser } from './present';
 import { Role, type UserRow } from './queries';
 
@@ -19,6 +23,11 @@ const userViewParams = {
 interface UserViewParams {
   client_gravatar: boolean;
   include_custom_profile_fields: boolean;
+}
+
+function checkFullName(fullName: string): void {
+  if (fullName === '') throw badRequest('Name too short!');
+  if (fullName.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
 }
 
 function noSuchUser() {
@@ -97,13 +106,85 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const fullName = params.full_name.trim();
-    if (fullName === '') throw badRequest('Name too short!');
-    if (fullName.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
+    checkFullName(fullName);
     const email = params.email.trim();
     if (!EMAIL_SHAPE.test(email)) throw badRequest('Bad name or username');
     if (params.password.length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
     // Hashing is slow and asynchronous, so it happens before the transaction, never inside it.
     const passwordHash = await hashPassword(params.password);
     return { user_id: addUser(stoa, { email, fullName, passwordHash, role: Role.MEMBER }) };
+  },
+});
+
+function isTimezone(name: string): boolean {
+  if (name === '') return true; // no timezone set
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks beyond each setting's schema: values drawn from lists the server keeps. */
+function checkSetting(name: string, value: SettingValue): void {
+  if (name === 'notification_sound' && !isValidNotificationSound(value as string)) {
+    throw badRequest(`Invalid notification sound '${String(value)}'`);
+  }
+  if (name === 'default_language' && languageName(value as string) === undefined) {
+    throw badRequest('Invalid default_language');
+  }
+  if (name === 'timezone' && !isTimezone(value as string)) throw badRequest(`Invalid timezone '${String(value)}'`);
+}
+
+const SETTINGS_PARAMS: Record<string, ParamSchema> = {
+  ...Object.fromEntries(USER_SETTINGS.map((def) => [def.name, def.schema])),
+  full_name: { type: 'string' },
+  email: { type: 'string' },
+  old_password: { type: 'string' },
+  new_password: { type: 'string' },
+};
+
+interface AccountParams {
+  full_name?: string;
+  email?: string;
+  old_password?: string;
+  new_password?: string;
+}
+
+export const updateSettings = endpoint<AccountParams & Record<string, SettingValue | undefined>>({
+  params: { properties: SETTINGS_PARAMS },
+  view: async ({ stoa, user, params }) => {
+    const { full_name, email, old_password, new_password, ...rest } = params;
+    const settings = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      SettingValue
+    >;
+    for (const [name, value] of Object.entries(settings)) checkSetting(name, value);
+
+    let fullName: string | undefined;
+    if (full_name !== undefined) {
+      fullName = full_name.trim();
+      checkFullName(fullName);
+      if (fullName !== user.full_name && realmSetting(stoa, 'realm_name_changes_disabled') && user.role > Role.ADMINISTRATOR) {
+        throw badRequest('Name changes are disabled in this organization. Contact an administrator to change your name.');
+      }
+    }
+    // Changing one's email needs a confirmation mail, which this server cannot send.
+    if (email !== undefined && email.trim().toLowerCase() !== user.delivery_email.toLowerCase()) {
+      throw badRequest('Email changes are not available on this server.');
+    }
+    let passwordHash: string | undefined;
+    if (new_password !== undefined) {
+      if (old_password === undefined) throw missingArgument('old_password');
+      if (!(await verifyPassword(old_password, user.password_hash))) throw badRequest('Wrong password!');
+      if (new_password.length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+      passwordHash = await hashPassword(new_password);
+    }
+
+    if (fullName !== undefined) changeFullName(stoa, user.id, fullName);
+    if (passwordHash !== undefined) stoa.users.setPasswordHash(user.id, passwordHash);
+    changeUserSettings(stoa, user.id, settings);
+    return {};
   },
 });

@@ -38,7 +38,7 @@ export class Client {
     method: string,
     path: string,
     params: Record<string, unknown> = {},
-    options: { encoding?: Encoding; headers?: Record<string, string> } = {},
+    options: { encoding?: Encoding; headers?: Record<string, string>; signal?: AbortSignal } = {},
   ): Promise<ApiResponse> {
     const encoding = options.encoding ?? (method === 'GET' ? 'query' : 'urlencoded');
     const url = new URL(`/api/v1${path}`, this.baseUrl);
@@ -59,7 +59,7 @@ export class Client {
       for (const [k, v] of entries) form.append(k, v);
       body = form;
     }
-    const response = await fetch(url, { method, headers, body });
+    const response = await fetch(url, { method, headers, body, signal: options.signal });
     const text = await response.text();
     let json: unknown;
     try {

@@ -91,6 +91,13 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
   { in: ['event:stream/update'], property: 'value', schema: { type: 'null' }, since: 389 },
   // Its success body is the plain one; its errors are generic coded errors.
   { operation: 'POST /mobile_push/e2ee/test_notification', success: 'SimpleSuccess', since: 420 },
+  // The organization-level empty-topic rule that channels with topics_policy "inherit" follow.
+  {
+    in: ['path:POST /register'],
+    property: 'realm_topics_policy',
+    schema: { type: 'string', enum: ['allow_empty_topic', 'disable_empty_topic'] },
+    since: 392,
+  },
   // Zulip's development server has this endpoint but zulip.yaml does not describe it.
   {
     operation: 'GET /dev_list_users',

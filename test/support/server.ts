@@ -41,6 +41,8 @@ export interface TestServerOptions {
   /** Reuse a data folder (to test restarts); by default a new temporary one. */
   data?: string;
   clock?: Clock;
+  /** Milliseconds between heartbeats of a parked long-poll (default: the server's). */
+  heartbeatMs?: number;
 }
 
 /**
@@ -85,7 +87,11 @@ export class TestServer {
   }
 
   private async boot(): Promise<void> {
-    this.running = await startServer(this.config(), { clock: this.options.clock, log: (line) => this.logs.push(line) });
+    this.running = await startServer(this.config(), {
+      clock: this.options.clock,
+      eventQueues: this.options.heartbeatMs ? { heartbeatMs: this.options.heartbeatMs } : {},
+      log: (line) => this.logs.push(line),
+    });
     const rc = readZuliprc(path.join(this.data, ZULIPRC_FILE));
     this.anonymous = new Client(this.url);
     this.owner = this.anonymous.as({ email: rc.email, apiKey: rc.key });

@@ -1,0 +1,38 @@
+import type { StateContext } from '../events/register';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { addAlertWords, removeAlertWords } from './actions';
+
+/** Zulip's longest alert word. */
+const MAX_ALERT_WORD_LENGTH = 100;
+
+const WORDS = {
+  properties: { alert_words: { type: 'array', items: { type: 'string', maxLength: MAX_ALERT_WORD_LENGTH } } },
+  required: ['alert_words'],
+} as const;
+
+/** Surrounding spaces are not part of a word, and a blank word is no word. */
+function cleanWords(words: readonly string[]): string[] {
+  return words.map((word) => word.trim()).filter((word) => word !== '');
+}
+
+export const getAlertWords = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => ({ alert_words: stoa.alertWords.forUser(user.id) }),
+});
+
+export const addAlertWordsView = endpoint<{ alert_words: string[] }>({
+  params: WORDS,
+  view: ({ stoa, user, params }) => ({ alert_words: addAlertWords(stoa, user.id, cleanWords(params.alert_words)) }),
+});
+
+export const removeAlertWordsView = endpoint<{ alert_words: string[] }>({
+  params: WORDS,
+  view: ({ stoa, user, params }) => ({
+    alert_words: removeAlertWords(stoa, user.id, cleanWords(params.alert_words)),
+  }),
+});
+
+/** Register state for fetch type `alert_words`. */
+export function alertWordsState({ stoa, user }: StateContext): Record<string, unknown> {
+  return { alert_words: stoa.alertWords.forUser(user.id) };
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import { ApiError, badRequest } from '../http/errors';
+
+/** An event as actions create it; the queue adds its `id`. */
+export type Event = { type: string } & Record<string, unknown>;
+export type QueuedEvent = Event & { id: number };
+
+/**
+ * What an action hands to delivery: one event for every queue, or a function that shapes
+ * the event for one queue (its client's capabilities, client_gravatar, narrow) and may
+ * return null to skip that queue.
+ */
+export type Deliverable = Event | ((queue: EventQueue) => Event | null);
+
+/** The client features of POST /register's client_capabilities that change what we send. */
+export interface ClientCapabilities {
+  notification_settings_null: boolean;
+  bulk_message_deletion: boolean;
+  user_avatar_url_field_optional: boolean;
+  stream_typing_notifications: boolean;
+  user_settings_object: boolean;
+  linkifier_url_template: boolean;
+  user_list_incomplete: boolean;
+  include_deactivated_groups: boolean;
+  empty_topic_name: boolean;
+}
+
+export interface QueueSettings {
+  userId: number;
+  /** null: every event type. */
+  eventTypes: ReadonlySet<string> | null;
+  narrow: ReadonlyArray<{ operator: string; operand: unknown; negated?: boolean }>;
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  capabilities: ClientCapabilities;
+  /** How long the queue lives without a client polling it. */
+  lifespanMs: number;
+}
+
+/** A long-poll waiting on a queue: answered with the queue's events, or a heartbeat. */
+interface ParkedPoll {
+  answer: (events: QueuedEvent[]) => void;
+  heartbeat: NodeJS.Timeout;
+}
+
+export function badEventQueueId(queueId: string): ApiError {
+  return new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
+}
+
+/** Legacy settings events that clients declaring user_settings_object never receive. */
+const LEGACY_SETTINGS_EVENTS = new Set(['update_display_settings', 'update_global_notifications']);
+
+export class EventQueue {
+  readonly id = randomUUID();
+  private events: QueuedEvent[] = [];
+  private nextId = 0;
+  /** The newest event id a client has acknowledged (and we dropped); -1 before any. */
+  private newestPrunedId = -1;
+  parked: ParkedPoll | null = null;
+
+  constructor(
+    readonly settings: QueueSettings,
+    /** When a client last polled or was last answered (clock ms); idle time counts from here. */
+    public lastActive: number,
+  ) {}
+
+  get userId(): number {
+    return this.settings.userId;
+  }
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  /** Whether this queue's client asked for this event, as Zulip's event filter decides. */
+  accepts(event: Event): boolean {
+    const { eventTypes, capabilities } = this.settings;
+    if (event.type === 'heartbeat') return true;
+    if (eventTypes !== null && !eventTypes.has(event.type)) return false;
+    if (capabilities.user_settings_object && LEGACY_SETTINGS_EVENTS.has(event.type)) return false;
+    return true;
+  }
+
+  push(event: Event): void {
+    this.events.push({ ...event, id: this.nextId++ });
+  }
+
+  /**
+   * Drops the events a client acknowledged with last_event_id, refusing an id that does not
+   * match what the queue holds, in Zulip's words.
+   */
+  acknowledge(lastEventId: number): void {
+    if (lastEventId < this.newestPrunedId) {
+      throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+    }
+    let drop = 0;
+    while (drop < this.events.length && this.events[drop].id <= lastEventId) drop++;
+    if (drop > 0) {
+      this.newestPrunedId = this.events[drop - 1].id;
+      this.events.splice(0, drop);
+    }
+    if (lastEventId !== this.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
+  }
+
+  contents(): QueuedEvent[] {
+    return [...this.events];
+  }
+}
+
+export interface EventQueuesOptions {
+  heartbeatMs: number;
+  /**
+   * A queue holding more unacknowledged events than this is dropped, so a client that stops
+   * reading cannot grow memory without bound; it re-registers after BAD_EVENT_QUEUE_ID.
+   */
+  maxEventsPerQueue: number;
+}
+
+/** Every event queue of the server: registration, delivery, long-polls and garbage collection. */
+export class EventQueues {
+  private readonly byId = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: EventQueuesOptions,
+  ) {}
+
+  get count(): number {
+    return this.byId.size;
+  }
+
+  get heartbeatMs(): number {
+    return this.options.heartbeatMs;
+  }
+
+  create(settings: QueueSettings): EventQueue {
+    this.collectGarbage();
+    const queue = new EventQueue(settings, this.clock.now());
+    this.byId.set(queue.id, queue);
+    let mine = this.byUser.get(settings.userId);
+    if (!mine) this.byUser.set(settings.userId, (mine = new Set()));
+    mine.add(queue);
+    return queue;
+  }
+
+  /** The caller's own queue; anyone else's, and an unknown or expired one, are all "bad". */
+  get(userId: number, queueId: string): EventQueue {
+    const queue = this.byId.get(queueId);
+    if (!queue || queue.userId !== userId) throw badEventQueueId(queueId);
+    return queue;
+  }
+
+  delete(queue: EventQueue): void {
+    this.byId.delete(queue.id);
+    this.byUser.get(queue.userId)?.delete(queue);
+    if (this.byUser.get(queue.userId)?.size === 0) this.byUser.delete(queue.userId);
+    if (queue.parked) {
+      clearTimeout(queue.parked.heartbeat);
+      const { answer } = queue.parked;
+      queue.parked = null;
+      answer(queue.contents());
+    }
+  }
+
+  queuesOf(userId: number): Iterable<EventQueue> {
+    return this.byUser.get(userId) ?? [];
+  }
+
+  /** Puts each event into the accepting queues of its users, then wakes those queues' polls. */
+  deliver(batch: ReadonlyArray<{ event: Deliverable; userIds: Iterable<number> }>): void {
+    const touched = new Set<EventQueue>();
+    for (const { event, userIds } of batch) {
+      for (const userId of new Set(userIds)) {
+        for (const queue of this.queuesOf(userId)) {
+          const shaped = typeof event === 'function' ? event(queue) : event;
+          if (shaped && queue.accepts(shaped)) {
+            queue.push(shaped);
+            touched.add(queue);
+          }
+        }
+      }
+    }
+    for (const queue of touched) {
+      if (queue.size > this.options.maxEventsPerQueue) this.delete(queue);
+      else this.wake(queue);
+    }
+  }
+
+  /**
+   * Parks a long-poll on an empty queue until an event arrives or the heartbeat interval
+   * passes. A newer poll on the same queue replaces an older one, which is answered at once.
+   */
+  park(queue: EventQueue, answer: (events: QueuedEvent[]) => void): void {
+    if (this.shuttingDown) return answer([]);
+    this.wake(queue);
+    const heartbeat = setTimeout(() => {
+      queue.push({ type: 'heartbeat' });
+      this.wake(queue);
+    }, this.options.heartbeatMs);
+    queue.parked = { answer, heartbeat };
+  }
+
+  /** A client gave up on its poll (closed the connection): free it, and start the idle clock. */
+  release(queue: EventQueue, answer: (events: QueuedEvent[]) => void): void {
+    if (queue.parked?.answer !== answer) return;
+    clearTimeout(queue.parked.heartbeat);
+    queue.parked = null;
+    queue.lastActive = this.clock.now();
+  }
+
+  private wake(queue: EventQueue): void {
+    if (!queue.parked) return;
+    clearTimeout(queue.parked.heartbeat);
+    const { answer } = queue.parked;
+    queue.parked = null;
+    queue.lastActive = this.clock.now();
+    answer(queue.contents());
+  }
+
+  /** Drops queues nobody has polled for longer than their lifespan. */
+  collectGarbage(): number {
+    const now = this.clock.now();
+    let removed = 0;
+    for (const queue of this.byId.values()) {
+      if (!queue.parked && now - queue.lastActive >= queue.settings.lifespanMs) {
+        this.delete(queue);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Answers every parked poll (with what its queue holds) so shutdown need not wait for them. */
+  shutdown(): void {
+    this.shuttingDown = true;
+    for (const queue of this.byId.values()) this.wake(queue);
+  }
+}

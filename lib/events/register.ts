@@ -1,0 +1,127 @@
+import { badRequest } from '../http/errors';
+import type { ParamSchema } from '../http/validate';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version';
+import type { ClientCapabilities, QueueSettings } from './queues';
+import { STATE_PROVIDERS } from './state';
+
+/** A queue nobody polls lives this long unless the client asks for longer (Zulip's default). */
+export const DEFAULT_QUEUE_LIFESPAN_SECS = 10 * 60;
+/** The longest lifespan a client may ask for: a week, as on Zulip. */
+const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 60 * 60;
+
+const NARROW_TERM: ParamSchema = {
+  anyOf: [
+    { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string' } },
+    {
+      type: 'object',
+      required: ['operator', 'operand'],
+      properties: { operator: { type: 'string' }, operand: {}, negated: { type: 'boolean' } },
+    },
+  ],
+};
+
+/** The parameters of POST /register, which GET /events also takes to register without a queue_id. */
+export const REGISTER_PARAMS: Record<string, ParamSchema> = {
+  apply_markdown: { type: 'boolean', default: false },
+  client_gravatar: { type: 'boolean', default: false },
+  include_subscribers: { type: ['boolean', 'string'], enum: [true, false, 'partial'], default: false },
+  slim_presence: { type: 'boolean', default: false },
+  presence_history_limit_days: { type: ['integer', 'null'], default: null },
+  event_types: { type: ['array', 'null'], items: { type: 'string' }, default: null },
+  fetch_event_types: { type: ['array', 'null'], items: { type: 'string' } },
+  all_public_streams: { type: 'boolean', default: false },
+  client_capabilities: { type: 'object', default: {} },
+  narrow: { type: 'array', items: NARROW_TERM, default: [] },
+  queue_lifespan_secs: { type: 'integer', minimum: 0, default: 0 },
+};
+
+export interface RegisterParams {
+  apply_markdown: boolean;
+  client_gravatar: boolean;
+  include_subscribers: boolean | 'partial';
+  slim_presence: boolean;
+  presence_history_limit_days: number | null;
+  event_types: string[] | null;
+  fetch_event_types?: string[] | null;
+  all_public_streams: boolean;
+  client_capabilities: Record<string, unknown>;
+  narrow: Array<[string, string] | { operator: string; operand: unknown; negated?: boolean }>;
+  queue_lifespan_secs: number;
+}
+
+const CAPABILITY_NAMES: ReadonlyArray<keyof ClientCapabilities> = [
+  'notification_settings_null',
+  'bulk_message_deletion',
+  'user_avatar_url_field_optional',
+  'stream_typing_notifications',
+  'user_settings_object',
+  'linkifier_url_template',
+  'user_list_incomplete',
+  'include_deactivated_groups',
+  'empty_topic_name',
+];
+
+function capabilities(declared: Record<string, unknown>): ClientCapabilities {
+  const result = {} as ClientCapabilities;
+  for (const name of CAPABILITY_NAMES) {
+    const value = declared[name] ?? false;
+    if (typeof value !== 'boolean') throw badRequest(`client_capabilities["${name}"] is not a boolean`);
+    result[name] = value;
+  }
+  return result;
+}
+
+/** The queue a set of register parameters asks for. */
+export function queueSettings(user: UserRow, params: RegisterParams): QueueSettings {
+  const lifespanSecs =
+    params.queue_lifespan_secs === 0
+      ? DEFAULT_QUEUE_LIFESPAN_SECS
+      : Math.min(Math.max(params.queue_lifespan_secs, DEFAULT_QUEUE_LIFESPAN_SECS), MAX_QUEUE_LIFESPAN_SECS);
+  return {
+    userId: user.id,
+    eventTypes: params.event_types === null ? null : new Set(params.event_types),
+    narrow: params.narrow.map((term) =>
+      Array.isArray(term) ? { operator: term[0], operand: term[1] } : term,
+    ),
+    allPublicStreams: params.all_public_streams,
+    applyMarkdown: params.apply_markdown,
+    clientGravatar: params.client_gravatar,
+    capabilities: capabilities(params.client_capabilities),
+    lifespanMs: lifespanSecs * 1000,
+  };
+}
+
+/** What the state providers of each area get to shape the initial state for this client. */
+export interface StateContext {
+  stoa: Stoa;
+  user: UserRow;
+  queue: QueueSettings;
+  params: RegisterParams;
+}
+
+/**
+ * POST /register. The queue is created before the state is read, and both happen in one
+ * synchronous step: every write commits (and delivers its events) either wholly before this
+ * step, so the state has it and the queue does not, or wholly after, so the queue has it.
+ * Nothing can fall in between, so the state plus the queue's events never miss or double a change.
+ */
+export function register(stoa: Stoa, user: UserRow, params: RegisterParams): Record<string, unknown> {
+  const settings = queueSettings(user, params);
+  const fetchTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : params.event_types;
+  const wanted = (type: string) => fetchTypes === null || fetchTypes.includes(type);
+  const queue = stoa.queues.create(settings);
+  const context: StateContext = { stoa, user, queue: settings, params };
+  const state: Record<string, unknown> = {
+    queue_id: queue.id,
+    last_event_id: -1,
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+  };
+  for (const [type, provide] of Object.entries(STATE_PROVIDERS)) {
+    if (wanted(type)) Object.assign(state, provide(context));
+  }
+  return state;
+}

@@ -1,0 +1,21 @@
+import { alertWordsState } from '../alert-words/views';
+import { userGroupsState } from '../groups/state';
+import { realmState } from '../realm/state';
+import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
+import { customProfileFieldsState, realmUserState } from '../users/state';
+import type { StateContext } from './register';
+
+/**
+ * Register's initial state, by fetch type: each area supplies the keys zulip.yaml lists for
+ * its type. A type whose area is not built yet is absent, so its keys are too.
+ */
+export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<string, unknown>> = {
+  alert_words: alertWordsState,
+  custom_profile_fields: customProfileFieldsState,
+  realm: realmState,
+  realm_user: realmUserState,
+  realm_user_groups: userGroupsState,
+  user_settings: userSettingsState,
+  update_display_settings: displaySettingsState,
+  update_global_notifications: notificationSettingsState,
+};

@@ -1,0 +1,55 @@
+import { endpoint } from '../http/endpoint';
+import { missingArgument } from '../http/errors';
+import type { QueuedEvent } from './queues';
+import { register, REGISTER_PARAMS, queueSettings, type RegisterParams } from './register';
+
+export const registerView = endpoint<RegisterParams>({
+  params: { properties: REGISTER_PARAMS },
+  view: ({ stoa, user, params }) => register(stoa, user, params),
+});
+
+interface GetEventsParams extends RegisterParams {
+  queue_id?: string;
+  last_event_id?: number;
+  dont_block: boolean;
+}
+
+export const getEvents = endpoint<GetEventsParams>({
+  params: {
+    properties: {
+      queue_id: { type: 'string' },
+      last_event_id: { type: 'integer' },
+      dont_block: { type: 'boolean', default: false },
+      ...REGISTER_PARAMS,
+    },
+  },
+  view: ({ stoa, user, params, res }) => {
+    if (params.queue_id === undefined) {
+      // Without a queue, a non-blocking call registers one from the register parameters.
+      if (!params.dont_block) throw missingArgument('queue_id');
+      const queue = stoa.queues.create(queueSettings(user, params));
+      return { events: [], queue_id: queue.id };
+    }
+    const queue = stoa.queues.get(user.id, params.queue_id);
+    if (params.last_event_id === undefined) throw missingArgument('last_event_id');
+    queue.acknowledge(params.last_event_id);
+    queue.lastActive = stoa.clock.now();
+    if (queue.size > 0 || params.dont_block) return { events: queue.contents(), queue_id: queue.id };
+
+    return new Promise<Record<string, unknown>>((resolve) => {
+      const answer = (events: QueuedEvent[]) => resolve({ events, queue_id: queue.id });
+      stoa.queues.park(queue, answer);
+      // A client that hangs up frees its poll at once; nobody is left to answer. (The
+      // response's close, not the request's: a request closes once its body is read.)
+      res.once('close', () => stoa.queues.release(queue, answer));
+    });
+  },
+});
+
+export const deleteEvents = endpoint<{ queue_id: string }>({
+  params: { properties: { queue_id: { type: 'string' } }, required: ['queue_id'] },
+  view: ({ stoa, user, params }) => {
+    stoa.queues.delete(stoa.queues.get(user.id, params.queue_id));
+    return {};
+  },
+});

@@ -1,0 +1,25 @@
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { REALM_SETTINGS, type RealmSettingDef } from './settings';
+
+const BY_KEY = new Map<string, RealmSettingDef>(REALM_SETTINGS.map((def) => [def.key, def]));
+
+/**
+ * The current value of an organization setting: what was stored, else the default. A group
+ * setting's default names a system group, answered with that group's ID.
+ */
+export function realmSetting(stoa: Stoa, key: string): unknown {
+  const def = BY_KEY.get(key);
+  if (!def) throw new Error(`unknown organization setting ${key}`);
+  const stored = stoa.realm.setting(key);
+  if (stored !== undefined) return JSON.parse(stored);
+  if (def.groupSetting) return stoa.groups.byName(def.default as string)!.id;
+  return def.default;
+}
+
+/** Whether the user holds an organization-level group setting, e.g. realm_can_add_subscribers_group. */
+export function userHasRealmPermission(stoa: Stoa, user: UserRow, key: string): boolean {
+  const groupId = realmSetting(stoa, key);
+  if (typeof groupId !== 'number') throw new Error(`${key} is not a group setting`);
+  return stoa.groups.hasMember(groupId, user.id);
+}

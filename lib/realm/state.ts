@@ -1,0 +1,106 @@
+import type { StateContext } from '../events/register';
+import { groupSettingValue } from '../groups/present';
+import type { Stoa } from '../stoa';
+import { INTERNAL_EMAIL_DOMAIN } from '../users/actions';
+import { REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
+import { realmSetting } from './settings-store';
+import { realmIconUrl } from './views';
+
+/** When this server process started: clients compare it to notice a server restart. */
+const SERVER_GENERATION = Math.floor(Date.now() / 1000);
+/** Zulip's default organization logo, which clients know how to show. */
+const DEFAULT_LOGO_URL = '/static/images/logo/zulip-org-logo.svg?version=0';
+
+/** The system group name a group-setting value names, or undefined for any other group. */
+function systemGroupName(stoa: Stoa, groupId: number): string | undefined {
+  const group = stoa.groups.byId(groupId);
+  return group?.is_system_group ? group.name! : undefined;
+}
+
+/**
+ * Pre-group-settings clients read some permissions as numeric policies. Each table maps the
+ * system group a setting names to its old code; any other group gets the fallback.
+ */
+function legacyPolicy(stoa: Stoa, key: string, codes: Record<string, number>, fallback: number): number {
+  const name = systemGroupName(stoa, realmSetting(stoa, key) as number);
+  return name !== undefined && name in codes ? codes[name] : fallback;
+}
+
+function loginMethods(stoa: Stoa): Record<string, { enabled: boolean; available: boolean }> {
+  const methods: Record<string, { enabled: boolean; available: boolean }> = {
+    Email: { enabled: true, available: true },
+  };
+  if (stoa.config.dev) methods.Dev = { enabled: true, available: true };
+  return methods;
+}
+
+/**
+ * Register state for fetch type `realm`: the organization's settings, the server's limits,
+ * and the values computed from both. `server_emoji_data_url` and
+ * `server_supported_permission_settings` are left out until emoji data and every group
+ * setting exist.
+ */
+export function realmState({ stoa }: StateContext): Record<string, unknown> {
+  const realm = stoa.realm.get()!;
+  const state: Record<string, unknown> = { ...REALM_SERVER_FACTS };
+  for (const def of REALM_SETTINGS) {
+    const value = realmSetting(stoa, def.key);
+    state[def.key] = def.groupSetting ? groupSettingValue(stoa, value as number) : value;
+  }
+  const heartbeatSecs = Math.ceil(stoa.queues.heartbeatMs / 1000);
+  Object.assign(state, {
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_date_created: realm.date_created,
+    realm_url: stoa.site,
+    realm_uri: stoa.site,
+    realm_bot_domain: INTERNAL_EMAIL_DOMAIN,
+    realm_icon_url: realmIconUrl(stoa),
+    realm_logo_url: DEFAULT_LOGO_URL,
+    realm_night_logo_url: DEFAULT_LOGO_URL,
+    realm_authentication_methods: loginMethods(stoa),
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_push_notifications_enabled: false,
+    server_web_public_streams_enabled: false,
+    server_generation: SERVER_GENERATION,
+    // Comfortably above the heartbeat interval, as clients use it as their HTTP timeout.
+    event_queue_longpoll_timeout_seconds: Math.max(90, heartbeatSecs + 40),
+    realm_empty_topic_display_name: 'general chat',
+    jitsi_server_url: state.realm_jitsi_server_url ?? state.server_jitsi_server_url,
+    realm_allow_edit_history: state.realm_message_edit_history_visibility_policy !== 'none',
+    realm_mandatory_topics: state.realm_topics_policy === 'disable_empty_topic',
+    realm_create_public_stream_policy: legacyPolicy(
+      stoa,
+      'realm_can_create_public_channel_group',
+      { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 },
+      2,
+    ),
+    realm_create_private_stream_policy: legacyPolicy(
+      stoa,
+      'realm_can_create_private_channel_group',
+      { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 },
+      2,
+    ),
+    realm_create_web_public_stream_policy: legacyPolicy(
+      stoa,
+      'realm_can_create_web_public_channel_group',
+      { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 },
+      7,
+    ),
+    realm_wildcard_mention_policy: legacyPolicy(
+      stoa,
+      'realm_can_mention_many_users_group',
+      {
+        'role:everyone': 1,
+        'role:members': 2,
+        'role:fullmembers': 3,
+        'role:administrators': 5,
+        'role:nobody': 6,
+        'role:moderators': 7,
+      },
+      5,
+    ),
+  });
+  return state;
+}

@@ -1,0 +1,124 @@
+import type { StateContext } from '../events/register';
+import { sendEvent, write } from '../events/send';
+import type { Stoa } from '../stoa';
+import { apiEmailFor } from './actions';
+import { canSeeDeliveryEmail } from './present';
+import type { UserRow } from './queries';
+import { LEGACY_TOP_LEVEL, USER_SETTINGS, USER_SETTINGS_BY_NAME, USER_SETTINGS_EXTRAS } from './settings';
+
+export type SettingValue = boolean | number | string | null;
+
+/** All of a user's settings: the defaults, overridden by what they changed. */
+export function userSettings(stoa: Stoa, user: UserRow): Record<string, SettingValue> {
+  const settings: Record<string, SettingValue> = {};
+  for (const def of USER_SETTINGS) settings[def.name] = def.default;
+  for (const { name, value } of stoa.users.settingOverrides(user.id)) {
+    if (USER_SETTINGS_BY_NAME.has(name)) settings[name] = JSON.parse(value) as SettingValue;
+  }
+  settings.timezone = user.timezone;
+  settings.email_address_visibility = user.email_address_visibility;
+  return settings;
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** The English name of a language code, or undefined for a code that names no language. */
+export function languageName(code: string): string | undefined {
+  try {
+    return languageNames.of(code.replace('_', '-'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Register state for fetch type `user_settings`: every setting, in one object. */
+export function userSettingsState({ stoa, user }: StateContext): Record<string, unknown> {
+  return { user_settings: { ...userSettings(stoa, user), ...USER_SETTINGS_EXTRAS } };
+}
+
+/**
+ * Register state for the two deprecated fetch types, whose settings older clients read at the
+ * top level. Clients that declared user_settings_object get them in `user_settings` only.
+ */
+function legacySettingsState(type: keyof typeof LEGACY_TOP_LEVEL) {
+  return ({ stoa, user, queue }: StateContext): Record<string, unknown> => {
+    if (queue.capabilities.user_settings_object) return {};
+    const all: Record<string, unknown> = { ...userSettings(stoa, user), ...USER_SETTINGS_EXTRAS };
+    return Object.fromEntries(LEGACY_TOP_LEVEL[type].map((name) => [name, all[name]]));
+  };
+}
+export const displaySettingsState = legacySettingsState('update_display_settings');
+export const notificationSettingsState = legacySettingsState('update_global_notifications');
+
+/**
+ * Hiding or showing one's email changes what each viewer may see: those whose view changed
+ * learn the new delivery_email (or null), and everyone learns a new API email when it changes.
+ */
+function announceEmailVisibility(stoa: Stoa, before: UserRow, after: UserRow): void {
+  for (const viewerId of stoa.users.activeIds()) {
+    const viewer = stoa.users.byId(viewerId)!;
+    const couldSee = canSeeDeliveryEmail(viewer, before);
+    const canSee = canSeeDeliveryEmail(viewer, after);
+    if (couldSee !== canSee) {
+      const person = { user_id: after.id, delivery_email: canSee ? after.delivery_email : null };
+      sendEvent(stoa, { type: 'realm_user', op: 'update', person }, [viewerId]);
+    }
+  }
+  if (before.email !== after.email) {
+    const person = { user_id: after.id, new_email: after.email };
+    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+  }
+}
+
+/** Timezone and email visibility live on the user row, because User objects show them too. */
+function storeSetting(stoa: Stoa, user: UserRow, name: string, value: SettingValue): void {
+  if (name === 'timezone') return stoa.users.setTimezone(user.id, value as string);
+  if (name === 'email_address_visibility') {
+    stoa.users.setEmailVisibility(user.id, value as number);
+    return stoa.users.setEmail(user.id, apiEmailFor(user, value as number));
+  }
+  if (value === USER_SETTINGS_BY_NAME.get(name)!.default) stoa.users.deleteSetting(user.id, name);
+  else stoa.users.putSetting(user.id, name, JSON.stringify(value));
+}
+
+/** The events of one setting change: the modern one, and the legacy one older clients read. */
+function announceSetting(stoa: Stoa, user: UserRow, name: string, value: SettingValue): void {
+  const language = name === 'default_language' ? { language_name: languageName(value as string) } : {};
+  sendEvent(stoa, { type: 'user_settings', op: 'update', property: name, value, ...language }, [user.id]);
+  const legacy = USER_SETTINGS_BY_NAME.get(name)!.legacy;
+  if (legacy === 'display') {
+    const event = { type: 'update_display_settings', user: user.email, setting_name: name, setting: value, ...language };
+    sendEvent(stoa, event, [user.id]);
+  } else if (legacy === 'notification') {
+    const event = { type: 'update_global_notifications', user: user.email, notification_name: name, setting: value };
+    sendEvent(stoa, event, [user.id]);
+  }
+}
+
+/** Changes some of a user's settings; unchanged values are skipped and send no events. */
+export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<string, SettingValue>): void {
+  write(stoa, () => {
+    for (const [name, value] of Object.entries(changes)) {
+      const before = stoa.users.byId(userId)!;
+      if (userSettings(stoa, before)[name] === value) continue;
+      storeSetting(stoa, before, name, value);
+      const after = stoa.users.byId(userId)!;
+      announceSetting(stoa, after, name, value);
+      if (name === 'timezone') {
+        const person = { user_id: userId, email: after.email, timezone: after.timezone };
+        sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+      }
+      if (name === 'email_address_visibility') announceEmailVisibility(stoa, before, after);
+    }
+  });
+}
+
+/** Renames a user, telling everyone's clients. */
+export function changeFullName(stoa: Stoa, userId: number, fullName: string): void {
+  write(stoa, () => {
+    if (stoa.users.byId(userId)!.full_name === fullName) return;
+    stoa.users.setFullName(userId, fullName);
+    const person = { user_id: userId, full_name: fullName };
+    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+  });
+}

@@ -1,0 +1,70 @@
+import type { StateContext } from '../events/register';
+import { userHasRealmPermission } from '../realm/settings-store';
+import type { Stoa } from '../stoa';
+import { avatarUrl, gravatarUrl, presentUser } from './present';
+import { Role, type UserRow } from './queries';
+
+/** A larger rendition of the avatar, for profile cards. */
+export function mediumAvatarUrl(user: UserRow): string {
+  return `${gravatarUrl(user)}&s=500`;
+}
+
+/** The server's own bots, which clients know as cross-realm bots. */
+function crossRealmBots(stoa: Stoa, viewer: UserRow, clientGravatar: boolean) {
+  return stoa.users
+    .systemBots()
+    .map((bot) => ({ ...presentUser(viewer, bot, { clientGravatar, includeProfileData: false }), is_system_bot: true }));
+}
+
+/** Register state for fetch type `realm_user`: every user, and who the caller is and may do. */
+export function realmUserState({ stoa, user, queue }: StateContext): Record<string, unknown> {
+  const view = { clientGravatar: queue.clientGravatar, includeProfileData: true };
+  const active: unknown[] = [];
+  const inactive: unknown[] = [];
+  for (const target of stoa.users.inRealm()) {
+    (target.is_active ? active : inactive).push(presentUser(user, target, view));
+  }
+  const can = (key: string) => userHasRealmPermission(stoa, user, key);
+  const canCreatePublic = can('realm_can_create_public_channel_group');
+  const canCreatePrivate = can('realm_can_create_private_channel_group');
+  const canCreateWebPublic = can('realm_can_create_web_public_channel_group');
+  return {
+    realm_users: active,
+    realm_non_active_users: inactive,
+    avatar_source: user.avatar_source,
+    avatar_url_medium: mediumAvatarUrl(user),
+    avatar_url: avatarUrl(user, user, false),
+    can_create_streams: canCreatePublic || canCreatePrivate || canCreateWebPublic,
+    can_create_public_streams: canCreatePublic,
+    can_create_private_streams: canCreatePrivate,
+    can_create_web_public_streams: canCreateWebPublic,
+    can_subscribe_other_users: can('realm_can_add_subscribers_group'),
+    can_invite_others_to_realm: can('realm_can_invite_users_group'),
+    is_admin: user.role <= Role.ADMINISTRATOR,
+    is_owner: user.role === Role.OWNER,
+    is_moderator: user.role === Role.MODERATOR,
+    is_guest: user.role === Role.GUEST,
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.delivery_email,
+    full_name: user.full_name,
+    cross_realm_bots: crossRealmBots(stoa, user, queue.clientGravatar),
+  };
+}
+
+/** Zulip's custom profile field types, by the names clients look them up with. */
+const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Text (short)' },
+  LONG_TEXT: { id: 2, name: 'Text (long)' },
+  SELECT: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Person picker' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+  PRONOUNS: { id: 8, name: 'Pronouns' },
+};
+
+/** Register state for fetch type `custom_profile_fields`: the organization defines none yet. */
+export function customProfileFieldsState(): Record<string, unknown> {
+  return { custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES };
+}

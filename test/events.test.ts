@@ -1,0 +1,253 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sendEvent, write } from '../lib/events/send';
+import type { Client } from './support/client';
+import { assertValidEvent } from './support/openapi';
+import { ManualClock, TestServer } from './support/server';
+
+const HEARTBEAT_MS = 300;
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start({ heartbeatMs: HEARTBEAT_MS });
+});
+after(() => server.close());
+
+async function registerQueue(client: Client, params: Record<string, unknown> = {}) {
+  const response = await client.post('/register', { fetch_event_types: [], ...params });
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  return response.body as { queue_id: string; last_event_id: number };
+}
+
+/** GET /events; every event received is checked against zulip.yaml. */
+async function getEvents(client: Client, params: Record<string, unknown>, signal?: AbortSignal) {
+  const response = await client.request('GET', '/events', params, { signal });
+  if (response.status === 200) for (const event of response.body.events) assertValidEvent(event);
+  return response;
+}
+
+/** Settles to 'pending' if the promise has not settled within ms. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  return Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
+}
+
+describe('POST /register', () => {
+  test('creates a queue and tells the server version', async () => {
+    const response = await server.owner.post('/register', { event_types: ['alert_words'] });
+    assert.equal(response.status, 200);
+    assert.equal(typeof response.body.queue_id, 'string');
+    assert.equal(response.body.last_event_id, -1);
+    assert.equal(response.body.zulip_feature_level, 420);
+    assert.equal(typeof response.body.zulip_version, 'string');
+    assert.equal(typeof response.body.zulip_merge_base, 'string');
+    assert.deepEqual(response.body.alert_words, []);
+    assert.equal('realm_users' in response.body, false, 'only the requested types are fetched');
+  });
+
+  test('fetches fetch_event_types when given, else event_types, else everything', async () => {
+    const fetched = await server.owner.post('/register', { event_types: ['alert_words'], fetch_event_types: ['realm_user'] });
+    assert.ok('realm_users' in fetched.body);
+    assert.equal('alert_words' in fetched.body, false);
+    const everything = await server.owner.post('/register', {});
+    for (const key of ['alert_words', 'realm_users', 'realm_user_groups', 'custom_profile_fields']) {
+      assert.ok(key in everything.body, key);
+    }
+  });
+
+  test('rejects bad parameters with Zulip errors', async () => {
+    const badTypes = await server.owner.post('/register', { event_types: 'message' });
+    assert.equal(badTypes.status, 400);
+    assert.equal(badTypes.body.msg, 'event_types is not valid JSON');
+    const badCapability = await server.owner.post('/register', { client_capabilities: { user_settings_object: 1 } });
+    assert.equal(badCapability.status, 400);
+    assert.match(badCapability.body.msg, /user_settings_object/);
+  });
+});
+
+describe('GET /events', () => {
+  test('with dont_block answers at once, with no events', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const response = await getEvents(server.owner, { queue_id, last_event_id: -1, dont_block: true });
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.events, []);
+    assert.equal(response.body.queue_id, queue_id);
+  });
+
+  test('parks until an event arrives, then answers with it', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const poll = getEvents(server.owner, { queue_id, last_event_id: -1 });
+    assert.equal(await within(poll, 100), 'pending');
+    await server.owner.post('/users/me/alert_words', { alert_words: ['wake'] });
+    const response = await poll;
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.events, [{ type: 'alert_words', alert_words: ['wake'], id: 0 }]);
+  });
+
+  test('answers a parked poll with a heartbeat when nothing happens', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const started = Date.now();
+    const response = await getEvents(server.owner, { queue_id, last_event_id: -1 });
+    assert.ok(Date.now() - started >= HEARTBEAT_MS - 20);
+    assert.deepEqual(response.body.events, [{ type: 'heartbeat', id: 0 }]);
+  });
+
+  test('keeps events until acknowledged, and refuses ids it cannot account for', async () => {
+    const user = await server.createUser();
+    const { queue_id } = await registerQueue(user, { event_types: ['alert_words'] });
+    await user.post('/users/me/alert_words', { alert_words: ['one'] });
+    await user.post('/users/me/alert_words', { alert_words: ['two'] });
+    const both = await getEvents(user, { queue_id, last_event_id: -1, dont_block: true });
+    assert.deepEqual(both.body.events.map((e: { id: number }) => e.id), [0, 1]);
+    const again = await getEvents(user, { queue_id, last_event_id: -1, dont_block: true });
+    assert.equal(again.body.events.length, 2, 'nothing is dropped before it is acknowledged');
+    const afterFirst = await getEvents(user, { queue_id, last_event_id: 0, dont_block: true });
+    assert.deepEqual(afterFirst.body.events.map((e: { id: number }) => e.id), [1]);
+
+    const pruned = await getEvents(user, { queue_id, last_event_id: -1, dont_block: true });
+    assert.equal(pruned.status, 400);
+    assert.equal(pruned.body.msg, 'An event newer than -1 has already been pruned!');
+    const unknown = await getEvents(user, { queue_id, last_event_id: 7, dont_block: true });
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.msg, 'Event 7 was not in this queue');
+  });
+
+  test('delivers only the event types a queue registered for', async () => {
+    const user = await server.createUser();
+    const { queue_id } = await registerQueue(user, { event_types: ['realm_user'] });
+    await user.post('/users/me/alert_words', { alert_words: ['ignored'] });
+    const response = await getEvents(user, { queue_id, last_event_id: -1, dont_block: true });
+    assert.deepEqual(response.body.events, []);
+  });
+
+  test('answers BAD_EVENT_QUEUE_ID for unknown queues and for other users’ queues', async () => {
+    const other = await server.createUser();
+    const { queue_id } = await registerQueue(other);
+    for (const id of [queue_id, 'no-such-queue']) {
+      const response = await getEvents(server.owner, { queue_id: id, last_event_id: -1, dont_block: true });
+      assert.equal(response.status, 400);
+      assert.deepEqual(response.body, {
+        result: 'error',
+        msg: `Bad event queue ID: ${id}`,
+        code: 'BAD_EVENT_QUEUE_ID',
+        queue_id: id,
+      });
+    }
+  });
+
+  test('without a queue_id registers a queue when called with dont_block', async () => {
+    const response = await getEvents(server.owner, { dont_block: true, event_types: ['alert_words'] });
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.events, []);
+    const queue_id = response.body.queue_id;
+    await server.owner.post('/users/me/alert_words', { alert_words: ['registered'] });
+    const events = await getEvents(server.owner, { queue_id, last_event_id: -1, dont_block: true });
+    assert.equal(events.body.events[0].type, 'alert_words');
+    const blocking = await getEvents(server.owner, {});
+    assert.equal(blocking.status, 400);
+    assert.equal(blocking.body.code, 'REQUEST_VARIABLE_MISSING');
+  });
+
+  test('a client that disconnects mid-poll releases its poll at once', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const abort = new AbortController();
+    const poll = getEvents(server.owner, { queue_id, last_event_id: -1 }, abort.signal);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const queue = server.stoa.queues.get(server.stoa.users.firstOwner()!.id, queue_id);
+    assert.ok(queue.parked, 'the poll is parked');
+    abort.abort();
+    await assert.rejects(poll);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(queue.parked, null, 'the server let go of it');
+  });
+});
+
+describe('DELETE /events', () => {
+  test('deletes the queue', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const deleted = await server.owner.delete('/events', { queue_id });
+    assert.equal(deleted.status, 200);
+    const response = await getEvents(server.owner, { queue_id, last_event_id: -1, dont_block: true });
+    assert.equal(response.body.code, 'BAD_EVENT_QUEUE_ID');
+    const twice = await server.owner.delete('/events', { queue_id });
+    assert.equal(twice.status, 400);
+    assert.equal(twice.body.code, 'BAD_EVENT_QUEUE_ID');
+  });
+});
+
+describe('events', () => {
+  test('sent inside a transaction are delivered after the commit and dropped on rollback', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const ownerId = server.stoa.users.firstOwner()!.id;
+    const queue = server.stoa.queues.get(ownerId, queue_id);
+    assert.throws(() =>
+      write(server.stoa, () => {
+        sendEvent(server.stoa, { type: 'alert_words', alert_words: ['never'] }, [ownerId]);
+        throw new Error('rolled back');
+      }),
+    );
+    assert.equal(queue.size, 0);
+    write(server.stoa, () => {
+      sendEvent(server.stoa, { type: 'alert_words', alert_words: ['kept'] }, [ownerId]);
+      assert.equal(queue.size, 0, 'not before the commit');
+    });
+    assert.equal(queue.size, 1);
+  });
+});
+
+describe('idle queues', () => {
+  test('are garbage-collected after their lifespan, unless the client asked for a longer one', async () => {
+    const clock = new ManualClock();
+    const gcServer = await TestServer.start({ clock });
+    try {
+      const short = await registerQueue(gcServer.owner);
+      const long = await registerQueue(gcServer.owner, { queue_lifespan_secs: 3600 });
+      clock.advance(9 * 60 * 1000);
+      const alive = await getEvents(gcServer.owner, { queue_id: short.queue_id, last_event_id: -1, dont_block: true });
+      assert.equal(alive.status, 200, 'polling keeps a queue alive');
+      clock.advance(11 * 60 * 1000);
+      await registerQueue(gcServer.owner); // registration collects idle queues
+      const gone = await getEvents(gcServer.owner, { queue_id: short.queue_id, last_event_id: -1, dont_block: true });
+      assert.equal(gone.body.code, 'BAD_EVENT_QUEUE_ID');
+      const kept = await getEvents(gcServer.owner, { queue_id: long.queue_id, last_event_id: -1, dont_block: true });
+      assert.equal(kept.status, 200);
+    } finally {
+      await gcServer.close();
+    }
+  });
+
+  test('a queue with a parked poll is not collected, and its idle time starts when the poll ends', async () => {
+    const clock = new ManualClock();
+    const gcServer = await TestServer.start({ clock, heartbeatMs: 60_000 });
+    try {
+      const { queue_id } = await registerQueue(gcServer.owner);
+      const abort = new AbortController();
+      const poll = getEvents(gcServer.owner, { queue_id, last_event_id: -1 }, abort.signal);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      clock.advance(60 * 60 * 1000);
+      assert.equal(gcServer.stoa.queues.collectGarbage(), 0, 'parked: still in use');
+      abort.abort();
+      await assert.rejects(poll);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(gcServer.stoa.queues.collectGarbage(), 0, 'idle only from now');
+      clock.advance(10 * 60 * 1000);
+      assert.equal(gcServer.stoa.queues.collectGarbage(), 1);
+    } finally {
+      await gcServer.close();
+    }
+  });
+});
+
+describe('shutting down', () => {
+  test('answers parked polls at once', async () => {
+    const shortLived = await TestServer.start({ heartbeatMs: 60_000 });
+    const { queue_id } = await registerQueue(shortLived.owner);
+    const poll = getEvents(shortLived.owner, { queue_id, last_event_id: -1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await shortLived.close();
+    const response = await poll;
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.events, []);
+    assert.ok(Date.now() - started < 1000);
+  });
+});

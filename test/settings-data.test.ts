@@ -1,0 +1,194 @@
+/**
+ * The setting tables for users and the organization: internally consistent, and (when
+ * ../shared is present) in step with what Zulip 10.2 documents for POST /register.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { parse } from 'yaml';
+import {
+  LEGACY_TOP_LEVEL,
+  NOTIFICATION_SOUNDS,
+  USER_SETTINGS,
+  USER_SETTINGS_EXTRAS,
+  isValidNotificationSound,
+} from '../lib/users/settings';
+import {
+  REALM_DYNAMIC_KEYS,
+  REALM_FETCH_KEYS,
+  REALM_SERVER_FACTS,
+  REALM_SETTINGS,
+  SYSTEM_GROUP_NAMES,
+  realmPermissionSettings,
+} from '../lib/realm/settings';
+
+const YAML_PATH = path.resolve(__dirname, '../../shared/zulip/zulip.yaml');
+
+/** Keys our specification adds to the realm bundle after Zulip 10.2 (feature level 392). */
+const SPEC_ONLY_REALM_KEYS = new Set(['realm_topics_policy']);
+
+type Schema = Record<string, unknown>;
+
+function duplicates(values: readonly string[]): string[] {
+  return values.filter((v, i) => values.indexOf(v) !== i);
+}
+
+function registerProperties(): Record<string, Schema> | undefined {
+  if (!fs.existsSync(YAML_PATH)) return undefined;
+  const doc = parse(fs.readFileSync(YAML_PATH, 'utf8'), { maxAliasCount: -1 }) as Schema;
+  const paths = doc.paths as Record<string, Record<string, Schema>>;
+  const responses = paths['/register'].post.responses as Record<string, Schema>;
+  const content = responses['200'].content as Record<string, Schema>;
+  const schema = content['application/json'].schema as Schema;
+  const parts = (schema.allOf as Schema[] | undefined) ?? [schema];
+  const properties: Record<string, Schema> = {};
+  for (const part of parts) Object.assign(properties, (part.properties as Record<string, Schema>) ?? {});
+  return properties;
+}
+
+/** Whether a value fits the `type`/`nullable` of an OpenAPI property (when it declares one). */
+function fitsDocumentedType(value: unknown, property: Schema): boolean {
+  if (value === null) return property.nullable === true || property.type === undefined;
+  switch (property.type) {
+    case undefined:
+      return true;
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'string':
+    case 'boolean':
+      return typeof value === property.type;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && !Array.isArray(value);
+    default:
+      return false;
+  }
+}
+
+test('user settings have unique names and a known legacy event kind', () => {
+  const names = USER_SETTINGS.map((s) => s.name);
+  assert.deepEqual(duplicates(names), []);
+  for (const extra of Object.keys(USER_SETTINGS_EXTRAS)) assert.ok(!names.includes(extra), extra);
+  for (const s of USER_SETTINGS) assert.ok(['display', 'notification', 'none'].includes(s.legacy), s.name);
+});
+
+test('every user setting default satisfies its own schema', () => {
+  const ajv = new Ajv({ strict: true });
+  for (const s of USER_SETTINGS) {
+    const validate = ajv.compile(s.schema);
+    assert.ok(validate(s.default), `${s.name}: ${JSON.stringify(s.default)} ${ajv.errorsText(validate.errors)}`);
+  }
+});
+
+test('the default notification sound is one a client may choose, and so is silence', () => {
+  const sound = USER_SETTINGS.find((s) => s.name === 'notification_sound');
+  assert.ok(sound && typeof sound.default === 'string');
+  assert.ok(isValidNotificationSound(sound.default));
+  assert.ok(isValidNotificationSound('none'));
+  assert.ok(!isValidNotificationSound('nonexistent'));
+  assert.deepEqual([...NOTIFICATION_SOUNDS].sort(), [...NOTIFICATION_SOUNDS]);
+});
+
+test('legacy top-level keys are exactly the settings with a legacy event, plus one list each', () => {
+  const legacy = USER_SETTINGS.filter((s) => s.legacy !== 'none').map((s) => s.name);
+  const listed = [...LEGACY_TOP_LEVEL.update_display_settings, ...LEGACY_TOP_LEVEL.update_global_notifications];
+  assert.deepEqual(duplicates(listed), []);
+  assert.deepEqual(
+    listed.filter((k) => !legacy.includes(k)).sort(),
+    ['available_notification_sounds', 'emojiset_choices'],
+  );
+  for (const name of legacy) assert.ok(listed.includes(name), name);
+});
+
+test('realm keys are unique across settings, server facts and computed keys', () => {
+  assert.deepEqual(duplicates(REALM_FETCH_KEYS), []);
+  assert.equal(
+    REALM_FETCH_KEYS.length,
+    REALM_SETTINGS.length + Object.keys(REALM_SERVER_FACTS).length + REALM_DYNAMIC_KEYS.length,
+  );
+});
+
+test('every realm setting schema compiles and every plain default satisfies it', () => {
+  const ajv = new Ajv({ strict: true });
+  for (const s of REALM_SETTINGS) {
+    const validate = ajv.compile(s.schema);
+    if (s.groupSetting) {
+      // Group settings default to a system group by name; the caller turns it into an ID.
+      assert.ok((SYSTEM_GROUP_NAMES as readonly unknown[]).includes(s.default), `${s.key}: ${s.default}`);
+      assert.ok(validate(7), `${s.key} accepts a group ID`);
+      assert.ok(validate({ direct_members: [1], direct_subgroups: [] }), `${s.key} accepts an anonymous group`);
+      assert.ok(s.permission, `${s.key} has permission metadata`);
+    } else {
+      assert.ok(validate(s.default), `${s.key}: ${JSON.stringify(s.default)} ${ajv.errorsText(validate.errors)}`);
+    }
+  }
+});
+
+test('each group setting allows its own default group', () => {
+  for (const [name, config] of Object.entries(realmPermissionSettings())) {
+    const group = config.default_group_name as string;
+    const allowed = config.allowed_system_groups as string[];
+    if (allowed.length > 0) assert.ok(allowed.includes(group), name);
+    if (group === 'role:nobody') assert.ok(config.allow_nobody_group, name);
+    if (group === 'role:everyone') assert.ok(config.allow_everyone_group, name);
+  }
+});
+
+test("user settings are exactly the settings in register's user_settings object", (t) => {
+  const properties = registerProperties();
+  if (!properties) return t.skip('zulip.yaml not found');
+  const documented = Object.keys((properties.user_settings.properties as Schema) ?? {});
+  const names = USER_SETTINGS.map((s) => s.name);
+  assert.deepEqual(names.filter((n) => !documented.includes(n)), [], 'settings Zulip does not document');
+  const extras = Object.keys(USER_SETTINGS_EXTRAS);
+  assert.deepEqual(documented.filter((n) => !names.includes(n) && !extras.includes(n)), [], 'settings we lack');
+});
+
+test('legacy top-level keys are the ones register documents for the two legacy fetch types', (t) => {
+  const properties = registerProperties();
+  if (!properties) return t.skip('zulip.yaml not found');
+  for (const [fetchType, keys] of Object.entries(LEGACY_TOP_LEVEL)) {
+    const marker = `Present if \`${fetchType}\` is present`;
+    const documented: string[] = Object.keys(properties).filter((k) =>
+      String(properties[k].description ?? '').includes(marker),
+    );
+    assert.deepEqual([...keys].sort(), documented.sort(), fetchType);
+  }
+});
+
+test('every realm key is a register response property, and every documented realm key is covered', (t) => {
+  const properties = registerProperties();
+  if (!properties) return t.skip('zulip.yaml not found');
+  const undocumented = REALM_FETCH_KEYS.filter((k) => !(k in properties) && !SPEC_ONLY_REALM_KEYS.has(k));
+  assert.deepEqual(undocumented, []);
+  for (const key of REALM_FETCH_KEYS) {
+    const description = String(properties[key]?.description ?? '');
+    const match = /Present if `(\w+)` is present in `fetch_event_types`/.exec(description);
+    if (match) assert.equal(match[1], 'realm', `${key} belongs to fetch type ${match[1]}`);
+  }
+  const realmDocumented = Object.keys(properties).filter((k) =>
+    /Present if `realm` is present in `fetch_event_types`/.test(String(properties[k].description ?? '')),
+  );
+  assert.deepEqual(realmDocumented.filter((k) => !REALM_FETCH_KEYS.includes(k)), []);
+});
+
+test('server facts and setting defaults have the types register documents', (t) => {
+  const properties = registerProperties();
+  if (!properties) return t.skip('zulip.yaml not found');
+  for (const [key, value] of Object.entries(REALM_SERVER_FACTS)) {
+    assert.ok(fitsDocumentedType(value, properties[key]), `${key}: ${JSON.stringify(value)}`);
+  }
+  for (const s of REALM_SETTINGS) {
+    if (s.groupSetting || !(s.key in properties)) continue;
+    assert.ok(fitsDocumentedType(s.default, properties[s.key]), `${s.key}: ${JSON.stringify(s.default)}`);
+  }
+  const userSettings = properties.user_settings.properties as Record<string, Schema>;
+  for (const s of USER_SETTINGS) {
+    assert.ok(fitsDocumentedType(s.default, userSettings[s.name]), `${s.name}: ${JSON.stringify(s.default)}`);
+  }
+});
