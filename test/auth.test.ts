@@ -58,7 +58,7 @@ describe('POST /fetch_api_key', () => {
 
   test('answers 401 USER_DEACTIVATED for a deactivated account with the right password', async () => {
     const user = await server.createUser();
-    server.setUserColumn(user.userId, 'is_active', 0);
+    await server.owner.delete(`/users/${user.userId}`);
     const response = await server.anonymous.post('/fetch_api_key', {
       username: user.credentials.email,
       password: 'secret-password',

@@ -191,7 +191,7 @@ describe('authentication', () => {
 
   test('a deactivated user gets 401 USER_DEACTIVATED', async () => {
     const user = await server.createUser();
-    server.setUserColumn(user.userId, 'is_active', 0);
+    await server.owner.delete(`/users/${user.userId}`);
     const response = await user.get('/users/me');
     assert.equal(response.status, 401);
     assert.equal(response.body.code, 'USER_DEACTIVATED');

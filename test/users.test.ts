@@ -104,24 +104,22 @@ describe('delivery_email', () => {
   test('is visible or null according to the target user’s email_address_visibility', async () => {
     const target = await server.createUser('Hidden');
     const member = await server.createUser('Member');
-    // Fixture: the setting has no endpoint yet (PATCH /settings comes with the real-time issue).
-    const setVisibility = (value: number) =>
-      server.stoa.db.prepare('UPDATE users SET email_address_visibility = ? WHERE id = ?').run(value, target.userId);
+    const setVisibility = (value: number) => target.patch('/settings', { email_address_visibility: value });
     const seenBy = async (client: typeof member) =>
       (await client.get(`/users/${target.userId}`)).body.user.delivery_email as string | null;
 
-    setVisibility(3); // administrators only
+    await setVisibility(3); // administrators only
     assert.equal(await seenBy(member), null);
     assert.equal(await seenBy(server.owner as typeof member), target.credentials.email);
     assert.equal(await seenBy(target), target.credentials.email, 'users always see their own');
-    setVisibility(1); // everyone
+    await setVisibility(1); // everyone
     assert.equal(await seenBy(member), target.credentials.email);
   });
 
   test('of a hidden user makes avatar_url a URL even under client_gravatar', async () => {
     const target = await server.createUser('Private');
     const member = await server.createUser('Viewer');
-    server.stoa.db.prepare('UPDATE users SET email_address_visibility = 4 WHERE id = ?').run(target.userId);
+    await target.patch('/settings', { email_address_visibility: 4 }); // nobody
     const response = await member.get(`/users/${target.userId}`, { client_gravatar: true });
     assert.equal(response.body.user.delivery_email, null);
     assert.equal(typeof response.body.user.avatar_url, 'string');
@@ -183,11 +181,11 @@ describe('POST /users', () => {
 
   test('needs the can_create_users permission even for an administrator', async () => {
     const admin = await server.createUser('Admin');
-    server.setUserColumn(admin.userId, 'role', 200); // fixture: roles have no endpoint yet
+    await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
     const response = await admin.post('/users', { email: 'a2@example.com', password: 'secret-pw', full_name: 'A' });
     assert.equal(response.status, 400);
     assert.equal(response.body.msg, 'User not authorized to create users');
-    server.setUserColumn(admin.userId, 'can_create_users', 1);
+    server.grantCanCreateUsers(admin.userId);
     const allowed = await admin.post('/users', { email: 'a2@example.com', password: 'secret-pw', full_name: 'A' });
     assert.equal(allowed.status, 200);
   });

@@ -53,11 +53,29 @@ export function createSystemGroups(stoa: Stoa): void {
   }
 }
 
+/**
+ * Tells everyone's clients a group gained or lost a member. Deactivated users are in no
+ * group's member list as clients see it, so changes to their memberships are not announced.
+ */
+export function announceMembership(stoa: Stoa, op: 'add_members' | 'remove_members', groupId: number, userId: number): void {
+  if (!stoa.users.byId(userId)!.is_active) return;
+  sendEvent(stoa, { type: 'user_group', op, group_id: groupId, user_ids: [userId] }, stoa.users.activeIds());
+}
+
+/** Takes a user out of the system groups of their (old) role, telling everyone's clients. */
+export function removeFromRoleGroups(stoa: Stoa, userId: number, role: RoleValue): void {
+  for (const name of ROLE_GROUPS[role]) {
+    const groupId = stoa.groups.byName(name)!.id;
+    stoa.groups.removeMember(groupId, userId);
+    announceMembership(stoa, 'remove_members', groupId, userId);
+  }
+}
+
 /** Puts a user in the system groups of their role, telling everyone's clients. */
 export function addToRoleGroups(stoa: Stoa, userId: number, role: RoleValue): void {
   for (const name of ROLE_GROUPS[role]) {
     const groupId = stoa.groups.byName(name)!.id;
     stoa.groups.addMember(groupId, userId);
-    sendEvent(stoa, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] }, stoa.users.activeIds());
+    announceMembership(stoa, 'add_members', groupId, userId);
   }
 }

@@ -40,6 +40,10 @@ export function prepareGroupQueries(db: Db) {
   const addMember = db.prepare<[number, number]>(
     'INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)',
   );
+  const removeMember = db.prepare<[number, number]>('DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?');
+  const groupIdsOfMember = db.prepare<[number], { group_id: number }>(
+    'SELECT group_id FROM user_group_members WHERE user_id = ? ORDER BY group_id',
+  );
   const addSubgroup = db.prepare<[number, number]>(
     'INSERT OR IGNORE INTO user_group_subgroups (supergroup_id, subgroup_id) VALUES (?, ?)',
   );
@@ -70,6 +74,9 @@ export function prepareGroupQueries(db: Db) {
     setSettings: (id: number, settings: Record<GroupSettingName, number>) =>
       void setSettings.run({ id, ...settings }),
     addMember: (groupId: number, userId: number) => void addMember.run(groupId, userId),
+    removeMember: (groupId: number, userId: number) => void removeMember.run(groupId, userId),
+    /** The groups a user is a direct member of. */
+    groupIdsOfMember: (userId: number) => groupIdsOfMember.all(userId).map((r) => r.group_id),
     addSubgroup: (supergroupId: number, subgroupId: number) => void addSubgroup.run(supergroupId, subgroupId),
     /** Active direct members. */
     directMemberIds: (groupId: number) => directMemberIds.all(groupId).map((r) => r.user_id),

@@ -36,9 +36,13 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users', endpoint: userViews.getUsers },
   { method: 'POST', path: '/users', endpoint: userViews.createUserView },
   { method: 'GET', path: '/users/me', endpoint: userViews.getOwnUser },
+  { method: 'DELETE', path: '/users/me', endpoint: userViews.deactivateOwnAccount },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
   { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },
+  { method: 'PATCH', path: '/users/:user_id', endpoint: userViews.updateUser },
+  { method: 'DELETE', path: '/users/:user_id', endpoint: userViews.deactivateUserView },
+  { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
 ];

@@ -1,10 +1,10 @@
 import { generateApiKey } from '../auth/credentials';
-import { addToRoleGroups } from '../groups/actions';
+import { addToRoleGroups, announceMembership, removeFromRoleGroups } from '../groups/actions';
 import { badRequest } from '../http/errors';
 import type { EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
-import { presentUser } from './present';
+import { canSeeDeliveryEmail, presentUser } from './present';
 import { EmailVisibility, type RoleValue, type UserRow } from './queries';
 
 /**
@@ -76,5 +76,63 @@ export function addUser(stoa: Stoa, account: NewAccount): number {
   return write(stoa, () => {
     if (stoa.users.byAnyEmail(account.email)) throw badRequest('Email is already in use.');
     return createUser(stoa, account);
+  });
+}
+
+/** Everyone who may see a change to this user: the organization's active accounts. */
+function audienceOf(stoa: Stoa): number[] {
+  return stoa.users.activeIds();
+}
+
+function announcePersonUpdate(stoa: Stoa, person: Record<string, unknown>): void {
+  sendEvent(stoa, { type: 'realm_user', op: 'update', person }, audienceOf(stoa));
+}
+
+/** Gives a user a new role, moving them between the role system groups. */
+export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
+  write(stoa, () => {
+    const user = stoa.users.byId(userId)!;
+    if (user.role === role) return;
+    removeFromRoleGroups(stoa, userId, user.role);
+    stoa.users.setRole(userId, role);
+    addToRoleGroups(stoa, userId, role);
+    announcePersonUpdate(stoa, { user_id: userId, role });
+    announceVisibleEmails(stoa, user, stoa.users.byId(userId)!);
+  });
+}
+
+/**
+ * A viewer's role decides whose real email they may see; after a role change, tell the
+ * viewer's clients about every address that appeared or disappeared.
+ */
+function announceVisibleEmails(stoa: Stoa, before: UserRow, after: UserRow): void {
+  for (const target of stoa.users.inRealm()) {
+    const couldSee = canSeeDeliveryEmail(before, target);
+    const canSee = canSeeDeliveryEmail(after, target);
+    if (couldSee !== canSee) {
+      const person = { user_id: target.id, delivery_email: canSee ? target.delivery_email : null };
+      sendEvent(stoa, { type: 'realm_user', op: 'update', person }, [after.id]);
+    }
+  }
+}
+
+/**
+ * Deactivates an account: it can no longer log in, its event queues end at once, and every
+ * client drops it from the active users (and from all groups' member lists).
+ */
+export function deactivateUser(stoa: Stoa, userId: number): void {
+  write(stoa, () => {
+    stoa.users.setActive(userId, false);
+    announcePersonUpdate(stoa, { user_id: userId, is_active: false });
+  });
+  for (const queue of [...stoa.queues.queuesOf(userId)]) stoa.queues.delete(queue);
+}
+
+/** Reactivates an account; clients put it back into the groups it still belongs to. */
+export function reactivateUser(stoa: Stoa, userId: number): void {
+  write(stoa, () => {
+    stoa.users.setActive(userId, true);
+    announcePersonUpdate(stoa, { user_id: userId, is_active: true });
+    for (const groupId of stoa.groups.groupIdsOfMember(userId)) announceMembership(stoa, 'add_members', groupId, userId);
   });
 }

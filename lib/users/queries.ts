@@ -76,6 +76,11 @@ export function prepareUserQueries(db: Db) {
        @bot_owner_id, @is_system_bot, @can_create_users, @date_joined_ms, @email_address_visibility)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
+  const setRole = db.prepare<[number, number]>('UPDATE users SET role = ? WHERE id = ?');
+  const setActive = db.prepare<[number, number]>('UPDATE users SET is_active = ? WHERE id = ?');
+  const activeOwnerCount = db.prepare<[], { n: number }>(
+    'SELECT count(*) AS n FROM users WHERE role = 100 AND is_active = 1 AND is_bot = 0',
+  );
   const setFullName = db.prepare<[string, number]>('UPDATE users SET full_name = ? WHERE id = ?');
   const setTimezone = db.prepare<[string, number]>('UPDATE users SET timezone = ? WHERE id = ?');
   const setEmailVisibility = db.prepare<[number, number]>('UPDATE users SET email_address_visibility = ? WHERE id = ?');
@@ -100,6 +105,9 @@ export function prepareUserQueries(db: Db) {
     firstOwner: () => firstOwner.get(),
     insert: (user: NewUser) => Number(insert.run(user).lastInsertRowid),
     setEmail: (id: number, email: string) => void setEmail.run(email, id),
+    setRole: (id: number, role: RoleValue) => void setRole.run(role, id),
+    setActive: (id: number, active: boolean) => void setActive.run(active ? 1 : 0, id),
+    activeOwnerCount: () => activeOwnerCount.get()!.n,
     setFullName: (id: number, name: string) => void setFullName.run(name, id),
     setTimezone: (id: number, timezone: string) => void setTimezone.run(timezone, id),
     setEmailVisibility: (id: number, visibility: number) => void setEmailVisibility.run(visibility, id),

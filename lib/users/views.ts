@@ -1,14 +1,14 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, badRequest, missingArgument } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, missingArgument } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { addUser } from './actions';
+import { addUser, changeRole, deactivateUser, reactivateUser } from './actions';
 import { isValidNotificationSound, USER_SETTINGS } from './settings';
 import { changeFullName, changeUserSettings, languageName, type SettingValue } from './settings-store';
 import { canSeeDeliveryEmail, presentUser } from './present';
-import { Role, type UserRow } from './queries';
+import { Role, type RoleValue, type UserRow } from './queries';
 
 /** Zulip's longest full name; longer names are refused rather than cut. */
 export const MAX_NAME_LENGTH = 100;
@@ -103,7 +103,7 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     required: ['email', 'password', 'full_name'],
   },
   view: async ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const fullName = params.full_name.trim();
     checkFullName(fullName);
@@ -185,6 +185,102 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
     if (fullName !== undefined) changeFullName(stoa, user.id, fullName);
     if (passwordHash !== undefined) stoa.users.setPasswordHash(user.id, passwordHash);
     changeUserSettings(stoa, user.id, settings);
+    return {};
+  },
+});
+
+function requireAdministrator(user: UserRow): void {
+  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+}
+
+function ownerRequired(): ApiError {
+  return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+}
+
+/** Zulip's refusal to leave an organization without an owner, or without anyone. */
+function cannotDeactivateLast(isLastOwner: boolean): ApiError {
+  const entity = isLastOwner ? 'organization owner' : 'user';
+  return new ApiError('CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${entity}.`, 400, {
+    is_last_owner: isLastOwner,
+    entity,
+  });
+}
+
+function isOnlyOwner(stoa: Stoa, user: UserRow): boolean {
+  return user.role === Role.OWNER && user.is_active === 1 && stoa.users.activeOwnerCount() === 1;
+}
+
+const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
+
+export const updateUser = endpoint<{ user_id: number; full_name?: string; role?: RoleValue }>({
+  params: {
+    properties: {
+      user_id: { type: 'integer' },
+      full_name: { type: 'string' },
+      role: { type: 'integer', enum: ROLES },
+    },
+    required: ['user_id'],
+  },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    const target = accessUserById(stoa, params.user_id);
+    const fullName = params.full_name?.trim();
+    if (fullName !== undefined) checkFullName(fullName);
+    if (params.role !== undefined && params.role !== target.role) {
+      // Only owners make or unmake owners, and the last owner stays one.
+      if ((target.role === Role.OWNER || params.role === Role.OWNER) && user.role !== Role.OWNER) throw ownerRequired();
+      if (target.role === Role.OWNER && isOnlyOwner(stoa, target)) {
+        throw badRequest('The owner permission cannot be removed from the only organization owner.');
+      }
+    }
+    if (fullName !== undefined) changeFullName(stoa, target.id, fullName);
+    if (params.role !== undefined) changeRole(stoa, target.id, params.role);
+    return {};
+  },
+});
+
+export const deactivateUserView = endpoint<{ user_id: number; deactivation_notification_comment?: string }>({
+  params: {
+    properties: {
+      user_id: { type: 'integer' },
+      // Zulip mails this to the user; Stoa sends no mail, so it is accepted and not used.
+      deactivation_notification_comment: { type: 'string', maxLength: 2000 },
+    },
+    required: ['user_id'],
+  },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    const target = accessUserById(stoa, params.user_id);
+    if (!target.is_active) throw badRequest('User is already deactivated');
+    if (target.role === Role.OWNER && user.role !== Role.OWNER) throw ownerRequired();
+    if (isOnlyOwner(stoa, target)) throw cannotDeactivateLast(true);
+    deactivateUser(stoa, target.id);
+    return {};
+  },
+});
+
+export const reactivateUserView = endpoint<{ user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    const target = accessUserById(stoa, params.user_id);
+    if (target.is_active) throw badRequest('User is already active');
+    reactivateUser(stoa, target.id);
+    return {};
+  },
+});
+
+export const deactivateOwnAccount = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => {
+    if (isOnlyOwner(stoa, user)) throw cannotDeactivateLast(true);
+    if (!user.is_bot && stoa.users.activeIds().filter((id) => !stoa.users.byId(id)!.is_bot).length === 1) {
+      throw cannotDeactivateLast(false);
+    }
+    deactivateUser(stoa, user.id);
     return {};
   },
 });

@@ -116,11 +116,11 @@ export class TestServer {
   }
 
   /**
-   * Test fixture for states that have no API yet (roles, deactivation): writes the row
-   * directly. Replace each use with the real endpoint once it exists.
+   * Zulip grants can_create_users with a management command, not through the API; this
+   * fixture stands in for that command.
    */
-  setUserColumn(userId: number, column: 'role' | 'is_active' | 'can_create_users', value: number): void {
-    this.stoa.db.prepare(`UPDATE users SET ${column} = ? WHERE id = ?`).run(value, userId);
+  grantCanCreateUsers(userId: number): void {
+    this.stoa.db.prepare('UPDATE users SET can_create_users = 1 WHERE id = ?').run(userId);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,117 @@
+/**
+ * What a Zulip client does with each event to keep the state it got from POST /register
+ * current, written from the API documentation's description of each event. Tests apply a
+ * queue's events to an old state and compare the result with a fresh registration.
+ */
+
+type State = Record<string, any>;
+type Person = Record<string, any>;
+
+const ROLE_FLAGS = (role: number) => ({
+  is_owner: role === 100,
+  is_admin: role <= 200,
+  is_guest: role === 600,
+});
+
+function findPerson(state: State, userId: number): Person | undefined {
+  for (const list of [state.realm_users, state.realm_non_active_users]) {
+    const person = list?.find((p: Person) => p.user_id === userId);
+    if (person) return person;
+  }
+  return undefined;
+}
+
+function dropFromGroups(state: State, userId: number): void {
+  for (const group of state.realm_user_groups ?? []) {
+    group.members = group.members.filter((id: number) => id !== userId);
+  }
+}
+
+function applyPersonUpdate(state: State, update: Person): void {
+  const { user_id: userId, ...change } = update;
+  const person = findPerson(state, userId);
+  const own = userId === state.user_id;
+  if ('is_active' in change && state.realm_users) {
+    const [from, to] = change.is_active
+      ? [state.realm_non_active_users, state.realm_users]
+      : [state.realm_users, state.realm_non_active_users];
+    const index = from.findIndex((p: Person) => p.user_id === userId);
+    if (index >= 0) to.push(...from.splice(index, 1));
+    if (!change.is_active) dropFromGroups(state, userId);
+  }
+  for (const [key, value] of Object.entries(change)) {
+    if (key === 'email') continue; // sent alongside timezone for old clients; not a change
+    if (key === 'new_email') {
+      if (person) person.email = value;
+      if (own) state.email = value;
+      continue;
+    }
+    if (key === 'custom_profile_field') {
+      if (person) person.profile_data = { ...person.profile_data, [value.id]: { value: value.value } };
+      continue;
+    }
+    if (person) person[key] = value;
+    if (key === 'role') {
+      if (person) Object.assign(person, ROLE_FLAGS(value as number));
+      if (own) Object.assign(state, ROLE_FLAGS(value as number), { is_moderator: value === 300 });
+    }
+    if (own && (key === 'full_name' || key === 'delivery_email' || key === 'avatar_url' || key === 'avatar_source')) {
+      state[key] = value;
+    }
+  }
+}
+
+function applyGroupMembership(state: State, event: Record<string, any>): void {
+  const group = state.realm_user_groups?.find((g: Record<string, any>) => g.id === event.group_id);
+  if (!group) return;
+  const members = new Set<number>(group.members);
+  for (const id of event.user_ids) {
+    if (event.op === 'add_members') members.add(id);
+    else members.delete(id);
+  }
+  group.members = [...members].sort((a, b) => a - b);
+}
+
+export function applyEvent(state: State, event: Record<string, any>): void {
+  switch (event.type) {
+    case 'heartbeat':
+      return;
+    case 'alert_words':
+      state.alert_words = event.alert_words;
+      return;
+    case 'realm_user':
+      if (event.op === 'add') state.realm_users?.push(event.person);
+      else if (event.op === 'update') applyPersonUpdate(state, event.person);
+      else throw new Error(`unexpected realm_user op ${event.op}`);
+      return;
+    case 'user_settings':
+      if (state.user_settings) state.user_settings[event.property] = event.value;
+      return;
+    case 'update_display_settings':
+      state[event.setting_name] = event.setting;
+      return;
+    case 'update_global_notifications':
+      state[event.notification_name] = event.setting;
+      return;
+    case 'user_group':
+      if (event.op === 'add_members' || event.op === 'remove_members') return applyGroupMembership(state, event);
+      throw new Error(`unexpected user_group op ${event.op}`);
+    default:
+      throw new Error(`the test model does not know ${event.type} events`);
+  }
+}
+
+/** The parts of a state two registrations may differ in for reasons other than missed events. */
+export function comparable(state: State): State {
+  const copy = structuredClone(state);
+  delete copy.queue_id;
+  delete copy.last_event_id;
+  delete copy.result;
+  delete copy.msg;
+  // Permission flags clients derive from the organization's group settings and the role.
+  for (const key of Object.keys(copy)) if (key.startsWith('can_')) delete copy[key];
+  for (const key of ['realm_users', 'realm_non_active_users']) {
+    copy[key]?.sort((a: Person, b: Person) => a.user_id - b.user_id);
+  }
+  return copy;
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from './support/client';
+import { assertValidEvent } from './support/openapi';
+import { TestServer } from './support/server';
+
+let server: TestServer;
+let ownerId: number;
+before(async () => {
+  server = await TestServer.start();
+  ownerId = (await server.owner.get('/users/me')).body.user_id;
+});
+after(() => server.close());
+
+async function listen(client: Client, eventTypes: string[]) {
+  const registered = await client.post('/register', { event_types: eventTypes, fetch_event_types: [] });
+  const queueId = registered.body.queue_id as string;
+  return async (): Promise<Array<Record<string, any>>> => {
+    const response = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+    for (const event of response.body.events) assertValidEvent(event);
+    return response.body.events.map(({ id: _id, ...event }: Record<string, any>) => event);
+  };
+}
+
+function groupId(name: string): number {
+  return server.stoa.groups.byName(name)!.id;
+}
+
+describe('PATCH /users/{user_id}', () => {
+  test('changes the role, moving the user between role groups, and tells everyone', async () => {
+    const user = await server.createUser();
+    const watcher = await listen(server.owner, ['realm_user', 'user_group']);
+    const response = await server.owner.patch(`/users/${user.userId}`, { role: 300 });
+    assert.equal(response.status, 200);
+    const events = await watcher();
+    assert.deepEqual(events, [
+      { type: 'user_group', op: 'remove_members', group_id: groupId('role:members'), user_ids: [user.userId] },
+      { type: 'user_group', op: 'remove_members', group_id: groupId('role:fullmembers'), user_ids: [user.userId] },
+      { type: 'user_group', op: 'add_members', group_id: groupId('role:moderators'), user_ids: [user.userId] },
+      { type: 'realm_user', op: 'update', person: { user_id: user.userId, role: 300 } },
+    ]);
+    const me = await user.get('/users/me');
+    assert.equal(me.body.role, 300);
+  });
+
+  test('renames a user', async () => {
+    const user = await server.createUser();
+    await server.owner.patch(`/users/${user.userId}`, { full_name: 'Renamed' });
+    assert.equal((await user.get('/users/me')).body.full_name, 'Renamed');
+  });
+
+  test('a guest stops seeing emails visible to members only', async () => {
+    const target = await server.createUser();
+    await target.patch('/settings', { email_address_visibility: 2 });
+    const viewer = await server.createUser();
+    const events = await listen(viewer, ['realm_user']);
+    await server.owner.patch(`/users/${viewer.userId}`, { role: 600 });
+    const people = (await events()).map((e) => e.person);
+    assert.ok(people.some((p) => p.user_id === target.userId && p.delivery_email === null));
+    assert.equal((await viewer.get(`/users/${target.userId}`)).body.user.delivery_email, null);
+  });
+
+  test('is for administrators, and owners alone make or unmake owners', async () => {
+    const member = await server.createUser();
+    const target = await server.createUser();
+    const denied = await member.patch(`/users/${target.userId}`, { role: 200 });
+    assert.equal(denied.status, 400);
+    assert.equal(denied.body.msg, 'Must be an organization administrator');
+
+    const admin = await server.createUser();
+    await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
+    const promote = await admin.patch(`/users/${target.userId}`, { role: 100 });
+    assert.equal(promote.body.msg, 'Must be an organization owner');
+    const demoteOwner = await admin.patch(`/users/${ownerId}`, { role: 400 });
+    assert.equal(demoteOwner.body.msg, 'Must be an organization owner');
+    const invalid = await server.owner.patch(`/users/${target.userId}`, { role: 500 });
+    assert.equal(invalid.body.msg, 'Invalid role');
+  });
+
+  test('keeps the last owner an owner', async () => {
+    const response = await server.owner.patch(`/users/${ownerId}`, { role: 200 });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.msg, 'The owner permission cannot be removed from the only organization owner.');
+  });
+});
+
+describe('deactivating and reactivating', () => {
+  test('a deactivated user is logged out, listed as non-active, and dropped from groups', async () => {
+    const user = await server.createUser();
+    const userQueue = (await user.post('/register', { fetch_event_types: [] })).body.queue_id;
+    const watcher = await listen(server.owner, ['realm_user']);
+
+    const response = await server.owner.delete(`/users/${user.userId}`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await watcher(), [{ type: 'realm_user', op: 'update', person: { user_id: user.userId, is_active: false } }]);
+    assert.equal((await user.get('/users/me')).body.code, 'USER_DEACTIVATED');
+    assert.equal(server.stoa.queues.count > 0, true);
+    assert.throws(() => server.stoa.queues.get(user.userId, userQueue), 'its queues are gone');
+
+    const state = await server.owner.post('/register', { fetch_event_types: ['realm_user', 'realm_user_groups'] });
+    assert.ok(state.body.realm_non_active_users.some((u: { user_id: number }) => u.user_id === user.userId));
+    assert.ok(!state.body.realm_users.some((u: { user_id: number }) => u.user_id === user.userId));
+    for (const group of state.body.realm_user_groups) assert.ok(!group.members.includes(user.userId), group.name);
+
+    const again = await server.owner.delete(`/users/${user.userId}`);
+    assert.equal(again.body.msg, 'User is already deactivated');
+  });
+
+  test('a reactivated user logs in again and is back in their groups', async () => {
+    const user = await server.createUser();
+    await server.owner.delete(`/users/${user.userId}`);
+    const watcher = await listen(server.owner, ['realm_user', 'user_group']);
+    const response = await server.owner.post(`/users/${user.userId}/reactivate`);
+    assert.equal(response.status, 200);
+    const events = await watcher();
+    assert.deepEqual(events[0], { type: 'realm_user', op: 'update', person: { user_id: user.userId, is_active: true } });
+    assert.ok(events.some((e) => e.op === 'add_members' && e.group_id === groupId('role:members')));
+    assert.equal((await user.get('/users/me')).status, 200);
+    const twice = await server.owner.post(`/users/${user.userId}/reactivate`);
+    assert.equal(twice.body.msg, 'User is already active');
+  });
+
+  test('the last owner cannot be deactivated, by others or by themselves', async () => {
+    const admin = await server.createUser();
+    await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
+    const byAdmin = await admin.delete(`/users/${ownerId}`);
+    assert.equal(byAdmin.body.msg, 'Must be an organization owner');
+    const bySelf = await server.owner.delete('/users/me');
+    assert.equal(bySelf.status, 400);
+    assert.deepEqual(bySelf.body, {
+      result: 'error',
+      msg: 'Cannot deactivate the only organization owner.',
+      code: 'CANNOT_DEACTIVATE_LAST_USER',
+      entity: 'organization owner',
+      is_last_owner: true,
+    });
+  });
+
+  test('a member can deactivate their own account', async () => {
+    const user = await server.createUser();
+    assert.equal((await user.delete('/users/me')).status, 200);
+    assert.equal((await user.get('/users/me')).status, 401);
+  });
+
+  test('is for administrators', async () => {
+    const member = await server.createUser();
+    const target = await server.createUser();
+    assert.equal((await member.delete(`/users/${target.userId}`)).body.msg, 'Must be an organization administrator');
+    assert.equal((await member.post(`/users/${target.userId}/reactivate`)).body.msg, 'Must be an organization administrator');
+  });
+});
