@@ -85,6 +85,7 @@ for (const seed of [1, 2, 3]) {
       () => server.owner.patch(`/users/${rng.pick(others).userId}`, { full_name: rng.pick(NAMES) }),
       () => server.owner.delete(`/users/${rng.pick(others).userId}`),
       () => server.owner.post(`/users/${rng.pick(others).userId}/reactivate`),
+      () => rng.pick(actors).delete('/users/me/avatar'),
     ];
     for (let step = 0; step < 40; step++) {
       await rng.pick(operations)();

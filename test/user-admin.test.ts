@@ -84,6 +84,27 @@ describe('PATCH /users/{user_id}', () => {
   });
 });
 
+describe('DELETE /users/me/avatar', () => {
+  test('goes back to the provider-hosted avatar with a new version, telling everyone', async () => {
+    const user = await server.createUser();
+    const before = (await user.get('/users/me')).body;
+    const watcher = await listen(server.owner, ['realm_user']);
+    const response = await user.delete('/users/me/avatar');
+    assert.equal(response.status, 200);
+    const after = (await user.get('/users/me')).body;
+    assert.equal(after.avatar_version, before.avatar_version + 1);
+    assert.equal(response.body.avatar_url, after.avatar_url);
+    const [event] = await watcher();
+    assert.deepEqual(event.person, {
+      user_id: user.userId,
+      avatar_url: after.avatar_url,
+      avatar_source: 'G',
+      avatar_url_medium: `${after.avatar_url}&s=500`,
+      avatar_version: after.avatar_version,
+    });
+  });
+});
+
 describe('deactivating and reactivating', () => {
   test('a deactivated user is logged out, listed as non-active, and dropped from groups', async () => {
     const user = await server.createUser();

@@ -37,6 +37,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users', endpoint: userViews.createUserView },
   { method: 'GET', path: '/users/me', endpoint: userViews.getOwnUser },
   { method: 'DELETE', path: '/users/me', endpoint: userViews.deactivateOwnAccount },
+  { method: 'DELETE', path: '/users/me/avatar', endpoint: userViews.deleteOwnAvatar },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },

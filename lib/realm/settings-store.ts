@@ -23,3 +23,14 @@ export function userHasRealmPermission(stoa: Stoa, user: UserRow, key: string): 
   if (typeof groupId !== 'number') throw new Error(`${key} is not a group setting`);
   return stoa.groups.hasMember(groupId, user.id);
 }
+
+/**
+ * The server-wide switch for web-public channels. Off until channels exist; the channels
+ * work makes it a command-line flag.
+ */
+export const SERVER_WEB_PUBLIC_STREAMS_ENABLED = false;
+
+/** Web-public channels need the server's switch and the organization's spectator access. */
+export function webPublicChannelsEnabled(stoa: Stoa): boolean {
+  return SERVER_WEB_PUBLIC_STREAMS_ENABLED && realmSetting(stoa, 'realm_enable_spectator_access') === true;
+}

@@ -4,7 +4,7 @@ import { badRequest } from '../http/errors';
 import type { EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
-import { canSeeDeliveryEmail, presentUser } from './present';
+import { canSeeDeliveryEmail, gravatarUrl, mediumAvatarUrl, presentUser } from './present';
 import { EmailVisibility, type RoleValue, type UserRow } from './queries';
 
 /**
@@ -134,5 +134,21 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
     stoa.users.setActive(userId, true);
     announcePersonUpdate(stoa, { user_id: userId, is_active: true });
     for (const groupId of stoa.groups.groupIdsOfMember(userId)) announceMembership(stoa, 'add_members', groupId, userId);
+  });
+}
+
+/** Returns a user to the provider-hosted avatar, telling everyone's clients. */
+export function resetAvatar(stoa: Stoa, userId: number): UserRow {
+  return write(stoa, () => {
+    stoa.users.resetAvatar(userId);
+    const user = stoa.users.byId(userId)!;
+    announcePersonUpdate(stoa, {
+      user_id: userId,
+      avatar_url: gravatarUrl(user),
+      avatar_source: user.avatar_source,
+      avatar_url_medium: mediumAvatarUrl(user),
+      avatar_version: user.avatar_version,
+    });
+    return user;
   });
 }

@@ -24,6 +24,11 @@ export function gravatarUrl(user: UserRow): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
 }
 
+/** A larger rendition of the avatar, for profile cards. */
+export function mediumAvatarUrl(user: UserRow): string {
+  return `${gravatarUrl(user)}&s=500`;
+}
+
 /**
  * null tells a client that asked for client_gravatar to compute the URL itself, which it
  * can only do when it may see the real email and the avatar is provider-hosted.

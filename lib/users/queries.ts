@@ -76,6 +76,9 @@ export function prepareUserQueries(db: Db) {
        @bot_owner_id, @is_system_bot, @can_create_users, @date_joined_ms, @email_address_visibility)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
+  const resetAvatar = db.prepare<[number]>(
+    "UPDATE users SET avatar_source = 'G', avatar_version = avatar_version + 1 WHERE id = ?",
+  );
   const setRole = db.prepare<[number, number]>('UPDATE users SET role = ? WHERE id = ?');
   const setActive = db.prepare<[number, number]>('UPDATE users SET is_active = ? WHERE id = ?');
   const activeOwnerCount = db.prepare<[], { n: number }>(
@@ -105,6 +108,8 @@ export function prepareUserQueries(db: Db) {
     firstOwner: () => firstOwner.get(),
     insert: (user: NewUser) => Number(insert.run(user).lastInsertRowid),
     setEmail: (id: number, email: string) => void setEmail.run(email, id),
+    /** Back to the provider-hosted avatar, with a new version so caches refresh. */
+    resetAvatar: (id: number) => void resetAvatar.run(id),
     setRole: (id: number, role: RoleValue) => void setRole.run(role, id),
     setActive: (id: number, active: boolean) => void setActive.run(active ? 1 : 0, id),
     activeOwnerCount: () => activeOwnerCount.get()!.n,

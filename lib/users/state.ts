@@ -1,13 +1,8 @@
 import type { StateContext } from '../events/register';
-import { userHasRealmPermission } from '../realm/settings-store';
+import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { avatarUrl, gravatarUrl, presentUser } from './present';
+import { avatarUrl, mediumAvatarUrl, presentUser } from './present';
 import { Role, type UserRow } from './queries';
-
-/** A larger rendition of the avatar, for profile cards. */
-export function mediumAvatarUrl(user: UserRow): string {
-  return `${gravatarUrl(user)}&s=500`;
-}
 
 /** The server's own bots, which clients know as cross-realm bots. */
 function crossRealmBots(stoa: Stoa, viewer: UserRow, clientGravatar: boolean) {
@@ -27,7 +22,7 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
   const can = (key: string) => userHasRealmPermission(stoa, user, key);
   const canCreatePublic = can('realm_can_create_public_channel_group');
   const canCreatePrivate = can('realm_can_create_private_channel_group');
-  const canCreateWebPublic = can('realm_can_create_web_public_channel_group');
+  const canCreateWebPublic = webPublicChannelsEnabled(stoa) && can('realm_can_create_web_public_channel_group');
   return {
     realm_users: active,
     realm_non_active_users: inactive,

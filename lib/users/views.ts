@@ -4,10 +4,10 @@ import { administratorRequired, ApiError, badRequest, missingArgument } from '..
 import type { ParamSchema } from '../http/validate';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { addUser, changeRole, deactivateUser, reactivateUser } from './actions';
+import { addUser, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
 import { isValidNotificationSound, USER_SETTINGS } from './settings';
 import { changeFullName, changeUserSettings, languageName, type SettingValue } from './settings-store';
-import { canSeeDeliveryEmail, presentUser } from './present';
+import { canSeeDeliveryEmail, gravatarUrl, presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
 /** Zulip's longest full name; longer names are refused rather than cut. */
@@ -283,4 +283,10 @@ export const deactivateOwnAccount = endpoint({
     deactivateUser(stoa, user.id);
     return {};
   },
+});
+
+/** Drops an uploaded avatar for the provider-hosted one (the only kind Stoa has so far). */
+export const deleteOwnAvatar = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => ({ avatar_url: gravatarUrl(resetAvatar(stoa, user.id)) }),
 });

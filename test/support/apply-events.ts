@@ -50,12 +50,13 @@ function applyPersonUpdate(state: State, update: Person): void {
       if (person) person.profile_data = { ...person.profile_data, [value.id]: { value: value.value } };
       continue;
     }
-    if (person) person[key] = value;
+    // avatar_source and avatar_url_medium describe the caller's own avatar only; User objects lack them.
+    if (person && key !== 'avatar_source' && key !== 'avatar_url_medium') person[key] = value;
     if (key === 'role') {
       if (person) Object.assign(person, ROLE_FLAGS(value as number));
       if (own) Object.assign(state, ROLE_FLAGS(value as number), { is_moderator: value === 300 });
     }
-    if (own && (key === 'full_name' || key === 'delivery_email' || key === 'avatar_url' || key === 'avatar_source')) {
+    if (own && ['full_name', 'delivery_email', 'avatar_url', 'avatar_source', 'avatar_url_medium'].includes(key)) {
       state[key] = value;
     }
   }

@@ -119,6 +119,21 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
     },
     since: 'undocumented',
   },
+  // Zulip serves this (resetting to the provider-hosted avatar) but zulip.yaml does not describe it.
+  {
+    operation: 'DELETE /users/me/avatar',
+    success: {
+      allOf: [
+        { $ref: '#/components/schemas/JsonSuccessBase' },
+        {
+          additionalProperties: false,
+          required: ['avatar_url'],
+          properties: { result: {}, msg: {}, ignored_parameters_unsupported: {}, avatar_url: { type: 'string' } },
+        },
+      ],
+    },
+    since: 'undocumented',
+  },
   // Zulip calls this `zephyr_mirror_active`.
   {
     in: ['path:POST /users/me/presence'],
