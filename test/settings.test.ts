@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from './support/client';
-import { assertValidEvent } from './support/openapi';
+import { listen } from './support/events';
 import { TestServer } from './support/server';
 
 let server: TestServer;
@@ -9,20 +8,6 @@ before(async () => {
   server = await TestServer.start();
 });
 after(() => server.close());
-
-/** Registers a queue and returns a function that reads (and acknowledges) what arrived since. */
-async function listen(client: Client, params: Record<string, unknown> = {}) {
-  const registered = await client.post('/register', { fetch_event_types: [], ...params });
-  const queueId = registered.body.queue_id as string;
-  let lastEventId = -1;
-  return async (): Promise<Array<Record<string, any>>> => {
-    const response = await client.get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: true });
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    for (const event of response.body.events) assertValidEvent(event);
-    if (response.body.events.length > 0) lastEventId = response.body.events.at(-1).id;
-    return response.body.events;
-  };
-}
 
 const MODERN = { client_capabilities: { user_settings_object: true } };
 
@@ -44,14 +29,14 @@ describe('PATCH /settings', () => {
     await user.patch('/settings', { twenty_four_hour_time: true, enable_sounds: false, display_emoji_reaction_users: false });
 
     assert.deepEqual(
-      (await modern()).map(({ id: _id, ...e }) => e),
+      await modern(),
       [
         { type: 'user_settings', op: 'update', property: 'twenty_four_hour_time', value: true },
         { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
         { type: 'user_settings', op: 'update', property: 'display_emoji_reaction_users', value: false },
       ],
     );
-    const old = (await legacy()).map(({ id: _id, ...e }) => e);
+    const old = await legacy();
     assert.deepEqual(old.filter((e) => e.type !== 'user_settings'), [
       { type: 'update_display_settings', user: user.credentials.email, setting_name: 'twenty_four_hour_time', setting: true },
       { type: 'update_global_notifications', user: user.credentials.email, notification_name: 'enable_sounds', setting: false },
@@ -115,7 +100,7 @@ describe('PATCH /settings', () => {
     const watcher = await listen(server.owner, { event_types: ['realm_user'] });
     assert.equal((await user.patch('/settings', { full_name: '  After  ' })).status, 200);
     const events = await watcher();
-    assert.deepEqual(events.map(({ id: _id, ...e }) => e), [
+    assert.deepEqual(events, [
       { type: 'realm_user', op: 'update', person: { user_id: user.userId, full_name: 'After' } },
     ]);
     assert.equal((await server.owner.get(`/users/${user.userId}`)).body.user.full_name, 'After');

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from './support/client';
-import { assertValidEvent } from './support/openapi';
+import { listen } from './support/events';
 import { TestServer } from './support/server';
 
 let server: TestServer;
@@ -12,16 +11,6 @@ before(async () => {
 });
 after(() => server.close());
 
-async function listen(client: Client, eventTypes: string[]) {
-  const registered = await client.post('/register', { event_types: eventTypes, fetch_event_types: [] });
-  const queueId = registered.body.queue_id as string;
-  return async (): Promise<Array<Record<string, any>>> => {
-    const response = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
-    for (const event of response.body.events) assertValidEvent(event);
-    return response.body.events.map(({ id: _id, ...event }: Record<string, any>) => event);
-  };
-}
-
 function groupId(name: string): number {
   return server.stoa.groups.byName(name)!.id;
 }
@@ -29,7 +18,7 @@ function groupId(name: string): number {
 describe('PATCH /users/{user_id}', () => {
   test('changes the role, moving the user between role groups, and tells everyone', async () => {
     const user = await server.createUser();
-    const watcher = await listen(server.owner, ['realm_user', 'user_group']);
+    const watcher = await listen(server.owner, { event_types: ['realm_user', 'user_group'] });
     const response = await server.owner.patch(`/users/${user.userId}`, { role: 300 });
     assert.equal(response.status, 200);
     const events = await watcher();
@@ -53,7 +42,7 @@ describe('PATCH /users/{user_id}', () => {
     const target = await server.createUser();
     await target.patch('/settings', { email_address_visibility: 2 });
     const viewer = await server.createUser();
-    const events = await listen(viewer, ['realm_user']);
+    const events = await listen(viewer, { event_types: ['realm_user'] });
     await server.owner.patch(`/users/${viewer.userId}`, { role: 600 });
     const people = (await events()).map((e) => e.person);
     assert.ok(people.some((p) => p.user_id === target.userId && p.delivery_email === null));
@@ -88,7 +77,7 @@ describe('DELETE /users/me/avatar', () => {
   test('goes back to the provider-hosted avatar with a new version, telling everyone', async () => {
     const user = await server.createUser();
     const before = (await user.get('/users/me')).body;
-    const watcher = await listen(server.owner, ['realm_user']);
+    const watcher = await listen(server.owner, { event_types: ['realm_user'] });
     const response = await user.delete('/users/me/avatar');
     assert.equal(response.status, 200);
     const after = (await user.get('/users/me')).body;
@@ -109,7 +98,7 @@ describe('deactivating and reactivating', () => {
   test('a deactivated user is logged out, listed as non-active, and dropped from groups', async () => {
     const user = await server.createUser();
     const userQueue = (await user.post('/register', { fetch_event_types: [] })).body.queue_id;
-    const watcher = await listen(server.owner, ['realm_user']);
+    const watcher = await listen(server.owner, { event_types: ['realm_user'] });
 
     const response = await server.owner.delete(`/users/${user.userId}`);
     assert.equal(response.status, 200);
@@ -130,7 +119,7 @@ describe('deactivating and reactivating', () => {
   test('a reactivated user logs in again and is back in their groups', async () => {
     const user = await server.createUser();
     await server.owner.delete(`/users/${user.userId}`);
-    const watcher = await listen(server.owner, ['realm_user', 'user_group']);
+    const watcher = await listen(server.owner, { event_types: ['realm_user', 'user_group'] });
     const response = await server.owner.post(`/users/${user.userId}/reactivate`);
     assert.equal(response.status, 200);
     const events = await watcher();

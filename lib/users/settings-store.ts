@@ -122,3 +122,16 @@ export function changeFullName(stoa: Stoa, userId: number, fullName: string): vo
     sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
   });
 }
+
+/** Everything one PATCH /settings changes, in one transaction: all of it lands, or none. */
+export function updateAccount(
+  stoa: Stoa,
+  userId: number,
+  changes: { fullName?: string; passwordHash?: string; settings: Record<string, SettingValue> },
+): void {
+  write(stoa, () => {
+    if (changes.fullName !== undefined) changeFullName(stoa, userId, changes.fullName);
+    if (changes.passwordHash !== undefined) stoa.users.setPasswordHash(userId, changes.passwordHash);
+    changeUserSettings(stoa, userId, changes.settings);
+  });
+}

@@ -2,18 +2,18 @@ import { hashPassword, verifyPassword } from '../auth/credentials';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest, missingArgument } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
+import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { addUser, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
 import { isValidNotificationSound, USER_SETTINGS } from './settings';
-import { changeFullName, changeUserSettings, languageName, type SettingValue } from './settings-store';
+import { changeFullName, languageName, updateAccount, type SettingValue } from './settings-store';
 import { canSeeDeliveryEmail, gravatarUrl, presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
 /** Zulip's longest full name; longer names are refused rather than cut. */
 export const MAX_NAME_LENGTH = 100;
-/** Zulip's minimum password length. */
-const MIN_PASSWORD_LENGTH = 6;
+const MIN_PASSWORD_LENGTH = REALM_SERVER_FACTS.password_min_length as number;
 
 const userViewParams = {
   client_gravatar: { type: 'boolean', default: true },
@@ -182,9 +182,7 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
       passwordHash = await hashPassword(new_password);
     }
 
-    if (fullName !== undefined) changeFullName(stoa, user.id, fullName);
-    if (passwordHash !== undefined) stoa.users.setPasswordHash(user.id, passwordHash);
-    changeUserSettings(stoa, user.id, settings);
+    updateAccount(stoa, user.id, { fullName, passwordHash, settings });
     return {};
   },
 });
