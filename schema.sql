@@ -109,3 +109,88 @@ CREATE TABLE alert_words (
   folded            TEXT    NOT NULL
 ) STRICT;
 CREATE UNIQUE INDEX alert_words_by_user ON alert_words (user_id, folded);
+
+-- Who a message is addressed to: one row per user (type 1), channel (type 2) or direct
+-- message group (type 3), as Zulip keeps them; messages and subscriptions point here.
+CREATE TABLE recipients (
+  id                INTEGER PRIMARY KEY,
+  type              INTEGER NOT NULL CHECK (type IN (1, 2, 3)),
+  type_id           INTEGER NOT NULL,
+  UNIQUE (type, type_id)
+) STRICT;
+
+-- Folders that group channels in clients' channel lists.
+CREATE TABLE channel_folders (
+  id                INTEGER PRIMARY KEY,
+  name              TEXT    NOT NULL,
+  description       TEXT    NOT NULL DEFAULT '',
+  rendered_description TEXT NOT NULL DEFAULT '',
+  date_created      INTEGER NOT NULL,
+  creator_id        INTEGER REFERENCES users (id),
+  is_archived       INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+-- Channels (Zulip's streams). `name_key` is the name folded for case-insensitive uniqueness.
+CREATE TABLE streams (
+  id                            INTEGER PRIMARY KEY,
+  name                          TEXT    NOT NULL,
+  name_key                      TEXT    NOT NULL UNIQUE,
+  description                   TEXT    NOT NULL DEFAULT '',
+  rendered_description          TEXT    NOT NULL DEFAULT '',
+  date_created                  INTEGER NOT NULL,
+  creator_id                    INTEGER REFERENCES users (id),
+  invite_only                   INTEGER NOT NULL DEFAULT 0,
+  is_web_public                 INTEGER NOT NULL DEFAULT 0,
+  history_public_to_subscribers INTEGER NOT NULL DEFAULT 1,
+  -- NULL follows the organization; -1 keeps messages forever.
+  message_retention_days        INTEGER,
+  is_archived                   INTEGER NOT NULL DEFAULT 0,
+  topics_policy                 TEXT    NOT NULL DEFAULT 'inherit'
+    CHECK (topics_policy IN ('inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only')),
+  folder_id                     INTEGER REFERENCES channel_folders (id),
+  -- New users are subscribed to default channels.
+  is_default                    INTEGER NOT NULL DEFAULT 0,
+  first_message_id              INTEGER,
+  recipient_id                  INTEGER REFERENCES recipients (id),
+  -- Group settings: each the group holding the permission (see user_groups).
+  can_add_subscribers_group_id               INTEGER NOT NULL REFERENCES user_groups (id),
+  can_remove_subscribers_group_id            INTEGER NOT NULL REFERENCES user_groups (id),
+  can_administer_channel_group_id            INTEGER NOT NULL REFERENCES user_groups (id),
+  can_send_message_group_id                  INTEGER NOT NULL REFERENCES user_groups (id),
+  can_subscribe_group_id                     INTEGER NOT NULL REFERENCES user_groups (id),
+  can_delete_any_message_group_id            INTEGER NOT NULL REFERENCES user_groups (id),
+  can_delete_own_message_group_id            INTEGER NOT NULL REFERENCES user_groups (id),
+  can_move_messages_out_of_channel_group_id  INTEGER NOT NULL REFERENCES user_groups (id),
+  can_move_messages_within_channel_group_id  INTEGER NOT NULL REFERENCES user_groups (id)
+) STRICT;
+
+-- A user's membership of a channel's recipient, with their personal settings for it.
+-- Unsubscribing keeps the row (active = 0) so the user's settings survive a return.
+CREATE TABLE subscriptions (
+  user_id                   INTEGER NOT NULL REFERENCES users (id),
+  recipient_id              INTEGER NOT NULL REFERENCES recipients (id),
+  active                    INTEGER NOT NULL DEFAULT 1,
+  color                     TEXT    NOT NULL,
+  is_muted                  INTEGER NOT NULL DEFAULT 0,
+  pin_to_top                INTEGER NOT NULL DEFAULT 0,
+  -- NULL: follow the user's global setting.
+  desktop_notifications     INTEGER,
+  audible_notifications     INTEGER,
+  push_notifications        INTEGER,
+  email_notifications       INTEGER,
+  wildcard_mentions_notify  INTEGER,
+  PRIMARY KEY (user_id, recipient_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX subscriptions_by_recipient ON subscriptions (recipient_id, active);
+
+-- A user's visibility policy for one topic: 0 inherit, 1 muted, 2 unmuted, 3 followed.
+-- `topic_key` is the topic folded for case-insensitive matching; `topic` as the user gave it.
+CREATE TABLE user_topics (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  stream_id         INTEGER NOT NULL REFERENCES streams (id),
+  topic_key         TEXT    NOT NULL,
+  topic             TEXT    NOT NULL,
+  visibility_policy INTEGER NOT NULL CHECK (visibility_policy IN (1, 2, 3)),
+  last_updated      INTEGER NOT NULL,
+  PRIMARY KEY (user_id, stream_id, topic_key)
+) STRICT, WITHOUT ROWID;

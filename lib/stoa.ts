@@ -1,4 +1,5 @@
 import { prepareAlertWordQueries } from './alert-words/queries';
+import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db';
@@ -21,6 +22,7 @@ export interface Stoa {
   users: ReturnType<typeof prepareUserQueries>;
   groups: ReturnType<typeof prepareGroupQueries>;
   alertWords: ReturnType<typeof prepareAlertWordQueries>;
+  channels: ReturnType<typeof prepareChannelQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -46,5 +48,6 @@ export function createStoa(
     users: prepareUserQueries(db),
     groups: prepareGroupQueries(db),
     alertWords: prepareAlertWordQueries(db),
+    channels: prepareChannelQueries(db),
   };
 }

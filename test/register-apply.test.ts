@@ -47,7 +47,7 @@ async function drain(observer: Observer): Promise<void> {
   assert.equal(response.status, 200, JSON.stringify(response.body));
   for (const event of response.body.events) {
     assertValidEvent(event);
-    applyEvent(observer.state, event);
+    applyEvent(observer.state, event, observer.params.include_subscribers === true);
     observer.lastEventId = event.id;
   }
 }
@@ -56,22 +56,45 @@ const TIMEZONES = ['', 'UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata
 const NAMES = ['Ada', 'Grace', 'Edsger', 'Barbara', 'Alan'];
 const WORDS = ['deploy', 'Outage', 'lunch', 'RELEASE'];
 
-for (const seed of [1, 2, 3]) {
+for (const seed of [1, 2, 3, 4, 5]) {
   test(`register state plus the queue's events equals a fresh register (seed ${seed})`, async () => {
     const rng = random(seed);
     const others: Array<Client & { userId: number }> = [];
     for (let i = 0; i < 3; i++) others.push(await server.createUser());
     const member = await server.createUser();
+    // Observers are never deactivated (that would end their queues); others may be.
+    const bystander = await server.createUser();
     const ownerId = (await server.owner.get('/users/me')).body.user_id as number;
 
     // One modern client and one that predates the user_settings object.
     const observers = [
-      await observe(server.owner, { client_capabilities: { user_settings_object: true } }),
-      await observe(member, {}),
+      await observe(server.owner, { client_capabilities: { user_settings_object: true }, include_subscribers: true }),
+      await observe(member, { include_subscribers: true }),
+      await observe(bystander, {}),
     ];
-    const actors = [server.owner as Client & { userId: number }, member, ...others];
+    const actors = [server.owner as Client & { userId: number }, member, bystander, ...others];
+
+    const channelNames: string[] = [];
+    const newChannel = () => {
+      const name = `seed ${seed} channel ${channelNames.length}`;
+      channelNames.push(name);
+      return name;
+    };
+    const someChannel = () => (channelNames.length > 0 ? rng.pick(channelNames) : newChannel());
+    const someUserId = () => rng.pick([member.userId, ...others.map((o) => o.userId)]);
 
     const operations: Array<() => Promise<unknown>> = [
+      () => rng.pick(actors).post('/users/me/subscriptions', { subscriptions: [{ name: newChannel() }] }),
+      () =>
+        server.owner.post('/users/me/subscriptions', {
+          subscriptions: [{ name: newChannel() }],
+          invite_only: true,
+          principals: [ownerId, someUserId()],
+        }),
+      () => rng.pick(actors).post('/users/me/subscriptions', { subscriptions: [{ name: someChannel() }] }),
+      () => server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: someChannel() }], principals: [someUserId()] }),
+      () => rng.pick(actors).delete('/users/me/subscriptions', { subscriptions: [someChannel()] }),
+      () => server.owner.delete('/users/me/subscriptions', { subscriptions: [someChannel()], principals: [someUserId()] }),
       async () => others.push(await server.createUser(rng.pick(NAMES))),
       () => rng.pick(actors).post('/users/me/alert_words', { alert_words: [rng.pick(WORDS), rng.pick(WORDS).toLowerCase()] }),
       () => rng.pick(actors).delete('/users/me/alert_words', { alert_words: [rng.pick(WORDS)] }),
@@ -87,7 +110,7 @@ for (const seed of [1, 2, 3]) {
       () => server.owner.post(`/users/${rng.pick(others).userId}/reactivate`),
       () => rng.pick(actors).delete('/users/me/avatar'),
     ];
-    for (let step = 0; step < 40; step++) {
+    for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();
       // Draining now and then (not only at the end) exercises acknowledged, pruned queues too.
       if (rng.next() < 0.2) for (const observer of observers) await drain(observer);

@@ -24,6 +24,7 @@ export interface ClientCapabilities {
   user_list_incomplete: boolean;
   include_deactivated_groups: boolean;
   empty_topic_name: boolean;
+  archived_channels: boolean;
 }
 
 export interface QueueSettings {
@@ -32,6 +33,8 @@ export interface QueueSettings {
   eventTypes: ReadonlySet<string> | null;
   narrow: ReadonlyArray<{ operator: string; operand: unknown; negated?: boolean }>;
   allPublicStreams: boolean;
+  /** Whether channel objects in events carry their subscribers: no, all, or partial for big ones. */
+  includeSubscribers: boolean | 'partial';
   applyMarkdown: boolean;
   clientGravatar: boolean;
   capabilities: ClientCapabilities;

@@ -61,6 +61,7 @@ const CAPABILITY_NAMES: ReadonlyArray<keyof ClientCapabilities> = [
   'user_list_incomplete',
   'include_deactivated_groups',
   'empty_topic_name',
+  'archived_channels',
 ];
 
 function capabilities(declared: Record<string, unknown>): ClientCapabilities {
@@ -86,6 +87,7 @@ export function queueSettings(user: UserRow, params: RegisterParams): QueueSetti
       Array.isArray(term) ? { operator: term[0], operand: term[1] } : term,
     ),
     allPublicStreams: params.all_public_streams,
+    includeSubscribers: params.include_subscribers,
     applyMarkdown: params.apply_markdown,
     clientGravatar: params.client_gravatar,
     capabilities: capabilities(params.client_capabilities),

@@ -1,4 +1,5 @@
 import { alertWordsState } from '../alert-words/views';
+import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import { realmState } from '../realm/state';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
@@ -12,9 +13,12 @@ import type { StateContext } from './register';
 export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<string, unknown>> = {
   alert_words: alertWordsState,
   custom_profile_fields: customProfileFieldsState,
+  default_streams: defaultStreamsState,
   realm: realmState,
   realm_user: realmUserState,
   realm_user_groups: userGroupsState,
+  stream: streamState,
+  subscription: subscriptionState,
   user_settings: userSettingsState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,

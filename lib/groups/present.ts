@@ -1,14 +1,6 @@
 import type { Stoa } from '../stoa';
 import { GROUP_SETTINGS, type GroupRow } from './queries';
-
-export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
-
-/** A named group is referred to by its ID; an anonymous one is spelled out as its members. */
-export function groupSettingValue(stoa: Stoa, groupId: number): GroupSettingValue {
-  const group = stoa.groups.byId(groupId)!;
-  if (group.name !== null) return group.id;
-  return { direct_members: stoa.groups.directMemberIds(group.id), direct_subgroups: stoa.groups.subgroupIds(group.id) };
-}
+import { groupSettingValue } from './settings';
 
 /** A UserGroup object of the API. */
 export function presentGroup(stoa: Stoa, group: GroupRow): Record<string, unknown> {

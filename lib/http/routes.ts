@@ -1,5 +1,6 @@
 import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
+import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
 import * as realmViews from '../realm/views';
 import * as userViews from '../users/views';
@@ -38,6 +39,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/me', endpoint: userViews.getOwnUser },
   { method: 'DELETE', path: '/users/me', endpoint: userViews.deactivateOwnAccount },
   { method: 'DELETE', path: '/users/me/avatar', endpoint: userViews.deleteOwnAvatar },
+  { method: 'GET', path: '/users/me/subscriptions', endpoint: channelViews.getSubscriptions },
+  { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },
+  { method: 'DELETE', path: '/users/me/subscriptions', endpoint: channelViews.unsubscribe },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
@@ -45,5 +49,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/users/:user_id', endpoint: userViews.updateUser },
   { method: 'DELETE', path: '/users/:user_id', endpoint: userViews.deactivateUserView },
   { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
+  { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
+
+  { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },
+  { method: 'GET', path: '/streams/:stream_id', endpoint: channelViews.getChannel },
+  { method: 'GET', path: '/streams/:stream_id/members', endpoint: channelViews.getChannelMembers },
+  { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
 ];

@@ -1,3 +1,4 @@
+import { holdsGroupSetting } from '../groups/settings';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { REALM_SETTINGS, type RealmSettingDef } from './settings';
@@ -19,9 +20,9 @@ export function realmSetting(stoa: Stoa, key: string): unknown {
 
 /** Whether the user holds an organization-level group setting, e.g. realm_can_add_subscribers_group. */
 export function userHasRealmPermission(stoa: Stoa, user: UserRow, key: string): boolean {
-  const groupId = realmSetting(stoa, key);
-  if (typeof groupId !== 'number') throw new Error(`${key} is not a group setting`);
-  return stoa.groups.hasMember(groupId, user.id);
+  const def = BY_KEY.get(key);
+  if (!def?.groupSetting || !def.permission) throw new Error(`${key} is not a group setting`);
+  return holdsGroupSetting(stoa, user, realmSetting(stoa, key) as number, def.permission);
 }
 
 /**

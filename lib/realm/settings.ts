@@ -1,4 +1,5 @@
 import type { ParamSchema } from '../http/validate';
+import { GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } from '../groups/settings';
 
 /**
  * What `POST /register` returns for fetch type `realm`: the organization's settings, facts
@@ -30,16 +31,6 @@ export interface RealmSettingDef {
 }
 
 /** The limits on what a group setting may be set to. */
-export interface GroupPermission {
-  /** Only a system group (role:...) may be named. */
-  requireSystemGroup: boolean;
-  allowInternetGroup: boolean;
-  allowNobodyGroup: boolean;
-  allowEveryoneGroup: boolean;
-  /** When not empty, the only system groups allowed. */
-  allowedSystemGroups: readonly SystemGroupName[];
-}
-
 export const SYSTEM_GROUP_NAMES = [
   'role:internet',
   'role:owners',
@@ -56,21 +47,6 @@ export type SystemGroupName = (typeof SYSTEM_GROUP_NAMES)[number];
  * A group-setting value as register reports it: a group ID, or the members and subgroups of an
  * anonymous group.
  */
-export const GROUP_SETTING_VALUE_SCHEMA: ParamSchema = {
-  oneOf: [
-    { type: 'integer' },
-    {
-      type: 'object',
-      properties: {
-        direct_members: { type: 'array', items: { type: 'integer' } },
-        direct_subgroups: { type: 'array', items: { type: 'integer' } },
-      },
-      required: ['direct_members', 'direct_subgroups'],
-      additionalProperties: false,
-    },
-  ],
-};
-
 const bool: ParamSchema = { type: 'boolean' };
 
 /** A limit in seconds where null means "no limit"; zero is not a valid limit. */

@@ -1,5 +1,5 @@
 import type { StateContext } from '../events/register';
-import { groupSettingValue } from '../groups/present';
+import { groupSettingValue } from '../groups/settings';
 import type { Stoa } from '../stoa';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/actions';
 import { REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';

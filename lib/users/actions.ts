@@ -1,6 +1,12 @@
 import { generateApiKey } from '../auth/credentials';
 import { addToRoleGroups, announceMembership, removeFromRoleGroups } from '../groups/actions';
 import { badRequest } from '../http/errors';
+import {
+  announceChannelAccessChange,
+  announceReturningSettingHolder,
+  announceSubscriberActivity,
+  subscribeUsers,
+} from '../channels/actions';
 import type { EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
@@ -75,7 +81,11 @@ function announceUser(stoa: Stoa, userId: number): void {
 export function addUser(stoa: Stoa, account: NewAccount): number {
   return write(stoa, () => {
     if (stoa.users.byAnyEmail(account.email)) throw badRequest('Email is already in use.');
-    return createUser(stoa, account);
+    const id = createUser(stoa, account);
+    // New accounts join the organization's default channels.
+    const defaults = stoa.channels.defaultIds().map((channelId) => stoa.channels.byId(channelId)!);
+    subscribeUsers(stoa, defaults, [stoa.users.byId(id)!]);
+    return id;
   });
 }
 
@@ -97,7 +107,9 @@ export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
     stoa.users.setRole(userId, role);
     addToRoleGroups(stoa, userId, role);
     announcePersonUpdate(stoa, { user_id: userId, role });
-    announceVisibleEmails(stoa, user, stoa.users.byId(userId)!);
+    const after = stoa.users.byId(userId)!;
+    announceVisibleEmails(stoa, user, after);
+    announceChannelAccessChange(stoa, user, after);
   });
 }
 
@@ -124,6 +136,7 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     stoa.users.setActive(userId, false);
     announcePersonUpdate(stoa, { user_id: userId, is_active: false });
+    announceSubscriberActivity(stoa, userId, false);
   });
   for (const queue of [...stoa.queues.queuesOf(userId)]) stoa.queues.delete(queue);
 }
@@ -133,6 +146,8 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     stoa.users.setActive(userId, true);
     announcePersonUpdate(stoa, { user_id: userId, is_active: true });
+    announceSubscriberActivity(stoa, userId, true);
+    announceReturningSettingHolder(stoa, userId);
     for (const groupId of stoa.groups.groupIdsOfMember(userId)) announceMembership(stoa, 'add_members', groupId, userId);
   });
 }

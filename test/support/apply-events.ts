@@ -21,9 +21,20 @@ function findPerson(state: State, userId: number): Person | undefined {
   return undefined;
 }
 
+/** A deactivated user leaves every group as clients see them, ad-hoc setting groups included. */
 function dropFromGroups(state: State, userId: number): void {
   for (const group of state.realm_user_groups ?? []) {
     group.members = group.members.filter((id: number) => id !== userId);
+  }
+  for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
+    for (const channel of state[key] ?? []) {
+      for (const value of Object.values(channel)) {
+        if (value && typeof value === 'object' && 'direct_members' in value) {
+          const setting = value as { direct_members: number[] };
+          setting.direct_members = setting.direct_members.filter((id) => id !== userId);
+        }
+      }
+    }
   }
 }
 
@@ -73,8 +84,88 @@ function applyGroupMembership(state: State, event: Record<string, any>): void {
   group.members = [...members].sort((a, b) => a - b);
 }
 
-export function applyEvent(state: State, event: Record<string, any>): void {
+const CHANNEL_LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'] as const;
+
+function dropChannels(state: State, streamIds: number[]): void {
+  for (const key of CHANNEL_LISTS) {
+    if (state[key]) state[key] = state[key].filter((c: Record<string, any>) => !streamIds.includes(c.stream_id));
+  }
+}
+
+function hasChannel(state: State, key: (typeof CHANNEL_LISTS)[number], streamId: number): boolean {
+  return state[key]?.some((c: Record<string, any>) => c.stream_id === streamId) ?? false;
+}
+
+/** The subscriber lists a client keeps, where it keeps them. */
+function changeSubscribers(state: State, streamIds: number[], userIds: number[], add: boolean): void {
+  for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed'] as const) {
+    for (const channel of state[key] ?? []) {
+      if (!streamIds.includes(channel.stream_id) || !channel.subscribers) continue;
+      const members = new Set<number>(channel.subscribers);
+      for (const id of userIds) (add ? members.add(id) : members.delete(id));
+      channel.subscribers = [...members].sort((a, b) => a - b);
+    }
+  }
+}
+
+function applyStreamEvent(state: State, event: Record<string, any>, subscribersWanted: boolean): void {
+  if (event.op === 'delete') return dropChannels(state, event.stream_ids);
+  if (event.op === 'update') {
+    for (const key of CHANNEL_LISTS) {
+      for (const channel of state[key] ?? []) if (channel.stream_id === event.stream_id) channel[event.property] = event.value;
+    }
+    return;
+  }
+  if (event.op !== 'create') throw new Error(`unexpected stream op ${event.op}`);
+  for (const channel of event.streams) {
+    if (state.streams && !hasChannel(state, 'streams', channel.stream_id)) state.streams.push(channel);
+    const known = hasChannel(state, 'subscriptions', channel.stream_id) || hasChannel(state, 'unsubscribed', channel.stream_id);
+    if (state.never_subscribed && !known) {
+      state.never_subscribed.push(subscribersWanted ? { ...channel, subscribers: [] } : { ...channel });
+    }
+  }
+}
+
+function applySubscriptionEvent(state: State, event: Record<string, any>): void {
+  switch (event.op) {
+    case 'add':
+      for (const subscription of event.subscriptions) {
+        for (const key of ['unsubscribed', 'never_subscribed'] as const) {
+          if (state[key]) state[key] = state[key].filter((c: Record<string, any>) => c.stream_id !== subscription.stream_id);
+        }
+        state.subscriptions?.push(subscription);
+      }
+      return;
+    case 'remove':
+      for (const { stream_id: streamId } of event.subscriptions) {
+        const index = state.subscriptions?.findIndex((c: Record<string, any>) => c.stream_id === streamId) ?? -1;
+        if (index < 0) continue;
+        const [left] = state.subscriptions.splice(index, 1);
+        if (left.subscribers) left.subscribers = left.subscribers.filter((id: number) => id !== state.user_id);
+        state.unsubscribed?.push(left);
+      }
+      return;
+    case 'peer_add':
+    case 'peer_remove':
+      return changeSubscribers(state, event.stream_ids, event.user_ids, event.op === 'peer_add');
+    default:
+      throw new Error(`unexpected subscription op ${event.op}`);
+  }
+}
+
+/**
+ * Applies one event to a registration's state. `subscribersWanted`: whether the client
+ * registered with include_subscribers, so new channel entries start with an empty list.
+ */
+export function applyEvent(state: State, event: Record<string, any>, subscribersWanted = false): void {
   switch (event.type) {
+    case 'stream':
+      return applyStreamEvent(state, event, subscribersWanted);
+    case 'subscription':
+      return applySubscriptionEvent(state, event);
+    case 'default_streams':
+      state.realm_default_streams = event.default_streams;
+      return;
     case 'heartbeat':
       return;
     case 'alert_words':
@@ -114,5 +205,6 @@ export function comparable(state: State): State {
   for (const key of ['realm_users', 'realm_non_active_users']) {
     copy[key]?.sort((a: Person, b: Person) => a.user_id - b.user_id);
   }
+  for (const key of CHANNEL_LISTS) copy[key]?.sort((a: Person, b: Person) => a.stream_id - b.stream_id);
   return copy;
 }

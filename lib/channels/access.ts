@@ -1,0 +1,122 @@
+import { holdsGroupSetting, type GroupPermission } from '../groups/settings';
+import { badRequest } from '../http/errors';
+import { userHasRealmPermission } from '../realm/settings-store';
+import type { Stoa } from '../stoa';
+import { Role, type UserRow } from '../users/queries';
+import type { ChannelGroupSetting, ChannelRow } from './queries';
+
+const EVERYONE_ALLOWED: GroupPermission = {
+  requireSystemGroup: false,
+  allowInternetGroup: false,
+  allowNobodyGroup: true,
+  allowEveryoneGroup: true,
+  allowedSystemGroups: [],
+};
+/** Settings that grant access to the channel itself are never given to guests. */
+const MEMBERS_ONLY: GroupPermission = { ...EVERYONE_ALLOWED, allowEveryoneGroup: false };
+
+/**
+ * Each channel group setting: which groups it may name, and what a new channel gets.
+ * 'creator' is an ad-hoc group of the channel's creator alone.
+ */
+export const CHANNEL_SETTINGS: Record<ChannelGroupSetting, { permission: GroupPermission; default: string }> = {
+  can_add_subscribers_group: { permission: MEMBERS_ONLY, default: 'role:nobody' },
+  can_administer_channel_group: { permission: MEMBERS_ONLY, default: 'creator' },
+  can_delete_any_message_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
+  can_delete_own_message_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
+  can_move_messages_out_of_channel_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
+  can_move_messages_within_channel_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
+  can_remove_subscribers_group: { permission: EVERYONE_ALLOWED, default: 'role:administrators' },
+  can_send_message_group: { permission: EVERYONE_ALLOWED, default: 'role:everyone' },
+  can_subscribe_group: { permission: MEMBERS_ONLY, default: 'role:nobody' },
+};
+
+/** Whether the user holds one of the channel's group settings. */
+export function holdsChannelSetting(stoa: Stoa, user: UserRow, channel: ChannelRow, setting: ChannelGroupSetting): boolean {
+  return holdsGroupSetting(stoa, user, channel[`${setting}_id`], CHANNEL_SETTINGS[setting].permission);
+}
+
+export function isSubscribed(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
+  return stoa.channels.subscription(user.id, channel.recipient_id)?.active === 1;
+}
+
+function isAdministrator(user: UserRow): boolean {
+  return user.role <= Role.ADMINISTRATOR;
+}
+
+/** May the user know the channel exists and see its settings and subscribers? */
+export function hasMetadataAccess(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
+  if (channel.is_web_public) return true;
+  if (isSubscribed(stoa, user, channel)) return true;
+  if (user.role === Role.GUEST) return false;
+  if (!channel.invite_only) return true;
+  if (isAdministrator(user)) return true;
+  return (
+    holdsChannelSetting(stoa, user, channel, 'can_administer_channel_group') ||
+    holdsChannelSetting(stoa, user, channel, 'can_add_subscribers_group') ||
+    holdsChannelSetting(stoa, user, channel, 'can_subscribe_group')
+  );
+}
+
+/** May the user read the channel's messages and subscribe themselves? */
+export function hasContentAccess(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
+  if (channel.is_web_public) return true;
+  if (isSubscribed(stoa, user, channel)) return true;
+  if (user.role === Role.GUEST) return false;
+  if (!channel.invite_only) return true;
+  return (
+    holdsChannelSetting(stoa, user, channel, 'can_subscribe_group') ||
+    holdsChannelSetting(stoa, user, channel, 'can_add_subscribers_group')
+  );
+}
+
+/** May the user subscribe other people to a channel they have content access to? */
+export function canAddSubscribers(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
+  return (
+    isAdministrator(user) ||
+    userHasRealmPermission(stoa, user, 'realm_can_add_subscribers_group') ||
+    holdsChannelSetting(stoa, user, channel, 'can_administer_channel_group') ||
+    holdsChannelSetting(stoa, user, channel, 'can_add_subscribers_group')
+  );
+}
+
+/** May the user unsubscribe other people from all these channels? */
+export function canRemoveSubscribers(stoa: Stoa, user: UserRow, channels: readonly ChannelRow[]): boolean {
+  if (isAdministrator(user)) return true;
+  if (user.role === Role.GUEST) return false;
+  if (channels.every((c) => holdsChannelSetting(stoa, user, c, 'can_administer_channel_group'))) return true;
+  return channels.every(
+    (c) => hasMetadataAccess(stoa, user, c) && holdsChannelSetting(stoa, user, c, 'can_remove_subscribers_group'),
+  );
+}
+
+export function invalidChannelId() {
+  return badRequest('Invalid channel ID');
+}
+
+/**
+ * A channel the user may see, by ID. A channel that does not exist, is out of reach or (unless
+ * allowed) archived gets the same answer, so a private channel's existence never leaks.
+ */
+export function accessChannelById(
+  stoa: Stoa,
+  user: UserRow,
+  channelId: number,
+  options: { need: 'metadata' | 'content'; allowArchived?: boolean },
+): ChannelRow {
+  const channel = stoa.channels.byId(channelId);
+  if (!channel || (channel.is_archived && !options.allowArchived)) throw invalidChannelId();
+  const allowed =
+    options.need === 'content' ? hasContentAccess(stoa, user, channel) : hasMetadataAccess(stoa, user, channel);
+  if (!allowed) throw invalidChannelId();
+  return channel;
+}
+
+/** The same, by name: `Invalid channel name '…'` for every kind of miss. */
+export function accessChannelByName(stoa: Stoa, user: UserRow, name: string): ChannelRow {
+  const channel = stoa.channels.byName(name);
+  if (!channel || channel.is_archived || !hasContentAccess(stoa, user, channel)) {
+    throw badRequest(`Invalid channel name '${name}'`);
+  }
+  return channel;
+}

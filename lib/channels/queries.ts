@@ -1,0 +1,135 @@
+import type { Db } from '../db';
+
+/** The group settings every channel carries, by their API names. */
+export const CHANNEL_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_remove_subscribers_group',
+  'can_administer_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+] as const;
+export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
+
+export type TopicsPolicy = 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+
+export interface ChannelRow extends Record<`${ChannelGroupSetting}_id`, number> {
+  id: number;
+  name: string;
+  name_key: string;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  creator_id: number | null;
+  invite_only: 0 | 1;
+  is_web_public: 0 | 1;
+  history_public_to_subscribers: 0 | 1;
+  message_retention_days: number | null;
+  is_archived: 0 | 1;
+  topics_policy: TopicsPolicy;
+  folder_id: number | null;
+  is_default: 0 | 1;
+  first_message_id: number | null;
+  recipient_id: number;
+}
+
+export interface SubscriptionRow {
+  user_id: number;
+  recipient_id: number;
+  active: 0 | 1;
+  color: string;
+  is_muted: 0 | 1;
+  pin_to_top: 0 | 1;
+  desktop_notifications: 0 | 1 | null;
+  audible_notifications: 0 | 1 | null;
+  push_notifications: 0 | 1 | null;
+  email_notifications: 0 | 1 | null;
+  wildcard_mentions_notify: 0 | 1 | null;
+}
+
+/** Recipient types, as Zulip numbers them. */
+export const RecipientType = { PERSONAL: 1, STREAM: 2, DIRECT_MESSAGE_GROUP: 3 } as const;
+
+/** Channel names are unique without regard to case, in every alphabet. */
+export function channelNameKey(name: string): string {
+  return name.toLowerCase();
+}
+
+export type NewChannel = Omit<ChannelRow, 'id' | 'name_key' | 'recipient_id' | 'first_message_id' | 'is_archived'>;
+
+export function prepareChannelQueries(db: Db) {
+  const byId = db.prepare<[number], ChannelRow>('SELECT * FROM streams WHERE id = ?');
+  const byName = db.prepare<[string], ChannelRow>('SELECT * FROM streams WHERE name_key = ?');
+  const all = db.prepare<[], ChannelRow>('SELECT * FROM streams ORDER BY id');
+  const columns = [
+    'name',
+    'name_key',
+    'description',
+    'rendered_description',
+    'date_created',
+    'creator_id',
+    'invite_only',
+    'is_web_public',
+    'history_public_to_subscribers',
+    'message_retention_days',
+    'topics_policy',
+    'folder_id',
+    'is_default',
+    ...CHANNEL_GROUP_SETTINGS.map((s) => `${s}_id`),
+  ];
+  const insert = db.prepare<Record<string, unknown>>(
+    `INSERT INTO streams (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
+  const insertRecipient = db.prepare<[number, number]>('INSERT INTO recipients (type, type_id) VALUES (?, ?)');
+  const setRecipient = db.prepare<[number, number]>('UPDATE streams SET recipient_id = ? WHERE id = ?');
+
+  const subscription = db.prepare<[number, number], SubscriptionRow>(
+    'SELECT * FROM subscriptions WHERE user_id = ? AND recipient_id = ?',
+  );
+  const subscriptionsOf = db.prepare<[number], SubscriptionRow & { stream_id: number }>(
+    `SELECT s.*, r.type_id AS stream_id FROM subscriptions s JOIN recipients r ON r.id = s.recipient_id
+     WHERE s.user_id = ? AND r.type = 2 ORDER BY r.type_id`,
+  );
+  // Subscribers as clients see them: active subscriptions of active users.
+  const subscriberIds = db.prepare<[number], { user_id: number }>(
+    `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+     WHERE s.recipient_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+  );
+  const subscribe = db.prepare<[number, number, string]>(
+    `INSERT INTO subscriptions (user_id, recipient_id, active, color) VALUES (?, ?, 1, ?)
+     ON CONFLICT DO UPDATE SET active = 1`,
+  );
+  const unsubscribe = db.prepare<[number, number]>(
+    'UPDATE subscriptions SET active = 0 WHERE user_id = ? AND recipient_id = ?',
+  );
+  const defaultIds = db.prepare<[], { id: number }>('SELECT id FROM streams WHERE is_default = 1 AND is_archived = 0 ORDER BY id');
+  const colorsOf = db.prepare<[number], { color: string }>('SELECT color FROM subscriptions WHERE user_id = ?');
+
+  return {
+    byId: (id: number) => byId.get(id),
+    /** By name, without regard to case. */
+    byName: (name: string) => byName.get(channelNameKey(name)),
+    all: () => all.all(),
+    /** Inserts a channel and its recipient; returns the channel's ID. */
+    insert: (channel: NewChannel): number => {
+      const id = Number(insert.run({ ...channel, name_key: channelNameKey(channel.name) }).lastInsertRowid);
+      const recipientId = Number(insertRecipient.run(RecipientType.STREAM, id).lastInsertRowid);
+      setRecipient.run(recipientId, id);
+      return id;
+    },
+    subscription: (userId: number, recipientId: number) => subscription.get(userId, recipientId),
+    /** Every channel subscription row of a user, active or not, with its channel's ID. */
+    subscriptionsOf: (userId: number) => subscriptionsOf.all(userId),
+    subscriberIds: (recipientId: number) => subscriberIds.all(recipientId).map((r) => r.user_id),
+    subscribe: (userId: number, recipientId: number, color: string) => void subscribe.run(userId, recipientId, color),
+    unsubscribe: (userId: number, recipientId: number) => void unsubscribe.run(userId, recipientId),
+    /** The organization's default channels, which new users join. */
+    defaultIds: () => defaultIds.all().map((r) => r.id),
+    /** Colors the user's subscriptions already use, to pick a fresh one. */
+    colorsOf: (userId: number) => colorsOf.all(userId).map((r) => r.color),
+  };
+}
+export type ChannelQueries = ReturnType<typeof prepareChannelQueries>;

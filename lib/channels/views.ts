@@ -1,0 +1,339 @@
+import { GROUP_SETTING_VALUE_SCHEMA, parseGroupSettingValue, type GroupSettingValue } from '../groups/settings';
+import { endpoint } from '../http/endpoint';
+import { ApiError, badRequest } from '../http/errors';
+import type { ParamSchema } from '../http/validate';
+import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
+import type { Stoa } from '../stoa';
+import { Role, type UserRow } from '../users/queries';
+import {
+  accessChannelById,
+  accessChannelByName,
+  canAddSubscribers,
+  canRemoveSubscribers,
+  CHANNEL_SETTINGS,
+  hasContentAccess,
+  hasMetadataAccess,
+  isSubscribed,
+} from './access';
+import { subscribeToChannels, unsubscribeFromChannels, type NewChannelSpec } from './actions';
+import { checkChannelName, cleanDescription, MAX_CHANNEL_DESCRIPTION_LENGTH } from './names';
+import { presentChannel, presentSubscription, type SubscriberListing } from './present';
+import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting, type ChannelRow, type TopicsPolicy } from './queries';
+
+export const TOPICS_POLICIES: readonly TopicsPolicy[] = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
+
+/** User IDs, or (the older way) API emails; not a mix. */
+const PRINCIPALS: ParamSchema = {
+  anyOf: [
+    { type: 'array', items: { type: 'integer' } },
+    { type: 'array', items: { type: 'string' } },
+  ],
+};
+const INCLUDE_SUBSCRIBERS: ParamSchema = { type: ['boolean', 'string'], enum: [true, false, 'partial'], default: false };
+
+function insufficientPermission(): ApiError {
+  return badRequest('Insufficient permission');
+}
+
+function requireNonGuest(user: UserRow): void {
+  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+}
+
+/** The users named by principals (IDs or API emails); the caller when there are none. */
+function resolvePrincipals(stoa: Stoa, caller: UserRow, principals: Array<number | string> | undefined): UserRow[] {
+  if (!principals || principals.length === 0) return [caller];
+  const users = new Map<number, UserRow>();
+  for (const principal of principals) {
+    const user = typeof principal === 'number' ? stoa.users.byId(principal) : stoa.users.byAnyEmail(principal);
+    if (!user || user.is_system_bot) throw badRequest('No such user');
+    if (!user.is_active) throw badRequest('User is deactivated');
+    users.set(user.id, user);
+  }
+  return [...users.values()];
+}
+
+/** Does the request act on anyone besides the caller? */
+function actsOnOthers(caller: UserRow, users: readonly UserRow[]): boolean {
+  return users.some((user) => user.id !== caller.id);
+}
+
+/** "realm_default" follows the organization, "unlimited" keeps forever (-1), else days. */
+function parseRetention(value: number | string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return -1;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  throw new ApiError('REQUEST_VARIABLE_INVALID', `Bad value for 'message_retention_days': ${value}`, 400, {
+    var_name: 'message_retention_days',
+    bad_value: value,
+  });
+}
+
+interface SubscribeParams extends Partial<Record<ChannelGroupSetting, GroupSettingValue>> {
+  subscriptions: Array<{ name: string; description?: string; color?: string }>;
+  principals?: Array<number | string>;
+  authorization_errors_fatal: boolean;
+  announce: boolean;
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_default_stream: boolean;
+  history_public_to_subscribers?: boolean;
+  message_retention_days?: number | string;
+  topics_policy?: TopicsPolicy;
+  send_new_subscription_messages: boolean;
+}
+
+/** Checks that the caller may create a channel like this, in the order Zulip checks. */
+function checkCreation(stoa: Stoa, user: UserRow, params: SubscribeParams, retention: number | null | undefined): void {
+  const realmCan = (key: string) => userHasRealmPermission(stoa, user, key);
+  if (params.invite_only && !realmCan('realm_can_create_private_channel_group')) throw insufficientPermission();
+  if (!params.invite_only && !realmCan('realm_can_create_public_channel_group')) throw insufficientPermission();
+  if (params.is_default_stream && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+  if (params.invite_only && params.is_default_stream) throw badRequest('A default channel cannot be private.');
+  if (params.is_web_public) {
+    if (!webPublicChannelsEnabled(stoa)) throw badRequest('Web-public channels are not enabled.');
+    if (!realmCan('realm_can_create_web_public_channel_group')) throw insufficientPermission();
+  }
+  if (retention !== undefined && retention !== null && user.role !== Role.OWNER) {
+    throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+  }
+}
+
+export const subscribe = endpoint<SubscribeParams>({
+  params: {
+    properties: {
+      subscriptions: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            description: { type: 'string', maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH },
+            color: { type: 'string', pattern: '^#[0-9a-fA-F]{3,6}$' },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+      principals: PRINCIPALS,
+      authorization_errors_fatal: { type: 'boolean', default: true },
+      announce: { type: 'boolean', default: false },
+      invite_only: { type: 'boolean', default: false },
+      is_web_public: { type: 'boolean', default: false },
+      is_default_stream: { type: 'boolean', default: false },
+      history_public_to_subscribers: { type: 'boolean' },
+      message_retention_days: { type: ['integer', 'string'] },
+      topics_policy: { type: 'string', enum: [...TOPICS_POLICIES] },
+      // Subscription notices are messages, which do not exist yet; accepted for compatibility.
+      send_new_subscription_messages: { type: 'boolean', default: true },
+      ...Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, GROUP_SETTING_VALUE_SCHEMA])),
+    },
+    required: ['subscriptions'],
+  },
+  view: ({ stoa, user, params }) => {
+    requireNonGuest(user);
+    const retention = parseRetention(params.message_retention_days);
+    const topicsPolicy = params.topics_policy ?? 'inherit';
+    if (topicsPolicy !== 'inherit' && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+    const users = resolvePrincipals(stoa, user, params.principals);
+
+    // One entry per channel, in request order, with names checked and matched case-insensitively.
+    const requested = new Map<string, { name: string; description: string }>();
+    for (const entry of params.subscriptions) {
+      const name = checkChannelName(entry.name);
+      if (!requested.has(name.toLowerCase())) requested.set(name.toLowerCase(), { name, description: cleanDescription(entry.description ?? '') });
+    }
+    const existing: ChannelRow[] = [];
+    const toCreate: Array<{ name: string; description: string }> = [];
+    for (const entry of requested.values()) {
+      const channel = stoa.channels.byName(entry.name);
+      if (channel) existing.push(channel);
+      else toCreate.push(entry);
+    }
+
+    const create: NewChannelSpec[] = [];
+    if (toCreate.length > 0) {
+      checkCreation(stoa, user, params, retention);
+      if (params.is_web_public && params.invite_only) throw badRequest('Invalid parameters');
+      // Public channels always share their history; asking otherwise is a contradiction.
+      if (!params.invite_only && params.history_public_to_subscribers === false) throw badRequest('Invalid parameters');
+      const groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
+      for (const setting of CHANNEL_GROUP_SETTINGS) {
+        const value = params[setting];
+        if (value === undefined) continue;
+        const parsed = parseGroupSettingValue(stoa, setting, CHANNEL_SETTINGS[setting].permission, value);
+        const isNobody = parsed === stoa.groups.byName('role:nobody')!.id;
+        if (setting.startsWith('can_delete_') && !isNobody && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+        groupSettings[setting] = parsed;
+      }
+      for (const entry of toCreate) {
+        create.push({
+          name: entry.name,
+          description: entry.description,
+          inviteOnly: params.invite_only,
+          isWebPublic: params.is_web_public,
+          historyPublicToSubscribers: params.invite_only ? (params.history_public_to_subscribers ?? false) : true,
+          messageRetentionDays: retention ?? null,
+          topicsPolicy,
+          isDefault: params.is_default_stream,
+          groupSettings,
+        });
+      }
+    }
+
+    // Existing channels need content access; subscribing others also needs permission to add.
+    const authorized: ChannelRow[] = [];
+    const unauthorized: string[] = [];
+    for (const channel of existing) {
+      if (!channel.is_archived && hasContentAccess(stoa, user, channel)) authorized.push(channel);
+      else if (params.authorization_errors_fatal) throw badRequest(`Unable to access channel (${channel.name}).`);
+      else unauthorized.push(channel.name);
+    }
+    if (actsOnOthers(user, users) && authorized.some((channel) => !canAddSubscribers(stoa, user, channel))) {
+      throw insufficientPermission();
+    }
+
+    const result = subscribeToChannels(stoa, user, { create, existing: authorized, users });
+    const byUser = (map: Map<number, string[]>) => Object.fromEntries([...map].map(([id, names]) => [String(id), names]));
+    return {
+      subscribed: byUser(result.subscribed),
+      already_subscribed: byUser(result.alreadySubscribed),
+      ...(params.authorization_errors_fatal ? {} : { unauthorized }),
+    };
+  },
+});
+
+export const unsubscribe = endpoint<{ subscriptions: string[]; principals?: Array<number | string> }>({
+  params: {
+    properties: { subscriptions: { type: 'array', items: { type: 'string' } }, principals: PRINCIPALS },
+    required: ['subscriptions'],
+  },
+  view: ({ stoa, user, params }) => {
+    const users = resolvePrincipals(stoa, user, params.principals);
+    const names = params.subscriptions.map(checkChannelName);
+    const channels: ChannelRow[] = [];
+    const missing: string[] = [];
+    for (const name of names) {
+      const channel = stoa.channels.byName(name);
+      // A channel the caller may not see is reported exactly like one that does not exist.
+      if (channel && hasMetadataAccess(stoa, user, channel)) channels.push(channel);
+      else missing.push(name);
+    }
+    if (actsOnOthers(user, users) && !canRemoveSubscribers(stoa, user, channels)) throw insufficientPermission();
+    if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+    const result = unsubscribeFromChannels(stoa, channels, users);
+    return { removed: result.removed, not_removed: result.notRemoved };
+  },
+});
+
+function byName(a: ChannelRow, b: ChannelRow): number {
+  return a.name.localeCompare(b.name);
+}
+
+export const getSubscriptions = endpoint<{ include_subscribers: SubscriberListing }>({
+  params: { properties: { include_subscribers: INCLUDE_SUBSCRIBERS } },
+  view: ({ stoa, user, params }) => {
+    const subscriptions = stoa.channels
+      .subscriptionsOf(user.id)
+      .filter((s) => s.active)
+      .map((s) => ({ subscription: s, channel: stoa.channels.byId(s.stream_id)! }))
+      .filter(({ channel }) => !channel.is_archived)
+      .sort((a, b) => byName(a.channel, b.channel));
+    return {
+      subscriptions: subscriptions.map(({ channel, subscription }) =>
+        presentSubscription(stoa, channel, subscription, params.include_subscribers),
+      ),
+    };
+  },
+});
+
+export const getSubscriptionStatus = endpoint<{ user_id: number; stream_id: number }>({
+  params: { properties: { user_id: { type: 'integer' }, stream_id: { type: 'integer' } }, required: ['user_id', 'stream_id'] },
+  pathPatterns: { user_id: /^\d+$/, stream_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    const target = stoa.users.byId(params.user_id);
+    if (!target || target.is_system_bot) throw badRequest('No such user');
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
+    return { is_subscribed: isSubscribed(stoa, target, channel) };
+  },
+});
+
+interface ListChannelsParams {
+  include_public: boolean;
+  include_web_public: boolean;
+  include_subscribed: boolean;
+  exclude_archived: boolean;
+  include_all: boolean;
+  include_all_active: boolean;
+  include_default: boolean;
+  include_owner_subscribed: boolean;
+  include_can_access_content: boolean;
+}
+
+/** The channels GET /streams (and register's `streams`) returns for these filters. */
+export function listChannels(stoa: Stoa, user: UserRow, filters: ListChannelsParams): ChannelRow[] {
+  const candidates = stoa.channels.all().filter((c) => !(filters.exclude_archived && c.is_archived));
+  let chosen: ChannelRow[];
+  if (filters.include_all || filters.include_all_active) {
+    chosen = candidates.filter((c) => hasMetadataAccess(stoa, user, c));
+  } else {
+    const owner = user.is_bot && user.bot_owner_id !== null ? stoa.users.byId(user.bot_owner_id) : undefined;
+    chosen = candidates.filter(
+      (c) =>
+        (filters.include_can_access_content && hasContentAccess(stoa, user, c)) ||
+        (filters.include_public && user.role !== Role.GUEST && !c.invite_only) ||
+        (filters.include_web_public && c.is_web_public === 1) ||
+        (filters.include_subscribed && isSubscribed(stoa, user, c)) ||
+        (filters.include_owner_subscribed && owner !== undefined && isSubscribed(stoa, owner, c)),
+    );
+  }
+  return chosen.sort(byName);
+}
+
+export const getChannels = endpoint<ListChannelsParams>({
+  params: {
+    properties: {
+      include_public: { type: 'boolean', default: true },
+      include_web_public: { type: 'boolean', default: false },
+      include_subscribed: { type: 'boolean', default: true },
+      exclude_archived: { type: 'boolean', default: true },
+      include_all: { type: 'boolean', default: false },
+      include_all_active: { type: 'boolean', default: false },
+      include_default: { type: 'boolean', default: false },
+      include_owner_subscribed: { type: 'boolean', default: false },
+      include_can_access_content: { type: 'boolean', default: false },
+    },
+  },
+  view: ({ stoa, user, params }) => {
+    // The deprecated alias is for administrators, as it always was.
+    if (params.include_all_active && user.role > Role.ADMINISTRATOR) throw badRequest('User not authorized for this query');
+    const channels = listChannels(stoa, user, params).map((channel) => ({
+      ...presentChannel(stoa, channel),
+      ...(params.include_default ? { is_default: channel.is_default === 1 } : {}),
+    }));
+    return { streams: channels };
+  },
+});
+
+export const getChannel = endpoint<{ stream_id: number }>({
+  params: { properties: { stream_id: { type: 'integer' } }, required: ['stream_id'] },
+  pathPatterns: { stream_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => ({
+    stream: presentChannel(stoa, accessChannelById(stoa, user, params.stream_id, { need: 'metadata' })),
+  }),
+});
+
+export const getChannelId = endpoint<{ stream: string }>({
+  params: { properties: { stream: { type: 'string' } }, required: ['stream'] },
+  view: ({ stoa, user, params }) => ({ stream_id: accessChannelByName(stoa, user, params.stream).id }),
+});
+
+export const getChannelMembers = endpoint<{ stream_id: number }>({
+  params: { properties: { stream_id: { type: 'integer' } }, required: ['stream_id'] },
+  pathPatterns: { stream_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    // Whoever may see the channel may see who is in it (guests see only channels they are in).
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata' });
+    return { subscribers: stoa.channels.subscriberIds(channel.recipient_id) };
+  },
+});
