@@ -81,6 +81,21 @@ export function createChannel(stoa: Stoa, creator: UserRow, spec: NewChannelSpec
   return channel;
 }
 
+function streamDelete(channel: ChannelRow) {
+  return { type: 'stream', op: 'delete', stream_ids: [channel.id], streams: [{ stream_id: channel.id }] };
+}
+
+/**
+ * Takes a channel from users who may no longer see it. A left subscription they kept is
+ * forgotten too: should they see the channel again, clients (which learn of it by a plain
+ * stream create) and a fresh registration then agree that they never joined it.
+ */
+function withdrawChannel(stoa: Stoa, channel: ChannelRow, userIds: readonly number[]): void {
+  if (userIds.length === 0) return;
+  for (const userId of userIds) stoa.channels.forgetLeftSubscription(userId, channel.recipient_id);
+  sendEvent(stoa, streamDelete(channel), userIds);
+}
+
 /** A subscription event shaped for one queue: with subscribers only if the client asked. */
 function subscriptionAdd(stoa: Stoa, userId: number, channels: ChannelRow[]) {
   return (queue: EventQueue) => ({
@@ -159,9 +174,7 @@ export function unsubscribeUsers(stoa: Stoa, channels: readonly ChannelRow[], us
       leaving.push(user.id);
       result.removed.push(channel.name);
       sendEvent(stoa, { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: channel.id, name: channel.name }] }, [user.id]);
-      if (!hasMetadataAccess(stoa, user, channel)) {
-        sendEvent(stoa, { type: 'stream', op: 'delete', stream_ids: [channel.id], streams: [{ stream_id: channel.id }] }, [user.id]);
-      }
+      if (!hasMetadataAccess(stoa, user, channel)) withdrawChannel(stoa, channel, [user.id]);
     }
     if (leaving.length > 0) {
       const peers = channelAudience(stoa, channel).filter((id) => !leaving.includes(id));
@@ -191,18 +204,28 @@ export function unsubscribeFromChannels(stoa: Stoa, channels: readonly ChannelRo
   return write(stoa, () => unsubscribeUsers(stoa, channels, users));
 }
 
+/** The IDs of the channels a user may see now. */
+export function visibleChannelIds(stoa: Stoa, user: UserRow): Set<number> {
+  return new Set(stoa.channels.all().filter((c) => hasMetadataAccess(stoa, user, c)).map((c) => c.id));
+}
+
 /**
  * A role change can change which channels a user may see (guests see fewer, administrators
- * more): channels that vanish are deleted from their clients, channels that appear are
- * created there along with their current subscribers. Call inside `write`.
+ * more, group settings follow roles): channels that vanish are withdrawn from their clients,
+ * channels that appear are created there along with their current subscribers. `before` is
+ * what visibleChannelIds gave before the change. Call inside `write`.
  */
-export function announceChannelAccessChange(stoa: Stoa, before: UserRow, after: UserRow): void {
+export function announceChannelAccessChange(stoa: Stoa, wasGuest: boolean, before: ReadonlySet<number>, after: UserRow): void {
+  // Guests are not told which channels are default ones.
+  if (wasGuest !== (after.role === Role.GUEST)) {
+    const defaults = after.role === Role.GUEST ? [] : stoa.channels.defaultIds();
+    sendEvent(stoa, { type: 'default_streams', default_streams: defaults }, [after.id]);
+  }
+  const now = visibleChannelIds(stoa, after);
   for (const channel of stoa.channels.all()) {
-    const could = hasMetadataAccess(stoa, before, channel);
-    const can = hasMetadataAccess(stoa, after, channel);
-    if (could && !can) {
-      sendEvent(stoa, { type: 'stream', op: 'delete', stream_ids: [channel.id], streams: [{ stream_id: channel.id }] }, [after.id]);
-    } else if (can && !could) {
+    if (before.has(channel.id) && !now.has(channel.id)) {
+      withdrawChannel(stoa, channel, [after.id]);
+    } else if (now.has(channel.id) && !before.has(channel.id)) {
       sendEvent(stoa, { type: 'stream', op: 'create', streams: [presentChannel(stoa, channel)] }, [after.id]);
       const subscribers = stoa.channels.subscriberIds(channel.recipient_id);
       if (subscribers.length > 0) {
@@ -240,4 +263,171 @@ export function announceReturningSettingHolder(stoa: Stoa, userId: number): void
       sendEvent(stoa, event, channelAudience(stoa, channel));
     }
   }
+}
+
+export type SubscriptionProperty =
+  | 'color'
+  | 'is_muted'
+  | 'in_home_view'
+  | 'pin_to_top'
+  | 'desktop_notifications'
+  | 'audible_notifications'
+  | 'push_notifications'
+  | 'email_notifications'
+  | 'wildcard_mentions_notify';
+
+/** Changes personal subscription settings, all in one transaction; each change tells the user's clients. */
+export function changeSubscriptionProperties(
+  stoa: Stoa,
+  user: UserRow,
+  changes: ReadonlyArray<{ channel: ChannelRow; property: SubscriptionProperty; value: boolean | string }>,
+): void {
+  write(stoa, () => {
+    for (const { channel, property, value } of changes) {
+      const recipient = channel.recipient_id;
+      const update = (name: string, v: boolean | string) =>
+        sendEvent(stoa, { type: 'subscription', op: 'update', stream_id: channel.id, property: name, value: v }, [user.id]);
+      if (property === 'color') {
+        stoa.channels.setSubscriptionProperty(user.id, recipient, 'color', value as string);
+        update('color', value);
+      } else if (property === 'is_muted' || property === 'in_home_view') {
+        // Two names for one setting: clients hear of both, the legacy one first.
+        const muted = property === 'is_muted' ? (value as boolean) : !(value as boolean);
+        stoa.channels.setSubscriptionProperty(user.id, recipient, 'is_muted', muted ? 1 : 0);
+        update('in_home_view', !muted);
+        update('is_muted', muted);
+      } else {
+        stoa.channels.setSubscriptionProperty(user.id, recipient, property, value ? 1 : 0);
+        update(property, value);
+      }
+    }
+  });
+}
+
+/** What PATCH /streams/{id} changes, already checked; absent fields stay as they are. */
+export interface ChannelChanges {
+  name?: string;
+  description?: string;
+  /** The three privacy fields change together, as clients learn of them together. */
+  privacy?: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean };
+  isDefault?: boolean;
+  messageRetentionDays?: number | null;
+  unarchive?: boolean;
+  folderId?: number | null;
+  topicsPolicy?: TopicsPolicy;
+  groupSettings?: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
+}
+
+function streamUpdate(channel: ChannelRow, property: string, value: unknown, extra: Record<string, unknown> = {}) {
+  return { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extra };
+}
+
+/**
+ * Tells each user what a change of a channel means for them: users who can now see it learn
+ * of it (and its subscribers), users who no longer can lose it, and the rest get the updates.
+ */
+function announceChannelChange(stoa: Stoa, channel: ChannelRow, before: ReadonlySet<number>, updates: object[]): void {
+  const after = new Set(channelAudience(stoa, channel));
+  const stayed = [...after].filter((id) => before.has(id));
+  for (const update of updates) sendEvent(stoa, update as { type: string }, stayed);
+  const gained = [...after].filter((id) => !before.has(id));
+  if (gained.length > 0) {
+    sendEvent(stoa, { type: 'stream', op: 'create', streams: [presentChannel(stoa, channel)] }, gained);
+    const subscribers = stoa.channels.subscriberIds(channel.recipient_id);
+    if (subscribers.length > 0) sendEvent(stoa, { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: subscribers }, gained);
+  }
+  const lost = [...before].filter((id) => !after.has(id));
+  withdrawChannel(stoa, channel, lost);
+}
+
+/**
+ * Archived channels reach only clients that declared `archived_channels` as such; older
+ * clients see them vanish, and come back (as a subscription for subscribers) when unarchived.
+ */
+function announceArchiving(stoa: Stoa, channel: ChannelRow, audience: readonly number[], archived: boolean): void {
+  const event = (queue: EventQueue) => {
+    if (queue.settings.capabilities.archived_channels) return streamUpdate(channel, 'is_archived', archived);
+    if (archived) return streamDelete(channel);
+    const subscription = stoa.channels.subscription(queue.userId, channel.recipient_id);
+    if (subscription?.active) {
+      return { type: 'subscription', op: 'add', subscriptions: [presentSubscription(stoa, channel, subscription, queue.settings.includeSubscribers)] };
+    }
+    return { type: 'stream', op: 'create', streams: [presentChannel(stoa, channel)] };
+  };
+  sendEvent(stoa, event, audience);
+}
+
+/** Applies checked changes to a channel in one transaction, with the events Zulip sends for each. */
+export function updateChannel(stoa: Stoa, channelId: number, changes: ChannelChanges): void {
+  write(stoa, () => {
+    let channel = stoa.channels.byId(channelId)!;
+    const before = new Set(channelAudience(stoa, channel));
+    const updates: object[] = [];
+    const now = unixSeconds(stoa.clock);
+
+    if (changes.unarchive && channel.is_archived) {
+      // An unarchived private channel is never web-public, whatever it was before.
+      stoa.channels.update(channel.id, { is_archived: 0, ...(channel.invite_only ? { is_web_public: 0 } : {}) });
+      channel = stoa.channels.byId(channelId)!;
+      announceArchiving(stoa, channel, channelAudience(stoa, channel), false);
+      before.clear();
+      for (const id of channelAudience(stoa, channel)) before.add(id);
+    }
+    if (changes.privacy) {
+      const { inviteOnly, isWebPublic, historyPublicToSubscribers } = changes.privacy;
+      stoa.channels.update(channel.id, {
+        invite_only: inviteOnly ? 1 : 0,
+        is_web_public: isWebPublic ? 1 : 0,
+        history_public_to_subscribers: historyPublicToSubscribers ? 1 : 0,
+      });
+      updates.push(streamUpdate(channel, 'invite_only', inviteOnly, {
+        history_public_to_subscribers: historyPublicToSubscribers,
+        is_web_public: isWebPublic,
+      }));
+    }
+    if (changes.isDefault !== undefined && changes.isDefault !== (channel.is_default === 1)) {
+      stoa.channels.update(channel.id, { is_default: changes.isDefault ? 1 : 0 });
+    }
+    if (changes.messageRetentionDays !== undefined && changes.messageRetentionDays !== channel.message_retention_days) {
+      stoa.channels.update(channel.id, { message_retention_days: changes.messageRetentionDays });
+      updates.push(streamUpdate(channel, 'message_retention_days', changes.messageRetentionDays));
+    }
+    if (changes.topicsPolicy !== undefined && changes.topicsPolicy !== channel.topics_policy) {
+      stoa.channels.update(channel.id, { topics_policy: changes.topicsPolicy });
+      updates.push(streamUpdate(channel, 'topics_policy', changes.topicsPolicy));
+    }
+    if (changes.description !== undefined) {
+      const rendered = renderMarkdown(changes.description);
+      stoa.channels.update(channel.id, { description: changes.description, rendered_description: rendered });
+      updates.push(streamUpdate(channel, 'description', changes.description, { rendered_description: rendered }));
+    }
+    if (changes.folderId !== undefined && changes.folderId !== channel.folder_id) {
+      stoa.channels.update(channel.id, { folder_id: changes.folderId });
+      updates.push(streamUpdate(channel, 'folder_id', changes.folderId));
+    }
+    for (const [setting, value] of Object.entries(changes.groupSettings ?? {}) as Array<[ChannelGroupSetting, GroupSettingValue]>) {
+      const groupId = groupForValue(stoa, value, now);
+      stoa.channels.update(channel.id, { [`${setting}_id`]: groupId });
+      updates.push(streamUpdate(channel, setting, groupSettingValue(stoa, groupId)));
+    }
+    if (changes.name !== undefined && changes.name !== channel.name) {
+      stoa.channels.update(channel.id, { name: changes.name });
+      // The update names the channel by its old name, which is what clients know it by.
+      updates.push(streamUpdate(channel, 'name', changes.name));
+    }
+    const updated = stoa.channels.byId(channelId)!;
+    announceChannelChange(stoa, updated, before, updates);
+    if (changes.isDefault !== undefined && changes.isDefault !== (channel.is_default === 1)) announceDefaultChannels(stoa);
+  });
+}
+
+/** Archives a channel: it keeps its subscribers, leaves the default channels, and vanishes from lists. */
+export function archiveChannel(stoa: Stoa, channelId: number): void {
+  write(stoa, () => {
+    const channel = stoa.channels.byId(channelId)!;
+    const audience = channelAudience(stoa, channel);
+    stoa.channels.update(channel.id, { is_archived: 1, is_default: 0 });
+    announceArchiving(stoa, stoa.channels.byId(channelId)!, audience, true);
+    if (channel.is_default) announceDefaultChannels(stoa);
+  });
 }

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Db } from '../db';
 
 /** The group settings every channel carries, by their API names. */
@@ -106,6 +107,41 @@ export function prepareChannelQueries(db: Db) {
     'UPDATE subscriptions SET active = 0 WHERE user_id = ? AND recipient_id = ?',
   );
   const defaultIds = db.prepare<[], { id: number }>('SELECT id FROM streams WHERE is_default = 1 AND is_archived = 0 ORDER BY id');
+  const setSubscriptionProperty = Object.fromEntries(
+    [
+      'color',
+      'is_muted',
+      'pin_to_top',
+      'desktop_notifications',
+      'audible_notifications',
+      'push_notifications',
+      'email_notifications',
+      'wildcard_mentions_notify',
+    ].map((column) => [
+      column,
+      db.prepare<[string | number | null, number, number]>(`UPDATE subscriptions SET ${column} = ? WHERE user_id = ? AND recipient_id = ?`),
+    ]),
+  );
+  // One statement per set of changed columns, prepared the first time that set is used.
+  const updateStatements = new Map<string, Database.Statement>();
+  const updateColumns = (id: number, changes: Partial<ChannelRow>) => {
+    const values: Record<string, unknown> = { ...changes };
+    if (changes.name !== undefined) values.name_key = channelNameKey(changes.name);
+    const assigned = Object.keys(values).sort();
+    if (assigned.length === 0) return;
+    const key = assigned.join(',');
+    let statement = updateStatements.get(key);
+    if (!statement) {
+      statement = db.prepare(`UPDATE streams SET ${assigned.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+      updateStatements.set(key, statement);
+    }
+    statement.run({ ...values, id });
+  };
+  const forgetLeftSubscription = db.prepare<[number, number]>(
+    'DELETE FROM subscriptions WHERE user_id = ? AND recipient_id = ? AND active = 0',
+  );
+  const subscriptionCount = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM subscriptions WHERE recipient_id = ? AND active = 1');
+  const folderExists = db.prepare<[number], { id: number }>('SELECT id FROM channel_folders WHERE id = ?');
   const colorsOf = db.prepare<[number], { color: string }>('SELECT color FROM subscriptions WHERE user_id = ?');
 
   return {
@@ -128,6 +164,15 @@ export function prepareChannelQueries(db: Db) {
     unsubscribe: (userId: number, recipientId: number) => void unsubscribe.run(userId, recipientId),
     /** The organization's default channels, which new users join. */
     defaultIds: () => defaultIds.all().map((r) => r.id),
+    /** Sets one personal setting column of a subscription. */
+    setSubscriptionProperty: (userId: number, recipientId: number, column: string, value: string | number | null) =>
+      void setSubscriptionProperty[column].run(value, userId, recipientId),
+    /** Changes columns of a channel; the column names come from our code, never from a request. */
+    update: updateColumns,
+    forgetLeftSubscription: (userId: number, recipientId: number) => void forgetLeftSubscription.run(userId, recipientId),
+    /** Active subscriptions, deactivated users' included (they count to keep a channel alive). */
+    subscriptionCount: (recipientId: number) => subscriptionCount.get(recipientId)!.n,
+    folderExists: (id: number) => folderExists.get(id) !== undefined,
     /** Colors the user's subscriptions already use, to pick a fresh one. */
     colorsOf: (userId: number) => colorsOf.all(userId).map((r) => r.color),
   };

@@ -58,7 +58,7 @@ function actsOnOthers(caller: UserRow, users: readonly UserRow[]): boolean {
 }
 
 /** "realm_default" follows the organization, "unlimited" keeps forever (-1), else days. */
-function parseRetention(value: number | string | undefined): number | null | undefined {
+export function parseRetention(value: number | string | undefined): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'realm_default') return null;
   if (value === 'unlimited') return -1;

@@ -1,5 +1,6 @@
 import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
+import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
 import * as realmViews from '../realm/views';
@@ -42,6 +43,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/me/subscriptions', endpoint: channelViews.getSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },
   { method: 'DELETE', path: '/users/me/subscriptions', endpoint: channelViews.unsubscribe },
+  { method: 'POST', path: '/users/me/subscriptions/properties', endpoint: channelAdminViews.updateSubscriptionProperties },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
@@ -53,6 +55,8 @@ export const ROUTES: readonly Route[] = [
 
   { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },
   { method: 'GET', path: '/streams/:stream_id', endpoint: channelViews.getChannel },
+  { method: 'PATCH', path: '/streams/:stream_id', endpoint: channelAdminViews.updateChannelView },
+  { method: 'DELETE', path: '/streams/:stream_id', endpoint: channelAdminViews.archiveChannelView },
   { method: 'GET', path: '/streams/:stream_id/members', endpoint: channelViews.getChannelMembers },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },

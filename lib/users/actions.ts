@@ -6,12 +6,13 @@ import {
   announceReturningSettingHolder,
   announceSubscriberActivity,
   subscribeUsers,
+  visibleChannelIds,
 } from '../channels/actions';
 import type { EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail, gravatarUrl, mediumAvatarUrl, presentUser } from './present';
-import { EmailVisibility, type RoleValue, type UserRow } from './queries';
+import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
 
 /**
  * Domain of the stand-in API emails of users who hide their real address, and of the
@@ -103,13 +104,14 @@ export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
   write(stoa, () => {
     const user = stoa.users.byId(userId)!;
     if (user.role === role) return;
+    const visibleBefore = visibleChannelIds(stoa, user);
     removeFromRoleGroups(stoa, userId, user.role);
     stoa.users.setRole(userId, role);
     addToRoleGroups(stoa, userId, role);
     announcePersonUpdate(stoa, { user_id: userId, role });
     const after = stoa.users.byId(userId)!;
     announceVisibleEmails(stoa, user, after);
-    announceChannelAccessChange(stoa, user, after);
+    announceChannelAccessChange(stoa, user.role === Role.GUEST, visibleBefore, after);
   });
 }
 

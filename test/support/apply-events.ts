@@ -111,8 +111,12 @@ function changeSubscribers(state: State, streamIds: number[], userIds: number[],
 function applyStreamEvent(state: State, event: Record<string, any>, subscribersWanted: boolean): void {
   if (event.op === 'delete') return dropChannels(state, event.stream_ids);
   if (event.op === 'update') {
+    // Some updates carry related fields along (rendered_description, the other privacy fields).
+    const { type: _t, op: _o, id: _i, stream_id: streamId, name: _n, property, value, ...related } = event;
     for (const key of CHANNEL_LISTS) {
-      for (const channel of state[key] ?? []) if (channel.stream_id === event.stream_id) channel[event.property] = event.value;
+      for (const channel of state[key] ?? []) {
+        if (channel.stream_id === streamId) Object.assign(channel, { [property]: value }, related);
+      }
     }
     return;
   }
@@ -143,6 +147,11 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
         const [left] = state.subscriptions.splice(index, 1);
         if (left.subscribers) left.subscribers = left.subscribers.filter((id: number) => id !== state.user_id);
         state.unsubscribed?.push(left);
+      }
+      return;
+    case 'update':
+      for (const channel of state.subscriptions ?? []) {
+        if (channel.stream_id === event.stream_id) channel[event.property] = event.value;
       }
       return;
     case 'peer_add':
@@ -207,4 +216,32 @@ export function comparable(state: State): State {
   }
   for (const key of CHANNEL_LISTS) copy[key]?.sort((a: Person, b: Person) => a.stream_id - b.stream_id);
   return copy;
+}
+
+/** Paths where two states differ (at most `limit`), to make a failed comparison readable. */
+export function differences(actual: unknown, expected: unknown, path = '', limit = 10): string[] {
+  if (JSON.stringify(actual) === JSON.stringify(expected)) return [];
+  const bothObjects = actual && expected && typeof actual === 'object' && typeof expected === 'object';
+  if (!bothObjects || Array.isArray(actual) !== Array.isArray(expected)) {
+    return [`${path || '(root)'}: ${JSON.stringify(actual)?.slice(0, 200)} != ${JSON.stringify(expected)?.slice(0, 200)}`];
+  }
+  const found: string[] = [];
+  const a = actual as Record<string, unknown>;
+  const e = expected as Record<string, unknown>;
+  // Lists of channels or users are matched by their IDs, so one extra entry is one difference.
+  const idOf = (item: unknown) => (item as Record<string, unknown>)?.stream_id ?? (item as Record<string, unknown>)?.user_id;
+  if (Array.isArray(a) && Array.isArray(e) && a.every((x) => idOf(x) !== undefined) && e.every((x) => idOf(x) !== undefined)) {
+    const byId = (list: unknown[]) => new Map(list.map((x) => [idOf(x), x]));
+    const [am, em] = [byId(a), byId(e)];
+    for (const id of new Set([...am.keys(), ...em.keys()])) {
+      found.push(...differences(am.get(id), em.get(id), `${path}[id ${String(id)}]`, limit - found.length));
+      if (found.length >= limit) break;
+    }
+    return found;
+  }
+  for (const key of new Set([...Object.keys(a), ...Object.keys(e)])) {
+    found.push(...differences(a[key], e[key], path ? `${path}.${key}` : key, limit - found.length));
+    if (found.length >= limit) break;
+  }
+  return found;
 }
