@@ -6,6 +6,7 @@ import type { Db } from './db';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareRealmQueries } from './realm/queries';
+import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 
 /** The running server's state: the database, its prepared queries, the event queues, the settings and the clock. */
@@ -23,6 +24,7 @@ export interface Stoa {
   groups: ReturnType<typeof prepareGroupQueries>;
   alertWords: ReturnType<typeof prepareAlertWordQueries>;
   channels: ReturnType<typeof prepareChannelQueries>;
+  userTopics: ReturnType<typeof prepareUserTopicQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -49,5 +51,6 @@ export function createStoa(
     groups: prepareGroupQueries(db),
     alertWords: prepareAlertWordQueries(db),
     channels: prepareChannelQueries(db),
+    userTopics: prepareUserTopicQueries(db),
   };
 }

@@ -120,6 +120,12 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       },
       async () => {
         const actor = rng.pick(actors);
+        const id = (await actor.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        if (id === undefined) return;
+        return actor.post('/user_topics', { stream_id: id, topic: rng.pick(['lunch', 'Lunch', 'deploys']), visibility_policy: rng.pick([0, 1, 2, 3]) });
+      },
+      async () => {
+        const actor = rng.pick(actors);
         const subs = (await actor.get('/users/me/subscriptions')).body.subscriptions ?? [];
         if (subs.length === 0) return;
         const property = rng.pick(['is_muted', 'pin_to_top', 'in_home_view', 'audible_notifications']);

@@ -83,6 +83,8 @@ export class EventQueue {
     if (event.type === 'heartbeat') return true;
     if (eventTypes !== null && !eventTypes.has(event.type)) return false;
     if (capabilities.user_settings_object && LEGACY_SETTINGS_EVENTS.has(event.type)) return false;
+    // A client that asked for user_topic has no use for the old muted_topics list as well.
+    if (event.type === 'muted_topics' && eventTypes?.has('user_topic')) return false;
     return true;
   }
 

@@ -3,6 +3,7 @@ import { defaultStreamsState, streamState, subscriptionState } from '../channels
 import { userGroupsState } from '../groups/state';
 import { realmState } from '../realm/state';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
+import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState, realmUserState } from '../users/state';
 import type { StateContext } from './register';
 
@@ -20,6 +21,8 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,
+  user_topic: userTopicState,
+  muted_topics: mutedTopicsState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,
 };

@@ -4,6 +4,7 @@ import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
 import * as realmViews from '../realm/views';
+import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
 
@@ -44,6 +45,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },
   { method: 'DELETE', path: '/users/me/subscriptions', endpoint: channelViews.unsubscribe },
   { method: 'POST', path: '/users/me/subscriptions/properties', endpoint: channelAdminViews.updateSubscriptionProperties },
+  { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', endpoint: userTopicViews.updateMutedTopic },
+  { method: 'POST', path: '/user_topics', endpoint: userTopicViews.updateUserTopic },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },

@@ -172,6 +172,20 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyStreamEvent(state, event, subscribersWanted);
     case 'subscription':
       return applySubscriptionEvent(state, event);
+    case 'muted_topics':
+      state.muted_topics = event.muted_topics;
+      return;
+    case 'user_topic': {
+      if (!state.user_topics) return;
+      const same = (t: Record<string, any>) =>
+        t.stream_id === event.stream_id && t.topic_name.toLowerCase() === event.topic_name.toLowerCase();
+      state.user_topics = state.user_topics.filter((t: Record<string, any>) => !same(t));
+      if (event.visibility_policy !== 0) {
+        const { stream_id, topic_name, visibility_policy, last_updated } = event;
+        state.user_topics.push({ stream_id, topic_name, visibility_policy, last_updated });
+      }
+      return;
+    }
     case 'default_streams':
       state.realm_default_streams = event.default_streams;
       return;
@@ -215,6 +229,9 @@ export function comparable(state: State): State {
     copy[key]?.sort((a: Person, b: Person) => a.user_id - b.user_id);
   }
   for (const key of CHANNEL_LISTS) copy[key]?.sort((a: Person, b: Person) => a.stream_id - b.stream_id);
+  copy.user_topics?.sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic_name.localeCompare(b.topic_name));
+  // The old muted-topics list names channels, which renames make stale in any client.
+  delete copy.muted_topics;
   return copy;
 }
 
@@ -230,7 +247,9 @@ export function differences(actual: unknown, expected: unknown, path = '', limit
   const e = expected as Record<string, unknown>;
   // Lists of channels or users are matched by their IDs, so one extra entry is one difference.
   const idOf = (item: unknown) => (item as Record<string, unknown>)?.stream_id ?? (item as Record<string, unknown>)?.user_id;
-  if (Array.isArray(a) && Array.isArray(e) && a.every((x) => idOf(x) !== undefined) && e.every((x) => idOf(x) !== undefined)) {
+  const keyedById = (list: unknown[]) =>
+    list.every((x) => idOf(x) !== undefined) && new Set(list.map(idOf)).size === list.length;
+  if (Array.isArray(a) && Array.isArray(e) && keyedById(a) && keyedById(e)) {
     const byId = (list: unknown[]) => new Map(list.map((x) => [idOf(x), x]));
     const [am, em] = [byId(a), byId(e)];
     for (const id of new Set([...am.keys(), ...em.keys()])) {

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { listen } from './support/events';
+import { TestServer } from './support/server';
+
+let server: TestServer;
+let channelId: number;
+const CHANNEL = 'topics channel';
+before(async () => {
+  server = await TestServer.start();
+  await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: CHANNEL }] });
+  channelId = (await server.owner.get('/get_stream_id', { stream: CHANNEL })).body.stream_id;
+});
+after(() => server.close());
+
+describe('POST /user_topics', () => {
+  test('sets a policy, telling clients with both the old list and the new event', async () => {
+    const user = await server.createUser();
+    const old = await listen(user, { event_types: ['muted_topics'] });
+    const modern = await listen(user, { event_types: ['muted_topics', 'user_topic'] });
+    assert.equal((await user.post('/user_topics', { stream_id: channelId, topic: 'Lunch', visibility_policy: 1 })).status, 200);
+    const [mutedList] = await old();
+    assert.equal(mutedList.type, 'muted_topics');
+    assert.deepEqual(mutedList.muted_topics.map((m: unknown[]) => m.slice(0, 2)), [[CHANNEL, 'Lunch']]);
+    const seen = await modern();
+    assert.deepEqual(seen.map((e) => e.type), ['user_topic'], 'a user_topic client gets no muted_topics list');
+    assert.equal(seen[0].visibility_policy, 1);
+    assert.equal(seen[0].topic_name, 'Lunch');
+
+    const state = (await user.post('/register', { fetch_event_types: ['user_topic', 'muted_topics'] })).body;
+    assert.deepEqual(state.user_topics.map((t: { topic_name: string; visibility_policy: number }) => [t.topic_name, t.visibility_policy]), [['Lunch', 1]]);
+    assert.deepEqual(state.muted_topics.map((m: unknown[]) => m.slice(0, 2)), [[CHANNEL, 'Lunch']]);
+  });
+
+  test('matches topics without regard to case, sends nothing when nothing changes, and clears with 0', async () => {
+    const user = await server.createUser();
+    await user.post('/user_topics', { stream_id: channelId, topic: 'deploys', visibility_policy: 3 });
+    const events = await listen(user, { event_types: ['user_topic'] });
+    await user.post('/user_topics', { stream_id: channelId, topic: 'DEPLOYS', visibility_policy: 3 });
+    assert.deepEqual(await events(), []);
+    await user.post('/user_topics', { stream_id: channelId, topic: 'Deploys', visibility_policy: 0 });
+    const [cleared] = await events();
+    assert.equal(cleared.visibility_policy, 0);
+    assert.equal(cleared.topic_name, 'deploys', 'the topic keeps the spelling it was stored with');
+    const state = (await user.post('/register', { fetch_event_types: ['user_topic'] })).body;
+    assert.deepEqual(state.user_topics, []);
+  });
+
+  test('refuses bad policies, long topics and channels the user cannot read', async () => {
+    const user = await server.createUser();
+    await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'hidden' }], invite_only: true });
+    const hidden = (await server.owner.get('/get_stream_id', { stream: 'hidden' })).body.stream_id;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ stream_id: channelId, topic: 't', visibility_policy: 7 }, 'Invalid visibility_policy'],
+      [{ stream_id: channelId, topic: 'x'.repeat(61), visibility_policy: 1 }, 'topic is too long (limit: 60 characters)'],
+      [{ stream_id: hidden, topic: 't', visibility_policy: 1 }, 'Invalid channel ID'],
+      [{ stream_id: 999999, topic: 't', visibility_policy: 0 }, 'Invalid channel ID'],
+    ];
+    for (const [params, msg] of cases) {
+      const response = await user.post('/user_topics', params);
+      assert.equal(response.status, 400, msg);
+      assert.equal(response.body.msg, msg);
+    }
+  });
+});
+
+describe('PATCH /users/me/subscriptions/muted_topics', () => {
+  test('mutes a topic of a channel the user is in, by ID or name, even twice', async () => {
+    const user = await server.createUser();
+    await user.post('/users/me/subscriptions', { subscriptions: [{ name: CHANNEL }] });
+    assert.equal((await user.patch('/users/me/subscriptions/muted_topics', { stream_id: channelId, topic: 'noise', op: 'add' })).status, 200);
+    assert.equal((await user.patch('/users/me/subscriptions/muted_topics', { stream: CHANNEL, topic: 'noise', op: 'add' })).status, 200);
+    const state = (await user.post('/register', { fetch_event_types: ['user_topic'] })).body;
+    assert.deepEqual(state.user_topics.map((t: { topic_name: string }) => t.topic_name), ['noise']);
+  });
+
+  test('unmutes even a topic that is not muted', async () => {
+    const user = await server.createUser();
+    const response = await user.patch('/users/me/subscriptions/muted_topics', { stream_id: channelId, topic: 'never muted', op: 'remove' });
+    assert.equal(response.status, 200);
+  });
+
+  test('needs a subscription to mute, and exactly one of stream_id and stream', async () => {
+    const user = await server.createUser();
+    const notIn = await user.patch('/users/me/subscriptions/muted_topics', { stream_id: channelId, topic: 't', op: 'add' });
+    assert.equal(notIn.body.msg, `Not subscribed to channel ID ${channelId}`);
+    const both = await user.patch('/users/me/subscriptions/muted_topics', { stream_id: channelId, stream: CHANNEL, topic: 't', op: 'add' });
+    assert.equal(both.body.msg, 'Unsupported parameter combination: stream_id, stream');
+    const neither = await user.patch('/users/me/subscriptions/muted_topics', { topic: 't', op: 'add' });
+    assert.equal(neither.body.code, 'REQUEST_VARIABLE_MISSING');
+    const badOp = await user.patch('/users/me/subscriptions/muted_topics', { stream_id: channelId, topic: 't', op: 'toggle' });
+    assert.equal(badOp.body.msg, 'Invalid op');
+  });
+});
