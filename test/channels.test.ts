@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from './support/client';
 import { listen } from './support/events';
+import { createChannel, uniqueName } from './support/channels';
 import { TestServer } from './support/server';
 
 let server: TestServer;
@@ -11,19 +11,6 @@ before(async () => {
   ownerId = (await server.owner.get('/users/me')).body.user_id;
 });
 after(() => server.close());
-
-let channelCount = 0;
-function uniqueName(prefix = 'channel'): string {
-  channelCount += 1;
-  return `${prefix} ${channelCount}`;
-}
-
-async function createChannel(client: Client, params: Record<string, unknown> = {}, name = uniqueName()) {
-  const response = await client.post('/users/me/subscriptions', { subscriptions: [{ name }], ...params });
-  assert.equal(response.status, 200, JSON.stringify(response.body));
-  const id = (await client.get('/get_stream_id', { stream: name })).body.stream_id as number;
-  return { name, id };
-}
 
 function groupId(name: string): number {
   return server.stoa.groups.byName(name)!.id;

@@ -7,7 +7,13 @@ import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { CHANNEL_SETTINGS, hasMetadataAccess } from './access';
 import { presentChannel, presentSubscription } from './present';
-import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting, type ChannelRow, type TopicsPolicy } from './queries';
+import {
+  CHANNEL_GROUP_SETTINGS,
+  SUBSCRIPTION_SETTINGS,
+  type ChannelGroupSetting,
+  type ChannelRow,
+  type TopicsPolicy,
+} from './queries';
 
 /** The colors new subscriptions get, in order of preference (Zulip's palette). */
 export const SUBSCRIPTION_COLORS = [
@@ -265,16 +271,7 @@ export function announceReturningSettingHolder(stoa: Stoa, userId: number): void
   }
 }
 
-export type SubscriptionProperty =
-  | 'color'
-  | 'is_muted'
-  | 'in_home_view'
-  | 'pin_to_top'
-  | 'desktop_notifications'
-  | 'audible_notifications'
-  | 'push_notifications'
-  | 'email_notifications'
-  | 'wildcard_mentions_notify';
+export type SubscriptionProperty = (typeof SUBSCRIPTION_SETTINGS)[number] | 'in_home_view';
 
 /** Changes personal subscription settings, all in one transaction; each change tells the user's clients. */
 export function changeSubscriptionProperties(

@@ -20,7 +20,13 @@ import {
   type SubscriptionProperty,
 } from './actions';
 import { checkChannelName, cleanDescription, MAX_CHANNEL_DESCRIPTION_LENGTH } from './names';
-import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting, type ChannelRow, type TopicsPolicy } from './queries';
+import {
+  CHANNEL_GROUP_SETTINGS,
+  SUBSCRIPTION_SETTINGS,
+  type ChannelGroupSetting,
+  type ChannelRow,
+  type TopicsPolicy,
+} from './queries';
 import { parseRetention, TOPICS_POLICIES } from './views';
 
 function insufficientPermission(): ApiError {
@@ -181,17 +187,8 @@ export const archiveChannelView = endpoint<{ stream_id: number }>({
   },
 });
 
-const SUBSCRIPTION_PROPERTIES: readonly SubscriptionProperty[] = [
-  'color',
-  'is_muted',
-  'in_home_view',
-  'pin_to_top',
-  'desktop_notifications',
-  'audible_notifications',
-  'push_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-];
+/** The settings, and the legacy in_home_view (the opposite of is_muted). */
+const SUBSCRIPTION_PROPERTIES: readonly SubscriptionProperty[] = [...SUBSCRIPTION_SETTINGS, 'in_home_view'];
 
 export const updateSubscriptionProperties = endpoint<{
   subscription_data: Array<{ stream_id: number; property: string; value: boolean | string }>;

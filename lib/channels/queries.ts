@@ -51,6 +51,18 @@ export interface SubscriptionRow {
   wildcard_mentions_notify: 0 | 1 | null;
 }
 
+/** A subscriber's personal settings for a channel, each a column of their subscription. */
+export const SUBSCRIPTION_SETTINGS = [
+  'color',
+  'is_muted',
+  'pin_to_top',
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
+
 /** Recipient types, as Zulip numbers them. */
 export const RecipientType = { PERSONAL: 1, STREAM: 2, DIRECT_MESSAGE_GROUP: 3 } as const;
 
@@ -108,16 +120,7 @@ export function prepareChannelQueries(db: Db) {
   );
   const defaultIds = db.prepare<[], { id: number }>('SELECT id FROM streams WHERE is_default = 1 AND is_archived = 0 ORDER BY id');
   const setSubscriptionProperty = Object.fromEntries(
-    [
-      'color',
-      'is_muted',
-      'pin_to_top',
-      'desktop_notifications',
-      'audible_notifications',
-      'push_notifications',
-      'email_notifications',
-      'wildcard_mentions_notify',
-    ].map((column) => [
+    SUBSCRIPTION_SETTINGS.map((column) => [
       column,
       db.prepare<[string | number | null, number, number]>(`UPDATE subscriptions SET ${column} = ? WHERE user_id = ? AND recipient_id = ?`),
     ]),
