@@ -180,4 +180,3 @@ export function prepareChannelQueries(db: Db) {
     colorsOf: (userId: number) => colorsOf.all(userId).map((r) => r.color),
   };
 }
-export type ChannelQueries = ReturnType<typeof prepareChannelQueries>;

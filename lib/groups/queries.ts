@@ -84,4 +84,3 @@ export function prepareGroupQueries(db: Db) {
     hasMember: (groupId: number, userId: number) => hasMember.get(groupId, userId) !== undefined,
   };
 }
-export type GroupQueries = ReturnType<typeof prepareGroupQueries>;

@@ -21,4 +21,3 @@ export function prepareRealmQueries(db: Db) {
     insert: (name: string, dateCreated: number) => void insert.run(name, dateCreated),
   };
 }
-export type RealmQueries = ReturnType<typeof prepareRealmQueries>;

@@ -334,11 +334,6 @@ export const REALM_FETCH_KEYS: readonly string[] = [
   ...REALM_DYNAMIC_KEYS,
 ];
 
-/** The settings a new organization starts with, keyed as in register (group settings by system group name). */
-export function defaultRealmSettings(): Record<string, boolean | number | string | null> {
-  return Object.fromEntries(REALM_SETTINGS.map((s) => [s.key, s.default]));
-}
-
 /** The `realm` part of server_supported_permission_settings, keyed by setting name without the realm_ prefix. */
 export function realmPermissionSettings(): Record<string, Record<string, unknown>> {
   const result: Record<string, Record<string, unknown>> = {};

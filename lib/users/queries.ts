@@ -124,4 +124,3 @@ export function prepareUserQueries(db: Db) {
     deleteSetting: (id: number, name: string) => void deleteSetting.run(id, name),
   };
 }
-export type UserQueries = ReturnType<typeof prepareUserQueries>;

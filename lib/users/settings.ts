@@ -201,9 +201,6 @@ export const USER_SETTINGS_EXTRAS: Record<string, unknown> = {
   emojiset_choices: EMOJISETS,
 };
 
-/** PATCH /settings parameters that are not in USER_SETTINGS but PATCH /settings accepts (full_name, email, old_password, new_password) — names only, for documentation. */
-export const ACCOUNT_PARAMETERS: readonly string[] = ['full_name', 'email', 'old_password', 'new_password'];
-
 /**
  * Deprecated top-level register keys, for clients without the `user_settings_object`
  * capability. The display ones (with `emojiset_choices`) come when `update_display_settings` is
@@ -227,8 +224,3 @@ export const LEGACY_TOP_LEVEL: Readonly<Record<LegacyFetchType, readonly string[
 export const USER_SETTINGS_BY_NAME: ReadonlyMap<string, UserSettingDef> = new Map(
   USER_SETTINGS.map((s) => [s.name, s]),
 );
-
-/** The settings a new account starts with, keyed by name. */
-export function defaultUserSettings(): Record<string, boolean | number | string | null> {
-  return Object.fromEntries(USER_SETTINGS.map((s) => [s.name, s.default]));
-}
