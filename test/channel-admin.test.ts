@@ -5,16 +5,10 @@ import { createChannel } from './support/channels';
 import { TestServer } from './support/server';
 
 let server: TestServer;
-let ownerId: number;
 before(async () => {
   server = await TestServer.start();
-  ownerId = (await server.owner.get('/users/me')).body.user_id;
 });
 after(() => server.close());
-
-function groupId(name: string): number {
-  return server.stoa.groups.byName(name)!.id;
-}
 
 describe('POST /users/me/subscriptions/properties', () => {
   test('changes personal settings, telling the user’s clients', async () => {
@@ -116,7 +110,7 @@ describe('PATCH /streams/{stream_id}', () => {
     assert.equal((await server.owner.patch(`/streams/${id}`, { is_private: false })).status, 200);
     const back = await events();
     assert.deepEqual(back.map((e) => `${e.type}/${e.op}`), ['stream/create', 'subscription/peer_add']);
-    assert.deepEqual(back[1].user_ids, [ownerId]);
+    assert.deepEqual(back[1].user_ids, [server.ownerId]);
   });
 
   test('keeps public history public, and a private channel’s privacy for those inside it', async () => {
@@ -162,24 +156,24 @@ describe('PATCH /streams/{stream_id}', () => {
     const { id } = await createChannel(server.owner);
     const member = await server.createUser();
     const stale = await server.owner.patch(`/streams/${id}`, {
-      can_remove_subscribers_group: { new: groupId('role:members'), old: groupId('role:moderators') },
+      can_remove_subscribers_group: { new: server.groupId('role:members'), old: server.groupId('role:moderators') },
     });
     assert.equal(stale.body.code, 'EXPECTATION_MISMATCH');
     assert.equal(stale.body.msg, "'old' value does not match the expected value.");
     const events = await listen(server.owner, { event_types: ['stream'] });
     const ok = await server.owner.patch(`/streams/${id}`, {
-      can_remove_subscribers_group: { new: groupId('role:members'), old: groupId('role:administrators') },
+      can_remove_subscribers_group: { new: server.groupId('role:members'), old: server.groupId('role:administrators') },
       can_administer_channel_group: { new: { direct_members: [member.userId], direct_subgroups: [] } },
     });
     assert.equal(ok.status, 200);
     const seen = await events();
     assert.deepEqual(seen.map((e) => [e.property, e.value]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))), [
       ['can_administer_channel_group', { direct_members: [member.userId], direct_subgroups: [] }],
-      ['can_remove_subscribers_group', groupId('role:members')],
+      ['can_remove_subscribers_group', server.groupId('role:members')],
     ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
     assert.equal((await member.patch(`/streams/${id}`, { description: 'now mine too' })).status, 200);
     const unchanged = await listen(server.owner, { event_types: ['stream'] });
-    await server.owner.patch(`/streams/${id}`, { can_remove_subscribers_group: { new: groupId('role:members') } });
+    await server.owner.patch(`/streams/${id}`, { can_remove_subscribers_group: { new: server.groupId('role:members') } });
     assert.deepEqual(await unchanged(), [], 'an unchanged value sends nothing');
   });
 

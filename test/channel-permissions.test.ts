@@ -34,18 +34,16 @@ function content(role: Role, kind: Kind): boolean {
 const active = (kind: Kind) => kind !== 'archived';
 
 let server: TestServer;
-let ownerId: number;
 const clients = new Map<Role, Client & { userId: number }>();
 /** For each role, the channels made for it: its own, so one role's actions never disturb another's. */
 const channels = new Map<string, { id: number; name: string }>();
 
 before(async () => {
   server = await TestServer.start();
-  ownerId = (await server.owner.get('/users/me')).body.user_id;
   // Every channel has this subscriber, so the owner can make channels it is not in itself.
   const keeper = await server.createUser('Keeper');
   for (const role of ROLES) {
-    const client = role === 'owner' ? Object.assign(server.owner, { userId: ownerId }) : await server.createUser(`The ${role}`);
+    const client = role === 'owner' ? Object.assign(server.owner, { userId: server.ownerId }) : await server.createUser(`The ${role}`);
     if (role !== 'owner' && role !== 'deactivated') await server.owner.patch(`/users/${client.userId}`, { role: ROLE_VALUES[role] });
     clients.set(role, client);
     for (const kind of KINDS) {

@@ -5,16 +5,10 @@ import { createChannel, uniqueName } from './support/channels';
 import { TestServer } from './support/server';
 
 let server: TestServer;
-let ownerId: number;
 before(async () => {
   server = await TestServer.start();
-  ownerId = (await server.owner.get('/users/me')).body.user_id;
 });
 after(() => server.close());
-
-function groupId(name: string): number {
-  return server.stoa.groups.byName(name)!.id;
-}
 
 describe('POST /users/me/subscriptions', () => {
   test('creates a missing channel, subscribes the caller, and describes it as Zulip does', async () => {
@@ -22,7 +16,7 @@ describe('POST /users/me/subscriptions', () => {
     const response = await server.owner.post('/users/me/subscriptions', {
       subscriptions: [{ name: `  ${name}  `, description: 'line one\nline two' }],
     });
-    assert.deepEqual(response.body.subscribed, { [String(ownerId)]: [name] });
+    assert.deepEqual(response.body.subscribed, { [String(server.ownerId)]: [name] });
     assert.deepEqual(response.body.already_subscribed, {});
     assert.equal('unauthorized' in response.body, false);
 
@@ -32,16 +26,16 @@ describe('POST /users/me/subscriptions', () => {
     assert.equal(sub.rendered_description, '<p>line one line two</p>');
     assert.equal(sub.invite_only, false);
     assert.equal(sub.history_public_to_subscribers, true);
-    assert.equal(sub.creator_id, ownerId);
+    assert.equal(sub.creator_id, server.ownerId);
     assert.equal(sub.topics_policy, 'inherit');
     assert.equal(sub.is_muted, false);
     assert.equal(sub.in_home_view, true);
     assert.equal(sub.desktop_notifications, null);
     assert.match(sub.color, /^#[0-9a-f]{6}$/);
-    assert.deepEqual(sub.can_administer_channel_group, { direct_members: [ownerId], direct_subgroups: [] });
-    assert.equal(sub.can_remove_subscribers_group, groupId('role:administrators'));
-    assert.equal(sub.can_send_message_group, groupId('role:everyone'));
-    assert.equal(sub.can_add_subscribers_group, groupId('role:nobody'));
+    assert.deepEqual(sub.can_administer_channel_group, { direct_members: [server.ownerId], direct_subgroups: [] });
+    assert.equal(sub.can_remove_subscribers_group, server.groupId('role:administrators'));
+    assert.equal(sub.can_send_message_group, server.groupId('role:everyone'));
+    assert.equal(sub.can_add_subscribers_group, server.groupId('role:nobody'));
     assert.equal(sub.stream_post_policy, 1);
   });
 
@@ -56,7 +50,7 @@ describe('POST /users/me/subscriptions', () => {
     const { name } = await createChannel(server.owner);
     const again = await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }] });
     assert.deepEqual(again.body.subscribed, {});
-    assert.deepEqual(again.body.already_subscribed, { [String(ownerId)]: [name] });
+    assert.deepEqual(again.body.already_subscribed, { [String(server.ownerId)]: [name] });
   });
 
   test('matches existing channel names without regard to case', async () => {
@@ -98,7 +92,7 @@ describe('POST /users/me/subscriptions', () => {
     });
     assert.deepEqual(byEmail.body.subscribed, { [String(b.userId)]: [name] });
     const members = await server.owner.get(`/streams/${id}/members`);
-    assert.deepEqual(members.body.subscribers, [ownerId, a.userId, b.userId].sort((x, y) => x - y));
+    assert.deepEqual(members.body.subscribers, [server.ownerId, a.userId, b.userId].sort((x, y) => x - y));
   });
 
   test('refuses unknown and deactivated principals with 400 BAD_REQUEST', async () => {
@@ -182,8 +176,8 @@ describe('POST /users/me/subscriptions', () => {
 
   test('validates group settings of a new channel', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ can_remove_subscribers_group: groupId('role:internet') }, "'can_remove_subscribers_group' setting cannot be set to 'role:internet' group."],
-      [{ can_add_subscribers_group: groupId('role:everyone') }, "'can_add_subscribers_group' setting cannot be set to 'role:everyone' group."],
+      [{ can_remove_subscribers_group: server.groupId('role:internet') }, "'can_remove_subscribers_group' setting cannot be set to 'role:internet' group."],
+      [{ can_add_subscribers_group: server.groupId('role:everyone') }, "'can_add_subscribers_group' setting cannot be set to 'role:everyone' group."],
       [{ can_administer_channel_group: { direct_members: [999999], direct_subgroups: [] } }, 'Invalid user ID: 999999'],
       [{ can_administer_channel_group: 999999 }, 'Invalid user group'],
     ];
@@ -195,8 +189,8 @@ describe('POST /users/me/subscriptions', () => {
     const user = await server.createUser();
     const ok = await server.owner.post('/users/me/subscriptions', {
       subscriptions: [{ name: uniqueName() }],
-      can_add_subscribers_group: { direct_members: [user.userId], direct_subgroups: [groupId('role:moderators')] },
-      can_remove_subscribers_group: { direct_members: [], direct_subgroups: [groupId('role:members')] },
+      can_add_subscribers_group: { direct_members: [user.userId], direct_subgroups: [server.groupId('role:moderators')] },
+      can_remove_subscribers_group: { direct_members: [], direct_subgroups: [server.groupId('role:members')] },
     });
     assert.equal(ok.status, 200);
     const created = (await server.owner.get('/users/me/subscriptions')).body.subscriptions.at(-1);
@@ -230,7 +224,7 @@ describe('POST /users/me/subscriptions', () => {
     const [added] = await newcomerEvents();
     assert.equal(added.op, 'add');
     assert.equal(added.subscriptions[0].stream_id, id);
-    assert.deepEqual(added.subscriptions[0].subscribers, [ownerId, newcomer.userId].sort((x, y) => x - y));
+    assert.deepEqual(added.subscriptions[0].subscribers, [server.ownerId, newcomer.userId].sort((x, y) => x - y));
   });
 
   test('brings a private channel to a user who is added to it', async () => {
@@ -279,7 +273,7 @@ describe('DELETE /users/me/subscriptions', () => {
   test('needs permission to remove others', async () => {
     const member = await server.createUser();
     const other = await server.createUser();
-    const { name } = await createChannel(server.owner, { principals: [ownerId, other.userId] });
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, other.userId] });
     const denied = await member.delete('/users/me/subscriptions', { subscriptions: [name], principals: [other.userId] });
     assert.equal(denied.body.msg, 'Insufficient permission');
     const allowed = await server.owner.delete('/users/me/subscriptions', { subscriptions: [name], principals: [other.userId] });
@@ -301,6 +295,24 @@ describe('reading channels', () => {
     assert.equal(denied.body.msg, 'User not authorized for this query');
     const withDefault = await user.get('/streams', { include_default: true });
     assert.ok(withDefault.body.streams.every((s: { is_default?: boolean }) => s.is_default === false));
+  });
+
+  test('GET /streams with include_can_access_content adds private channels the user may join', async () => {
+    const user = await server.createUser();
+    const joinable = await createChannel(server.owner, {
+      invite_only: true,
+      can_subscribe_group: { direct_members: [user.userId], direct_subgroups: [] },
+    });
+    const closed = await createChannel(server.owner, { invite_only: true });
+    const ids = (await user.get('/streams', { include_can_access_content: true })).body.streams.map(
+      (s: { stream_id: number }) => s.stream_id,
+    );
+    assert.ok(ids.includes(joinable.id));
+    assert.ok(!ids.includes(closed.id));
+    const plain = (await user.get('/streams')).body.streams.map((s: { stream_id: number }) => s.stream_id);
+    assert.ok(!plain.includes(joinable.id), 'not without asking');
+    const joined = await user.post('/users/me/subscriptions', { subscriptions: [{ name: joinable.name }] });
+    assert.equal(joined.status, 200, 'members of can_subscribe_group may subscribe themselves');
   });
 
   test('private channels answer Invalid channel ID or name to outsiders', async () => {

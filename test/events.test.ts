@@ -152,7 +152,7 @@ describe('GET /events', () => {
     const abort = new AbortController();
     const poll = getEvents(server.owner, { queue_id, last_event_id: -1 }, abort.signal);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const queue = server.stoa.queues.get(server.stoa.users.firstOwner()!.id, queue_id);
+    const queue = server.stoa.queues.get(server.ownerId, queue_id);
     assert.ok(queue.parked, 'the poll is parked');
     abort.abort();
     await assert.rejects(poll);
@@ -177,7 +177,7 @@ describe('DELETE /events', () => {
 describe('events', () => {
   test('sent inside a transaction are delivered after the commit and dropped on rollback', async () => {
     const { queue_id } = await registerQueue(server.owner);
-    const ownerId = server.stoa.users.firstOwner()!.id;
+    const ownerId = server.ownerId;
     const queue = server.stoa.queues.get(ownerId, queue_id);
     assert.throws(() =>
       write(server.stoa, () => {

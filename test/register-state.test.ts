@@ -94,7 +94,7 @@ describe('register state', () => {
     ]);
     const owners = state.realm_user_groups.find((g: { name: string }) => g.name === 'role:owners');
     const admins = state.realm_user_groups.find((g: { name: string }) => g.name === 'role:administrators');
-    assert.deepEqual(owners.members, [server.stoa.users.firstOwner()!.id]);
+    assert.deepEqual(owners.members, [server.ownerId]);
     assert.deepEqual(admins.direct_subgroup_ids, [owners.id]);
     assert.equal(owners.is_system_group, true);
     assert.equal(owners.deactivated, false);

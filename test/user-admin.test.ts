@@ -4,16 +4,10 @@ import { listen } from './support/events';
 import { TestServer } from './support/server';
 
 let server: TestServer;
-let ownerId: number;
 before(async () => {
   server = await TestServer.start();
-  ownerId = (await server.owner.get('/users/me')).body.user_id;
 });
 after(() => server.close());
-
-function groupId(name: string): number {
-  return server.stoa.groups.byName(name)!.id;
-}
 
 describe('PATCH /users/{user_id}', () => {
   test('changes the role, moving the user between role groups, and tells everyone', async () => {
@@ -23,9 +17,9 @@ describe('PATCH /users/{user_id}', () => {
     assert.equal(response.status, 200);
     const events = await watcher();
     assert.deepEqual(events, [
-      { type: 'user_group', op: 'remove_members', group_id: groupId('role:members'), user_ids: [user.userId] },
-      { type: 'user_group', op: 'remove_members', group_id: groupId('role:fullmembers'), user_ids: [user.userId] },
-      { type: 'user_group', op: 'add_members', group_id: groupId('role:moderators'), user_ids: [user.userId] },
+      { type: 'user_group', op: 'remove_members', group_id: server.groupId('role:members'), user_ids: [user.userId] },
+      { type: 'user_group', op: 'remove_members', group_id: server.groupId('role:fullmembers'), user_ids: [user.userId] },
+      { type: 'user_group', op: 'add_members', group_id: server.groupId('role:moderators'), user_ids: [user.userId] },
       { type: 'realm_user', op: 'update', person: { user_id: user.userId, role: 300 } },
     ]);
     const me = await user.get('/users/me');
@@ -60,14 +54,14 @@ describe('PATCH /users/{user_id}', () => {
     await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
     const promote = await admin.patch(`/users/${target.userId}`, { role: 100 });
     assert.equal(promote.body.msg, 'Must be an organization owner');
-    const demoteOwner = await admin.patch(`/users/${ownerId}`, { role: 400 });
+    const demoteOwner = await admin.patch(`/users/${server.ownerId}`, { role: 400 });
     assert.equal(demoteOwner.body.msg, 'Must be an organization owner');
     const invalid = await server.owner.patch(`/users/${target.userId}`, { role: 500 });
     assert.equal(invalid.body.msg, 'Invalid role');
   });
 
   test('keeps the last owner an owner', async () => {
-    const response = await server.owner.patch(`/users/${ownerId}`, { role: 200 });
+    const response = await server.owner.patch(`/users/${server.ownerId}`, { role: 200 });
     assert.equal(response.status, 400);
     assert.equal(response.body.msg, 'The owner permission cannot be removed from the only organization owner.');
   });
@@ -124,7 +118,7 @@ describe('deactivating and reactivating', () => {
     assert.equal(response.status, 200);
     const events = await watcher();
     assert.deepEqual(events[0], { type: 'realm_user', op: 'update', person: { user_id: user.userId, is_active: true } });
-    assert.ok(events.some((e) => e.op === 'add_members' && e.group_id === groupId('role:members')));
+    assert.ok(events.some((e) => e.op === 'add_members' && e.group_id === server.groupId('role:members')));
     assert.equal((await user.get('/users/me')).status, 200);
     const twice = await server.owner.post(`/users/${user.userId}/reactivate`);
     assert.equal(twice.body.msg, 'User is already active');
@@ -133,7 +127,7 @@ describe('deactivating and reactivating', () => {
   test('the last owner cannot be deactivated, by others or by themselves', async () => {
     const admin = await server.createUser();
     await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
-    const byAdmin = await admin.delete(`/users/${ownerId}`);
+    const byAdmin = await admin.delete(`/users/${server.ownerId}`);
     assert.equal(byAdmin.body.msg, 'Must be an organization owner');
     const bySelf = await server.owner.delete('/users/me');
     assert.equal(bySelf.status, 400);

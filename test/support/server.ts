@@ -75,6 +75,16 @@ export class TestServer {
     return this.running.stoa;
   }
 
+  /** The user ID of the owner created at first start. */
+  get ownerId(): number {
+    return this.stoa.users.firstOwner()!.id;
+  }
+
+  /** The ID of a named group, such as the system group 'role:members'. */
+  groupId(name: string): number {
+    return this.stoa.groups.byName(name)!.id;
+  }
+
   config(): Config {
     return {
       ...DEFAULTS,
