@@ -194,3 +194,70 @@ CREATE TABLE user_topics (
   last_updated      INTEGER NOT NULL,
   PRIMARY KEY (user_id, stream_id, topic_key)
 ) STRICT, WITHOUT ROWID;
+
+-- Direct-message conversations between two or more people (Zulip's direct message groups).
+-- A one-to-one conversation is one of these too, so both directions share its recipient;
+-- a conversation with oneself uses the user's personal recipient instead.
+CREATE TABLE direct_message_groups (
+  id                INTEGER PRIMARY KEY,
+  -- The member IDs, sorted and comma-separated: the conversation's identity.
+  user_ids          TEXT    NOT NULL UNIQUE,
+  recipient_id      INTEGER REFERENCES recipients (id)
+) STRICT;
+
+-- Messages. `topic_key` is the topic folded for case-insensitive matching; empty for
+-- direct messages.
+CREATE TABLE messages (
+  id                INTEGER PRIMARY KEY,
+  sender_id         INTEGER NOT NULL REFERENCES users (id),
+  recipient_id      INTEGER NOT NULL REFERENCES recipients (id),
+  -- The channel of a channel message (the recipient's type_id), NULL for direct messages.
+  stream_id         INTEGER REFERENCES streams (id),
+  topic             TEXT    NOT NULL DEFAULT '',
+  topic_key         TEXT    NOT NULL DEFAULT '',
+  content           TEXT    NOT NULL,
+  rendered_content  TEXT    NOT NULL,
+  date_sent         INTEGER NOT NULL,
+  -- The name of the client that sent it, e.g. ZulipPython or website.
+  sending_client    TEXT    NOT NULL,
+  is_me_message     INTEGER NOT NULL DEFAULT 0,
+  has_link          INTEGER NOT NULL DEFAULT 0,
+  has_image         INTEGER NOT NULL DEFAULT 0,
+  has_attachment    INTEGER NOT NULL DEFAULT 0,
+  last_edit_time    INTEGER,
+  last_moved_time   INTEGER,
+  -- JSON array of edit-history entries, newest first; NULL if never edited or moved.
+  edit_history      TEXT
+) STRICT;
+CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
+CREATE INDEX messages_by_recipient_topic ON messages (recipient_id, topic_key, id);
+CREATE INDEX messages_by_sender ON messages (sender_id, id);
+
+-- One row per user who has the message in their history, with their flags as bits
+-- (lib/messages/flags.ts). Messages reached later through a channel's public history get a
+-- row flagged `historical` only when the user acts on them (stars, reacts, reads).
+CREATE TABLE user_messages (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  flags             INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, message_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX user_messages_by_message ON user_messages (message_id);
+-- Unread (bit 0 clear) and starred (bit 1) rows are few and asked for often.
+CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
+CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) <> 0;
+
+-- Emoji reactions. emoji_code's meaning depends on reaction_type (see lib/messages/reactions.ts).
+CREATE TABLE reactions (
+  id                INTEGER PRIMARY KEY,
+  message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  emoji_name        TEXT    NOT NULL,
+  emoji_code        TEXT    NOT NULL,
+  reaction_type     TEXT    NOT NULL CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'zulip_extra_emoji')),
+  UNIQUE (message_id, user_id, reaction_type, emoji_code)
+) STRICT;
+
+-- Full-text search over topics and message text. Contentless: the text lives in messages,
+-- and lib/messages/queries.ts keeps the index in step with it.
+CREATE VIRTUAL TABLE messages_fts USING fts5 (topic, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');

@@ -1,4 +1,5 @@
 import { badRequest } from '../http/errors';
+import { NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from '../messages/narrow';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -11,17 +12,6 @@ export const DEFAULT_QUEUE_LIFESPAN_SECS = 10 * 60;
 /** The longest lifespan a client may ask for: a week, as on Zulip. */
 const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 60 * 60;
 
-const NARROW_TERM: ParamSchema = {
-  anyOf: [
-    { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string' } },
-    {
-      type: 'object',
-      required: ['operator', 'operand'],
-      properties: { operator: { type: 'string' }, operand: {}, negated: { type: 'boolean' } },
-    },
-  ],
-};
-
 /** The parameters of POST /register, which GET /events also takes to register without a queue_id. */
 export const REGISTER_PARAMS: Record<string, ParamSchema> = {
   apply_markdown: { type: 'boolean', default: false },
@@ -33,7 +23,7 @@ export const REGISTER_PARAMS: Record<string, ParamSchema> = {
   fetch_event_types: { type: ['array', 'null'], items: { type: 'string' } },
   all_public_streams: { type: 'boolean', default: false },
   client_capabilities: { type: 'object', default: {} },
-  narrow: { type: 'array', items: NARROW_TERM, default: [] },
+  narrow: NARROW_PARAM,
   queue_lifespan_secs: { type: 'integer', minimum: 0, default: 0 },
 };
 
@@ -47,7 +37,7 @@ export interface RegisterParams {
   fetch_event_types?: string[] | null;
   all_public_streams: boolean;
   client_capabilities: Record<string, unknown>;
-  narrow: Array<[string, string] | { operator: string; operand: unknown; negated?: boolean }>;
+  narrow: RawNarrowTerm[];
   queue_lifespan_secs: number;
 }
 
@@ -83,9 +73,7 @@ export function queueSettings(user: UserRow, params: RegisterParams): QueueSetti
   return {
     userId: user.id,
     eventTypes: params.event_types === null ? null : new Set(params.event_types),
-    narrow: params.narrow.map((term) =>
-      Array.isArray(term) ? { operator: term[0], operand: term[1] } : term,
-    ),
+    narrow: normalizeNarrow(params.narrow),
     allPublicStreams: params.all_public_streams,
     includeSubscribers: params.include_subscribers,
     applyMarkdown: params.apply_markdown,

@@ -3,6 +3,7 @@ import * as authViews from '../auth/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
+import * as messageViews from '../messages/views';
 import * as realmViews from '../realm/views';
 import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
@@ -35,6 +36,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/events', endpoint: eventViews.deleteEvents },
 
   { method: 'PATCH', path: '/settings', endpoint: userViews.updateSettings },
+
+  { method: 'POST', path: '/messages', endpoint: messageViews.sendMessageView },
+  { method: 'GET', path: '/messages', endpoint: messageViews.getMessages },
+  { method: 'POST', path: '/messages/render', endpoint: messageViews.renderMessageView },
+  { method: 'GET', path: '/messages/:message_id', endpoint: messageViews.getMessage },
 
   { method: 'GET', path: '/users', endpoint: userViews.getUsers },
   { method: 'POST', path: '/users', endpoint: userViews.createUserView },

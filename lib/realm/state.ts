@@ -1,5 +1,6 @@
 import type { StateContext } from '../events/register';
 import { groupSettingValue } from '../groups/settings';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/actions';
 import { REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
@@ -66,7 +67,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     server_generation: SERVER_GENERATION,
     // Comfortably above the heartbeat interval, as clients use it as their HTTP timeout.
     event_queue_longpoll_timeout_seconds: Math.max(90, heartbeatSecs + 40),
-    realm_empty_topic_display_name: 'general chat',
+    realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
     jitsi_server_url: state.realm_jitsi_server_url ?? state.server_jitsi_server_url,
     realm_allow_edit_history: state.realm_message_edit_history_visibility_policy !== 'none',
     realm_mandatory_topics: state.realm_topics_policy === 'disable_empty_topic',

@@ -47,7 +47,7 @@ interface NewerProperty {
   property: string;
   /** OpenAPI 3.0 schema of the value. */
   schema: object;
-  since: number | 'spec';
+  since: number | 'spec' | 'undocumented';
 }
 
 interface NewerOperation {
@@ -141,6 +141,9 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
     schema: { type: 'boolean' },
     since: 'spec',
   },
+  // Zulip sends the client's own local_id back in the sender's message event (zulip.yaml
+  // describes it under POST /messages' queue_id, not in the event).
+  { in: ['event:message'], property: 'local_message_id', schema: { type: 'string' }, since: 'undocumented' },
   // Zulip calls this `zulip_extra_emoji`; EmojiBase covers message reactions and reaction events.
   {
     in: ['schema:EmojiBase'],

@@ -1,0 +1,39 @@
+import { hasContentAccess } from '../channels/access';
+import type { ChannelRow } from '../channels/queries';
+import { badRequest } from '../http/errors';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { HISTORICAL_VIEW_FLAGS } from './flags';
+import type { MessageRow } from './queries';
+
+/**
+ * May the user read a channel's messages from before they joined? Only where the channel
+ * shares its history with subscribers and the user may read the channel at all.
+ */
+export function canReadChannelHistory(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
+  return channel.history_public_to_subscribers === 1 && hasContentAccess(stoa, user, channel);
+}
+
+export function invalidMessage() {
+  return badRequest('Invalid message(s)');
+}
+
+export interface AccessibleMessage {
+  row: MessageRow;
+  /** The user's flag bits; a message reached through channel history reads as read and historical. */
+  flags: number;
+  /** Whether the message is in the user's own history (has a user_messages row). */
+  inHistory: boolean;
+}
+
+/** A message the user may read: in their own history, or in a channel history open to them. */
+export function accessMessage(stoa: Stoa, user: UserRow, messageId: number): AccessibleMessage {
+  const row = stoa.messages.byId(messageId);
+  if (!row) throw invalidMessage();
+  const flags = stoa.messages.flagsOf(user.id, messageId);
+  if (flags !== undefined) return { row, flags, inHistory: true };
+  if (row.stream_id !== null && canReadChannelHistory(stoa, user, stoa.channels.byId(row.stream_id)!)) {
+    return { row, flags: HISTORICAL_VIEW_FLAGS, inHistory: false };
+  }
+  throw invalidMessage();
+}

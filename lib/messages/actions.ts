@@ -1,0 +1,159 @@
+import type { ChannelRow } from '../channels/queries';
+import type { EventQueue } from '../events/queues';
+import { sendEvent, write } from '../events/send';
+import type { Stoa } from '../stoa';
+import { avatarUrl } from '../users/present';
+import type { UserRow } from '../users/queries';
+import { Flag, flagNames } from './flags';
+import { matchesEventNarrow } from './narrow-events';
+import { MessagePresenter, type MessageView } from './present';
+import type { MessageRow } from './queries';
+import { renderContent, type RenderedContent } from './render';
+
+/** Where a message goes: a channel's topic, or a conversation of people. */
+export type Addressee =
+  | { type: 'channel'; channel: ChannelRow; topic: string }
+  /** Everyone in the conversation but (possibly) the sender; the sender alone is a note to self. */
+  | { type: 'direct'; users: readonly UserRow[] };
+
+export interface SendOptions {
+  /** The name of the client the message came from, e.g. ZulipPython. */
+  client: string;
+  /** Whether the sender's own copy starts read. */
+  readBySender: boolean;
+  /** The sender's event queue and the ID its client gave the message, echoed in that queue's event. */
+  local?: { queueId: string; localId: string };
+}
+
+/** The recipient of a direct conversation: shared by everyone in it, whoever sends. */
+function directRecipient(stoa: Stoa, participantIds: readonly number[]): number {
+  if (participantIds.length === 1) return stoa.messages.personalRecipient(participantIds[0]);
+  const key = participantIds.join(',');
+  return stoa.messages.directGroupRecipient(key) ?? stoa.messages.insertDirectGroup(key);
+}
+
+/** Each receiver's flags on a new message, from what its content mentions. */
+function initialFlags(
+  stoa: Stoa,
+  sender: UserRow,
+  receiverIds: readonly number[],
+  rendered: RenderedContent,
+  isDirect: boolean,
+  topicParticipants: ReadonlySet<number>,
+  readBySender: boolean,
+): Map<number, number> {
+  const alertWords = rendered.alertWordsFound.size > 0 ? stoa.alertWords.foldedOfUsers(receiverIds) : new Map<number, string[]>();
+  const flags = new Map<number, number>();
+  for (const userId of receiverIds) {
+    let bits = isDirect ? Flag.is_private : 0;
+    if (userId === sender.id && readBySender) bits |= Flag.read;
+    if (
+      rendered.mentionedUserIds.has(userId) ||
+      [...rendered.mentionedGroupIds].some((groupId) => stoa.groups.hasMember(groupId, userId))
+    ) {
+      bits |= Flag.mentioned;
+    }
+    if (rendered.mentionsChannelWildcard) bits |= Flag.stream_wildcard_mentioned;
+    if (rendered.mentionsTopicWildcard && (isDirect || topicParticipants.has(userId))) bits |= Flag.topic_wildcard_mentioned;
+    if (userId !== sender.id && alertWords.get(userId)?.some((word) => rendered.alertWordsFound.has(word))) {
+      bits |= Flag.has_alert_word;
+    }
+    flags.set(userId, bits);
+  }
+  return flags;
+}
+
+/** Stores a message for everyone who receives it and tells their clients; returns its ID. */
+export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, content: string, options: SendOptions): number {
+  return write(stoa, () => {
+    let recipientId: number;
+    let receiverIds: number[];
+    let topicParticipants = new Set<number>();
+    if (addressee.type === 'channel') {
+      recipientId = addressee.channel.recipient_id;
+      receiverIds = stoa.channels.subscriberIds(recipientId);
+      // The sender always has their own message, subscribed or not.
+      if (!receiverIds.includes(sender.id)) receiverIds.push(sender.id);
+    } else {
+      receiverIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
+      recipientId = directRecipient(stoa, receiverIds);
+    }
+    const candidateWords = [...new Set([...stoa.alertWords.foldedOfUsers(receiverIds).values()].flat())];
+    const rendered = renderContent(stoa, content, candidateWords);
+    if (addressee.type === 'channel' && rendered.mentionsTopicWildcard) {
+      topicParticipants = new Set(stoa.messages.topicSenders(recipientId, addressee.topic));
+      topicParticipants.add(sender.id);
+    }
+    const id = stoa.messages.insert({
+      sender_id: sender.id,
+      recipient_id: recipientId,
+      stream_id: addressee.type === 'channel' ? addressee.channel.id : null,
+      topic: addressee.type === 'channel' ? addressee.topic : '',
+      content,
+      rendered_content: rendered.html,
+      date_sent: Math.floor(stoa.clock.now() / 1000),
+      sending_client: options.client,
+      is_me_message: rendered.isMeMessage ? 1 : 0,
+      has_link: rendered.hasLink ? 1 : 0,
+      has_image: rendered.hasImage ? 1 : 0,
+      has_attachment: rendered.hasAttachment ? 1 : 0,
+    });
+    const flags = initialFlags(
+      stoa,
+      sender,
+      receiverIds,
+      rendered,
+      addressee.type === 'direct',
+      topicParticipants,
+      options.readBySender,
+    );
+    for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
+    if (addressee.type === 'channel') stoa.messages.noteFirstMessage(addressee.channel.id, id);
+    announceMessage(stoa, stoa.messages.byId(id)!, flags, options.local);
+    return id;
+  });
+}
+
+/**
+ * Sends the `message` event to each receiver's queues, shaped per queue (Markdown or not,
+ * client_gravatar, the empty topic) and filtered by the queue's narrow. Queues that want the
+ * same shape share one event object, so it is serialized once.
+ */
+function announceMessage(
+  stoa: Stoa,
+  row: MessageRow,
+  flags: ReadonlyMap<number, number>,
+  local: SendOptions['local'],
+): void {
+  const presenter = new MessagePresenter(stoa);
+  const sender = presenter.user(row.sender_id);
+  const shapes = new Map<string, Record<string, unknown>>();
+  const events = new Map<string, Record<string, unknown>>();
+  sendEvent(
+    stoa,
+    (queue: EventQueue) => {
+      const bits = flags.get(queue.userId);
+      if (bits === undefined || !matchesEventNarrow(stoa, queue.userId, queue.settings.narrow, row, bits)) return null;
+      const viewer = presenter.user(queue.userId);
+      const view: MessageView = {
+        applyMarkdown: queue.settings.applyMarkdown,
+        clientGravatar: queue.settings.clientGravatar,
+        allowEmptyTopicName: queue.settings.capabilities.empty_topic_name,
+      };
+      const avatar = avatarUrl(viewer, sender, view.clientGravatar);
+      const shapeKey = `${view.applyMarkdown}|${view.allowEmptyTopicName}|${avatar}`;
+      let shared = shapes.get(shapeKey);
+      if (!shared) shapes.set(shapeKey, (shared = presenter.presentOne(viewer, row, view)));
+      const localId = local && queue.id === local.queueId ? local.localId : undefined;
+      const eventKey = `${shapeKey}|${bits}|${localId ?? ''}`;
+      let event = events.get(eventKey);
+      if (!event) {
+        event = { type: 'message', message: shared, flags: flagNames(bits) };
+        if (localId !== undefined) event.local_message_id = localId;
+        events.set(eventKey, event);
+      }
+      return event as { type: string };
+    },
+    flags.keys(),
+  );
+}

@@ -1,0 +1,100 @@
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { canReadChannelHistory } from './access';
+import { Flag } from './flags';
+import { flagsColumn, type CompiledNarrow } from './narrow';
+import type { MessageRow } from './queries';
+
+/** Anchors beyond every message: `newest` fetches end here. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+
+export type FetchedRow = MessageRow & { user_flags: number };
+
+/** The start of a fetch: the user's own rows, or (shared history) every message of the channel. */
+function source(narrow: CompiledNarrow): { from: string; idColumn: string; flags: string } {
+  if (narrow.includeHistory) {
+    return {
+      from: 'messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user',
+      idColumn: 'm.id',
+      flags: flagsColumn(true),
+    };
+  }
+  return {
+    from: 'user_messages um JOIN messages m ON m.id = um.message_id',
+    idColumn: 'um.message_id',
+    flags: flagsColumn(false),
+  };
+}
+
+function whereClause(narrow: CompiledNarrow, flags: string, extra: string[], personal: boolean): string {
+  const conditions = [...(personal ? ['um.user_id = @user'] : []), ...narrow.conditions, ...extra];
+  return conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => c.replaceAll('FLAGS', flags)).join(' AND ')}`;
+}
+
+/** The oldest unread message of the narrow, if any; unread messages are always the user's own. */
+export function firstUnreadId(stoa: Stoa, narrow: CompiledNarrow): number | undefined {
+  const personal = { ...narrow, includeHistory: false };
+  const { from, idColumn, flags } = source(personal);
+  const sql = `SELECT ${idColumn} AS id FROM ${from} ${whereClause(personal, flags, [`(${flags} & ${Flag.read}) = 0`], true)}
+    ORDER BY ${idColumn} LIMIT 1`;
+  return (stoa.messages.prepared(sql).get(narrow.params) as { id: number } | undefined)?.id;
+}
+
+export interface RangeResult {
+  rows: FetchedRow[];
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}
+
+/** Up to numBefore messages before the anchor and numAfter after it (and the anchor itself if asked). */
+export function fetchRange(
+  stoa: Stoa,
+  narrow: CompiledNarrow,
+  anchor: number,
+  includeAnchor: boolean,
+  numBefore: number,
+  numAfter: number,
+): RangeResult {
+  const { from, idColumn, flags } = source(narrow);
+  const personal = !narrow.includeHistory;
+  const select = `SELECT m.*, ${flags} AS user_flags FROM ${from}`;
+  let before: FetchedRow[] = [];
+  if (numBefore > 0) {
+    const sql = `${select} ${whereClause(narrow, flags, [`${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @limit`;
+    before = (stoa.messages.prepared(sql).all({ ...narrow.params, anchor, limit: numBefore }) as FetchedRow[]).reverse();
+  }
+  let after: FetchedRow[] = [];
+  const afterLimit = numAfter + (includeAnchor ? 1 : 0);
+  if (afterLimit > 0) {
+    const op = includeAnchor ? '>=' : '>';
+    const sql = `${select} ${whereClause(narrow, flags, [`${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @limit`;
+    after = stoa.messages.prepared(sql).all({ ...narrow.params, anchor, limit: afterLimit }) as FetchedRow[];
+  }
+  const foundAnchor = includeAnchor && after.length > 0 && after[0].id === anchor;
+  // Without the anchor among them, the extra row we asked for is one too many.
+  const foundNewest = after.length < afterLimit || anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  if (includeAnchor && !foundAnchor && after.length > numAfter) after = after.slice(0, numAfter);
+  return {
+    rows: [...before, ...after],
+    foundAnchor,
+    foundOldest: before.length < numBefore || anchor === 0,
+    foundNewest,
+  };
+}
+
+/** The given messages that the user may read and the narrow matches, in ID order. */
+export function fetchByIds(stoa: Stoa, user: UserRow, narrow: CompiledNarrow, ids: readonly number[]): FetchedRow[] {
+  const readableHistory = stoa.channels
+    .all()
+    .filter((channel) => canReadChannelHistory(stoa, user, channel))
+    .map((channel) => channel.recipient_id);
+  const flags = flagsColumn(true);
+  const sql = `SELECT m.*, ${flags} AS user_flags
+    FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user
+    ${whereClause(narrow, flags, ['m.id IN (SELECT value FROM json_each(@ids))', '(um.user_id IS NOT NULL OR m.recipient_id IN (SELECT value FROM json_each(@history)))'], false)}
+    ORDER BY m.id`;
+  return stoa.messages
+    .prepared(sql)
+    .all({ ...narrow.params, ids: JSON.stringify(ids), history: JSON.stringify(readableHistory) }) as FetchedRow[];
+}

@@ -1,0 +1,275 @@
+import { ApiError } from '../http/errors';
+import type { ParamSchema } from '../http/validate';
+import type { Stoa } from '../stoa';
+import { topicKey } from '../user-topics/queries';
+import type { UserRow } from '../users/queries';
+import { canReadChannelHistory } from './access';
+import { Flag, HISTORICAL_VIEW_FLAGS } from './flags';
+import { EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX } from './topics';
+
+/** One filter of a narrow, with Zulip's older operator names mapped to the current ones. */
+export interface NarrowTerm {
+  operator: string;
+  operand: unknown;
+  negated: boolean;
+}
+
+/** What clients send: `{operator, operand, negated}` objects or `[operator, operand]` pairs. */
+export type RawNarrowTerm = [string, unknown] | { operator: string; operand: unknown; negated?: boolean };
+
+const NARROW_TERM: ParamSchema = {
+  anyOf: [
+    { type: 'array', minItems: 2, maxItems: 2, items: [{ type: 'string' }, {}] },
+    {
+      type: 'object',
+      required: ['operator', 'operand'],
+      properties: { operator: { type: 'string' }, operand: {}, negated: { type: 'boolean' } },
+    },
+  ],
+};
+/** The `narrow` parameter of GET /messages, POST /register and the flags endpoints. */
+export const NARROW_PARAM: ParamSchema = { type: 'array', items: NARROW_TERM, default: [] };
+
+const OPERATOR_ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels', 'pm-with': 'dm' };
+const OPERAND_ALIASES: Record<string, Record<string, string>> = { is: { private: 'dm' } };
+
+export function badNarrow(description: string): ApiError {
+  return new ApiError('BAD_NARROW', `Invalid narrow operator: ${description}`);
+}
+
+export function normalizeNarrow(raw: readonly RawNarrowTerm[]): NarrowTerm[] {
+  return raw.map((term) => {
+    const [operator, operand, negated] = Array.isArray(term)
+      ? [term[0], term[1], false]
+      : [term.operator, term.operand, term.negated ?? false];
+    const canonical = OPERATOR_ALIASES[operator] ?? operator;
+    const aliased = typeof operand === 'string' ? OPERAND_ALIASES[canonical]?.[operand] : undefined;
+    return { operator: canonical, operand: aliased ?? operand, negated };
+  });
+}
+
+/**
+ * A narrow turned into SQL over `messages m`. `FLAGS` in a condition stands for the user's
+ * flag bits on the row: a column when fetching, a bound value when matching one event.
+ */
+export interface CompiledNarrow {
+  /** Search the channel's whole history (shared history), not just the user's own messages. */
+  includeHistory: boolean;
+  conditions: string[];
+  params: Record<string, unknown>;
+  /** The words of `search` terms, for highlighting matches. */
+  searchWords: string[];
+}
+
+/** Flags that exist only in the user's own history: narrowing on them searches only that. */
+const PERSONAL_IS_OPERANDS = new Set(['dm', 'starred', 'mentioned', 'alerted', 'unread']);
+const IS_OPERANDS = new Set([...PERSONAL_IS_OPERANDS, 'resolved', 'followed', 'muted']);
+const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
+
+function messageIdOperand(term: NarrowTerm): number {
+  const { operand } = term;
+  const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand) ? Number(operand) : NaN;
+  if (!Number.isSafeInteger(id)) throw badNarrow(`Invalid '${term.operator}' operand`);
+  return id;
+}
+
+function userOperand(stoa: Stoa, operand: unknown): UserRow | undefined {
+  if (typeof operand === 'number') return stoa.users.byId(operand);
+  if (typeof operand === 'string') return stoa.users.byAnyEmail(operand.trim());
+  return undefined;
+}
+
+/** A `dm` operand: user IDs, or emails in a list or comma-separated. */
+function dmUsers(stoa: Stoa, operand: unknown): UserRow[] {
+  const items: unknown[] =
+    typeof operand === 'string' ? operand.split(',').filter((s) => s.trim() !== '') : Array.isArray(operand) ? operand : [operand];
+  if (items.length === 0) throw badNarrow('Invalid user ID');
+  return items.map((item) => {
+    const user = userOperand(stoa, item);
+    if (!user) throw badNarrow(typeof item === 'number' ? 'Invalid user ID' : `unknown user ${String(item)}`);
+    return user;
+  });
+}
+
+/** The recipient of the direct conversation between these people, if they ever talked. */
+function existingDirectRecipient(stoa: Stoa, participantIds: number[]): number | undefined {
+  const ids = [...new Set(participantIds)].sort((a, b) => a - b);
+  if (ids.length === 1) return stoa.messages.existingPersonalRecipient(ids[0]);
+  return stoa.messages.directGroupRecipient(ids.join(','));
+}
+
+export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowTerm[]): CompiledNarrow {
+  const compiled: CompiledNarrow = { includeHistory: false, conditions: [], params: { user: user.id }, searchWords: [] };
+  let n = 0;
+  const bind = (value: unknown): string => {
+    const name = `p${n++}`;
+    compiled.params[name] = value;
+    return `@${name}`;
+  };
+  let historyRequested = false;
+  let personalOnly = false;
+  for (const term of resolveWith(stoa, user, terms)) {
+    const { operator, operand } = term;
+    let condition: string;
+    switch (operator) {
+      case 'channel': {
+        const channel =
+          typeof operand === 'number'
+            ? stoa.channels.byId(operand)
+            : typeof operand === 'string'
+              ? /^\d+$/.test(operand)
+                ? (stoa.channels.byName(operand) ?? stoa.channels.byId(Number(operand)))
+                : stoa.channels.byName(operand)
+              : undefined;
+        if (!channel) throw badNarrow('unknown channel');
+        if (!term.negated && canReadChannelHistory(stoa, user, channel)) historyRequested = true;
+        condition = `m.recipient_id = ${bind(channel.recipient_id)}`;
+        break;
+      }
+      case 'channels': {
+        if (operand === 'public') {
+          if (!term.negated && user.role !== 600) historyRequested = true;
+          condition = 'm.recipient_id IN (SELECT recipient_id FROM streams WHERE invite_only = 0)';
+        } else if (operand === 'web-public') {
+          condition = 'm.recipient_id IN (SELECT recipient_id FROM streams WHERE is_web_public = 1)';
+        } else {
+          throw badNarrow(`Invalid '${operator}' operand`);
+        }
+        break;
+      }
+      case 'topic': {
+        if (typeof operand !== 'string') throw badNarrow(`Invalid '${operator}' operand`);
+        const topic = operand === EMPTY_TOPIC_DISPLAY_NAME ? '' : operand;
+        condition = `(m.stream_id IS NOT NULL AND m.topic_key = ${bind(topicKey(topic))})`;
+        break;
+      }
+      case 'sender': {
+        const sender = operand === 'me' ? user : userOperand(stoa, operand);
+        if (!sender) throw badNarrow('unknown user');
+        condition = `m.sender_id = ${bind(sender.id)}`;
+        break;
+      }
+      case 'dm': {
+        const others = dmUsers(stoa, operand);
+        const recipientId = existingDirectRecipient(stoa, [user.id, ...others.map((u) => u.id)]);
+        condition = recipientId === undefined ? '0' : `m.recipient_id = ${bind(recipientId)}`;
+        break;
+      }
+      case 'dm-including':
+      case 'group-pm-with': {
+        const other = userOperand(stoa, operand);
+        if (!other) throw badNarrow('unknown user');
+        const minimumSize = operator === 'group-pm-with' ? 3 : 2;
+        const groups = `SELECT recipient_id FROM direct_message_groups
+          WHERE instr(',' || user_ids || ',', ${bind(`,${other.id},`)}) > 0
+            AND length(user_ids) - length(replace(user_ids, ',', '')) + 1 >= ${minimumSize}`;
+        const self = other.id === user.id && minimumSize === 2 ? stoa.messages.existingPersonalRecipient(user.id) : undefined;
+        condition = `(m.stream_id IS NULL AND (m.recipient_id IN (${groups})${self === undefined ? '' : ` OR m.recipient_id = ${bind(self)}`}))`;
+        break;
+      }
+      case 'is': {
+        if (typeof operand !== 'string' || !IS_OPERANDS.has(operand)) throw badNarrow(`unknown 'is' operand ${String(operand)}`);
+        if (PERSONAL_IS_OPERANDS.has(operand)) personalOnly = true;
+        condition = isCondition(operand, bind);
+        break;
+      }
+      case 'has': {
+        if (typeof operand !== 'string' || !HAS_OPERANDS.has(operand)) throw badNarrow(`unknown 'has' operand ${String(operand)}`);
+        condition =
+          operand === 'reaction' ? 'EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)' : `m.has_${operand} = 1`;
+        break;
+      }
+      case 'id':
+        condition = `m.id = ${bind(messageIdOperand(term))}`;
+        break;
+      case 'near':
+        messageIdOperand(term);
+        continue; // only moves the anchor, which the client sends separately
+      case 'search': {
+        if (typeof operand !== 'string') throw badNarrow(`Invalid '${operator}' operand`);
+        const words = searchWords(operand);
+        if (words.length === 0) continue;
+        compiled.searchWords.push(...words);
+        condition = `m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${bind(ftsQuery(words))})`;
+        break;
+      }
+      default:
+        throw badNarrow(`unknown operator ${operator}`);
+    }
+    compiled.conditions.push(term.negated ? `NOT (${condition})` : condition);
+  }
+  compiled.includeHistory = historyRequested && !personalOnly;
+  return compiled;
+}
+
+function isCondition(operand: string, bind: (value: unknown) => string): string {
+  switch (operand) {
+    case 'dm':
+      return 'm.stream_id IS NULL';
+    case 'starred':
+      return `(FLAGS & ${Flag.starred}) <> 0`;
+    case 'mentioned':
+      return `(FLAGS & ${Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0`;
+    case 'alerted':
+      return `(FLAGS & ${Flag.has_alert_word}) <> 0`;
+    case 'unread':
+      return `(FLAGS & ${Flag.read}) = 0`;
+    case 'resolved':
+      return `(m.stream_id IS NOT NULL AND substr(m.topic, 1, 2) = ${bind(RESOLVED_TOPIC_PREFIX)})`;
+    case 'followed':
+      return `EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user AND ut.stream_id = m.stream_id
+        AND ut.topic_key = m.topic_key AND ut.visibility_policy = 3)`;
+    default: // muted: a muted topic, or a muted channel's topic the user did not unmute or follow
+      return `(m.stream_id IS NOT NULL AND (
+        EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user AND ut.stream_id = m.stream_id
+          AND ut.topic_key = m.topic_key AND ut.visibility_policy = 1)
+        OR (EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = @user AND s.recipient_id = m.recipient_id AND s.is_muted = 1)
+          AND NOT EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user AND ut.stream_id = m.stream_id
+            AND ut.topic_key = m.topic_key AND ut.visibility_policy IN (2, 3)))))`;
+  }
+}
+
+/** The words of a search, lowercased; quoted phrases stay together. */
+export function searchWords(query: string): string[] {
+  const words: string[] = [];
+  for (const match of query.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const word = (match[1] ?? match[2]).trim().toLowerCase();
+    if (word !== '') words.push(word);
+  }
+  return words;
+}
+
+/** Every word (or phrase) must occur; each is quoted so search syntax in it means nothing. */
+function ftsQuery(words: readonly string[]): string {
+  return words.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ');
+}
+
+/**
+ * `with:ID` names the conversation the message is in now: its channel and topic or its
+ * direct conversation replace the narrow's own. A message the user cannot reach is ignored.
+ */
+function resolveWith(stoa: Stoa, user: UserRow, terms: readonly NarrowTerm[]): NarrowTerm[] {
+  const withTerm = terms.find((t) => t.operator === 'with');
+  if (!withTerm) return [...terms];
+  const messageId = messageIdOperand(withTerm);
+  const rest = terms.filter((t) => t.operator !== 'with');
+  const row = stoa.messages.byId(messageId);
+  const flags = row ? stoa.messages.flagsOf(user.id, messageId) : undefined;
+  const readable =
+    row !== undefined &&
+    (flags !== undefined || (row.stream_id !== null && canReadChannelHistory(stoa, user, stoa.channels.byId(row.stream_id)!)));
+  if (!row || !readable) return rest;
+  const conversation = new Set(['channel', 'topic', 'dm', 'is']);
+  const kept = rest.filter((t) => !conversation.has(t.operator) || (t.operator === 'is' && t.operand !== 'dm'));
+  if (row.stream_id !== null) {
+    return [...kept, { operator: 'channel', operand: row.stream_id, negated: false }, { operator: 'topic', operand: row.topic, negated: false }];
+  }
+  const recipient = stoa.messages.recipient(row.recipient_id)!;
+  const participants = recipient.type === 1 ? [recipient.type_id] : stoa.messages.directGroupMembers(recipient.type_id);
+  return [...kept, { operator: 'dm', operand: participants, negated: false }];
+}
+
+/** The flags expression of a fetch: the user's row, or read-and-historical for shared history. */
+export function flagsColumn(includeHistory: boolean): string {
+  return includeHistory ? `coalesce(um.flags, ${HISTORICAL_VIEW_FLAGS})` : 'um.flags';
+}

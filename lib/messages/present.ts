@@ -1,0 +1,145 @@
+import type { Stoa } from '../stoa';
+import { RecipientType } from '../channels/queries';
+import { avatarUrl } from '../users/present';
+import type { UserRow } from '../users/queries';
+import { flagNames } from './flags';
+import type { MessageRow, ReactionRow } from './queries';
+import { linksInTopic, type TopicLink } from './render';
+import { displayTopic } from './topics';
+
+/** How one client wants messages: the knobs of GET /messages and of an event queue. */
+export interface MessageView {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  /** Whether the client shows the empty topic itself (the empty_topic_name capability). */
+  allowEmptyTopicName: boolean;
+}
+
+export interface DisplayRecipientEntry {
+  id: number;
+  email: string;
+  full_name: string;
+  is_mirror_dummy: boolean;
+}
+
+/**
+ * Turns message rows into the API's Message objects. One presenter serves one request or
+ * one event, so users and conversations looked up for one message are reused for the next.
+ */
+export class MessagePresenter {
+  private readonly users = new Map<number, UserRow>();
+  private readonly recipients = new Map<number, string | DisplayRecipientEntry[]>();
+  private readonly linksByTopic = new Map<string, TopicLink[]>();
+
+  constructor(private readonly stoa: Stoa) {}
+
+  user(id: number): UserRow {
+    let user = this.users.get(id);
+    if (!user) {
+      user = this.stoa.users.byId(id)!;
+      this.users.set(id, user);
+    }
+    return user;
+  }
+
+  /** The channel's name, or the conversation's participants sorted by ID. */
+  displayRecipient(recipientId: number): string | DisplayRecipientEntry[] {
+    let shown = this.recipients.get(recipientId);
+    if (shown === undefined) {
+      const recipient = this.stoa.messages.recipient(recipientId)!;
+      if (recipient.type === RecipientType.STREAM) {
+        shown = this.stoa.channels.byId(recipient.type_id)!.name;
+      } else {
+        const ids =
+          recipient.type === RecipientType.PERSONAL ? [recipient.type_id] : this.stoa.messages.directGroupMembers(recipient.type_id);
+        shown = ids.map((id) => {
+          const user = this.user(id);
+          return { id, email: user.email, full_name: user.full_name, is_mirror_dummy: false };
+        });
+      }
+      this.recipients.set(recipientId, shown);
+    }
+    return shown;
+  }
+
+  /** Links the realm's linkifiers find in a topic; computed when shown, so linkifier changes apply. */
+  private topicLinks(topic: string): TopicLink[] {
+    let links = this.linksByTopic.get(topic);
+    if (!links) {
+      links = linksInTopic(this.stoa, topic);
+      this.linksByTopic.set(topic, links);
+    }
+    return links;
+  }
+
+  /**
+   * Message objects as `viewer` sees them through `view`; `flagsById` holds the viewer's flag
+   * bits for each message (absent means none). Reactions are read for all of them at once.
+   */
+  present(
+    viewer: UserRow,
+    rows: readonly MessageRow[],
+    view: MessageView,
+    flagsById: ReadonlyMap<number, number> | null,
+  ): Record<string, unknown>[] {
+    const reactions = this.reactionsByMessage(rows.map((row) => row.id));
+    return rows.map((row) => {
+      const message = this.base(viewer, row, view, reactions.get(row.id) ?? []);
+      if (flagsById) message.flags = flagNames(flagsById.get(row.id) ?? 0);
+      return message;
+    });
+  }
+
+  /** One message without flags: the body of a `message` event. */
+  presentOne(viewer: UserRow, row: MessageRow, view: MessageView): Record<string, unknown> {
+    return this.base(viewer, row, view, this.reactionsByMessage([row.id]).get(row.id) ?? []);
+  }
+
+  private reactionsByMessage(ids: readonly number[]): Map<number, ReactionRow[]> {
+    const byMessage = new Map<number, ReactionRow[]>();
+    if (ids.length === 0) return byMessage;
+    for (const reaction of this.stoa.messages.reactionsOf(ids)) {
+      let list = byMessage.get(reaction.message_id);
+      if (!list) byMessage.set(reaction.message_id, (list = []));
+      list.push(reaction);
+    }
+    return byMessage;
+  }
+
+  private base(viewer: UserRow, row: MessageRow, view: MessageView, reactions: readonly ReactionRow[]): Record<string, unknown> {
+    const sender = this.user(row.sender_id);
+    const isChannel = row.stream_id !== null;
+    const message: Record<string, unknown> = {
+      id: row.id,
+      sender_id: sender.id,
+      sender_email: sender.email,
+      sender_full_name: sender.full_name,
+      sender_realm_str: this.stoa.realm.get()!.string_id,
+      avatar_url: avatarUrl(viewer, sender, view.clientGravatar),
+      type: isChannel ? 'stream' : 'private',
+      recipient_id: row.recipient_id,
+      display_recipient: this.displayRecipient(row.recipient_id),
+      subject: isChannel ? displayTopic(row.topic, view.allowEmptyTopicName) : '',
+      topic_links: isChannel ? this.topicLinks(row.topic) : [],
+      content: view.applyMarkdown ? row.rendered_content : row.content,
+      content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
+      timestamp: row.date_sent,
+      client: row.sending_client,
+      is_me_message: row.is_me_message === 1,
+      reactions: reactions.map((r) => ({
+        emoji_name: r.emoji_name,
+        emoji_code: r.emoji_code,
+        reaction_type: r.reaction_type,
+        user_id: r.user_id,
+      })),
+      submessages: [],
+    };
+    if (isChannel) message.stream_id = row.stream_id;
+    if (row.edit_history !== null) {
+      message.edit_history = JSON.parse(row.edit_history);
+    }
+    if (row.last_edit_time !== null) message.last_edit_timestamp = row.last_edit_time;
+    if (row.last_moved_time !== null) message.last_moved_timestamp = row.last_moved_time;
+    return message;
+  }
+}

@@ -1,0 +1,127 @@
+import type Database from 'better-sqlite3';
+import type { Db } from '../db';
+import { topicKey } from '../user-topics/queries';
+
+export interface MessageRow {
+  id: number;
+  sender_id: number;
+  recipient_id: number;
+  stream_id: number | null;
+  topic: string;
+  topic_key: string;
+  content: string;
+  rendered_content: string;
+  date_sent: number;
+  sending_client: string;
+  is_me_message: number;
+  has_link: number;
+  has_image: number;
+  has_attachment: number;
+  last_edit_time: number | null;
+  last_moved_time: number | null;
+  edit_history: string | null;
+}
+
+export type NewMessage = Omit<MessageRow, 'id' | 'topic_key' | 'last_edit_time' | 'last_moved_time' | 'edit_history'>;
+
+export interface ReactionRow {
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+/** The text a message is found by in full-text search: its Markdown source. */
+function searchableText(content: string): string {
+  return content;
+}
+
+export function prepareMessageQueries(db: Db) {
+  const insert = db.prepare<Record<string, unknown>>(
+    `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, topic_key, content, rendered_content, date_sent,
+       sending_client, is_me_message, has_link, has_image, has_attachment)
+     VALUES (@sender_id, @recipient_id, @stream_id, @topic, @topic_key, @content, @rendered_content, @date_sent,
+       @sending_client, @is_me_message, @has_link, @has_image, @has_attachment)`,
+  );
+  const indexForSearch = db.prepare<[number, string, string]>('INSERT INTO messages_fts (rowid, topic, content) VALUES (?, ?, ?)');
+  const insertUserMessage = db.prepare<[number, number, number]>(
+    'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
+  );
+  const byId = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?');
+  const flagsOf = db.prepare<[number, number], { flags: number }>(
+    'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
+  );
+  const holders = db.prepare<[number], { user_id: number; flags: number }>(
+    'SELECT user_id, flags FROM user_messages WHERE message_id = ?',
+  );
+  const reactionsOf = db.prepare<[string], ReactionRow>(
+    `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
+     WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  );
+  const directGroupByUsers = db.prepare<[string], { id: number; recipient_id: number }>(
+    'SELECT id, recipient_id FROM direct_message_groups WHERE user_ids = ?',
+  );
+  const insertDirectGroup = db.prepare<[string]>('INSERT INTO direct_message_groups (user_ids) VALUES (?)');
+  const insertRecipient = db.prepare<[number, number]>('INSERT INTO recipients (type, type_id) VALUES (?, ?)');
+  const setDirectGroupRecipient = db.prepare<[number, number]>('UPDATE direct_message_groups SET recipient_id = ? WHERE id = ?');
+  const recipient = db.prepare<[number], { id: number; type: number; type_id: number }>('SELECT * FROM recipients WHERE id = ?');
+  const personalRecipient = db.prepare<[number], { id: number }>('SELECT id FROM recipients WHERE type = 1 AND type_id = ?');
+  const insertPersonalRecipient = db.prepare<[number]>('INSERT INTO recipients (type, type_id) VALUES (1, ?)');
+  const directGroupMembers = db.prepare<[number], { user_ids: string }>('SELECT user_ids FROM direct_message_groups WHERE id = ?');
+  const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM messages');
+  const setFirstMessage = db.prepare<[number, number]>(
+    'UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL',
+  );
+  const topicSenders = db.prepare<[number, string], { sender_id: number }>(
+    'SELECT DISTINCT sender_id FROM messages WHERE recipient_id = ? AND topic_key = ?',
+  );
+  const statements = new Map<string, Database.Statement>();
+
+  return {
+    /** Stores a message and indexes it for search; returns its ID. */
+    insert: (message: NewMessage): number => {
+      const id = Number(insert.run({ ...message, topic_key: topicKey(message.topic) }).lastInsertRowid);
+      indexForSearch.run(id, message.topic, searchableText(message.content));
+      return id;
+    },
+    insertUserMessage: (userId: number, messageId: number, flags: number) => void insertUserMessage.run(userId, messageId, flags),
+    byId: (id: number) => byId.get(id),
+    /** The user's flags on a message, or undefined when it is not in their history. */
+    flagsOf: (userId: number, messageId: number) => flagsOf.get(userId, messageId)?.flags,
+    /** Everyone who has the message in their history, with their flags. */
+    holders: (messageId: number) => holders.all(messageId),
+    reactionsOf: (messageIds: readonly number[]) => reactionsOf.all(JSON.stringify(messageIds)),
+    directGroupRecipient: (userIds: string) => directGroupByUsers.get(userIds)?.recipient_id,
+    /** Creates the conversation of these users (sorted, comma-separated IDs); returns its recipient ID. */
+    insertDirectGroup: (userIds: string): number => {
+      const groupId = Number(insertDirectGroup.run(userIds).lastInsertRowid);
+      const recipientId = Number(insertRecipient.run(3, groupId).lastInsertRowid);
+      setDirectGroupRecipient.run(recipientId, groupId);
+      return recipientId;
+    },
+    recipient: (id: number) => recipient.get(id),
+    existingPersonalRecipient: (userId: number) => personalRecipient.get(userId)?.id,
+    /** The recipient of a user's conversation with themselves, created on first use. */
+    personalRecipient: (userId: number): number =>
+      personalRecipient.get(userId)?.id ?? Number(insertPersonalRecipient.run(userId).lastInsertRowid),
+    directGroupMembers: (groupId: number) => directGroupMembers.get(groupId)!.user_ids.split(',').map(Number),
+    maxId: () => maxId.get()!.id,
+    noteFirstMessage: (channelId: number, messageId: number) => void setFirstMessage.run(messageId, channelId),
+    /** Everyone who has sent a message to a topic: its participants, for topic wildcard mentions. */
+    topicSenders: (recipientId: number, topic: string) => topicSenders.all(recipientId, topicKey(topic)).map((r) => r.sender_id),
+    /**
+     * A statement built from our own SQL text (narrow queries), prepared once per distinct text.
+     * The text never contains request values; those are always bound parameters.
+     */
+    prepared: (sql: string): Database.Statement => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        if (statements.size > 500) statements.clear();
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import { clientName, defaultReadBySender } from '../http/client-name';
+import { requestParams } from '../http/params';
+import { endpoint } from '../http/endpoint';
+import { ApiError, badRequest, missingArgument } from '../http/errors';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { accessMessage } from './access';
+import { sendMessage, type Addressee } from './actions';
+import {
+  channelForSend,
+  checkCanPost,
+  checkCanSendDirect,
+  checkTopicPolicy,
+  directRecipients,
+  normalizeContent,
+  normalizeTopic,
+} from './addressing';
+import { fetchByIds, fetchRange, firstUnreadId, LARGER_THAN_MAX_MESSAGE_ID, type FetchedRow } from './fetch';
+import { highlightContent, highlightTopic } from './highlight';
+import { compileNarrow, NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from './narrow';
+import { MessagePresenter, type MessageView } from './present';
+import { renderContent } from './render';
+
+/** The most messages one GET /messages may ask for. */
+const MAX_MESSAGES_PER_FETCH = 5000;
+
+
+interface SendParams {
+  type: 'stream' | 'channel' | 'private' | 'direct';
+  to?: unknown;
+  topic?: string;
+  subject?: string;
+  content: string;
+  queue_id?: string;
+  local_id?: string;
+  read_by_sender?: boolean;
+  client?: string;
+}
+
+export const sendMessageView = endpoint<SendParams>({
+  params: {
+    properties: {
+      type: { type: 'string', enum: ['stream', 'channel', 'private', 'direct'] },
+      // A channel ID or name, or user IDs or emails: decoded as JSON where it parses.
+      to: {},
+      topic: { type: 'string' },
+      subject: { type: 'string' },
+      content: { type: 'string' },
+      queue_id: { type: 'string' },
+      local_id: { type: 'string' },
+      read_by_sender: { type: 'boolean' },
+      client: { type: 'string' },
+    },
+    required: ['type', 'content'],
+  },
+  view: ({ stoa, user, params, req }) => {
+    const client = clientName(req, params.client);
+    let addressee: Addressee;
+    if (params.type === 'stream' || params.type === 'channel') {
+      if (params.to === undefined || params.to === '') throw badRequest('Missing channel');
+      const rawTopic = params.topic ?? params.subject;
+      if (rawTopic === undefined) throw badRequest('Missing topic');
+      const topic = normalizeTopic(rawTopic);
+      const content = normalizeContent(params.content);
+      const channel = channelForSend(stoa, params.to);
+      checkCanPost(stoa, user, channel);
+      checkTopicPolicy(stoa, channel, topic);
+      addressee = { type: 'channel', channel, topic };
+      return { id: send(stoa, user, addressee, content, params, client) };
+    }
+    const recipients = directRecipients(stoa, params.to ?? []);
+    const content = normalizeContent(params.content);
+    addressee = { type: 'direct', users: recipients };
+    return { id: send(stoa, user, addressee, content, params, client) };
+  },
+});
+
+function send(stoa: Stoa, user: UserRow, addressee: Addressee, content: string, params: SendParams, client: string): number {
+  if (addressee.type === 'direct') {
+    const ids = [...new Set([user.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
+    const exists =
+      ids.length === 1 || stoa.messages.directGroupRecipient(ids.join(',')) !== undefined;
+    checkCanSendDirect(stoa, user, addressee.users, exists);
+  }
+  return sendMessage(stoa, user, addressee, content, {
+    client,
+    readBySender: params.read_by_sender ?? defaultReadBySender(client),
+    local:
+      params.queue_id !== undefined && params.local_id !== undefined
+        ? { queueId: params.queue_id, localId: params.local_id }
+        : undefined,
+  });
+}
+
+interface GetMessagesParams {
+  anchor?: string | number;
+  include_anchor: boolean;
+  num_before?: number;
+  num_after?: number;
+  narrow: RawNarrowTerm[];
+  client_gravatar: boolean;
+  apply_markdown: boolean;
+  message_ids?: number[];
+  allow_empty_topic_name: boolean;
+  use_first_unread_anchor?: boolean;
+}
+
+/** An anchor as clients send it: a message ID (number or digits) or one of three words. */
+function parseAnchor(anchor: string | number): number | 'newest' | 'oldest' | 'first_unread' {
+  if (typeof anchor === 'number') {
+    if (!Number.isInteger(anchor)) throw badRequest('Invalid anchor');
+    return Math.max(0, Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID));
+  }
+  if (anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread') return anchor;
+  if (/^-?\d+$/.test(anchor)) return Math.max(0, Math.min(Number(anchor), LARGER_THAN_MAX_MESSAGE_ID));
+  throw badRequest('Invalid anchor');
+}
+
+export const getMessages = endpoint<GetMessagesParams>({
+  params: {
+    properties: {
+      anchor: { type: ['string', 'integer'] },
+      include_anchor: { type: 'boolean', default: true },
+      num_before: { type: 'integer', minimum: 0 },
+      num_after: { type: 'integer', minimum: 0 },
+      narrow: NARROW_PARAM,
+      client_gravatar: { type: 'boolean', default: true },
+      apply_markdown: { type: 'boolean', default: true },
+      message_ids: { type: 'array', items: { type: 'integer' } },
+      allow_empty_topic_name: { type: 'boolean', default: false },
+      use_first_unread_anchor: { type: 'boolean' },
+    },
+  },
+  view: ({ stoa, user, params, req }) => {
+    const narrow = compileNarrow(stoa, user, normalizeNarrow(params.narrow));
+    const view: MessageView = {
+      applyMarkdown: params.apply_markdown,
+      clientGravatar: params.client_gravatar,
+      allowEmptyTopicName: params.allow_empty_topic_name,
+    };
+    if (params.message_ids !== undefined) {
+      const given = (['anchor', 'include_anchor', 'use_first_unread_anchor', 'num_before', 'num_after'] as const).filter(
+        (name) => requestParams(req).has(name),
+      );
+      if (given.length > 0) {
+        throw new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${['message_ids', ...given].join(', ')}`);
+      }
+      const rows = fetchByIds(stoa, user, narrow, params.message_ids);
+      return {
+        messages: present(stoa, user, rows, view, narrow.searchWords),
+        found_newest: false,
+        found_oldest: false,
+        found_anchor: false,
+        history_limited: false,
+      };
+    }
+    if (params.num_before === undefined) throw missingArgument('num_before');
+    if (params.num_after === undefined) throw missingArgument('num_after');
+    if (params.num_before + params.num_after > MAX_MESSAGES_PER_FETCH) {
+      throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    }
+    if (params.use_first_unread_anchor && params.anchor !== undefined) {
+      throw badRequest('Unsupported parameter combination: anchor, use_first_unread_anchor');
+    }
+    const requested = params.use_first_unread_anchor ? 'first_unread' : params.anchor;
+    if (requested === undefined) throw missingArgument('anchor');
+    const parsed = parseAnchor(requested);
+    const anchor =
+      parsed === 'newest'
+        ? LARGER_THAN_MAX_MESSAGE_ID
+        : parsed === 'oldest'
+          ? 0
+          : parsed === 'first_unread'
+            ? (firstUnreadId(stoa, narrow) ?? LARGER_THAN_MAX_MESSAGE_ID)
+            : parsed;
+    const range = fetchRange(stoa, narrow, anchor, params.include_anchor, params.num_before, params.num_after);
+    return {
+      anchor,
+      found_newest: range.foundNewest,
+      found_oldest: range.foundOldest,
+      found_anchor: range.foundAnchor,
+      history_limited: false,
+      messages: present(stoa, user, range.rows, view, narrow.searchWords),
+    };
+  },
+});
+
+function present(
+  stoa: Stoa,
+  user: UserRow,
+  rows: readonly FetchedRow[],
+  view: MessageView,
+  searchWords: readonly string[],
+): Record<string, unknown>[] {
+  const flags = new Map(rows.map((row) => [row.id, row.user_flags]));
+  const messages = new MessagePresenter(stoa).present(user, rows, view, flags);
+  if (searchWords.length > 0) {
+    messages.forEach((message, i) => {
+      message.match_content = highlightContent(rows[i].rendered_content, searchWords);
+      message.match_subject = highlightTopic(String(message.subject), searchWords);
+    });
+  }
+  return messages;
+}
+
+export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean; allow_empty_topic_name: boolean }>({
+  params: {
+    properties: {
+      message_id: { type: 'integer' },
+      apply_markdown: { type: 'boolean', default: true },
+      allow_empty_topic_name: { type: 'boolean', default: false },
+    },
+    required: ['message_id'],
+  },
+  view: ({ stoa, user, params }) => {
+    const { row, flags } = accessMessage(stoa, user, params.message_id);
+    const view: MessageView = {
+      applyMarkdown: params.apply_markdown,
+      clientGravatar: false,
+      allowEmptyTopicName: params.allow_empty_topic_name,
+    };
+    const [message] = new MessagePresenter(stoa).present(user, [row], view, new Map([[row.id, flags]]));
+    return { raw_content: row.content, message };
+  },
+});
+
+export const renderMessageView = endpoint<{ content: string }>({
+  params: { properties: { content: { type: 'string' } }, required: ['content'] },
+  view: ({ stoa, params }) => ({ rendered: renderContent(stoa, params.content, []).html }),
+});

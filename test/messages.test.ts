@@ -1,0 +1,361 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createChannel, uniqueName } from './support/channels';
+import type { Client } from './support/client';
+import { listen } from './support/events';
+import { TestServer } from './support/server';
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start();
+});
+after(() => server.close());
+
+async function send(client: Client, params: Record<string, unknown>): Promise<number> {
+  const response = await client.post('/messages', params);
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  return response.body.id as number;
+}
+
+async function fetchOne(client: Client, id: number, params: Record<string, unknown> = {}) {
+  const response = await client.get(`/messages/${id}`, params);
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  return response.body.message as Record<string, any>;
+}
+
+describe('POST /messages to a channel', () => {
+  test('stores the message and shows it to subscribers with the fields Zulip sends', async () => {
+    const member = await server.createUser('Cordelia');
+    const { name, id: channelId } = await createChannel(server.owner, { principals: [server.ownerId, member.userId] });
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 'greetings', content: 'hello *world*' });
+    const message = await fetchOne(member, id);
+    assert.equal(message.type, 'stream');
+    assert.equal(message.stream_id, channelId);
+    assert.equal(message.display_recipient, name);
+    assert.equal(message.subject, 'greetings');
+    assert.equal(message.sender_id, server.ownerId);
+    assert.equal(message.content_type, 'text/html');
+    assert.deepEqual(message.flags, []);
+    assert.deepEqual(message.reactions, []);
+    assert.equal(message.is_me_message, false);
+    assert.equal(typeof message.timestamp, 'number');
+    const raw = await member.get(`/messages/${id}`, { apply_markdown: false });
+    assert.equal(raw.body.message.content, 'hello *world*');
+    assert.equal(raw.body.message.content_type, 'text/x-markdown');
+    assert.equal(raw.body.raw_content, 'hello *world*');
+  });
+
+  test('accepts the channel by ID, by name in a list, and the legacy subject and type names', async () => {
+    const { name, id: channelId } = await createChannel(server.owner);
+    const byId = await send(server.owner, { type: 'channel', to: channelId, subject: 'old name', content: 'by id' });
+    const byList = await send(server.owner, { type: 'stream', to: JSON.stringify([name]), topic: 't', content: 'by list' });
+    assert.equal((await fetchOne(server.owner, byId)).subject, 'old name');
+    assert.equal((await fetchOne(server.owner, byList)).stream_id, channelId);
+  });
+
+  test('normalizes content and topic as Zulip does', async () => {
+    const { name } = await createChannel(server.owner);
+    const id = await send(server.owner, {
+      type: 'stream',
+      to: name,
+      topic: `  ${'t'.repeat(70)}  `,
+      content: `\n\n    code\n${'x'.repeat(10_100)}   \n`,
+    });
+    const message = await server.owner.get(`/messages/${id}`, { apply_markdown: false });
+    assert.equal(message.body.message.subject, `${'t'.repeat(57)}...`);
+    const content: string = message.body.message.content;
+    assert.equal([...content].length, 10_000);
+    assert.ok(content.startsWith('    code\n'), 'leading blank lines go, indentation stays');
+    assert.ok(content.endsWith('\n[message truncated]'));
+  });
+
+  test('refuses bad content, topics and channels in Zulip’s words', async () => {
+    const { name, id: channelId } = await createChannel(server.owner);
+    const cases: Array<[Record<string, unknown>, string, string?]> = [
+      [{ to: name, topic: 't', content: '  \n ' }, 'Message must not be empty'],
+      [{ to: name, topic: 't', content: 'a\u0000b' }, 'Message must not contain null bytes'],
+      [{ to: name, content: 'x' }, 'Missing topic'],
+      [{ to: name, topic: 'bad\u0000topic', content: 'x' }, 'Invalid character in topic, at position 4!'],
+      [{ to: 'no such channel', topic: 't', content: 'x' }, "Channel 'no such channel' does not exist", 'STREAM_DOES_NOT_EXIST'],
+      [{ to: 999999, topic: 't', content: 'x' }, "Channel with ID '999999' does not exist", 'STREAM_DOES_NOT_EXIST'],
+      [{ to: JSON.stringify([name, name]), topic: 't', content: 'x' }, 'Expected exactly one channel'],
+      [{ to: 'true', topic: 't', content: 'x' }, 'Invalid data type for channel'],
+      [{ topic: 't', content: 'x' }, 'Missing channel'],
+    ];
+    for (const [params, msg, code = 'BAD_REQUEST'] of cases) {
+      const response = await server.owner.post('/messages', { type: 'stream', ...params });
+      assert.equal(response.status, 400, msg);
+      assert.equal(response.body.msg, msg);
+      assert.equal(response.body.code, code);
+    }
+    const missing = await server.owner.post('/messages', { type: 'stream', to: channelId, topic: 't' });
+    assert.equal(missing.body.msg, "Missing 'content' argument");
+  });
+
+  test('refuses private channels the sender is not in, without saying more', async () => {
+    const { name } = await createChannel(server.owner, { invite_only: true });
+    const outsider = await server.createUser();
+    const response = await outsider.post('/messages', { type: 'stream', to: name, topic: 't', content: 'x' });
+    assert.equal(response.status, 400);
+    assert.equal(response.body.msg, `Not authorized to send to channel '${name}'`);
+  });
+
+  test('lets anyone post to a public channel without subscribing; the sender gets a copy', async () => {
+    const { name } = await createChannel(server.owner);
+    const outsider = await server.createUser();
+    const id = await send(outsider, { type: 'stream', to: name, topic: 't', content: 'drive-by' });
+    const message = await fetchOne(outsider, id);
+    assert.equal(message.sender_id, outsider.userId);
+    const mine = await outsider.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0 });
+    assert.ok(mine.body.messages.some((m: { id: number }) => m.id === id));
+  });
+});
+
+describe('POST /messages as a direct message', () => {
+  test('one recipient ID shared by both directions of a conversation', async () => {
+    const a = await server.createUser('Alice');
+    const b = await server.createUser('Bob');
+    const there = await send(a, { type: 'direct', to: JSON.stringify([b.userId]), content: 'hi' });
+    const back = await send(b, { type: 'private', to: a.credentials.email, content: 'hello' });
+    const first = await fetchOne(a, there);
+    const second = await fetchOne(a, back);
+    assert.equal(first.recipient_id, second.recipient_id);
+    assert.equal(first.type, 'private');
+    assert.equal(first.subject, '');
+    assert.deepEqual(
+      first.display_recipient.map((r: { id: number }) => r.id),
+      [a.userId, b.userId].sort((x, y) => x - y),
+    );
+    assert.equal('stream_id' in first, false);
+  });
+
+  test('refuses unknown and mixed recipients', async () => {
+    const a = await server.createUser();
+    const cases: Array<[unknown, string]> = [
+      [JSON.stringify([999999]), 'Invalid user ID 999999'],
+      ['nobody@example.invalid', "Invalid email 'nobody@example.invalid'"],
+      [JSON.stringify([a.userId, 'x@example.com']), 'Recipient lists may contain emails or user IDs, but not both.'],
+      [JSON.stringify([]), 'Message must have recipients'],
+    ];
+    for (const [to, msg] of cases) {
+      const response = await a.post('/messages', { type: 'direct', to, content: 'x' });
+      assert.equal(response.body.msg, msg);
+    }
+  });
+
+  test('refuses deactivated recipients', async () => {
+    const a = await server.createUser();
+    const gone = await server.createUser();
+    assert.equal((await server.owner.delete(`/users/${gone.userId}`)).status, 200);
+    const response = await a.post('/messages', { type: 'direct', to: JSON.stringify([gone.userId]), content: 'x' });
+    assert.equal(response.body.msg, `'${gone.credentials.email}' is no longer using Zulip.`);
+  });
+});
+
+describe('read_by_sender', () => {
+  test('defaults to read for interactive apps and unread for other API clients', async () => {
+    const { name } = await createChannel(server.owner);
+    const fromApi = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'api' });
+    const fromTerminal = await server.owner.request(
+      'POST',
+      '/messages',
+      { type: 'stream', to: name, topic: 't', content: 'terminal' },
+      { headers: { 'user-agent': 'ZulipTerminal/0.7.0 (Linux)' } },
+    );
+    const explicit = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'x', read_by_sender: true });
+    assert.deepEqual((await fetchOne(server.owner, fromApi)).flags, []);
+    const terminal = await fetchOne(server.owner, fromTerminal.body.id);
+    assert.deepEqual(terminal.flags, ['read']);
+    assert.equal(terminal.client, 'ZulipTerminal');
+    assert.deepEqual((await fetchOne(server.owner, explicit)).flags, ['read']);
+  });
+});
+
+describe('message events', () => {
+  test('reach subscribers with their flags, and the sender’s queue gets its local ID', async () => {
+    const member = await server.createUser();
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, member.userId] });
+    const mine = await server.owner.post('/register', { event_types: ['message'] });
+    const theirs = await listen(member, { event_types: ['message'], apply_markdown: true });
+    const id = await send(server.owner, {
+      type: 'stream',
+      to: name,
+      topic: 'events',
+      content: 'ping',
+      queue_id: mine.body.queue_id,
+      local_id: '17.01',
+    });
+    const [event] = await theirs();
+    assert.equal(event.type, 'message');
+    assert.equal(event.message.id, id);
+    assert.equal(event.message.content, '<p>ping</p>');
+    assert.deepEqual(event.flags, []);
+    assert.equal('local_message_id' in event, false);
+    const own = await server.owner.get('/events', { queue_id: mine.body.queue_id, last_event_id: -1, dont_block: true });
+    assert.equal(own.body.events[0].local_message_id, '17.01');
+    assert.equal(own.body.events[0].message.content, 'ping', 'apply_markdown defaults to false for queues');
+  });
+
+  test('a narrowed queue gets only matching messages', async () => {
+    const { name } = await createChannel(server.owner);
+    const other = await createChannel(server.owner);
+    const read = await listen(server.owner, { event_types: ['message'], narrow: [['channel', name]] });
+    await send(server.owner, { type: 'stream', to: other.name, topic: 't', content: 'elsewhere' });
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'here' });
+    const events = await read();
+    assert.deepEqual(
+      events.map((e) => e.message.id),
+      [id],
+    );
+  });
+});
+
+describe('GET /messages', () => {
+  async function channelWithMessages(count: number) {
+    const { name, id } = await createChannel(server.owner);
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      ids.push(await send(server.owner, { type: 'stream', to: name, topic: i % 2 ? 'odd' : 'even', content: `message ${i}` }));
+    }
+    return { name, id, ids };
+  }
+
+  test('pages around an anchor with found_* as Zulip reports them', async () => {
+    const { name, ids } = await channelWithMessages(6);
+    const narrow = JSON.stringify([{ operator: 'channel', operand: name }]);
+    const newest = await server.owner.get('/messages', { anchor: 'newest', num_before: 3, num_after: 0, narrow });
+    assert.deepEqual(newest.body.messages.map((m: { id: number }) => m.id), ids.slice(3));
+    assert.equal(newest.body.found_newest, true);
+    assert.equal(newest.body.found_oldest, false);
+    assert.equal(newest.body.found_anchor, false);
+    const oldest = await server.owner.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 10, narrow });
+    assert.deepEqual(oldest.body.messages.map((m: { id: number }) => m.id), ids);
+    assert.equal(oldest.body.found_oldest, true);
+    assert.equal(oldest.body.found_newest, true);
+    const around = await server.owner.get('/messages', { anchor: ids[2], num_before: 1, num_after: 1, narrow });
+    assert.deepEqual(around.body.messages.map((m: { id: number }) => m.id), ids.slice(1, 4));
+    assert.equal(around.body.found_anchor, true);
+    assert.equal(around.body.anchor, ids[2]);
+    const excluded = await server.owner.get('/messages', {
+      anchor: ids[2],
+      include_anchor: false,
+      num_before: 1,
+      num_after: 1,
+      narrow,
+    });
+    assert.deepEqual(excluded.body.messages.map((m: { id: number }) => m.id), [ids[1], ids[3]]);
+    assert.equal(excluded.body.found_anchor, false);
+  });
+
+  test('narrows by topic without regard to case, and by sender', async () => {
+    const { name, ids } = await channelWithMessages(4);
+    const odd = await server.owner.get('/messages', {
+      anchor: 'oldest',
+      num_before: 0,
+      num_after: 10,
+      narrow: JSON.stringify([['channel', name], ['topic', 'ODD']]),
+    });
+    assert.deepEqual(odd.body.messages.map((m: { id: number }) => m.id), [ids[1], ids[3]]);
+    const notOdd = await server.owner.get('/messages', {
+      anchor: 'oldest',
+      num_before: 0,
+      num_after: 10,
+      narrow: JSON.stringify([{ operator: 'channel', operand: name }, { operator: 'topic', operand: 'odd', negated: true }]),
+    });
+    assert.deepEqual(notOdd.body.messages.map((m: { id: number }) => m.id), [ids[0], ids[2]]);
+  });
+
+  test('first_unread anchors at the oldest unread message', async () => {
+    const reader = await server.createUser();
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });
+    const ids = [
+      await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'a' }),
+      await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'b' }),
+    ];
+    const narrow = JSON.stringify([['channel', name]]);
+    const response = await reader.get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 1, narrow });
+    assert.equal(response.body.anchor, ids[0]);
+    assert.equal(response.body.found_anchor, true);
+  });
+
+  test('searches text and marks the matches', async () => {
+    const { name } = await createChannel(server.owner);
+    const word = `zebra${Date.now()}`;
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 'animals', content: `a ${word} appears` });
+    await send(server.owner, { type: 'stream', to: name, topic: 'animals', content: 'nothing here' });
+    const response = await server.owner.get('/messages', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: JSON.stringify([['search', word]]),
+    });
+    assert.deepEqual(response.body.messages.map((m: { id: number }) => m.id), [id]);
+    assert.equal(response.body.messages[0].match_content, `<p>a <span class="highlight">${word}</span> appears</p>`);
+    assert.equal(response.body.messages[0].match_subject, 'animals');
+  });
+
+  test('a channel’s shared history reaches later subscribers, flagged historical', async () => {
+    const { name } = await createChannel(server.owner);
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'before you came' });
+    const newcomer = await server.createUser();
+    const personal = await newcomer.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 });
+    assert.equal(personal.body.messages.some((m: { id: number }) => m.id === id), false, 'not in their own history');
+    const shared = await newcomer.get('/messages', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: JSON.stringify([['channel', name]]),
+    });
+    assert.deepEqual(shared.body.messages.map((m: { id: number; flags: string[] }) => [m.id, m.flags]), [
+      [id, ['read', 'historical']],
+    ]);
+  });
+
+  test('private history stays private', async () => {
+    const { name } = await createChannel(server.owner, { invite_only: true, history_public_to_subscribers: false });
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'secret' });
+    const outsider = await server.createUser();
+    const byId = await outsider.get(`/messages/${id}`);
+    assert.equal(byId.status, 400);
+    assert.equal(byId.body.msg, 'Invalid message(s)');
+    await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [outsider.userId] });
+    const after = await outsider.get('/messages', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: JSON.stringify([['channel', name]]),
+    });
+    assert.deepEqual(after.body.messages, [], 'messages sent before they joined stay out of reach');
+  });
+
+  test('refuses oversized and contradictory requests', async () => {
+    const tooMany = await server.owner.get('/messages', { anchor: 'newest', num_before: 4000, num_after: 1001 });
+    assert.equal(tooMany.body.msg, 'Too many messages requested (maximum 5000).');
+    const mixed = await server.owner.get('/messages', { message_ids: JSON.stringify([1]), anchor: 'newest' });
+    assert.equal(mixed.status, 400);
+    const badNarrow = await server.owner.get('/messages', {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      narrow: JSON.stringify([['frobnicate', 'x']]),
+    });
+    assert.equal(badNarrow.body.code, 'BAD_NARROW');
+  });
+
+  test('message_ids returns the readable subset', async () => {
+    const { name } = await createChannel(server.owner, { invite_only: true });
+    const hidden = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'hidden' });
+    const open = await createChannel(server.owner);
+    const visible = await send(server.owner, { type: 'stream', to: open.name, topic: 't', content: 'open' });
+    const user = await server.createUser();
+    const response = await user.get('/messages', { message_ids: JSON.stringify([hidden, visible]) });
+    assert.deepEqual(response.body.messages.map((m: { id: number }) => m.id), [visible]);
+  });
+
+  test('survives a restart', async () => {
+    const { name } = await createChannel(server.owner);
+    const id = await send(server.owner, { type: 'stream', to: name, topic: uniqueName('topic'), content: 'durable' });
+    await server.restart();
+    assert.equal((await server.owner.get(`/messages/${id}`, { apply_markdown: false })).body.message.content, 'durable');
+  });
+});
