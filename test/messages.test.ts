@@ -100,14 +100,19 @@ describe('POST /messages to a channel', () => {
     assert.equal(response.body.msg, `Not authorized to send to channel '${name}'`);
   });
 
-  test('lets anyone post to a public channel without subscribing; the sender gets a copy', async () => {
+  test('lets anyone post to a public channel without subscribing, reading it back through the channel', async () => {
     const { name } = await createChannel(server.owner);
     const outsider = await server.createUser();
+    const read = await listen(outsider, { event_types: ['message'] });
     const id = await send(outsider, { type: 'stream', to: name, topic: 't', content: 'drive-by' });
     const message = await fetchOne(outsider, id);
     assert.equal(message.sender_id, outsider.userId);
+    assert.deepEqual(message.flags, ['read', 'historical']);
     const mine = await outsider.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0 });
-    assert.ok(mine.body.messages.some((m: { id: number }) => m.id === id));
+    assert.equal(mine.body.messages.some((m: { id: number }) => m.id === id), false, 'not in their own feed');
+    const [event] = await read();
+    assert.equal(event.message.id, id, 'the sender still hears of it, for local echo');
+    assert.deepEqual(event.flags, ['read', 'historical']);
   });
 });
 
@@ -239,12 +244,14 @@ describe('GET /messages', () => {
     const excluded = await server.owner.get('/messages', {
       anchor: ids[2],
       include_anchor: false,
-      num_before: 1,
-      num_after: 1,
+      num_before: 0,
+      num_after: 2,
       narrow,
     });
-    assert.deepEqual(excluded.body.messages.map((m: { id: number }) => m.id), [ids[1], ids[3]]);
+    assert.deepEqual(excluded.body.messages.map((m: { id: number }) => m.id), [ids[3], ids[4]]);
     assert.equal(excluded.body.found_anchor, false);
+    const middle = await server.owner.get('/messages', { anchor: ids[2], include_anchor: false, num_before: 1, num_after: 1, narrow });
+    assert.equal(middle.body.msg, 'The anchor can only be excluded at an end of the range');
   });
 
   test('narrows by topic without regard to case, and by sender', async () => {

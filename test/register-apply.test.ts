@@ -148,6 +148,31 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       () => server.owner.delete(`/users/${rng.pick(others).userId}`),
       () => server.owner.post(`/users/${rng.pick(others).userId}/reactivate`),
       () => rng.pick(actors).delete('/users/me/avatar'),
+      () =>
+        rng.pick(actors).post('/messages', {
+          type: 'stream',
+          to: someChannel(),
+          topic: rng.pick(['lunch', 'deploys']),
+          content: rng.pick(WORDS),
+          read_by_sender: rng.next() < 0.5,
+        }),
+      () => {
+        const sender = rng.pick(actors);
+        const to = [...new Set([someUserId(), ...(rng.next() < 0.5 ? [someUserId()] : [])])];
+        return sender.post('/messages', { type: 'direct', to: JSON.stringify(to), content: rng.pick(WORDS) });
+      },
+      async () => {
+        const actor = rng.pick(actors);
+        const recent = (await actor.get('/messages', { anchor: 'newest', num_before: 8, num_after: 0 })).body.messages ?? [];
+        if (recent.length === 0) return;
+        const ids = recent.filter(() => rng.next() < 0.5).map((m: { id: number }) => m.id);
+        return actor.post('/messages/flags', {
+          messages: JSON.stringify(ids),
+          op: rng.pick(['add', 'remove']),
+          flag: rng.pick(['read', 'starred']),
+        });
+      },
+      () => rng.pick(actors).post('/mark_all_as_read'),
     ];
     for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();
@@ -158,7 +183,7 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     for (const observer of observers) {
       await drain(observer);
       const fresh = await observer.client.post('/register', observer.params);
-      const [kept, expected] = [comparable(observer.state), comparable(fresh.body)];
+      const [kept, expected] = [comparable(observer.state), comparable(fresh.body, observer.state.rejoinedChannels)];
       assert.deepEqual(kept, expected, differences(kept, expected).join('\n'));
     }
     // Every account that changed role or activity must still be reachable by the owner.

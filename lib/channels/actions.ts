@@ -319,6 +319,13 @@ function streamUpdate(channel: ChannelRow, property: string, value: unknown, ext
   return { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extra };
 }
 
+/** Records a channel's first message, which clients show as where its history starts. */
+export function noteFirstMessage(stoa: Stoa, channel: ChannelRow, messageId: number): void {
+  if (channel.first_message_id !== null) return;
+  stoa.channels.update(channel.id, { first_message_id: messageId });
+  sendEvent(stoa, streamUpdate(channel, 'first_message_id', messageId), channelAudience(stoa, channel));
+}
+
 /**
  * Tells each user what a change of a channel means for them: users who can now see it learn
  * of it (and its subscribers), users who no longer can lose it, and the rest get the updates.

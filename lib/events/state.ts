@@ -1,6 +1,12 @@
 import { alertWordsState } from '../alert-words/views';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
+import {
+  messageState,
+  recentPrivateConversationsState,
+  starredMessagesState,
+  unreadMessagesState,
+} from '../messages/state';
 import { realmState } from '../realm/state';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
@@ -23,6 +29,11 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   user_settings: userSettingsState,
   user_topic: userTopicState,
   muted_topics: mutedTopicsState,
+  message: messageState,
+  // unread_msgs needs `message` too; the provider checks.
+  update_message_flags: unreadMessagesState,
+  starred_messages: starredMessagesState,
+  recent_private_conversations: recentPrivateConversationsState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,
 };

@@ -3,6 +3,7 @@ import * as authViews from '../auth/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
+import * as messageFlagViews from '../messages/flag-views';
 import * as messageViews from '../messages/views';
 import * as realmViews from '../realm/views';
 import * as userTopicViews from '../user-topics/views';
@@ -40,7 +41,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/messages', endpoint: messageViews.sendMessageView },
   { method: 'GET', path: '/messages', endpoint: messageViews.getMessages },
   { method: 'POST', path: '/messages/render', endpoint: messageViews.renderMessageView },
+  { method: 'POST', path: '/messages/flags', endpoint: messageFlagViews.updateFlagsView },
+  { method: 'POST', path: '/messages/flags/narrow', endpoint: messageFlagViews.updateFlagsForNarrowView },
   { method: 'GET', path: '/messages/:message_id', endpoint: messageViews.getMessage },
+  { method: 'POST', path: '/mark_all_as_read', endpoint: messageFlagViews.markAllAsReadView },
+  { method: 'POST', path: '/mark_stream_as_read', endpoint: messageFlagViews.markChannelAsReadView },
+  { method: 'POST', path: '/mark_topic_as_read', endpoint: messageFlagViews.markTopicAsReadView },
 
   { method: 'GET', path: '/users', endpoint: userViews.getUsers },
   { method: 'POST', path: '/users', endpoint: userViews.createUserView },

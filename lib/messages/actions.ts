@@ -1,10 +1,11 @@
+import { noteFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
 import type { EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { avatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
-import { Flag, flagNames } from './flags';
+import { Flag, flagNames, HISTORICAL_VIEW_FLAGS } from './flags';
 import { matchesEventNarrow } from './narrow-events';
 import { MessagePresenter, type MessageView } from './present';
 import type { MessageRow } from './queries';
@@ -71,9 +72,8 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     let topicParticipants = new Set<number>();
     if (addressee.type === 'channel') {
       recipientId = addressee.channel.recipient_id;
+      // Subscribers only: a sender outside the channel reads it through the channel's history.
       receiverIds = stoa.channels.subscriberIds(recipientId);
-      // The sender always has their own message, subscribed or not.
-      if (!receiverIds.includes(sender.id)) receiverIds.push(sender.id);
     } else {
       receiverIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
       recipientId = directRecipient(stoa, receiverIds);
@@ -108,7 +108,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       options.readBySender,
     );
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
-    if (addressee.type === 'channel') stoa.messages.noteFirstMessage(addressee.channel.id, id);
+    if (addressee.type === 'channel') noteFirstMessage(stoa, addressee.channel, id);
     announceMessage(stoa, stoa.messages.byId(id)!, flags, options.local);
     return id;
   });
@@ -132,7 +132,9 @@ function announceMessage(
   sendEvent(
     stoa,
     (queue: EventQueue) => {
-      const bits = flags.get(queue.userId);
+      // The sender hears of their message even without a copy of it (for local echo), with
+      // the flags it has for them when fetched: read, from the channel's history.
+      const bits = flags.get(queue.userId) ?? (queue.userId === sender.id ? HISTORICAL_VIEW_FLAGS : undefined);
       if (bits === undefined || !matchesEventNarrow(stoa, queue.userId, queue.settings.narrow, row, bits)) return null;
       const viewer = presenter.user(queue.userId);
       const view: MessageView = {
@@ -154,6 +156,6 @@ function announceMessage(
       }
       return event as { type: string };
     },
-    flags.keys(),
+    [row.sender_id, ...flags.keys()],
   );
 }

@@ -1,3 +1,4 @@
+import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { canReadChannelHistory } from './access';
@@ -7,6 +8,26 @@ import type { MessageRow } from './queries';
 
 /** Anchors beyond every message: `newest` fetches end here. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+
+/** An anchor as clients send it: a message ID (number or digits) or one of three words. */
+function parseAnchor(anchor: string | number): number | 'newest' | 'oldest' | 'first_unread' {
+  if (typeof anchor === 'number') {
+    if (!Number.isInteger(anchor)) throw badRequest('Invalid anchor');
+    return Math.max(0, Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID));
+  }
+  if (anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread') return anchor;
+  if (/^-?\d+$/.test(anchor)) return Math.max(0, Math.min(Number(anchor), LARGER_THAN_MAX_MESSAGE_ID));
+  throw badRequest('Invalid anchor');
+}
+
+/** The message ID an anchor stands for in this narrow. */
+export function resolveAnchor(stoa: Stoa, narrow: CompiledNarrow, requested: string | number): number {
+  const parsed = parseAnchor(requested);
+  if (parsed === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
+  if (parsed === 'oldest') return 0;
+  if (parsed === 'first_unread') return firstUnreadId(stoa, narrow) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  return parsed;
+}
 
 export type FetchedRow = MessageRow & { user_flags: number };
 
@@ -73,13 +94,13 @@ export function fetchRange(
   }
   const foundAnchor = includeAnchor && after.length > 0 && after[0].id === anchor;
   // Without the anchor among them, the extra row we asked for is one too many.
-  const foundNewest = after.length < afterLimit || anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   if (includeAnchor && !foundAnchor && after.length > numAfter) after = after.slice(0, numAfter);
+  const afterAnchorCount = after.length - (foundAnchor ? 1 : 0);
   return {
     rows: [...before, ...after],
     foundAnchor,
-    foundOldest: before.length < numBefore || anchor === 0,
-    foundNewest,
+    foundOldest: anchor === 0 || before.length < numBefore,
+    foundNewest: anchor >= LARGER_THAN_MAX_MESSAGE_ID || afterAnchorCount < numAfter,
   };
 }
 

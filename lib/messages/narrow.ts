@@ -66,10 +66,15 @@ const PERSONAL_IS_OPERANDS = new Set(['dm', 'starred', 'mentioned', 'alerted', '
 const IS_OPERANDS = new Set([...PERSONAL_IS_OPERANDS, 'resolved', 'followed', 'muted']);
 const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
 
+/** Message IDs are 32-bit on Zulip; a larger operand names no message. */
+const MAX_MESSAGE_ID = 2_147_483_647;
+
 function messageIdOperand(term: NarrowTerm): number {
   const { operand } = term;
   const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand) ? Number(operand) : NaN;
-  if (!Number.isSafeInteger(id)) throw badNarrow(`Invalid '${term.operator}' operand`);
+  if (!Number.isSafeInteger(id) || id > MAX_MESSAGE_ID) {
+    throw badNarrow(term.operator === 'with' ? "Invalid 'with' operator" : 'Invalid message ID');
+  }
   return id;
 }
 
@@ -83,10 +88,9 @@ function userOperand(stoa: Stoa, operand: unknown): UserRow | undefined {
 function dmUsers(stoa: Stoa, operand: unknown): UserRow[] {
   const items: unknown[] =
     typeof operand === 'string' ? operand.split(',').filter((s) => s.trim() !== '') : Array.isArray(operand) ? operand : [operand];
-  if (items.length === 0) throw badNarrow('Invalid user ID');
   return items.map((item) => {
     const user = userOperand(stoa, item);
-    if (!user) throw badNarrow(typeof item === 'number' ? 'Invalid user ID' : `unknown user ${String(item)}`);
+    if (!user) throw badNarrow(`unknown user in ${typeof operand === 'string' ? operand : JSON.stringify(operand)}`);
     return user;
   });
 }
@@ -121,7 +125,7 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
                 ? (stoa.channels.byName(operand) ?? stoa.channels.byId(Number(operand)))
                 : stoa.channels.byName(operand)
               : undefined;
-        if (!channel) throw badNarrow('unknown channel');
+        if (!channel) throw badNarrow(`unknown channel ${String(operand)}`);
         if (!term.negated && canReadChannelHistory(stoa, user, channel)) historyRequested = true;
         condition = `m.recipient_id = ${bind(channel.recipient_id)}`;
         break;
@@ -133,7 +137,7 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
         } else if (operand === 'web-public') {
           condition = 'm.recipient_id IN (SELECT recipient_id FROM streams WHERE is_web_public = 1)';
         } else {
-          throw badNarrow(`Invalid '${operator}' operand`);
+          throw badNarrow(`unknown channels operand ${String(operand)}`);
         }
         break;
       }
@@ -144,21 +148,22 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
         break;
       }
       case 'sender': {
-        const sender = operand === 'me' ? user : userOperand(stoa, operand);
-        if (!sender) throw badNarrow('unknown user');
+        const sender = userOperand(stoa, operand);
+        if (!sender) throw badNarrow(`unknown user ${String(operand)}`);
         condition = `m.sender_id = ${bind(sender.id)}`;
         break;
       }
       case 'dm': {
         const others = dmUsers(stoa, operand);
-        const recipientId = existingDirectRecipient(stoa, [user.id, ...others.map((u) => u.id)]);
+        const recipientId =
+          others.length === 0 ? undefined : existingDirectRecipient(stoa, [user.id, ...others.map((u) => u.id)]);
         condition = recipientId === undefined ? '0' : `m.recipient_id = ${bind(recipientId)}`;
         break;
       }
       case 'dm-including':
       case 'group-pm-with': {
         const other = userOperand(stoa, operand);
-        if (!other) throw badNarrow('unknown user');
+        if (!other) throw badNarrow(`unknown user ${String(operand)}`);
         const minimumSize = operator === 'group-pm-with' ? 3 : 2;
         const groups = `SELECT recipient_id FROM direct_message_groups
           WHERE instr(',' || user_ids || ',', ${bind(`,${other.id},`)}) > 0

@@ -70,11 +70,45 @@ export function prepareMessageQueries(db: Db) {
   const insertPersonalRecipient = db.prepare<[number]>('INSERT INTO recipients (type, type_id) VALUES (1, ?)');
   const directGroupMembers = db.prepare<[number], { user_ids: string }>('SELECT user_ids FROM direct_message_groups WHERE id = ?');
   const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM messages');
-  const setFirstMessage = db.prepare<[number, number]>(
-    'UPDATE streams SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL',
-  );
   const topicSenders = db.prepare<[number, string], { sender_id: number }>(
     'SELECT DISTINCT sender_id FROM messages WHERE recipient_id = ? AND topic_key = ?',
+  );
+  const flagsOfMany = db.prepare<[number, string], { message_id: number; flags: number }>(
+    'SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+  );
+  const byIds = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id');
+  const setFlag = db.prepare<[number, number, string]>(
+    'UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+  );
+  const clearFlag = db.prepare<[number, number, string]>(
+    'UPDATE user_messages SET flags = flags & ~? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+  );
+  const unreadIn = db.prepare<[number, number], { message_id: number }>(
+    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? ORDER BY um.message_id`,
+  );
+  const unreadInTopic = db.prepare<[number, number, string], { message_id: number }>(
+    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? AND m.topic_key = ? ORDER BY um.message_id`,
+  );
+  const hasTopicRow = db.prepare<[number, number, string], { found: 1 }>(
+    `SELECT 1 AS found FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND m.recipient_id = ? AND m.topic_key = ? LIMIT 1`,
+  );
+  const markAllRead = db.prepare<[number]>('UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0');
+  const unreadRows = db.prepare<[number, number], { message_id: number; flags: number; recipient_id: number; stream_id: number | null; topic: string; sender_id: number }>(
+    `SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.sender_id
+     FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
+  );
+  const starredIds = db.prepare<[number, number], { message_id: number }>(
+    'SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & 2) <> 0 ORDER BY message_id LIMIT ?',
+  );
+  const maxIdOf = db.prepare<[number], { id: number | null }>('SELECT max(message_id) AS id FROM user_messages WHERE user_id = ?');
+  const recentDirect = db.prepare<[number, number], { recipient_id: number; max_id: number }>(
+    `SELECT m.recipient_id, max(m.id) AS max_id FROM (
+       SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & 256) <> 0 ORDER BY message_id DESC LIMIT ?
+     ) recent JOIN messages m ON m.id = recent.message_id GROUP BY m.recipient_id ORDER BY max_id DESC`,
   );
   const statements = new Map<string, Database.Statement>();
 
@@ -91,6 +125,27 @@ export function prepareMessageQueries(db: Db) {
     flagsOf: (userId: number, messageId: number) => flagsOf.get(userId, messageId)?.flags,
     /** Everyone who has the message in their history, with their flags. */
     holders: (messageId: number) => holders.all(messageId),
+    /** The user's flags on those of the messages in their history. */
+    flagsOfMany: (userId: number, messageIds: readonly number[]) =>
+      new Map(flagsOfMany.all(userId, JSON.stringify(messageIds)).map((r) => [r.message_id, r.flags])),
+    byIds: (ids: readonly number[]) => byIds.all(JSON.stringify(ids)),
+    setFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
+      void setFlag.run(bit, userId, JSON.stringify(messageIds)),
+    clearFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
+      void clearFlag.run(bit, userId, JSON.stringify(messageIds)),
+    unreadIn: (userId: number, recipientId: number) => unreadIn.all(userId, recipientId).map((r) => r.message_id),
+    unreadInTopic: (userId: number, recipientId: number, topic: string) =>
+      unreadInTopic.all(userId, recipientId, topicKey(topic)).map((r) => r.message_id),
+    hasTopicRow: (userId: number, recipientId: number, topic: string) =>
+      hasTopicRow.get(userId, recipientId, topicKey(topic)) !== undefined,
+    markAllRead: (userId: number) => markAllRead.run(userId).changes,
+    /** The user's unread messages, newest first, at most `limit`. */
+    unreadRows: (userId: number, limit: number) => unreadRows.all(userId, limit),
+    starredIds: (userId: number, limit: number) => starredIds.all(userId, limit).map((r) => r.message_id),
+    /** The newest message in the user's history. */
+    maxIdOf: (userId: number) => maxIdOf.get(userId)!.id,
+    /** The direct conversations among the user's `window` newest direct messages, newest first. */
+    recentDirect: (userId: number, window: number) => recentDirect.all(userId, window),
     reactionsOf: (messageIds: readonly number[]) => reactionsOf.all(JSON.stringify(messageIds)),
     directGroupRecipient: (userIds: string) => directGroupByUsers.get(userIds)?.recipient_id,
     /** Creates the conversation of these users (sorted, comma-separated IDs); returns its recipient ID. */
@@ -107,7 +162,6 @@ export function prepareMessageQueries(db: Db) {
       personalRecipient.get(userId)?.id ?? Number(insertPersonalRecipient.run(userId).lastInsertRowid),
     directGroupMembers: (groupId: number) => directGroupMembers.get(groupId)!.user_ids.split(',').map(Number),
     maxId: () => maxId.get()!.id,
-    noteFirstMessage: (channelId: number, messageId: number) => void setFirstMessage.run(messageId, channelId),
     /** Everyone who has sent a message to a topic: its participants, for topic wildcard mentions. */
     topicSenders: (recipientId: number, topic: string) => topicSenders.all(recipientId, topicKey(topic)).map((r) => r.sender_id),
     /**

@@ -1,7 +1,6 @@
 import { clientName, defaultReadBySender } from '../http/client-name';
-import { requestParams } from '../http/params';
 import { endpoint } from '../http/endpoint';
-import { ApiError, badRequest, missingArgument } from '../http/errors';
+import { badRequest, missingArgument } from '../http/errors';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { accessMessage } from './access';
@@ -15,7 +14,7 @@ import {
   normalizeContent,
   normalizeTopic,
 } from './addressing';
-import { fetchByIds, fetchRange, firstUnreadId, LARGER_THAN_MAX_MESSAGE_ID, type FetchedRow } from './fetch';
+import { fetchByIds, fetchRange, resolveAnchor, type FetchedRow } from './fetch';
 import { highlightContent, highlightTopic } from './highlight';
 import { compileNarrow, NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from './narrow';
 import { MessagePresenter, type MessageView } from './present';
@@ -23,6 +22,10 @@ import { renderContent } from './render';
 
 /** The most messages one GET /messages may ask for. */
 const MAX_MESSAGES_PER_FETCH = 5000;
+
+function tooManyMessages() {
+  return badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+}
 
 
 interface SendParams {
@@ -105,17 +108,6 @@ interface GetMessagesParams {
   use_first_unread_anchor?: boolean;
 }
 
-/** An anchor as clients send it: a message ID (number or digits) or one of three words. */
-function parseAnchor(anchor: string | number): number | 'newest' | 'oldest' | 'first_unread' {
-  if (typeof anchor === 'number') {
-    if (!Number.isInteger(anchor)) throw badRequest('Invalid anchor');
-    return Math.max(0, Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID));
-  }
-  if (anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread') return anchor;
-  if (/^-?\d+$/.test(anchor)) return Math.max(0, Math.min(Number(anchor), LARGER_THAN_MAX_MESSAGE_ID));
-  throw badRequest('Invalid anchor');
-}
-
 export const getMessages = endpoint<GetMessagesParams>({
   params: {
     properties: {
@@ -131,7 +123,7 @@ export const getMessages = endpoint<GetMessagesParams>({
       use_first_unread_anchor: { type: 'boolean' },
     },
   },
-  view: ({ stoa, user, params, req }) => {
+  view: ({ stoa, user, params }) => {
     const narrow = compileNarrow(stoa, user, normalizeNarrow(params.narrow));
     const view: MessageView = {
       applyMarkdown: params.apply_markdown,
@@ -139,12 +131,12 @@ export const getMessages = endpoint<GetMessagesParams>({
       allowEmptyTopicName: params.allow_empty_topic_name,
     };
     if (params.message_ids !== undefined) {
-      const given = (['anchor', 'include_anchor', 'use_first_unread_anchor', 'num_before', 'num_after'] as const).filter(
-        (name) => requestParams(req).has(name),
-      );
-      if (given.length > 0) {
-        throw new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${['message_ids', ...given].join(', ')}`);
+      if (params.num_before || params.num_after || params.anchor !== undefined || params.use_first_unread_anchor) {
+        throw badRequest(
+          'Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor',
+        );
       }
+      if (params.message_ids.length > MAX_MESSAGES_PER_FETCH) throw tooManyMessages();
       const rows = fetchByIds(stoa, user, narrow, params.message_ids);
       return {
         messages: present(stoa, user, rows, view, narrow.searchWords),
@@ -157,22 +149,14 @@ export const getMessages = endpoint<GetMessagesParams>({
     if (params.num_before === undefined) throw missingArgument('num_before');
     if (params.num_after === undefined) throw missingArgument('num_after');
     if (params.num_before + params.num_after > MAX_MESSAGES_PER_FETCH) {
-      throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+      throw tooManyMessages();
     }
-    if (params.use_first_unread_anchor && params.anchor !== undefined) {
-      throw badRequest('Unsupported parameter combination: anchor, use_first_unread_anchor');
+    if (params.num_before > 0 && params.num_after > 0 && !params.include_anchor) {
+      throw badRequest('The anchor can only be excluded at an end of the range');
     }
     const requested = params.use_first_unread_anchor ? 'first_unread' : params.anchor;
-    if (requested === undefined) throw missingArgument('anchor');
-    const parsed = parseAnchor(requested);
-    const anchor =
-      parsed === 'newest'
-        ? LARGER_THAN_MAX_MESSAGE_ID
-        : parsed === 'oldest'
-          ? 0
-          : parsed === 'first_unread'
-            ? (firstUnreadId(stoa, narrow) ?? LARGER_THAN_MAX_MESSAGE_ID)
-            : parsed;
+    if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
+    const anchor = resolveAnchor(stoa, narrow, requested);
     const range = fetchRange(stoa, narrow, anchor, params.include_anchor, params.num_before, params.num_after);
     return {
       anchor,

@@ -138,6 +138,9 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
           if (state[key]) state[key] = state[key].filter((c: Record<string, any>) => c.stream_id !== subscription.stream_id);
         }
         state.subscriptions?.push(subscription);
+        if (state.leftChannels?.has(subscription.stream_id)) {
+          (state.rejoinedChannels ??= new Set<number>()).add(subscription.stream_id);
+        }
       }
       return;
     case 'remove':
@@ -145,6 +148,11 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
         const index = state.subscriptions?.findIndex((c: Record<string, any>) => c.stream_id === streamId) ?? -1;
         if (index < 0) continue;
         const [left] = state.subscriptions.splice(index, 1);
+        // Clients forget a left channel's unreads; rejoining brings back ones no event names.
+        if (state.unread_msgs) {
+          state.unread_msgs.streams = state.unread_msgs.streams.filter((b: Record<string, any>) => b.stream_id !== streamId);
+        }
+        (state.leftChannels ??= new Set<number>()).add(streamId);
         if (left.subscribers) left.subscribers = left.subscribers.filter((id: number) => id !== state.user_id);
         state.unsubscribed?.push(left);
       }
@@ -160,6 +168,88 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
     default:
       throw new Error(`unexpected subscription op ${event.op}`);
   }
+}
+
+const byNumber = (a: number, b: number) => a - b;
+
+/** Adds an unread message to the unread_msgs buckets clients keep. */
+function addUnread(state: State, id: number, where: Record<string, any>): void {
+  const unread = state.unread_msgs;
+  if (!unread) return;
+  const insert = (ids: number[]) => {
+    if (!ids.includes(id)) ids.push(id);
+    ids.sort(byNumber);
+  };
+  if (where.type === 'stream') {
+    let bucket = unread.streams.find(
+      (b: Record<string, any>) => b.stream_id === where.stream_id && b.topic.toLowerCase() === where.topic.toLowerCase(),
+    );
+    if (!bucket) unread.streams.push((bucket = { stream_id: where.stream_id, topic: where.topic, unread_message_ids: [] }));
+    insert(bucket.unread_message_ids);
+  } else if (where.user_ids.length <= 1) {
+    const other = where.user_ids[0] ?? state.user_id;
+    let entry = unread.pms.find((p: Record<string, any>) => p.other_user_id === other);
+    if (!entry) unread.pms.push((entry = { other_user_id: other, sender_id: other, unread_message_ids: [] }));
+    insert(entry.unread_message_ids);
+  } else {
+    const key = [...where.user_ids, state.user_id].sort(byNumber).join(',');
+    let entry = unread.huddles.find((h: Record<string, any>) => h.user_ids_string === key);
+    if (!entry) unread.huddles.push((entry = { user_ids_string: key, unread_message_ids: [] }));
+    insert(entry.unread_message_ids);
+  }
+  if (where.mentioned) insert(unread.mentions);
+}
+
+function removeUnread(state: State, ids: readonly number[] | 'all'): void {
+  const unread = state.unread_msgs;
+  if (!unread) return;
+  const gone = (id: number) => ids === 'all' || ids.includes(id);
+  for (const key of ['streams', 'pms', 'huddles']) {
+    for (const bucket of unread[key]) bucket.unread_message_ids = bucket.unread_message_ids.filter((id: number) => !gone(id));
+    unread[key] = unread[key].filter((bucket: Record<string, any>) => bucket.unread_message_ids.length > 0);
+  }
+  unread.mentions = unread.mentions.filter((id: number) => !gone(id));
+}
+
+function applyMessageEvent(state: State, event: Record<string, any>): void {
+  const message = event.message;
+  if ('max_message_id' in state) state.max_message_id = Math.max(state.max_message_id, message.id);
+  const others =
+    message.type === 'private'
+      ? message.display_recipient.map((r: { id: number }) => r.id).filter((id: number) => id !== state.user_id).sort(byNumber)
+      : [];
+  if (!event.flags.includes('read')) {
+    const mentioned = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'].some((f) => event.flags.includes(f));
+    addUnread(
+      state,
+      message.id,
+      message.type === 'stream'
+        ? { type: 'stream', stream_id: message.stream_id, topic: message.subject, mentioned }
+        : { type: 'private', user_ids: others, mentioned },
+    );
+  }
+  const recent = state.recent_private_conversations;
+  if (recent && message.type === 'private') {
+    const key = JSON.stringify(others);
+    const entry = recent.find((c: Record<string, any>) => JSON.stringify(c.user_ids) === key);
+    if (entry) entry.max_message_id = Math.max(entry.max_message_id, message.id);
+    else recent.push({ max_message_id: message.id, user_ids: others });
+    recent.sort((a: Record<string, any>, b: Record<string, any>) => b.max_message_id - a.max_message_id);
+  }
+}
+
+function applyFlagsEvent(state: State, event: Record<string, any>): void {
+  if (event.flag === 'starred' && state.starred_messages) {
+    const starred = new Set<number>(state.starred_messages);
+    for (const id of event.messages) {
+      if (event.op === 'add') starred.add(id);
+      else starred.delete(id);
+    }
+    state.starred_messages = [...starred].sort(byNumber);
+  }
+  if (event.flag !== 'read') return;
+  if (event.op === 'add') removeUnread(state, event.all ? 'all' : event.messages);
+  else for (const id of event.messages) addUnread(state, id, event.message_details[String(id)]);
 }
 
 /**
@@ -208,6 +298,10 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
       return;
+    case 'message':
+      return applyMessageEvent(state, event);
+    case 'update_message_flags':
+      return applyFlagsEvent(state, event);
     case 'user_group':
       if (event.op === 'add_members' || event.op === 'remove_members') return applyGroupMembership(state, event);
       throw new Error(`unexpected user_group op ${event.op}`);
@@ -217,8 +311,9 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
 }
 
 /** The parts of a state two registrations may differ in for reasons other than missed events. */
-export function comparable(state: State): State {
+export function comparable(state: State, rejoined: ReadonlySet<number> = state.rejoinedChannels ?? new Set()): State {
   const copy = structuredClone(state);
+  delete copy.leftChannels;
   delete copy.queue_id;
   delete copy.last_event_id;
   delete copy.result;
@@ -232,6 +327,22 @@ export function comparable(state: State): State {
   copy.user_topics?.sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic_name.localeCompare(b.topic_name));
   // The old muted-topics list names channels, which renames make stale in any client.
   delete copy.muted_topics;
+  // Zulip's own clients raise this for every message event, even one the user only sent
+  // without receiving a copy; it is deprecated, and the unread and message lists are what count.
+  delete copy.max_message_id;
+  const unread = copy.unread_msgs;
+  if (unread) {
+    // The total depends on muting, which clients apply themselves; and a channel the user
+    // left and rejoined brings back unreads no event announces (as on Zulip).
+    delete unread.count;
+    unread.streams = unread.streams
+      .filter((b: Person) => !rejoined.has(b.stream_id))
+      .sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic.toLowerCase().localeCompare(b.topic.toLowerCase()));
+    unread.pms.sort((a: Person, b: Person) => a.other_user_id - b.other_user_id);
+    unread.huddles.sort((a: Person, b: Person) => a.user_ids_string.localeCompare(b.user_ids_string));
+    unread.mentions.sort(byNumber);
+  }
+  delete copy.rejoinedChannels;
   return copy;
 }
 

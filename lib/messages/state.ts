@@ -1,0 +1,108 @@
+import type { StateContext } from '../events/register';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { VisibilityPolicy } from '../user-topics/queries';
+import { otherParticipants } from './flag-actions';
+import { Flag } from './flags';
+import { displayTopic } from './topics';
+
+/** Zulip sends at most this many unread messages at registration, newest first. */
+const MAX_UNREAD_MESSAGES = 50_000;
+const MAX_STARRED_MESSAGES = 10_000;
+/** Recent direct conversations are found among this many newest direct messages. */
+const RECENT_DIRECT_MESSAGES_WINDOW = 1000;
+
+function wanted(context: StateContext, type: string): boolean {
+  const { params } = context;
+  const types = params.fetch_event_types !== undefined ? params.fetch_event_types : params.event_types;
+  return types === null || types.includes(type);
+}
+
+/** Register state for fetch type `message`: the newest message the user has. */
+export function messageState({ stoa, user }: StateContext): Record<string, unknown> {
+  return { max_message_id: stoa.messages.maxIdOf(user.id) ?? -1 };
+}
+
+/** Whether a channel topic is muted for the user, counting the channel's own muting. */
+function topicMuted(stoa: Stoa, user: UserRow, streamId: number, topic: string, channelMuted: boolean): boolean {
+  const policy = stoa.userTopics.get(user.id, streamId, topic)?.visibility_policy;
+  if (policy === VisibilityPolicy.MUTED) return true;
+  return channelMuted && policy !== VisibilityPolicy.UNMUTED && policy !== VisibilityPolicy.FOLLOWED;
+}
+
+/** `unread_msgs`, sent when the client wants both `message` and `update_message_flags`. */
+export function unreadMessagesState(context: StateContext): Record<string, unknown> {
+  if (!wanted(context, 'message')) return {};
+  const { stoa, user, queue } = context;
+  const rows = stoa.messages.unreadRows(user.id, MAX_UNREAD_MESSAGES).reverse();
+  const subscriptions = new Map(stoa.channels.subscriptionsOf(user.id).map((s) => [s.recipient_id, s]));
+  const pms = new Map<number, number[]>();
+  const huddles = new Map<string, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  let count = 0;
+  // Many unreads share a conversation: look each one up once.
+  const participants = new Map<number, number[]>();
+  const mutedTopics = new Map<string, boolean>();
+  for (const row of rows) {
+    const mentioned = (row.flags & Flag.mentioned) !== 0;
+    const wildcard = (row.flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
+    if (row.stream_id === null) {
+      count++;
+      if (mentioned || wildcard) mentions.push(row.message_id);
+      let others = participants.get(row.recipient_id);
+      if (!others) participants.set(row.recipient_id, (others = otherParticipants(stoa, user.id, row.recipient_id)));
+      if (others.length <= 1) {
+        const other = others[0] ?? user.id;
+        pms.set(other, [...(pms.get(other) ?? []), row.message_id]);
+      } else {
+        const key = [user.id, ...others].sort((a, b) => a - b).join(',');
+        huddles.set(key, [...(huddles.get(key) ?? []), row.message_id]);
+      }
+      continue;
+    }
+    const subscription = subscriptions.get(row.recipient_id);
+    if (subscription?.active !== 1) continue; // channels the user left keep no unreads
+    const key = `${row.stream_id}\n${row.topic.toLowerCase()}`;
+    let muted = mutedTopics.get(key);
+    if (muted === undefined) {
+      muted = topicMuted(stoa, user, row.stream_id, row.topic, subscription.is_muted === 1);
+      mutedTopics.set(key, muted);
+    }
+    if (!muted) count++;
+    if (mentioned || (wildcard && !muted)) mentions.push(row.message_id);
+    let bucket = streams.get(key);
+    if (!bucket) {
+      bucket = { stream_id: row.stream_id, topic: displayTopic(row.topic, queue.capabilities.empty_topic_name), unread_message_ids: [] };
+      streams.set(key, bucket);
+    }
+    bucket.unread_message_ids.push(row.message_id);
+  }
+  return {
+    unread_msgs: {
+      count,
+      pms: [...pms]
+        .sort(([a], [b]) => a - b)
+        .map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+      streams: [...streams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, bucket]) => bucket),
+      huddles: [...huddles]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+      mentions,
+      old_unreads_missing: rows.length === MAX_UNREAD_MESSAGES,
+    },
+  };
+}
+
+export function starredMessagesState({ stoa, user }: StateContext): Record<string, unknown> {
+  return { starred_messages: stoa.messages.starredIds(user.id, MAX_STARRED_MESSAGES) };
+}
+
+export function recentPrivateConversationsState({ stoa, user }: StateContext): Record<string, unknown> {
+  return {
+    recent_private_conversations: stoa.messages.recentDirect(user.id, RECENT_DIRECT_MESSAGES_WINDOW).map((row) => ({
+      max_message_id: row.max_id,
+      user_ids: otherParticipants(stoa, user.id, row.recipient_id).sort((a, b) => a - b),
+    })),
+  };
+}
