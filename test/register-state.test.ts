@@ -106,8 +106,14 @@ describe('register state', () => {
     assert.deepEqual(state.custom_profile_field_types.SHORT_TEXT, { id: 1, name: 'Text (short)' });
   });
 
+  test('for message is the newest message ID, -1 before any', async () => {
+    const state = await fetchState(['message']);
+    assert.equal(state.max_message_id, -1);
+    assert.equal('unread_msgs' in state, false, 'unread_msgs needs update_message_flags too');
+  });
+
   test('for an unknown or not-yet-built type is empty rather than invented', async () => {
-    const state = await fetchState(['message', 'no_such_type']);
+    const state = await fetchState(['drafts_not_built_yet', 'no_such_type']);
     assert.deepEqual(Object.keys(state).filter((k) => !ALWAYS.includes(k)), []);
   });
 });
