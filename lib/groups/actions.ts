@@ -60,12 +60,14 @@ export function createSystemGroups(stoa: Stoa): void {
 }
 
 /**
- * Tells everyone's clients a group gained or lost a member. Deactivated users are in no
- * group's member list as clients see it, so changes to their memberships are not announced.
+ * Tells everyone's clients a named group gained or lost a member. Deactivated users are in no
+ * group's member list as clients see it, so changes to their memberships are not announced;
+ * nor are those of ad-hoc setting groups, which clients know only as setting values.
  */
 export function announceMembership(stoa: Stoa, op: 'add_members' | 'remove_members', groupId: number, userId: number): void {
-  if (!stoa.users.byId(userId)!.is_active) return;
-  sendEvent(stoa, { type: 'user_group', op, group_id: groupId, user_ids: [userId] }, stoa.users.activeIds());
+  const group = stoa.groups.byId(groupId)!;
+  if (!stoa.users.byId(userId)!.is_active || group.name === null) return;
+  announceGroupEvent(stoa, group, { type: 'user_group', op, group_id: groupId, user_ids: [userId] });
 }
 
 /** Takes a user out of the system groups of their (old) role, telling everyone's clients. */
