@@ -1,6 +1,6 @@
 import { badRequest, type ApiError } from '../http/errors';
 import { CHANNEL_GROUP_SETTINGS } from '../channels/queries';
-import { REALM_SETTINGS } from '../realm/settings';
+import { REALM_SETTINGS, SYSTEM_GROUP_NAMES } from '../realm/settings';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -35,14 +35,7 @@ export const USER_GROUP_SETTINGS: Record<GroupSettingName, { permission: GroupPe
   can_mention_group: {
     permission: {
       ...ANYONE,
-      allowedSystemGroups: [
-        'role:administrators',
-        'role:moderators',
-        'role:fullmembers',
-        'role:members',
-        'role:everyone',
-        'role:nobody',
-      ],
+      allowedSystemGroups: SYSTEM_GROUP_NAMES.filter((name) => name !== 'role:owners' && name !== 'role:internet'),
     },
     default: 'role:everyone',
   },
