@@ -68,7 +68,10 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
 
     // One modern client and one that predates the user_settings object.
     const observers = [
-      await observe(server.owner, { client_capabilities: { user_settings_object: true, archived_channels: true }, include_subscribers: true }),
+      await observe(server.owner, {
+        client_capabilities: { user_settings_object: true, archived_channels: true, include_deactivated_groups: true },
+        include_subscribers: true,
+      }),
       await observe(member, { client_capabilities: { archived_channels: true }, include_subscribers: true }),
       await observe(bystander, { client_capabilities: { archived_channels: true } }),
     ];
@@ -84,6 +87,9 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     const someUserId = () => rng.pick([member.userId, ...others.map((o) => o.userId)]);
     const moderators = server.stoa.groups.byName('role:moderators')!.id;
     const nobody = server.stoa.groups.byName('role:nobody')!.id;
+    const groupIds: number[] = [];
+    const someGroup = () => (groupIds.length > 0 ? rng.pick(groupIds) : moderators);
+    const someUserIds = () => [...new Set([someUserId(), someUserId()])].slice(0, 1 + Math.floor(rng.next() * 2));
 
     const operations: Array<() => Promise<unknown>> = [
       () => rng.pick(actors).post('/users/me/subscriptions', { subscriptions: [{ name: newChannel() }] }),
@@ -174,8 +180,44 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       },
       () => rng.pick(actors).post('/mark_all_as_read'),
     ];
+    // User groups touch groups, channels and users alike, so they get a larger share of the steps.
+    const groupOperations: Array<() => Promise<unknown>> = [
+      async () => {
+        const created = await rng.pick(actors).post('/user_groups/create', {
+          name: `seed ${seed} group ${groupIds.length}`,
+          description: '',
+          members: someUserIds(),
+          subgroups: groupIds.length > 0 && rng.next() < 0.3 ? [someGroup()] : [],
+          ...(rng.next() < 0.5 ? { can_join_group: rng.pick([moderators, server.stoa.groups.byName('role:members')!.id]) } : {}),
+        });
+        if (created.status === 200) groupIds.push(created.body.group_id);
+      },
+      () => {
+        const changes = [
+          { name: `seed ${seed} renamed ${rng.pick(NAMES)} ${Math.floor(rng.next() * 1000)}` },
+          { description: rng.pick(NAMES) },
+          { can_manage_group: { new: { direct_members: [someUserId()], direct_subgroups: [] } } },
+          { can_leave_group: { new: rng.pick([nobody, moderators]) } },
+          { deactivated: false },
+        ];
+        return server.owner.patch(`/user_groups/${someGroup()}`, rng.pick(changes));
+      },
+      () => server.owner.post(`/user_groups/${someGroup()}/members`, { [rng.pick(['add', 'delete'])]: someUserIds() }),
+      async () => {
+        const actor = rng.pick(actors);
+        return actor.post(`/user_groups/${someGroup()}/members`, { [rng.pick(['add', 'delete'])]: [actor.userId] });
+      },
+      () => server.owner.post(`/user_groups/${someGroup()}/subgroups`, { [rng.pick(['add', 'delete'])]: [someGroup()] }),
+      () => server.owner.post(`/user_groups/${someGroup()}/deactivate`),
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        if (id !== undefined) return server.owner.patch(`/streams/${id}`, { can_subscribe_group: { new: someGroup() } });
+      },
+    ];
     for (let step = 0; step < 60; step++) {
-      await rng.pick(operations)();
+      // The first few group steps make groups, so that the others have some to work on.
+      const groupStep = groupIds.length < 3 ? groupOperations[0] : rng.pick(groupOperations);
+      await (rng.next() < 0.3 ? groupStep : rng.pick(operations))();
       // Draining now and then (not only at the end) exercises acknowledged, pruned queues too.
       if (rng.next() < 0.2) for (const observer of observers) await drain(observer);
     }

@@ -1,9 +1,7 @@
 import {
-  expectationMismatch,
   GROUP_SETTING_UPDATE_SCHEMA,
-  groupSettingValue,
-  parseGroupSettingValue,
-  sameGroupSettingValue,
+  parseGroupSettingChange,
+  type GroupSettingChange,
   type GroupSettingValue,
 } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
@@ -52,7 +50,7 @@ function accessChannelToAdminister(stoa: Stoa, user: UserRow, channelId: number)
   throw invalidChannelId();
 }
 
-interface UpdateChannelParams extends Partial<Record<ChannelGroupSetting, { new: GroupSettingValue; old?: GroupSettingValue }>> {
+interface UpdateChannelParams extends Partial<Record<ChannelGroupSetting, GroupSettingChange>> {
   stream_id: number;
   description?: string;
   new_name?: string;
@@ -99,13 +97,8 @@ function checkGroupSettings(stoa: Stoa, user: UserRow, channel: ChannelRow, para
   for (const setting of CHANNEL_GROUP_SETTINGS) {
     const update = params[setting];
     if (update === undefined) continue;
-    const { permission } = CHANNEL_SETTINGS[setting];
-    const current = groupSettingValue(stoa, channel[`${setting}_id`]);
-    if (update.old !== undefined && !sameGroupSettingValue(parseGroupSettingValue(stoa, setting, permission, update.old), current)) {
-      throw expectationMismatch();
-    }
-    const value = parseGroupSettingValue(stoa, setting, permission, update.new);
-    if (sameGroupSettingValue(value, current)) continue;
+    const value = parseGroupSettingChange(stoa, setting, CHANNEL_SETTINGS[setting].permission, update, channel[`${setting}_id`]);
+    if (value === undefined) continue;
     if ((setting === 'can_add_subscribers_group' || setting === 'can_subscribe_group') && !hasContentAccess(stoa, user, channel)) {
       throw contentAccessRequired();
     }

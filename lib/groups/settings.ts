@@ -117,6 +117,32 @@ export function sameGroupSettingValue(a: GroupSettingValue, b: GroupSettingValue
   return same(sortedUnique(a.direct_members), sortedUnique(b.direct_members)) && same(sortedUnique(a.direct_subgroups), sortedUnique(b.direct_subgroups));
 }
 
+/** A `{new, old}` change of a group setting, as clients send it. */
+export interface GroupSettingChange {
+  new: GroupSettingValue;
+  old?: GroupSettingValue;
+}
+
+/**
+ * Checks a change of a setting currently held by the group `currentGroupId`: refuses it when
+ * `old` no longer describes the current holders, and answers the parsed new value, or
+ * undefined when the new value names the holders already there.
+ */
+export function parseGroupSettingChange(
+  stoa: Stoa,
+  setting: string,
+  permission: GroupPermission,
+  change: GroupSettingChange,
+  currentGroupId: number,
+): GroupSettingValue | undefined {
+  const current = groupSettingValue(stoa, currentGroupId);
+  if (change.old !== undefined && !sameGroupSettingValue(parseGroupSettingValue(stoa, setting, permission, change.old), current)) {
+    throw expectationMismatch();
+  }
+  const value = parseGroupSettingValue(stoa, setting, permission, change.new);
+  return sameGroupSettingValue(value, current) ? undefined : value;
+}
+
 /**
  * The group to store for a parsed value: the named group itself, or a new anonymous group
  * holding the set. Call inside a transaction.

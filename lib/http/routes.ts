@@ -3,6 +3,7 @@ import * as authViews from '../auth/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
+import * as groupViews from '../groups/views';
 import * as messageFlagViews from '../messages/flag-views';
 import * as messageViews from '../messages/views';
 import * as realmViews from '../realm/views';
@@ -75,4 +76,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/streams/:stream_id/members', endpoint: channelViews.getChannelMembers },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
+
+  { method: 'POST', path: '/user_groups/create', endpoint: groupViews.createGroupView },
+  { method: 'GET', path: '/user_groups', endpoint: groupViews.getGroups },
+  { method: 'PATCH', path: '/user_groups/:user_group_id', endpoint: groupViews.updateGroupView },
+  { method: 'POST', path: '/user_groups/:user_group_id/deactivate', endpoint: groupViews.deactivateGroupView },
+  { method: 'GET', path: '/user_groups/:user_group_id/members', endpoint: groupViews.getMembersView },
+  { method: 'POST', path: '/user_groups/:user_group_id/members', endpoint: groupViews.updateMembersView },
+  { method: 'GET', path: '/user_groups/:user_group_id/members/:user_id', endpoint: groupViews.getMembershipView },
+  { method: 'GET', path: '/user_groups/:user_group_id/subgroups', endpoint: groupViews.getSubgroupsView },
+  { method: 'POST', path: '/user_groups/:user_group_id/subgroups', endpoint: groupViews.updateSubgroupsView },
 ];

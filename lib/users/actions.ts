@@ -1,5 +1,5 @@
 import { generateApiKey } from '../auth/credentials';
-import { addToRoleGroups, announceMembership, removeFromRoleGroups } from '../groups/actions';
+import { addToRoleGroups, announceMembership, announceReturningGroupSettingHolder, removeFromRoleGroups } from '../groups/actions';
 import { badRequest } from '../http/errors';
 import {
   announceChannelAccessChange,
@@ -150,6 +150,7 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
     announcePersonUpdate(stoa, { user_id: userId, is_active: true });
     announceSubscriberActivity(stoa, userId, true);
     announceReturningSettingHolder(stoa, userId);
+    announceReturningGroupSettingHolder(stoa, userId);
     for (const groupId of stoa.groups.groupIdsOfMember(userId)) announceMembership(stoa, 'add_members', groupId, userId);
   });
 }

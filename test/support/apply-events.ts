@@ -26,9 +26,9 @@ function dropFromGroups(state: State, userId: number): void {
   for (const group of state.realm_user_groups ?? []) {
     group.members = group.members.filter((id: number) => id !== userId);
   }
-  for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
-    for (const channel of state[key] ?? []) {
-      for (const value of Object.values(channel)) {
+  for (const key of ['realm_user_groups', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
+    for (const holder of state[key] ?? []) {
+      for (const value of Object.values(holder)) {
         if (value && typeof value === 'object' && 'direct_members' in value) {
           const setting = value as { direct_members: number[] };
           setting.direct_members = setting.direct_members.filter((id) => id !== userId);
@@ -73,15 +73,42 @@ function applyPersonUpdate(state: State, update: Person): void {
   }
 }
 
-function applyGroupMembership(state: State, event: Record<string, any>): void {
-  const group = state.realm_user_groups?.find((g: Record<string, any>) => g.id === event.group_id);
-  if (!group) return;
-  const members = new Set<number>(group.members);
-  for (const id of event.user_ids) {
-    if (event.op === 'add_members') members.add(id);
-    else members.delete(id);
+function changeIds(ids: number[], change: number[], add: boolean): number[] {
+  const set = new Set<number>(ids);
+  for (const id of change) (add ? set.add(id) : set.delete(id));
+  return [...set].sort((a, b) => a - b);
+}
+
+function applyGroupEvent(state: State, event: Record<string, any>): void {
+  if (!state.realm_user_groups) return;
+  if (event.op === 'add') {
+    state.realm_user_groups = state.realm_user_groups.filter((g: Record<string, any>) => g.id !== event.group.id);
+    state.realm_user_groups.push(structuredClone(event.group));
+    state.realm_user_groups.sort((a: Record<string, any>, b: Record<string, any>) => a.id - b.id);
+    return;
   }
-  group.members = [...members].sort((a, b) => a - b);
+  if (event.op === 'remove') {
+    state.realm_user_groups = state.realm_user_groups.filter((g: Record<string, any>) => g.id !== event.group_id);
+    return;
+  }
+  // Clients ignore events about groups they do not know.
+  const group = state.realm_user_groups.find((g: Record<string, any>) => g.id === event.group_id);
+  if (!group) return;
+  switch (event.op) {
+    case 'update':
+      Object.assign(group, structuredClone(event.data));
+      return;
+    case 'add_members':
+    case 'remove_members':
+      group.members = changeIds(group.members, event.user_ids, event.op === 'add_members');
+      return;
+    case 'add_subgroups':
+    case 'remove_subgroups':
+      group.direct_subgroup_ids = changeIds(group.direct_subgroup_ids, event.direct_subgroup_ids, event.op === 'add_subgroups');
+      return;
+    default:
+      throw new Error(`unexpected user_group op ${event.op}`);
+  }
 }
 
 const CHANNEL_LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'] as const;
@@ -303,8 +330,7 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'update_message_flags':
       return applyFlagsEvent(state, event);
     case 'user_group':
-      if (event.op === 'add_members' || event.op === 'remove_members') return applyGroupMembership(state, event);
-      throw new Error(`unexpected user_group op ${event.op}`);
+      return applyGroupEvent(state, event);
     default:
       throw new Error(`the test model does not know ${event.type} events`);
   }
