@@ -194,3 +194,18 @@ CREATE TABLE user_topics (
   last_updated      INTEGER NOT NULL,
   PRIMARY KEY (user_id, stream_id, topic_key)
 ) STRICT, WITHOUT ROWID;
+
+-- The last time each user reported presence, as Zulip's UserPresence keeps it: when a client
+-- last said the user was active, and when any client of theirs was last connected at all.
+-- Times in milliseconds, because the thresholds that decide when a report is stored or sent
+-- compare finer than a second. `last_update_id` grows across the organization with every
+-- stored change, so clients can ask for what changed since the last one they saw.
+CREATE TABLE user_presence (
+  user_id           INTEGER PRIMARY KEY REFERENCES users (id),
+  -- NULL: no client ever reported the user active (clients are shown the date joined).
+  last_active_ms    INTEGER,
+  last_connected_ms INTEGER NOT NULL,
+  last_update_id    INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX user_presence_by_update ON user_presence (last_update_id);
+

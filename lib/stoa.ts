@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Db } from './db';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
+import { preparePresenceQueries } from './presence/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
@@ -25,6 +26,7 @@ export interface Stoa {
   alertWords: ReturnType<typeof prepareAlertWordQueries>;
   channels: ReturnType<typeof prepareChannelQueries>;
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
+  presence: ReturnType<typeof preparePresenceQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -52,5 +54,6 @@ export function createStoa(
     alertWords: prepareAlertWordQueries(db),
     channels: prepareChannelQueries(db),
     userTopics: prepareUserTopicQueries(db),
+    presence: preparePresenceQueries(db),
   };
 }

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { applyEvent, comparable, differences } from './support/apply-events';
 import type { Client } from './support/client';
 import { assertValidEvent } from './support/openapi';
-import { TestServer } from './support/server';
+import { ManualClock, TestServer } from './support/server';
 
 /** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
 function random(seed: number) {
@@ -20,7 +20,9 @@ function random(seed: number) {
 
 let server: TestServer;
 before(async () => {
-  server = await TestServer.start();
+  // Time stands still: presence changes that only polling reveals (a report a minute after
+  // the last) cannot happen, so every presence change comes with an event.
+  server = await TestServer.start({ clock: new ManualClock() });
 });
 after(() => server.close());
 
@@ -68,11 +70,17 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
 
     // One modern client and one that predates the user_settings object.
     const observers = [
-      await observe(server.owner, { client_capabilities: { user_settings_object: true, archived_channels: true }, include_subscribers: true }),
+      await observe(server.owner, {
+        client_capabilities: { user_settings_object: true, archived_channels: true, simplified_presence_events: true },
+        include_subscribers: true,
+        slim_presence: true,
+      }),
       await observe(member, { client_capabilities: { archived_channels: true }, include_subscribers: true }),
       await observe(bystander, { client_capabilities: { archived_channels: true } }),
     ];
     const actors = [server.owner as Client & { userId: number }, member, bystander, ...others];
+    // Never deactivated: a reactivated user's presence and status come back without an event.
+    const steadyActors = actors.slice(0, 3);
 
     const channelNames: string[] = [];
     const newChannel = () => {
@@ -148,6 +156,8 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       () => server.owner.delete(`/users/${rng.pick(others).userId}`),
       () => server.owner.post(`/users/${rng.pick(others).userId}/reactivate`),
       () => rng.pick(actors).delete('/users/me/avatar'),
+      () => rng.pick(steadyActors).post('/users/me/presence', { status: rng.pick(['active', 'idle']) }),
+      () => rng.pick(steadyActors).patch('/settings', { presence_enabled: rng.next() < 0.5 }),
     ];
     for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();

@@ -1,6 +1,7 @@
 import { alertWordsState } from '../alert-words/views';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
+import { presenceState } from '../presence/state';
 import { realmState } from '../realm/state';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
@@ -23,6 +24,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   user_settings: userSettingsState,
   user_topic: userTopicState,
   muted_topics: mutedTopicsState,
+  presence: presenceState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,
 };

@@ -38,6 +38,32 @@ function dropFromGroups(state: State, userId: number): void {
   }
 }
 
+/** Deactivated users have no presence or status to show. */
+function forgetPresenceAndStatus(state: State, userId: number, email: string | undefined): void {
+  if (state.presences) {
+    delete state.presences[String(userId)];
+    if (email) delete state.presences[email];
+  }
+  if (state.user_status) delete state.user_status[String(userId)];
+}
+
+/**
+ * A presence event in whichever format the queue asked for: the modern map (the
+ * simplified_presence_events capability) or one user's legacy entry, keyed by API email.
+ * The legacy entry without an email (slim_presence alone) cannot rebuild a modern state
+ * exactly, since it carries one timestamp where the state has two; no observer uses it.
+ */
+function applyPresenceEvent(state: State, event: Record<string, any>): void {
+  if (!state.presences) return;
+  if (event.presences) {
+    Object.assign(state.presences, event.presences);
+    return;
+  }
+  if (!event.email) throw new Error('a slim legacy presence event cannot update a modern presence state');
+  const { client, status, timestamp } = event.presence.website;
+  state.presences[event.email] = { aggregated: { client, status, timestamp }, website: event.presence.website };
+}
+
 function applyPersonUpdate(state: State, update: Person): void {
   const { user_id: userId, ...change } = update;
   const person = findPerson(state, userId);
@@ -50,9 +76,14 @@ function applyPersonUpdate(state: State, update: Person): void {
     if (index >= 0) to.push(...from.splice(index, 1));
     if (!change.is_active) dropFromGroups(state, userId);
   }
+  if (change.is_active === false) forgetPresenceAndStatus(state, userId, person?.email);
   for (const [key, value] of Object.entries(change)) {
     if (key === 'email') continue; // sent alongside timezone for old clients; not a change
     if (key === 'new_email') {
+      if (person && state.presences?.[person.email]) {
+        state.presences[value] = state.presences[person.email];
+        delete state.presences[person.email];
+      }
       if (person) person.email = value;
       if (own) state.email = value;
       continue;
@@ -191,6 +222,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return;
     case 'heartbeat':
       return;
+    case 'presence':
+      return applyPresenceEvent(state, event);
     case 'alert_words':
       state.alert_words = event.alert_words;
       return;
@@ -232,6 +265,9 @@ export function comparable(state: State): State {
   copy.user_topics?.sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic_name.localeCompare(b.topic_name));
   // The old muted-topics list names channels, which renames make stale in any client.
   delete copy.muted_topics;
+  // When the presence data was read, and the newest change in it: markers of the fetch.
+  delete copy.server_timestamp;
+  delete copy.presence_last_update_id;
   return copy;
 }
 

@@ -47,7 +47,7 @@ interface NewerProperty {
   property: string;
   /** OpenAPI 3.0 schema of the value. */
   schema: object;
-  since: number | 'spec';
+  since: number | 'spec' | 'undocumented';
 }
 
 interface NewerOperation {
@@ -132,6 +132,20 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
         },
       ],
     },
+    since: 'undocumented',
+  },
+  // Clients with the simplified_presence_events capability get the modern format, keyed by user ID.
+  {
+    in: ['event:presence'],
+    property: 'presences',
+    schema: { type: 'object', additionalProperties: { $ref: '#/components/schemas/ModernPresenceFormat' } },
+    since: 419,
+  },
+  // Zulip answers slim_presence=true here with the modern format, which zulip.yaml does not describe.
+  {
+    in: ['path:GET /users/{user_id_or_email}/presence'],
+    property: 'presence',
+    schema: { $ref: '#/components/schemas/ModernPresenceFormat' },
     since: 'undocumented',
   },
   // Zulip calls this `zephyr_mirror_active`.
