@@ -209,3 +209,14 @@ CREATE TABLE user_presence (
 ) STRICT;
 CREATE UNIQUE INDEX user_presence_by_update ON user_presence (last_update_id);
 
+
+-- A user's status message and emoji. Empty strings mean none; `away` is not stored here,
+-- since it is the opposite of the presence_enabled setting.
+CREATE TABLE user_status (
+  user_id           INTEGER PRIMARY KEY REFERENCES users (id),
+  status_text       TEXT    NOT NULL DEFAULT '',
+  emoji_name        TEXT    NOT NULL DEFAULT '',
+  emoji_code        TEXT    NOT NULL DEFAULT '',
+  reaction_type     TEXT    NOT NULL DEFAULT 'unicode_emoji',
+  updated_at        INTEGER NOT NULL
+) STRICT;

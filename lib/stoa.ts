@@ -7,6 +7,7 @@ import { EventQueues, type Deliverable, type EventQueuesOptions } from './events
 import { prepareGroupQueries } from './groups/queries';
 import { preparePresenceQueries } from './presence/queries';
 import { prepareRealmQueries } from './realm/queries';
+import { prepareUserStatusQueries } from './user-status/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 
@@ -27,6 +28,7 @@ export interface Stoa {
   channels: ReturnType<typeof prepareChannelQueries>;
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
   presence: ReturnType<typeof preparePresenceQueries>;
+  userStatus: ReturnType<typeof prepareUserStatusQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -55,5 +57,6 @@ export function createStoa(
     channels: prepareChannelQueries(db),
     userTopics: prepareUserTopicQueries(db),
     presence: preparePresenceQueries(db),
+    userStatus: prepareUserStatusQueries(db),
   };
 }

@@ -158,6 +158,13 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       () => rng.pick(actors).delete('/users/me/avatar'),
       () => rng.pick(steadyActors).post('/users/me/presence', { status: rng.pick(['active', 'idle']) }),
       () => rng.pick(steadyActors).patch('/settings', { presence_enabled: rng.next() < 0.5 }),
+      () => {
+        const change: Record<string, unknown> = {};
+        if (rng.next() < 0.5) change.status_text = rng.pick(['', 'lunch', 'in a meeting']);
+        if (rng.next() < 0.4) Object.assign(change, rng.pick([{ emoji_name: '' }, { emoji_name: 'car', emoji_code: '1f697' }, { emoji_name: 'zulip', reaction_type: 'service_extra_emoji' }]));
+        if (rng.next() < 0.3 || Object.keys(change).length === 0) change.away = rng.next() < 0.5;
+        return rng.pick(steadyActors).post('/users/me/status', change);
+      },
     ];
     for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();

@@ -4,6 +4,7 @@ import { userGroupsState } from '../groups/state';
 import { presenceState } from '../presence/state';
 import { realmState } from '../realm/state';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
+import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState, realmUserState } from '../users/state';
 import type { StateContext } from './register';
@@ -25,6 +26,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   user_topic: userTopicState,
   muted_topics: mutedTopicsState,
   presence: presenceState,
+  user_status: userStatusState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,
 };

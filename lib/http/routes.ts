@@ -4,6 +4,7 @@ import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
 import * as presenceViews from '../presence/views';
+import * as userStatusViews from '../user-status/views';
 import * as realmViews from '../realm/views';
 import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
@@ -49,6 +50,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', endpoint: userTopicViews.updateMutedTopic },
   { method: 'POST', path: '/user_topics', endpoint: userTopicViews.updateUserTopic },
   { method: 'POST', path: '/users/me/presence', endpoint: presenceViews.updatePresence },
+  { method: 'GET', path: '/users/me/status', endpoint: userStatusViews.getOwnStatus },
+  { method: 'POST', path: '/users/me/status', endpoint: userStatusViews.updateStatusView },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
@@ -57,6 +60,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/users/:user_id', endpoint: userViews.deactivateUserView },
   { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
   { method: 'GET', path: '/users/:user_id_or_email/presence', endpoint: presenceViews.getUserPresence },
+  { method: 'GET', path: '/users/:user_id/status', endpoint: userStatusViews.getUserStatus },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
   { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },

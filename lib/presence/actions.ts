@@ -43,6 +43,14 @@ function presenceEvent(stoa: Stoa, user: UserRow, row: PresenceRow) {
   };
 }
 
+/**
+ * presence_enabled is also the deprecated `away` of user status (away = not enabled), so
+ * clients keeping user statuses learn of every change, whichever endpoint made it.
+ */
+function announceAway(stoa: Stoa, user: UserRow, away: boolean): void {
+  sendEvent(stoa, { type: 'user_status', user_id: user.id, away }, stoa.users.activeIds());
+}
+
 function announce(stoa: Stoa, user: UserRow, row: PresenceRow, force: boolean): void {
   const recipients = stoa.users.activeIds();
   if (!force && recipients.length > MAX_USERS_FOR_ONLINE_EVENTS) return;
@@ -84,6 +92,7 @@ export function reportPresence(stoa: Stoa, user: UserRow, active: boolean): void
  */
 export function presenceEnabledChanged(stoa: Stoa, user: UserRow, enabled: boolean): void {
   write(stoa, () => {
+    announceAway(stoa, user, !enabled);
     const now = stoa.clock.now();
     if (enabled) {
       const before = stoa.presence.byUser(user.id);

@@ -7,7 +7,7 @@ import { OFFLINE_THRESHOLD_MS, reportPresence } from './actions';
 import { legacyPresence, modernPresence, presenceData } from './present';
 
 /** Zulip refuses presence and status updates from bots on these endpoints. */
-function requireHuman(user: UserRow): void {
+export function requireHuman(user: UserRow): void {
   if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
 }
 

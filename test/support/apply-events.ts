@@ -64,6 +64,29 @@ function applyPresenceEvent(state: State, event: Record<string, any>): void {
   state.presences[event.email] = { aggregated: { client, status, timestamp }, website: event.presence.website };
 }
 
+/** A status event names only what changed; an empty value clears it, and an empty status is not listed. */
+function applyUserStatusEvent(state: State, event: Record<string, any>): void {
+  if (!state.user_status) return;
+  const key = String(event.user_id);
+  const status = { ...state.user_status[key] };
+  if ('away' in event) {
+    if (event.away) status.away = true;
+    else delete status.away;
+  }
+  if ('status_text' in event) {
+    if (event.status_text) status.status_text = event.status_text;
+    else delete status.status_text;
+  }
+  if ('emoji_name' in event) {
+    for (const field of ['emoji_name', 'emoji_code', 'reaction_type']) {
+      if (event.emoji_name) status[field] = event[field];
+      else delete status[field];
+    }
+  }
+  if (Object.keys(status).length > 0) state.user_status[key] = status;
+  else delete state.user_status[key];
+}
+
 function applyPersonUpdate(state: State, update: Person): void {
   const { user_id: userId, ...change } = update;
   const person = findPerson(state, userId);
@@ -224,6 +247,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return;
     case 'presence':
       return applyPresenceEvent(state, event);
+    case 'user_status':
+      return applyUserStatusEvent(state, event);
     case 'alert_words':
       state.alert_words = event.alert_words;
       return;
