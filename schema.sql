@@ -261,3 +261,29 @@ CREATE TABLE reactions (
 -- Full-text search over topics and message text. Contentless: the text lives in messages,
 -- and lib/messages/queries.ts keeps the index in step with it.
 CREATE VIRTUAL TABLE messages_fts USING fts5 (topic, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+
+-- The last time each user reported presence, as Zulip's UserPresence keeps it: when a client
+-- last said the user was active, and when any client of theirs was last connected at all.
+-- Times in milliseconds, because the thresholds that decide when a report is stored or sent
+-- compare finer than a second. `last_update_id` grows across the organization with every
+-- stored change, so clients can ask for what changed since the last one they saw.
+CREATE TABLE user_presence (
+  user_id           INTEGER PRIMARY KEY REFERENCES users (id),
+  -- NULL: no client ever reported the user active (clients are shown the date joined).
+  last_active_ms    INTEGER,
+  last_connected_ms INTEGER NOT NULL,
+  last_update_id    INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX user_presence_by_update ON user_presence (last_update_id);
+
+
+-- A user's status message and emoji. Empty strings mean none; `away` is not stored here,
+-- since it is the opposite of the presence_enabled setting.
+CREATE TABLE user_status (
+  user_id           INTEGER PRIMARY KEY REFERENCES users (id),
+  status_text       TEXT    NOT NULL DEFAULT '',
+  emoji_name        TEXT    NOT NULL DEFAULT '',
+  emoji_code        TEXT    NOT NULL DEFAULT '',
+  reaction_type     TEXT    NOT NULL DEFAULT 'unicode_emoji',
+  updated_at        INTEGER NOT NULL
+) STRICT;

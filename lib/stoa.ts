@@ -6,7 +6,9 @@ import type { Db } from './db';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
+import { preparePresenceQueries } from './presence/queries';
 import { prepareRealmQueries } from './realm/queries';
+import { prepareUserStatusQueries } from './user-status/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 
@@ -27,6 +29,8 @@ export interface Stoa {
   channels: ReturnType<typeof prepareChannelQueries>;
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
   messages: ReturnType<typeof prepareMessageQueries>;
+  presence: ReturnType<typeof preparePresenceQueries>;
+  userStatus: ReturnType<typeof prepareUserStatusQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -55,5 +59,7 @@ export function createStoa(
     channels: prepareChannelQueries(db),
     userTopics: prepareUserTopicQueries(db),
     messages: prepareMessageQueries(db),
+    presence: preparePresenceQueries(db),
+    userStatus: prepareUserStatusQueries(db),
   };
 }

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { applyEvent, comparable, differences } from './support/apply-events';
 import type { Client } from './support/client';
 import { assertValidEvent } from './support/openapi';
-import { TestServer } from './support/server';
+import { ManualClock, TestServer } from './support/server';
 
 /** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
 function random(seed: number) {
@@ -20,7 +20,9 @@ function random(seed: number) {
 
 let server: TestServer;
 before(async () => {
-  server = await TestServer.start();
+  // Time stands still: presence changes that only polling reveals (a report a minute after
+  // the last) cannot happen, so every presence change comes with an event.
+  server = await TestServer.start({ clock: new ManualClock() });
 });
 after(() => server.close());
 
@@ -69,13 +71,21 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     // One modern client and one that predates the user_settings object.
     const observers = [
       await observe(server.owner, {
-        client_capabilities: { user_settings_object: true, archived_channels: true, include_deactivated_groups: true },
+        client_capabilities: {
+          user_settings_object: true,
+          archived_channels: true,
+          include_deactivated_groups: true,
+          simplified_presence_events: true,
+        },
         include_subscribers: true,
+        slim_presence: true,
       }),
       await observe(member, { client_capabilities: { archived_channels: true }, include_subscribers: true }),
       await observe(bystander, { client_capabilities: { archived_channels: true } }),
     ];
     const actors = [server.owner as Client & { userId: number }, member, bystander, ...others];
+    // Never deactivated: a reactivated user's presence and status come back without an event.
+    const steadyActors = actors.slice(0, 3);
 
     const channelNames: string[] = [];
     const newChannel = () => {
@@ -179,6 +189,15 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         });
       },
       () => rng.pick(actors).post('/mark_all_as_read'),
+      () => rng.pick(steadyActors).post('/users/me/presence', { status: rng.pick(['active', 'idle']) }),
+      () => rng.pick(steadyActors).patch('/settings', { presence_enabled: rng.next() < 0.5 }),
+      () => {
+        const change: Record<string, unknown> = {};
+        if (rng.next() < 0.5) change.status_text = rng.pick(['', 'lunch', 'in a meeting']);
+        if (rng.next() < 0.4) Object.assign(change, rng.pick([{ emoji_name: '' }, { emoji_name: 'car', emoji_code: '1f697' }, { emoji_name: 'zulip', reaction_type: 'service_extra_emoji' }]));
+        if (rng.next() < 0.3 || Object.keys(change).length === 0) change.away = rng.next() < 0.5;
+        return rng.pick(steadyActors).post('/users/me/status', change);
+      },
     ];
     // User groups touch groups, channels and users alike, so they get a larger share of the steps.
     const groupOperations: Array<() => Promise<unknown>> = [

@@ -25,6 +25,7 @@ export interface ClientCapabilities {
   include_deactivated_groups: boolean;
   empty_topic_name: boolean;
   archived_channels: boolean;
+  simplified_presence_events: boolean;
 }
 
 export interface QueueSettings {
@@ -37,6 +38,8 @@ export interface QueueSettings {
   includeSubscribers: boolean | 'partial';
   applyMarkdown: boolean;
   clientGravatar: boolean;
+  /** Whether presence events leave out the email, as for clients that key presence by user ID. */
+  slimPresence: boolean;
   capabilities: ClientCapabilities;
   /** How long the queue lives without a client polling it. */
   lifespanMs: number;

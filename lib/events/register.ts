@@ -52,6 +52,7 @@ const CAPABILITY_NAMES: ReadonlyArray<keyof ClientCapabilities> = [
   'include_deactivated_groups',
   'empty_topic_name',
   'archived_channels',
+  'simplified_presence_events',
 ];
 
 function capabilities(declared: Record<string, unknown>): ClientCapabilities {
@@ -78,6 +79,7 @@ export function queueSettings(user: UserRow, params: RegisterParams): QueueSetti
     includeSubscribers: params.include_subscribers,
     applyMarkdown: params.apply_markdown,
     clientGravatar: params.client_gravatar,
+    slimPresence: params.slim_presence,
     capabilities: capabilities(params.client_capabilities),
     lifespanMs: lifespanSecs * 1000,
   };

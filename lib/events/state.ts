@@ -7,8 +7,10 @@ import {
   starredMessagesState,
   unreadMessagesState,
 } from '../messages/state';
+import { presenceState } from '../presence/state';
 import { realmState } from '../realm/state';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
+import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState, realmUserState } from '../users/state';
 import type { StateContext } from './register';
@@ -34,6 +36,8 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   update_message_flags: unreadMessagesState,
   starred_messages: starredMessagesState,
   recent_private_conversations: recentPrivateConversationsState,
+  presence: presenceState,
+  user_status: userStatusState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,
 };

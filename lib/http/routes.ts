@@ -6,6 +6,8 @@ import * as eventViews from '../events/views';
 import * as groupViews from '../groups/views';
 import * as messageFlagViews from '../messages/flag-views';
 import * as messageViews from '../messages/views';
+import * as presenceViews from '../presence/views';
+import * as userStatusViews from '../user-status/views';
 import * as realmViews from '../realm/views';
 import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
@@ -60,6 +62,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/subscriptions/properties', endpoint: channelAdminViews.updateSubscriptionProperties },
   { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', endpoint: userTopicViews.updateMutedTopic },
   { method: 'POST', path: '/user_topics', endpoint: userTopicViews.updateUserTopic },
+  { method: 'POST', path: '/users/me/presence', endpoint: presenceViews.updatePresence },
+  { method: 'GET', path: '/users/me/status', endpoint: userStatusViews.getOwnStatus },
+  { method: 'POST', path: '/users/me/status', endpoint: userStatusViews.updateStatusView },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
@@ -67,7 +72,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/users/:user_id', endpoint: userViews.updateUser },
   { method: 'DELETE', path: '/users/:user_id', endpoint: userViews.deactivateUserView },
   { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
+  { method: 'GET', path: '/users/:user_id_or_email/presence', endpoint: presenceViews.getUserPresence },
+  { method: 'GET', path: '/users/:user_id/status', endpoint: userStatusViews.getUserStatus },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
+
+  { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },
 
   { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },
   { method: 'GET', path: '/streams/:stream_id', endpoint: channelViews.getChannel },

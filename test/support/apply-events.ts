@@ -38,6 +38,55 @@ function dropFromGroups(state: State, userId: number): void {
   }
 }
 
+/** Deactivated users have no presence or status to show. */
+function forgetPresenceAndStatus(state: State, userId: number, email: string | undefined): void {
+  if (state.presences) {
+    delete state.presences[String(userId)];
+    if (email) delete state.presences[email];
+  }
+  if (state.user_status) delete state.user_status[String(userId)];
+}
+
+/**
+ * A presence event in whichever format the queue asked for: the modern map (the
+ * simplified_presence_events capability) or one user's legacy entry, keyed by API email.
+ * The legacy entry without an email (slim_presence alone) cannot rebuild a modern state
+ * exactly, since it carries one timestamp where the state has two; no observer uses it.
+ */
+function applyPresenceEvent(state: State, event: Record<string, any>): void {
+  if (!state.presences) return;
+  if (event.presences) {
+    Object.assign(state.presences, event.presences);
+    return;
+  }
+  if (!event.email) throw new Error('a slim legacy presence event cannot update a modern presence state');
+  const { client, status, timestamp } = event.presence.website;
+  state.presences[event.email] = { aggregated: { client, status, timestamp }, website: event.presence.website };
+}
+
+/** A status event names only what changed; an empty value clears it, and an empty status is not listed. */
+function applyUserStatusEvent(state: State, event: Record<string, any>): void {
+  if (!state.user_status) return;
+  const key = String(event.user_id);
+  const status = { ...state.user_status[key] };
+  if ('away' in event) {
+    if (event.away) status.away = true;
+    else delete status.away;
+  }
+  if ('status_text' in event) {
+    if (event.status_text) status.status_text = event.status_text;
+    else delete status.status_text;
+  }
+  if ('emoji_name' in event) {
+    for (const field of ['emoji_name', 'emoji_code', 'reaction_type']) {
+      if (event.emoji_name) status[field] = event[field];
+      else delete status[field];
+    }
+  }
+  if (Object.keys(status).length > 0) state.user_status[key] = status;
+  else delete state.user_status[key];
+}
+
 function applyPersonUpdate(state: State, update: Person): void {
   const { user_id: userId, ...change } = update;
   const person = findPerson(state, userId);
@@ -50,9 +99,14 @@ function applyPersonUpdate(state: State, update: Person): void {
     if (index >= 0) to.push(...from.splice(index, 1));
     if (!change.is_active) dropFromGroups(state, userId);
   }
+  if (change.is_active === false) forgetPresenceAndStatus(state, userId, person?.email);
   for (const [key, value] of Object.entries(change)) {
     if (key === 'email') continue; // sent alongside timezone for old clients; not a change
     if (key === 'new_email') {
+      if (person && state.presences?.[person.email]) {
+        state.presences[value] = state.presences[person.email];
+        delete state.presences[person.email];
+      }
       if (person) person.email = value;
       if (own) state.email = value;
       continue;
@@ -308,6 +362,10 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return;
     case 'heartbeat':
       return;
+    case 'presence':
+      return applyPresenceEvent(state, event);
+    case 'user_status':
+      return applyUserStatusEvent(state, event);
     case 'alert_words':
       state.alert_words = event.alert_words;
       return;
@@ -369,6 +427,9 @@ export function comparable(state: State, rejoined: ReadonlySet<number> = state.r
     unread.mentions.sort(byNumber);
   }
   delete copy.rejoinedChannels;
+  // When the presence data was read, and the newest change in it: markers of the fetch.
+  delete copy.server_timestamp;
+  delete copy.presence_last_update_id;
   return copy;
 }
 

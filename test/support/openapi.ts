@@ -134,6 +134,47 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
     },
     since: 'undocumented',
   },
+  // Clients with the simplified_presence_events capability get the modern format, keyed by user ID.
+  {
+    in: ['event:presence'],
+    property: 'presences',
+    schema: { type: 'object', additionalProperties: { $ref: '#/components/schemas/ModernPresenceFormat' } },
+    since: 419,
+  },
+  // Zulip answers slim_presence=true here with the modern format, which zulip.yaml does not describe.
+  {
+    in: ['path:GET /users/{user_id_or_email}/presence'],
+    property: 'presence',
+    schema: { $ref: '#/components/schemas/ModernPresenceFormat' },
+    since: 'undocumented',
+  },
+  // The caller's own status; Zulip offers only GET /users/{user_id}/status for it.
+  {
+    operation: 'GET /users/me/status',
+    success: {
+      allOf: [
+        { $ref: '#/components/schemas/JsonSuccessBase' },
+        {
+          additionalProperties: false,
+          required: ['status'],
+          properties: {
+            result: {},
+            msg: {},
+            ignored_parameters_unsupported: {},
+            status: { $ref: '#/components/schemas/UserStatus' },
+          },
+        },
+      ],
+    },
+    since: 'undocumented',
+  },
+  // Zulip calls this `zulip_extra_emoji`; the status emoji use the specification's name too.
+  {
+    in: ['schema:UserStatus', 'event:user_status'],
+    property: 'reaction_type',
+    schema: { type: 'string', enum: ['service_extra_emoji'] },
+    since: 'spec',
+  },
   // Zulip calls this `zephyr_mirror_active`.
   {
     in: ['path:POST /users/me/presence'],

@@ -1,0 +1,75 @@
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { badRequest } from '../http/errors';
+import { requireHuman } from '../presence/views';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { userSettings } from '../users/settings-store';
+import { updateUserStatus } from './actions';
+import { checkStatusEmoji } from './emoji';
+import { presentStatus } from './present';
+
+/** Zulip's longest status text, counted after surrounding spaces are dropped. */
+const MAX_STATUS_TEXT_LENGTH = 60;
+
+/** A user's status as others see it. */
+export function statusOf(stoa: Stoa, user: UserRow): Record<string, unknown> {
+  return presentStatus(stoa.userStatus.byUser(user.id), userSettings(stoa, user).presence_enabled as boolean);
+}
+
+interface UpdateStatusParams {
+  status_text?: string;
+  away?: boolean;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+}
+
+export const updateStatusView = endpoint<UpdateStatusParams>({
+  params: {
+    properties: {
+      status_text: { type: 'string' },
+      away: { type: 'boolean' },
+      emoji_name: { type: 'string' },
+      emoji_code: { type: 'string' },
+      reaction_type: { type: 'string' },
+    },
+  },
+  view: ({ stoa, user, params }) => {
+    requireHuman(user);
+    const statusText = params.status_text?.trim();
+    if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
+      throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
+    }
+    const { away, emoji_name: emojiName, emoji_code: emojiCode, reaction_type: reactionType } = params;
+    if (away === undefined && statusText === undefined && emojiName === undefined) {
+      throw badRequest('Client did not pass any new values.');
+    }
+    let emoji: { name: string; code: string; reactionType: string } | undefined;
+    if (emojiName === '') {
+      // An empty name clears the emoji.
+      emoji = { name: '', code: '', reactionType: 'unicode_emoji' };
+    } else if (emojiName !== undefined) {
+      emoji = { name: emojiName, ...checkStatusEmoji(emojiName, emojiCode, reactionType) };
+    } else if (emojiCode || reactionType) {
+      throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+    }
+    updateUserStatus(stoa, user, { away, statusText, emoji });
+    return {};
+  },
+});
+
+export const getOwnStatus = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => ({ status: statusOf(stoa, user) }),
+});
+
+export const getUserStatus = endpoint<{ user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, params }) => {
+    const target = stoa.users.byId(params.user_id);
+    if (!target || target.is_system_bot || target.is_bot) throw badRequest('No such user');
+    if (!target.is_active) throw badRequest('User is deactivated');
+    return { status: statusOf(stoa, target) };
+  },
+});
