@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
 import type { Client } from './support/client';
 import { listen } from './support/events';
-import { TestServer } from './support/server';
+import { ManualClock, TestServer } from './support/server';
 
 let server: TestServer;
 before(async () => {
@@ -364,5 +364,111 @@ describe('GET /messages', () => {
     const id = await send(server.owner, { type: 'stream', to: name, topic: uniqueName('topic'), content: 'durable' });
     await server.restart();
     assert.equal((await server.owner.get(`/messages/${id}`, { apply_markdown: false })).body.message.content, 'durable');
+  });
+});
+
+describe('DELETE /messages/{message_id}', () => {
+  test('the sender deletes their message; everyone who had it hears, once per message or in bulk', async () => {
+    const reader = await server.createUser();
+    const { name, id: channelId } = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });
+    const id = await send(reader, { type: 'stream', to: name, topic: 'oops', content: 'wrong window' });
+    const modern = await listen(server.owner, { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } });
+    const legacy = await listen(reader, { event_types: ['delete_message'] });
+    assert.equal((await reader.delete(`/messages/${id}`)).status, 200);
+    assert.deepEqual(await modern(), [
+      { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: channelId, topic: 'oops' },
+    ]);
+    assert.deepEqual(await legacy(), [
+      { type: 'delete_message', message_id: id, message_type: 'stream', stream_id: channelId, topic: 'oops' },
+    ]);
+    assert.equal((await reader.get(`/messages/${id}`)).body.msg, 'Invalid message(s)');
+  });
+
+  test('others may not delete it; administrators may', async () => {
+    const author = await server.createUser();
+    const other = await server.createUser();
+    const { name } = await createChannel(server.owner);
+    const id = await send(author, { type: 'stream', to: name, topic: 't', content: 'mine' });
+    const refused = await other.delete(`/messages/${id}`);
+    assert.equal(refused.body.msg, "You don't have permission to delete this message");
+    assert.equal((await server.owner.delete(`/messages/${id}`)).status, 200);
+  });
+
+  test('the sender’s time to delete runs out', async () => {
+    const clock = new ManualClock();
+    const clocked = await TestServer.start({ clock });
+    try {
+      const { name } = await createChannel(clocked.owner);
+      const author = await clocked.createUser();
+      const id = await send(author, { type: 'stream', to: name, topic: 't', content: 'late' });
+      clock.advance(601_000);
+      const response = await author.delete(`/messages/${id}`);
+      assert.equal(response.body.msg, 'The time limit for deleting this message has passed');
+    } finally {
+      await clocked.close();
+    }
+  });
+});
+
+describe('GET /users/me/{stream_id}/topics', () => {
+  test('lists topics newest first, spellings merged under the newest', async () => {
+    const { name, id: channelId } = await createChannel(server.owner);
+    await send(server.owner, { type: 'stream', to: name, topic: 'lunch', content: 'a' });
+    await send(server.owner, { type: 'stream', to: name, topic: 'deploys', content: 'b' });
+    const last = await send(server.owner, { type: 'stream', to: name, topic: 'Lunch', content: 'c' });
+    const empty = await send(server.owner, { type: 'stream', to: name, topic: '', content: 'd' });
+    const response = await server.owner.get(`/users/me/${channelId}/topics`);
+    assert.deepEqual(response.body.topics.map((t: { name: string; max_id: number }) => [t.name, t.max_id]).slice(0, 2), [
+      ['general chat', empty],
+      ['Lunch', last],
+    ]);
+    assert.equal(response.body.topics.length, 3);
+    const named = await server.owner.get(`/users/me/${channelId}/topics`, { allow_empty_topic_name: true });
+    assert.equal(named.body.topics[0].name, '');
+  });
+
+  test('hides a private channel from outsiders', async () => {
+    const { id } = await createChannel(server.owner, { invite_only: true });
+    const outsider = await server.createUser();
+    assert.equal((await outsider.get(`/users/me/${id}/topics`)).body.msg, 'Invalid channel ID');
+  });
+});
+
+describe('POST /typing', () => {
+  test('direct typing reaches the other people, channel typing only clients that asked for it', async () => {
+    const other = await server.createUser();
+    const theirs = await listen(other, { event_types: ['typing'], client_capabilities: { stream_typing_notifications: true } });
+    assert.equal((await server.owner.post('/typing', { op: 'start', to: JSON.stringify([other.userId]) })).status, 200);
+    const [direct] = await theirs();
+    assert.equal(direct.message_type, 'direct');
+    assert.deepEqual(direct.sender, { user_id: server.ownerId, email: server.owner.credentials!.email });
+    assert.deepEqual(
+      direct.recipients.map((r: { user_id: number }) => r.user_id),
+      [other.userId, server.ownerId],
+    );
+    const { id } = await createChannel(server.owner, { principals: [server.ownerId, other.userId] });
+    const legacy = await listen(other, { event_types: ['typing'] });
+    await server.owner.post('/typing', { op: 'stop', type: 'stream', stream_id: id, topic: 'greetings' });
+    assert.deepEqual(await theirs(), [
+      {
+        type: 'typing',
+        op: 'stop',
+        message_type: 'stream',
+        sender: { user_id: server.ownerId, email: server.owner.credentials!.email },
+        stream_id: id,
+        topic: 'greetings',
+      },
+    ]);
+    assert.deepEqual(await legacy(), [], 'clients without stream_typing_notifications hear nothing');
+  });
+
+  test('refuses incomplete requests in Zulip’s words', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ op: 'start' }, "Missing 'to' argument"],
+      [{ op: 'start', to: '[]' }, "Empty 'to' list"],
+      [{ op: 'start', to: '[999999]' }, 'Invalid user ID 999999'],
+      [{ op: 'start', type: 'stream', topic: 't' }, 'Missing channel ID'],
+    ];
+    for (const [params, msg] of cases) assert.equal((await server.owner.post('/typing', params)).body.msg, msg);
   });
 });

@@ -4,7 +4,9 @@ import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as eventViews from '../events/views';
 import * as groupViews from '../groups/views';
+import * as messageDeleteViews from '../messages/delete';
 import * as messageFlagViews from '../messages/flag-views';
+import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as presenceViews from '../presence/views';
 import * as userStatusViews from '../user-status/views';
@@ -47,6 +49,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/messages/flags', endpoint: messageFlagViews.updateFlagsView },
   { method: 'POST', path: '/messages/flags/narrow', endpoint: messageFlagViews.updateFlagsForNarrowView },
   { method: 'GET', path: '/messages/:message_id', endpoint: messageViews.getMessage },
+  { method: 'DELETE', path: '/messages/:message_id', endpoint: messageDeleteViews.deleteMessageView },
+  { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
   { method: 'POST', path: '/mark_all_as_read', endpoint: messageFlagViews.markAllAsReadView },
   { method: 'POST', path: '/mark_stream_as_read', endpoint: messageFlagViews.markChannelAsReadView },
   { method: 'POST', path: '/mark_topic_as_read', endpoint: messageFlagViews.markTopicAsReadView },
@@ -74,6 +78,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
   { method: 'GET', path: '/users/:user_id_or_email/presence', endpoint: presenceViews.getUserPresence },
   { method: 'GET', path: '/users/:user_id/status', endpoint: userStatusViews.getUserStatus },
+  { method: 'GET', path: '/users/me/:stream_id/topics', endpoint: messageViews.getChannelTopics },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
   { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },

@@ -110,6 +110,16 @@ export function prepareMessageQueries(db: Db) {
        SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & 256) <> 0 ORDER BY message_id DESC LIMIT ?
      ) recent JOIN messages m ON m.id = recent.message_id GROUP BY m.recipient_id ORDER BY max_id DESC`,
   );
+  const deleteMessage = db.prepare<[number]>('DELETE FROM messages WHERE id = ?');
+  const deleteFromSearch = db.prepare<[number]>('DELETE FROM messages_fts WHERE rowid = ?');
+  const firstIn = db.prepare<[number], { id: number | null }>('SELECT min(id) AS id FROM messages WHERE recipient_id = ?');
+  const topicsOf = db.prepare<[number], { topic: string; max_id: number }>(
+    'SELECT topic, max(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic',
+  );
+  const topicsOfUser = db.prepare<[number, number], { topic: string; max_id: number }>(
+    `SELECT m.topic, max(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic`,
+  );
   const statements = new Map<string, Database.Statement>();
 
   return {
@@ -146,6 +156,16 @@ export function prepareMessageQueries(db: Db) {
     maxIdOf: (userId: number) => maxIdOf.get(userId)!.id,
     /** The direct conversations among the user's `window` newest direct messages, newest first. */
     recentDirect: (userId: number, window: number) => recentDirect.all(userId, window),
+    /** Deletes a message with everyone's copies, reactions and search entry. */
+    delete: (id: number) => {
+      deleteFromSearch.run(id);
+      deleteMessage.run(id);
+    },
+    firstIn: (recipientId: number) => firstIn.get(recipientId)?.id ?? undefined,
+    /** Each spelling of each topic of a channel, with its newest message. */
+    topicsOf: (recipientId: number) => topicsOf.all(recipientId),
+    /** The same, among the messages in the user's own history. */
+    topicsOfUser: (userId: number, recipientId: number) => topicsOfUser.all(userId, recipientId),
     reactionsOf: (messageIds: readonly number[]) => reactionsOf.all(JSON.stringify(messageIds)),
     directGroupRecipient: (userIds: string) => directGroupByUsers.get(userIds)?.recipient_id,
     /** Creates the conversation of these users (sorted, comma-separated IDs); returns its recipient ID. */

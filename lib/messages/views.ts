@@ -3,7 +3,9 @@ import { endpoint } from '../http/endpoint';
 import { badRequest, missingArgument } from '../http/errors';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { accessMessage } from './access';
+import { accessChannelById } from '../channels/access';
+import { topicKey } from '../user-topics/queries';
+import { accessMessage, canReadChannelHistory } from './access';
 import { sendMessage, type Addressee } from './actions';
 import {
   channelForSend,
@@ -19,6 +21,7 @@ import { highlightContent, highlightTopic } from './highlight';
 import { compileNarrow, NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from './narrow';
 import { MessagePresenter, type MessageView } from './present';
 import { renderContent } from './render';
+import { displayTopic } from './topics';
 
 /** The most messages one GET /messages may ask for. */
 const MAX_MESSAGES_PER_FETCH = 5000;
@@ -211,4 +214,28 @@ export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean
 export const renderMessageView = endpoint<{ content: string }>({
   params: { properties: { content: { type: 'string' } }, required: ['content'] },
   view: ({ stoa, params }) => ({ rendered: renderContent(stoa, params.content, []).html }),
+});
+
+export const getChannelTopics = endpoint<{ stream_id: number; allow_empty_topic_name: boolean }>({
+  params: {
+    properties: { stream_id: { type: 'integer' }, allow_empty_topic_name: { type: 'boolean', default: false } },
+    required: ['stream_id'],
+  },
+  view: ({ stoa, user, params }) => {
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content', allowArchived: true });
+    const spellings = canReadChannelHistory(stoa, user, channel)
+      ? stoa.messages.topicsOf(channel.recipient_id)
+      : stoa.messages.topicsOfUser(user.id, channel.recipient_id);
+    // Spellings of one topic are one topic, named as its newest message names it.
+    const byKey = new Map<string, { topic: string; max_id: number }>();
+    for (const spelling of spellings) {
+      const key = topicKey(spelling.topic);
+      const known = byKey.get(key);
+      if (!known || spelling.max_id > known.max_id) byKey.set(key, spelling);
+    }
+    const topics = [...byKey.values()]
+      .sort((a, b) => b.max_id - a.max_id)
+      .map(({ topic, max_id }) => ({ name: displayTopic(topic, params.allow_empty_topic_name), max_id }));
+    return { topics };
+  },
 });

@@ -1,0 +1,85 @@
+import { channelAudience } from '../channels/actions';
+import { holdsChannelSetting } from '../channels/access';
+import type { EventQueue } from '../events/queues';
+import { sendEvent, write } from '../events/send';
+import { endpoint } from '../http/endpoint';
+import { badRequest } from '../http/errors';
+import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { accessMessage } from './access';
+import type { MessageRow } from './queries';
+import { displayTopic } from './topics';
+
+function cannotDelete() {
+  return badRequest("You don't have permission to delete this message");
+}
+
+/** Zulip's rules: anyone holding a delete-any permission; else the sender, within the time limit. */
+function checkCanDelete(stoa: Stoa, user: UserRow, row: MessageRow): void {
+  const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
+  if (userHasRealmPermission(stoa, user, 'realm_can_delete_any_message_group')) return;
+  if (channel && holdsChannelSetting(stoa, user, channel, 'can_delete_any_message_group')) return;
+  const sender = stoa.users.byId(row.sender_id)!;
+  if (sender.id !== user.id && sender.bot_owner_id !== user.id) throw cannotDelete();
+  const mayDeleteOwn =
+    userHasRealmPermission(stoa, user, 'realm_can_delete_own_message_group') ||
+    (channel !== undefined && holdsChannelSetting(stoa, user, channel, 'can_delete_own_message_group'));
+  if (!mayDeleteOwn) throw cannotDelete();
+  const limit = realmSetting(stoa, 'realm_message_content_delete_limit_seconds') as number | null;
+  if (limit !== null && Math.floor(stoa.clock.now() / 1000) - row.date_sent > limit) {
+    throw badRequest('The time limit for deleting this message has passed');
+  }
+}
+
+/** Deletes a message for everyone, telling everyone who had it or could read it. */
+export function deleteMessage(stoa: Stoa, actor: UserRow, row: MessageRow): void {
+  write(stoa, () => {
+    const audience = new Set(stoa.messages.holders(row.id).map((h) => h.user_id));
+    audience.add(actor.id);
+    const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
+    if (channel?.history_public_to_subscribers) {
+      for (const id of stoa.channels.subscriberIds(channel.recipient_id)) audience.add(id);
+    }
+    stoa.messages.delete(row.id);
+    if (channel && channel.first_message_id === row.id) {
+      const next = stoa.messages.firstIn(channel.recipient_id) ?? null;
+      stoa.channels.update(channel.id, { first_message_id: next });
+      sendEvent(
+        stoa,
+        { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'first_message_id', value: next },
+        channelAudience(stoa, channel),
+      );
+    }
+    const place = channel ? { message_type: 'stream', stream_id: channel.id } : { message_type: 'private' };
+    const shapes = new Map<string, { type: string }>();
+    // Clients declaring bulk_message_deletion get the list form; older ones one event per message.
+    const shaped = (queue: EventQueue) => {
+      const bulk = queue.settings.capabilities.bulk_message_deletion;
+      const topic = channel ? displayTopic(row.topic, queue.settings.capabilities.empty_topic_name) : undefined;
+      const key = `${bulk}|${topic}`;
+      let event = shapes.get(key);
+      if (!event) {
+        event = {
+          type: 'delete_message',
+          ...(bulk ? { message_ids: [row.id] } : { message_id: row.id }),
+          ...place,
+          ...(topic === undefined ? {} : { topic }),
+        };
+        shapes.set(key, event);
+      }
+      return event;
+    };
+    sendEvent(stoa, shaped, audience);
+  });
+}
+
+export const deleteMessageView = endpoint<{ message_id: number }>({
+  params: { properties: { message_id: { type: 'integer' } }, required: ['message_id'] },
+  view: ({ stoa, user, params }) => {
+    const { row } = accessMessage(stoa, user, params.message_id);
+    checkCanDelete(stoa, user, row);
+    deleteMessage(stoa, user, row);
+    return {};
+  },
+});
