@@ -3,6 +3,7 @@ import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db';
+import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareRealmQueries } from './realm/queries';
@@ -25,6 +26,7 @@ export interface Stoa {
   alertWords: ReturnType<typeof prepareAlertWordQueries>;
   channels: ReturnType<typeof prepareChannelQueries>;
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
+  drafts: ReturnType<typeof prepareDraftQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -52,5 +54,6 @@ export function createStoa(
     alertWords: prepareAlertWordQueries(db),
     channels: prepareChannelQueries(db),
     userTopics: prepareUserTopicQueries(db),
+    drafts: prepareDraftQueries(db),
   };
 }

@@ -148,6 +148,24 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       () => server.owner.delete(`/users/${rng.pick(others).userId}`),
       () => server.owner.post(`/users/${rng.pick(others).userId}/reactivate`),
       () => rng.pick(actors).delete('/users/me/avatar'),
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        const drafts = [
+          { type: 'private', to: [someUserId()], topic: '', content: rng.pick(WORDS) },
+          { type: '', to: [], topic: '', content: rng.pick(NAMES) },
+          ...(id === undefined ? [] : [{ type: 'stream', to: [id], topic: rng.pick(WORDS), content: rng.pick(NAMES) }]),
+        ];
+        return rng.pick(actors).post('/drafts', { drafts: drafts.slice(0, 1 + Math.floor(rng.next() * drafts.length)) });
+      },
+      async () => {
+        const actor = rng.pick(actors);
+        const drafts = (await actor.get('/drafts')).body.drafts ?? [];
+        if (drafts.length === 0) return;
+        const { id } = rng.pick(drafts as Array<{ id: number }>);
+        if (rng.next() < 0.5) return actor.delete(`/drafts/${id}`);
+        return actor.patch(`/drafts/${id}`, { draft: { type: 'private', to: [someUserId()], topic: '', content: rng.pick(WORDS) } });
+      },
+      () => rng.pick(actors).patch('/settings', { enable_drafts_synchronization: rng.next() < 0.7 }),
     ];
     for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();

@@ -1,4 +1,5 @@
 import { alertWordsState } from '../alert-words/views';
+import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import { realmState } from '../realm/state';
@@ -15,6 +16,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   alert_words: alertWordsState,
   custom_profile_fields: customProfileFieldsState,
   default_streams: defaultStreamsState,
+  drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,
   realm_user_groups: userGroupsState,

@@ -2,6 +2,7 @@ import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
+import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
 import * as realmViews from '../realm/views';
 import * as userTopicViews from '../user-topics/views';
@@ -63,4 +64,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/streams/:stream_id/members', endpoint: channelViews.getChannelMembers },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
+
+  { method: 'GET', path: '/drafts', endpoint: draftViews.getDrafts },
+  { method: 'POST', path: '/drafts', endpoint: draftViews.createDraftsView },
+  { method: 'PATCH', path: '/drafts/:draft_id', endpoint: draftViews.editDraftView },
+  { method: 'DELETE', path: '/drafts/:draft_id', endpoint: draftViews.deleteDraftView },
 ];

@@ -1,4 +1,5 @@
 import type { StateContext } from '../events/register';
+import { forgetDrafts } from '../drafts/actions';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { apiEmailFor } from './actions';
@@ -109,6 +110,7 @@ export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<s
         sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
       }
       if (name === 'email_address_visibility') announceEmailVisibility(stoa, before, after);
+      if (name === 'enable_drafts_synchronization' && value === false) forgetDrafts(stoa, userId);
     }
   });
 }

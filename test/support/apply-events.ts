@@ -162,6 +162,20 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
   }
 }
 
+function applyDraftsEvent(state: State, event: Record<string, any>): void {
+  if (!state.drafts) return;
+  const others = (id: number) => state.drafts.filter((d: Record<string, any>) => d.id !== id);
+  if (event.op === 'add') state.drafts.push(...event.drafts);
+  else if (event.op === 'update') state.drafts = [...others(event.draft.id), event.draft];
+  else if (event.op === 'remove') state.drafts = others(event.draft_id);
+  else throw new Error(`unexpected drafts op ${event.op}`);
+}
+
+/** A client that sees its user stop synchronizing drafts drops its copy of them, as the server does. */
+function applySettingSideEffects(state: State, name: string, value: unknown): void {
+  if (name === 'enable_drafts_synchronization' && value === false && state.drafts) state.drafts = [];
+}
+
 /**
  * Applies one event to a registration's state. `subscribersWanted`: whether the client
  * registered with include_subscribers, so new channel entries start with an empty list.
@@ -201,10 +215,12 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return;
     case 'user_settings':
       if (state.user_settings) state.user_settings[event.property] = event.value;
-      return;
+      return applySettingSideEffects(state, event.property, event.value);
     case 'update_display_settings':
       state[event.setting_name] = event.setting;
-      return;
+      return applySettingSideEffects(state, event.setting_name, event.setting);
+    case 'drafts':
+      return applyDraftsEvent(state, event);
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
       return;
@@ -230,6 +246,8 @@ export function comparable(state: State): State {
   }
   for (const key of CHANNEL_LISTS) copy[key]?.sort((a: Person, b: Person) => a.stream_id - b.stream_id);
   copy.user_topics?.sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic_name.localeCompare(b.topic_name));
+  // Clients keep drafts by ID; the server lists them by edit time.
+  copy.drafts?.sort((a: Person, b: Person) => a.id - b.id);
   // The old muted-topics list names channels, which renames make stale in any client.
   delete copy.muted_topics;
   return copy;
