@@ -7,6 +7,7 @@ import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareRealmQueries } from './realm/queries';
+import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 
@@ -27,6 +28,7 @@ export interface Stoa {
   channels: ReturnType<typeof prepareChannelQueries>;
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
   drafts: ReturnType<typeof prepareDraftQueries>;
+  savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -55,5 +57,6 @@ export function createStoa(
     channels: prepareChannelQueries(db),
     userTopics: prepareUserTopicQueries(db),
     drafts: prepareDraftQueries(db),
+    savedSnippets: prepareSavedSnippetQueries(db),
   };
 }

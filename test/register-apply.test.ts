@@ -166,6 +166,15 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         return actor.patch(`/drafts/${id}`, { draft: { type: 'private', to: [someUserId()], topic: '', content: rng.pick(WORDS) } });
       },
       () => rng.pick(actors).patch('/settings', { enable_drafts_synchronization: rng.next() < 0.7 }),
+      () => rng.pick(actors).post('/saved_snippets', { title: rng.pick(NAMES), content: rng.pick(WORDS) }),
+      async () => {
+        const actor = rng.pick(actors);
+        const snippets = (await actor.get('/saved_snippets')).body.saved_snippets ?? [];
+        if (snippets.length === 0) return;
+        const { id } = rng.pick(snippets as Array<{ id: number }>);
+        if (rng.next() < 0.4) return actor.delete(`/saved_snippets/${id}`);
+        return actor.patch(`/saved_snippets/${id}`, rng.pick([{ title: rng.pick(NAMES) }, { content: rng.pick(WORDS) }]));
+      },
     ];
     for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();

@@ -3,6 +3,7 @@ import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import { realmState } from '../realm/state';
+import { savedSnippetsState } from '../saved-snippets/views';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState, realmUserState } from '../users/state';
@@ -20,6 +21,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm: realmState,
   realm_user: realmUserState,
   realm_user_groups: userGroupsState,
+  saved_snippets: savedSnippetsState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,

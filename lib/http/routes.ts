@@ -5,6 +5,7 @@ import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
 import * as realmViews from '../realm/views';
+import * as savedSnippetViews from '../saved-snippets/views';
 import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
@@ -69,4 +70,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/drafts', endpoint: draftViews.createDraftsView },
   { method: 'PATCH', path: '/drafts/:draft_id', endpoint: draftViews.editDraftView },
   { method: 'DELETE', path: '/drafts/:draft_id', endpoint: draftViews.deleteDraftView },
+  { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
+  { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
+  { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },
+  { method: 'DELETE', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.deleteSavedSnippetView },
 ];

@@ -171,6 +171,15 @@ function applyDraftsEvent(state: State, event: Record<string, any>): void {
   else throw new Error(`unexpected drafts op ${event.op}`);
 }
 
+function applySavedSnippetsEvent(state: State, event: Record<string, any>): void {
+  if (!state.saved_snippets) return;
+  const id = event.op === 'remove' ? event.saved_snippet_id : event.saved_snippet.id;
+  const others = state.saved_snippets.filter((s: Record<string, any>) => s.id !== id);
+  if (event.op === 'remove') state.saved_snippets = others;
+  else if (event.op === 'add' || event.op === 'update') state.saved_snippets = [...others, event.saved_snippet];
+  else throw new Error(`unexpected saved_snippets op ${event.op}`);
+}
+
 /** A client that sees its user stop synchronizing drafts drops its copy of them, as the server does. */
 function applySettingSideEffects(state: State, name: string, value: unknown): void {
   if (name === 'enable_drafts_synchronization' && value === false && state.drafts) state.drafts = [];
@@ -221,6 +230,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applySettingSideEffects(state, event.setting_name, event.setting);
     case 'drafts':
       return applyDraftsEvent(state, event);
+    case 'saved_snippets':
+      return applySavedSnippetsEvent(state, event);
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
       return;
@@ -248,6 +259,7 @@ export function comparable(state: State): State {
   copy.user_topics?.sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic_name.localeCompare(b.topic_name));
   // Clients keep drafts by ID; the server lists them by edit time.
   copy.drafts?.sort((a: Person, b: Person) => a.id - b.id);
+  copy.saved_snippets?.sort((a: Person, b: Person) => a.id - b.id);
   // The old muted-topics list names channels, which renames make stale in any client.
   delete copy.muted_topics;
   return copy;
