@@ -6,6 +6,7 @@ import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
+import { prepareLinkifierQueries } from './linkifiers/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
@@ -29,6 +30,7 @@ export interface Stoa {
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
   drafts: ReturnType<typeof prepareDraftQueries>;
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
+  linkifiers: ReturnType<typeof prepareLinkifierQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -58,5 +60,6 @@ export function createStoa(
     userTopics: prepareUserTopicQueries(db),
     drafts: prepareDraftQueries(db),
     savedSnippets: prepareSavedSnippetQueries(db),
+    linkifiers: prepareLinkifierQueries(db),
   };
 }

@@ -68,7 +68,10 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
 
     // One modern client and one that predates the user_settings object.
     const observers = [
-      await observe(server.owner, { client_capabilities: { user_settings_object: true, archived_channels: true }, include_subscribers: true }),
+      await observe(server.owner, {
+        client_capabilities: { user_settings_object: true, archived_channels: true, linkifier_url_template: true },
+        include_subscribers: true,
+      }),
       await observe(member, { client_capabilities: { archived_channels: true }, include_subscribers: true }),
       await observe(bystander, { client_capabilities: { archived_channels: true } }),
     ];
@@ -174,6 +177,15 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         const { id } = rng.pick(snippets as Array<{ id: number }>);
         if (rng.next() < 0.4) return actor.delete(`/saved_snippets/${id}`);
         return actor.patch(`/saved_snippets/${id}`, rng.pick([{ title: rng.pick(NAMES) }, { content: rng.pick(WORDS) }]));
+      },
+      () => server.owner.post('/realm/filters', { pattern: `${rng.pick(WORDS)}-(?P<id>[0-9]+)`, url_template: `https://${seed}.example/{id}` }),
+      async () => {
+        const ids = (await server.owner.get('/realm/linkifiers')).body.linkifiers.map((l: { id: number }) => l.id) as number[];
+        if (ids.length === 0) return;
+        const choice = rng.next();
+        if (choice < 0.3) return server.owner.delete(`/realm/filters/${rng.pick(ids)}`);
+        if (choice < 0.6) return server.owner.patch('/realm/linkifiers', { ordered_linkifier_ids: [...ids].reverse() });
+        return server.owner.patch(`/realm/filters/${rng.pick(ids)}`, { pattern: `${rng.pick(NAMES)}#(?P<n>\\d+)`, url_template: 'https://n.example/{n}' });
       },
     ];
     for (let step = 0; step < 60; step++) {

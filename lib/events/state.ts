@@ -2,6 +2,7 @@ import { alertWordsState } from '../alert-words/views';
 import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
+import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmState } from '../realm/state';
 import { savedSnippetsState } from '../saved-snippets/views';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
@@ -21,6 +22,8 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm: realmState,
   realm_user: realmUserState,
   realm_user_groups: userGroupsState,
+  realm_linkifiers: realmLinkifiersState,
+  realm_filters: realmFiltersState,
   saved_snippets: savedSnippetsState,
   stream: streamState,
   subscription: subscriptionState,

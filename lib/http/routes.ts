@@ -4,6 +4,7 @@ import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
+import * as linkifierViews from '../linkifiers/views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as userTopicViews from '../user-topics/views';
@@ -70,6 +71,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/drafts', endpoint: draftViews.createDraftsView },
   { method: 'PATCH', path: '/drafts/:draft_id', endpoint: draftViews.editDraftView },
   { method: 'DELETE', path: '/drafts/:draft_id', endpoint: draftViews.deleteDraftView },
+  { method: 'GET', path: '/realm/linkifiers', endpoint: linkifierViews.getLinkifiers },
+  { method: 'PATCH', path: '/realm/linkifiers', endpoint: linkifierViews.reorderLinkifiersView },
+  { method: 'POST', path: '/realm/filters', endpoint: linkifierViews.addLinkifierView },
+  { method: 'PATCH', path: '/realm/filters/:filter_id', endpoint: linkifierViews.updateLinkifierView },
+  { method: 'DELETE', path: '/realm/filters/:filter_id', endpoint: linkifierViews.removeLinkifierView },
+
   { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
   { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },

@@ -232,6 +232,9 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyDraftsEvent(state, event);
     case 'saved_snippets':
       return applySavedSnippetsEvent(state, event);
+    case 'realm_linkifiers':
+      state.realm_linkifiers = event.realm_linkifiers;
+      return;
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
       return;
