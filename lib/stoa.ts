@@ -7,6 +7,7 @@ import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareLinkifierQueries } from './linkifiers/queries';
+import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
@@ -31,6 +32,7 @@ export interface Stoa {
   drafts: ReturnType<typeof prepareDraftQueries>;
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
+  playgrounds: ReturnType<typeof preparePlaygroundQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -61,5 +63,6 @@ export function createStoa(
     drafts: prepareDraftQueries(db),
     savedSnippets: prepareSavedSnippetQueries(db),
     linkifiers: prepareLinkifierQueries(db),
+    playgrounds: preparePlaygroundQueries(db),
   };
 }

@@ -187,6 +187,16 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (choice < 0.6) return server.owner.patch('/realm/linkifiers', { ordered_linkifier_ids: [...ids].reverse() });
         return server.owner.patch(`/realm/filters/${rng.pick(ids)}`, { pattern: `${rng.pick(NAMES)}#(?P<n>\\d+)`, url_template: 'https://n.example/{n}' });
       },
+      () =>
+        server.owner.post('/realm/playgrounds', {
+          name: rng.pick(NAMES),
+          highlighter_language: rng.pick(['Python', 'Rust', 'c++']),
+          url_template: `https://${seed}.example/run{?code}`,
+        }),
+      async () => {
+        const playgrounds = (await server.owner.post('/register', { fetch_event_types: ['realm_playgrounds'] })).body.realm_playgrounds;
+        if (playgrounds.length > 0) return server.owner.delete(`/realm/playgrounds/${rng.pick(playgrounds as Array<{ id: number }>).id}`);
+      },
     ];
     for (let step = 0; step < 60; step++) {
       await rng.pick(operations)();

@@ -3,6 +3,7 @@ import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
+import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
 import { savedSnippetsState } from '../saved-snippets/views';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
@@ -24,6 +25,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_user_groups: userGroupsState,
   realm_linkifiers: realmLinkifiersState,
   realm_filters: realmFiltersState,
+  realm_playgrounds: realmPlaygroundsState,
   saved_snippets: savedSnippetsState,
   stream: streamState,
   subscription: subscriptionState,

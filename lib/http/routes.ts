@@ -5,6 +5,7 @@ import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
 import * as linkifierViews from '../linkifiers/views';
+import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as userTopicViews from '../user-topics/views';
@@ -76,6 +77,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/realm/filters', endpoint: linkifierViews.addLinkifierView },
   { method: 'PATCH', path: '/realm/filters/:filter_id', endpoint: linkifierViews.updateLinkifierView },
   { method: 'DELETE', path: '/realm/filters/:filter_id', endpoint: linkifierViews.removeLinkifierView },
+  { method: 'POST', path: '/realm/playgrounds', endpoint: playgroundViews.addPlaygroundView },
+  { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
   { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },

@@ -235,6 +235,9 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'realm_linkifiers':
       state.realm_linkifiers = event.realm_linkifiers;
       return;
+    case 'realm_playgrounds':
+      state.realm_playgrounds = event.realm_playgrounds;
+      return;
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
       return;

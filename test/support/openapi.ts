@@ -141,6 +141,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
     schema: { type: 'boolean' },
     since: 'spec',
   },
+  // Zulip calls this `pygments_language`, which playgrounds carry as well.
+  { in: ['schema:RealmPlayground'], property: 'highlighter_language', schema: { type: 'string' }, since: 'spec' },
   // Zulip calls this `zulip_extra_emoji`; EmojiBase covers message reactions and reaction events.
   {
     in: ['schema:EmojiBase'],
