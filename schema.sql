@@ -287,3 +287,49 @@ CREATE TABLE user_status (
   reaction_type     TEXT    NOT NULL DEFAULT 'unicode_emoji',
   updated_at        INTEGER NOT NULL
 ) STRICT;
+
+-- Message drafts a user keeps on the server to pick up on another device, while their
+-- enable_drafts_synchronization setting is on. `to_ids` is a JSON array, as clients see it:
+-- the channel of a channel draft, or the other people of a direct draft (the user alone for
+-- a note to self); empty for an unaddressed draft.
+CREATE TABLE drafts (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  type              TEXT    NOT NULL CHECK (type IN ('', 'stream', 'private')),
+  to_ids            TEXT    NOT NULL,
+  topic             TEXT    NOT NULL,
+  content           TEXT    NOT NULL,
+  -- UNIX seconds with the fraction a client may send; clients see whole seconds.
+  last_edit_time    REAL    NOT NULL
+) STRICT;
+CREATE INDEX drafts_by_user ON drafts (user_id, last_edit_time);
+
+-- Texts a user saved to insert into messages they compose.
+CREATE TABLE saved_snippets (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  title             TEXT    NOT NULL,
+  content           TEXT    NOT NULL,
+  date_created      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX saved_snippets_by_user ON saved_snippets (user_id);
+
+-- Code playgrounds: where clients offer to open a code block of a language.
+-- `language` is the highlighter language a code block names.
+CREATE TABLE realm_playgrounds (
+  id                INTEGER PRIMARY KEY,
+  name              TEXT    NOT NULL,
+  language          TEXT    NOT NULL,
+  url_template      TEXT    NOT NULL,
+  UNIQUE (language, name)
+) STRICT;
+
+-- Linkifiers: text matching `pattern` (an RE2 regular expression) in messages and topics
+-- becomes a link to `url_template` (RFC 6570) filled from the pattern's named groups.
+-- They apply in `position` order; a new one goes last.
+CREATE TABLE realm_linkifiers (
+  id                INTEGER PRIMARY KEY,
+  pattern           TEXT    NOT NULL UNIQUE,
+  url_template      TEXT    NOT NULL,
+  position          INTEGER NOT NULL
+) STRICT;

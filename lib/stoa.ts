@@ -3,12 +3,16 @@ import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db';
+import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
 import { preparePresenceQueries } from './presence/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserStatusQueries } from './user-status/queries';
+import { prepareLinkifierQueries } from './linkifiers/queries';
+import { preparePlaygroundQueries } from './playgrounds/queries';
+import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 
@@ -31,6 +35,10 @@ export interface Stoa {
   messages: ReturnType<typeof prepareMessageQueries>;
   presence: ReturnType<typeof preparePresenceQueries>;
   userStatus: ReturnType<typeof prepareUserStatusQueries>;
+  drafts: ReturnType<typeof prepareDraftQueries>;
+  savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
+  linkifiers: ReturnType<typeof prepareLinkifierQueries>;
+  playgrounds: ReturnType<typeof preparePlaygroundQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -61,5 +69,9 @@ export function createStoa(
     messages: prepareMessageQueries(db),
     presence: preparePresenceQueries(db),
     userStatus: prepareUserStatusQueries(db),
+    drafts: prepareDraftQueries(db),
+    savedSnippets: prepareSavedSnippetQueries(db),
+    linkifiers: prepareLinkifierQueries(db),
+    playgrounds: preparePlaygroundQueries(db),
   };
 }

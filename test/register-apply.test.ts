@@ -76,6 +76,7 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
           archived_channels: true,
           include_deactivated_groups: true,
           simplified_presence_events: true,
+          linkifier_url_template: true,
         },
         include_subscribers: true,
         slim_presence: true,
@@ -197,6 +198,52 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (rng.next() < 0.4) Object.assign(change, rng.pick([{ emoji_name: '' }, { emoji_name: 'car', emoji_code: '1f697' }, { emoji_name: 'zulip', reaction_type: 'service_extra_emoji' }]));
         if (rng.next() < 0.3 || Object.keys(change).length === 0) change.away = rng.next() < 0.5;
         return rng.pick(steadyActors).post('/users/me/status', change);
+      },
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        const drafts = [
+          { type: 'private', to: [someUserId()], topic: '', content: rng.pick(WORDS) },
+          { type: '', to: [], topic: '', content: rng.pick(NAMES) },
+          ...(id === undefined ? [] : [{ type: 'stream', to: [id], topic: rng.pick(WORDS), content: rng.pick(NAMES) }]),
+        ];
+        return rng.pick(actors).post('/drafts', { drafts: drafts.slice(0, 1 + Math.floor(rng.next() * drafts.length)) });
+      },
+      async () => {
+        const actor = rng.pick(actors);
+        const drafts = (await actor.get('/drafts')).body.drafts ?? [];
+        if (drafts.length === 0) return;
+        const { id } = rng.pick(drafts as Array<{ id: number }>);
+        if (rng.next() < 0.5) return actor.delete(`/drafts/${id}`);
+        return actor.patch(`/drafts/${id}`, { draft: { type: 'private', to: [someUserId()], topic: '', content: rng.pick(WORDS) } });
+      },
+      () => rng.pick(actors).patch('/settings', { enable_drafts_synchronization: rng.next() < 0.7 }),
+      () => rng.pick(actors).post('/saved_snippets', { title: rng.pick(NAMES), content: rng.pick(WORDS) }),
+      async () => {
+        const actor = rng.pick(actors);
+        const snippets = (await actor.get('/saved_snippets')).body.saved_snippets ?? [];
+        if (snippets.length === 0) return;
+        const { id } = rng.pick(snippets as Array<{ id: number }>);
+        if (rng.next() < 0.4) return actor.delete(`/saved_snippets/${id}`);
+        return actor.patch(`/saved_snippets/${id}`, rng.pick([{ title: rng.pick(NAMES) }, { content: rng.pick(WORDS) }]));
+      },
+      () => server.owner.post('/realm/filters', { pattern: `${rng.pick(WORDS)}-(?P<id>[0-9]+)`, url_template: `https://${seed}.example/{id}` }),
+      async () => {
+        const ids = (await server.owner.get('/realm/linkifiers')).body.linkifiers.map((l: { id: number }) => l.id) as number[];
+        if (ids.length === 0) return;
+        const choice = rng.next();
+        if (choice < 0.3) return server.owner.delete(`/realm/filters/${rng.pick(ids)}`);
+        if (choice < 0.6) return server.owner.patch('/realm/linkifiers', { ordered_linkifier_ids: [...ids].reverse() });
+        return server.owner.patch(`/realm/filters/${rng.pick(ids)}`, { pattern: `${rng.pick(NAMES)}#(?P<n>\\d+)`, url_template: 'https://n.example/{n}' });
+      },
+      () =>
+        server.owner.post('/realm/playgrounds', {
+          name: rng.pick(NAMES),
+          highlighter_language: rng.pick(['Python', 'Rust', 'c++']),
+          url_template: `https://${seed}.example/run{?code}`,
+        }),
+      async () => {
+        const playgrounds = (await server.owner.post('/register', { fetch_event_types: ['realm_playgrounds'] })).body.realm_playgrounds;
+        if (playgrounds.length > 0) return server.owner.delete(`/realm/playgrounds/${rng.pick(playgrounds as Array<{ id: number }>).id}`);
       },
     ];
     // User groups touch groups, channels and users alike, so they get a larger share of the steps.

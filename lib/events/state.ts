@@ -1,4 +1,5 @@
 import { alertWordsState } from '../alert-words/views';
+import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import {
@@ -8,7 +9,10 @@ import {
   unreadMessagesState,
 } from '../messages/state';
 import { presenceState } from '../presence/state';
+import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
+import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
+import { savedSnippetsState } from '../saved-snippets/views';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
 import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
@@ -23,9 +27,14 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   alert_words: alertWordsState,
   custom_profile_fields: customProfileFieldsState,
   default_streams: defaultStreamsState,
+  drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,
   realm_user_groups: userGroupsState,
+  realm_linkifiers: realmLinkifiersState,
+  realm_filters: realmFiltersState,
+  realm_playgrounds: realmPlaygroundsState,
+  saved_snippets: savedSnippetsState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,

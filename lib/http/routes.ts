@@ -2,6 +2,7 @@ import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
+import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
 import * as groupViews from '../groups/views';
 import * as messageDeleteViews from '../messages/delete';
@@ -10,7 +11,10 @@ import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as presenceViews from '../presence/views';
 import * as userStatusViews from '../user-status/views';
+import * as linkifierViews from '../linkifiers/views';
+import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
+import * as savedSnippetViews from '../saved-snippets/views';
 import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
@@ -100,4 +104,20 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/user_groups/:user_group_id/members/:user_id', endpoint: groupViews.getMembershipView },
   { method: 'GET', path: '/user_groups/:user_group_id/subgroups', endpoint: groupViews.getSubgroupsView },
   { method: 'POST', path: '/user_groups/:user_group_id/subgroups', endpoint: groupViews.updateSubgroupsView },
+  { method: 'GET', path: '/drafts', endpoint: draftViews.getDrafts },
+  { method: 'POST', path: '/drafts', endpoint: draftViews.createDraftsView },
+  { method: 'PATCH', path: '/drafts/:draft_id', endpoint: draftViews.editDraftView },
+  { method: 'DELETE', path: '/drafts/:draft_id', endpoint: draftViews.deleteDraftView },
+  { method: 'GET', path: '/realm/linkifiers', endpoint: linkifierViews.getLinkifiers },
+  { method: 'PATCH', path: '/realm/linkifiers', endpoint: linkifierViews.reorderLinkifiersView },
+  { method: 'POST', path: '/realm/filters', endpoint: linkifierViews.addLinkifierView },
+  { method: 'PATCH', path: '/realm/filters/:filter_id', endpoint: linkifierViews.updateLinkifierView },
+  { method: 'DELETE', path: '/realm/filters/:filter_id', endpoint: linkifierViews.removeLinkifierView },
+  { method: 'POST', path: '/realm/playgrounds', endpoint: playgroundViews.addPlaygroundView },
+  { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
+
+  { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
+  { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
+  { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },
+  { method: 'DELETE', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.deleteSavedSnippetView },
 ];

@@ -1,5 +1,6 @@
 import type { StateContext } from '../events/register';
 import { presenceEnabledChanged } from '../presence/actions';
+import { forgetDrafts } from '../drafts/actions';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { apiEmailFor } from './actions';
@@ -111,6 +112,7 @@ export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<s
       }
       if (name === 'email_address_visibility') announceEmailVisibility(stoa, before, after);
       if (name === 'presence_enabled') presenceEnabledChanged(stoa, after, value as boolean);
+      if (name === 'enable_drafts_synchronization' && value === false) forgetDrafts(stoa, userId);
     }
   });
 }

@@ -333,6 +333,29 @@ function applyFlagsEvent(state: State, event: Record<string, any>): void {
   else for (const id of event.messages) addUnread(state, id, event.message_details[String(id)]);
 }
 
+function applyDraftsEvent(state: State, event: Record<string, any>): void {
+  if (!state.drafts) return;
+  const others = (id: number) => state.drafts.filter((d: Record<string, any>) => d.id !== id);
+  if (event.op === 'add') state.drafts.push(...event.drafts);
+  else if (event.op === 'update') state.drafts = [...others(event.draft.id), event.draft];
+  else if (event.op === 'remove') state.drafts = others(event.draft_id);
+  else throw new Error(`unexpected drafts op ${event.op}`);
+}
+
+function applySavedSnippetsEvent(state: State, event: Record<string, any>): void {
+  if (!state.saved_snippets) return;
+  const id = event.op === 'remove' ? event.saved_snippet_id : event.saved_snippet.id;
+  const others = state.saved_snippets.filter((s: Record<string, any>) => s.id !== id);
+  if (event.op === 'remove') state.saved_snippets = others;
+  else if (event.op === 'add' || event.op === 'update') state.saved_snippets = [...others, event.saved_snippet];
+  else throw new Error(`unexpected saved_snippets op ${event.op}`);
+}
+
+/** A client that sees its user stop synchronizing drafts drops its copy of them, as the server does. */
+function applySettingSideEffects(state: State, name: string, value: unknown): void {
+  if (name === 'enable_drafts_synchronization' && value === false && state.drafts) state.drafts = [];
+}
+
 /**
  * Applies one event to a registration's state. `subscribersWanted`: whether the client
  * registered with include_subscribers, so new channel entries start with an empty list.
@@ -376,9 +399,19 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return;
     case 'user_settings':
       if (state.user_settings) state.user_settings[event.property] = event.value;
-      return;
+      return applySettingSideEffects(state, event.property, event.value);
     case 'update_display_settings':
       state[event.setting_name] = event.setting;
+      return applySettingSideEffects(state, event.setting_name, event.setting);
+    case 'drafts':
+      return applyDraftsEvent(state, event);
+    case 'saved_snippets':
+      return applySavedSnippetsEvent(state, event);
+    case 'realm_linkifiers':
+      state.realm_linkifiers = event.realm_linkifiers;
+      return;
+    case 'realm_playgrounds':
+      state.realm_playgrounds = event.realm_playgrounds;
       return;
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
@@ -409,6 +442,9 @@ export function comparable(state: State, rejoined: ReadonlySet<number> = state.r
   }
   for (const key of CHANNEL_LISTS) copy[key]?.sort((a: Person, b: Person) => a.stream_id - b.stream_id);
   copy.user_topics?.sort((a: Person, b: Person) => a.stream_id - b.stream_id || a.topic_name.localeCompare(b.topic_name));
+  // Clients keep drafts by ID; the server lists them by edit time.
+  copy.drafts?.sort((a: Person, b: Person) => a.id - b.id);
+  copy.saved_snippets?.sort((a: Person, b: Person) => a.id - b.id);
   // The old muted-topics list names channels, which renames make stale in any client.
   delete copy.muted_topics;
   // Zulip's own clients raise this for every message event, even one the user only sent

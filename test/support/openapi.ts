@@ -185,6 +185,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
   // Zulip sends the client's own local_id back in the sender's message event (zulip.yaml
   // describes it under POST /messages' queue_id, not in the event).
   { in: ['event:message'], property: 'local_message_id', schema: { type: 'string' }, since: 'undocumented' },
+  // Zulip calls this `pygments_language`, which playgrounds carry as well.
+  { in: ['schema:RealmPlayground'], property: 'highlighter_language', schema: { type: 'string' }, since: 'spec' },
   // Zulip calls this `zulip_extra_emoji`; EmojiBase covers message reactions and reaction events.
   {
     in: ['schema:EmojiBase'],

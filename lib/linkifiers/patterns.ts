@@ -1,0 +1,34 @@
+import { RE2JS, RE2JSSyntaxException } from 're2js';
+
+/**
+ * Zulip compiles linkifier patterns with Google's RE2 and repeats its error text; RE2JS
+ * describes the same errors in the words of Go's regexp package. This maps one to the other.
+ */
+const RE2_WORDS: Record<string, string> = {
+  'invalid character class range': 'invalid character class range',
+  'invalid escape sequence': 'invalid escape sequence',
+  'invalid named capture': 'invalid named capture group',
+  'duplicate capture group name': 'invalid named capture group',
+  'invalid or unsupported Perl syntax': 'invalid perl operator',
+  'invalid nested repetition operator': 'bad repetition operator',
+  'invalid repeat count': 'invalid repetition size',
+  'missing closing ]': 'missing ]',
+  'missing closing )': 'missing )',
+  'missing argument to repetition operator': 'no argument for repetition operator',
+  'trailing backslash at end of expression': 'trailing \\',
+  'unexpected )': 'unexpected )',
+};
+
+export type CompiledPattern = { groups: string[] } | { error: string };
+
+/** The named groups of an RE2 pattern, or Zulip's complaint about it. */
+export function compilePattern(pattern: string): CompiledPattern {
+  try {
+    return { groups: Object.keys(RE2JS.compile(pattern).namedGroups()) };
+  } catch (err) {
+    if (!(err instanceof RE2JSSyntaxException)) throw err;
+    const words = RE2_WORDS[err.getDescription()] ?? err.getDescription();
+    const input = err.getPattern();
+    return { error: `Bad regular expression: ${input ? `${words}: ${input}` : words}` };
+  }
+}
