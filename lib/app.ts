@@ -2,6 +2,7 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { authenticate } from './http/auth';
 import { ApiError } from './http/errors';
+import { bodyJson } from './http/json';
 import { parseBody, requestParams } from './http/params';
 import { ROUTES, type Method, type Route } from './http/routes';
 import { compileParams } from './http/validate';
@@ -46,7 +47,7 @@ function routeHandler(stoa: Stoa, route: Route) {
     if (res.headersSent) return; // the view answered by itself
     const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
     if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-    res.json(body);
+    res.type('json').send(bodyJson(body));
   };
 }
 
