@@ -23,6 +23,8 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:9991. */
   url: string;
   port: number;
+  /** The listening HTTP server, for callers that watch requests (the benchmarks do). */
+  http: Server;
   /** Where the owner's zuliprc was written; undefined with --data :memory:. */
   zuliprcPath: string | undefined;
   /** Stops accepting, answers what is in flight, closes the database. Safe to call twice. */
@@ -116,7 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     return closing;
   };
-  return { stoa, url: stoa.site, port, zuliprcPath, close };
+  return { stoa, url: stoa.site, port, http: server, zuliprcPath, close };
 }
 
 /** On an empty database, creates the organization from the settings; later starts reuse it. */
