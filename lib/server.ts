@@ -15,6 +15,8 @@ export const DATABASE_FILE = 'stoa.db';
 export const ZULIPRC_FILE = 'zuliprc';
 /** How often idle event queues are looked for when nobody registers. */
 const GC_INTERVAL_MS = 60_000;
+/** How long an idle keep-alive connection stays open; longer than the heartbeat, as proxies do. */
+const KEEP_ALIVE_MS = 65_000;
 /** Shutdown gives in-flight requests this long before closing their connections. */
 const SHUTDOWN_GRACE_MS = 1000;
 
@@ -23,6 +25,8 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:9991. */
   url: string;
   port: number;
+  /** The listening HTTP server, for callers that watch requests (the benchmarks do). */
+  http: Server;
   /** Where the owner's zuliprc was written; undefined with --data :memory:. */
   zuliprcPath: string | undefined;
   /** Stops accepting, answers what is in flight, closes the database. Safe to call twice. */
@@ -69,6 +73,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   const server = createServer(createApp(stoa, { log }));
+  // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
+  // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
+  // that timer before it reads a request already waiting on the socket: the client then sees
+  // ECONNRESET. Idle connections of long-poll clients are cheap, so keep them a while.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   try {
     await createOrganizationOnFirstStart(stoa, log);
     await listen(server, config.port, config.host);
@@ -116,7 +126,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     return closing;
   };
-  return { stoa, url: stoa.site, port, zuliprcPath, close };
+  return { stoa, url: stoa.site, port, http: server, zuliprcPath, close };
 }
 
 /** On an empty database, creates the organization from the settings; later starts reuse it. */

@@ -194,6 +194,49 @@ describe('events', () => {
   });
 });
 
+describe('serializing events', () => {
+  test('turns each distinct event into JSON once, however many queues receive it', async () => {
+    const users = [await server.createUser(), await server.createUser(), await server.createUser()];
+    const queues: Array<{ client: Client; queue_id: string }> = [];
+    for (const user of users) {
+      for (let i = 0; i < 2; i++) {
+        const { queue_id } = await registerQueue(user, { event_types: ['realm_user', 'alert_words'] });
+        queues.push({ client: user, queue_id });
+      }
+    }
+    const before = server.stoa.queues.serializedEvents;
+    // One user's queues hold an event of their own first, so the shared event gets different ids.
+    await users[0].post('/users/me/alert_words', { alert_words: ['first'] });
+    await users[1].patch('/settings', { full_name: 'Renamed Once' });
+
+    const received = [];
+    for (const { client, queue_id } of queues) {
+      received.push((await getEvents(client, { queue_id, last_event_id: -1, dont_block: true })).body.events);
+    }
+    const renamed = { type: 'realm_user', op: 'update', person: { user_id: users[1].userId, full_name: 'Renamed Once' } };
+    assert.deepEqual(received[0], [{ type: 'alert_words', alert_words: ['first'], id: 0 }, { ...renamed, id: 1 }]);
+    assert.deepEqual(received[1], received[0]);
+    for (const events of received.slice(2)) assert.deepEqual(events, [{ ...renamed, id: 0 }]);
+    assert.equal(server.stoa.queues.serializedEvents - before, 2, 'one text for the alert words, one for the rename');
+  });
+
+  test('builds an event shaped per client once for all the queues that get the same shape', async () => {
+    const watcher = await server.createUser();
+    const queueIds = [];
+    for (let i = 0; i < 3; i++) queueIds.push((await registerQueue(watcher, { event_types: ['realm_user'] })).queue_id);
+    const before = server.stoa.queues.serializedEvents;
+    const newcomer = await server.createUser();
+    const added = [];
+    for (const queue_id of queueIds) {
+      added.push((await getEvents(watcher, { queue_id, last_event_id: -1, dont_block: true })).body.events);
+    }
+    assert.equal(added[0][0].person.user_id, newcomer.userId);
+    assert.deepEqual(added[1], added[0]);
+    assert.deepEqual(added[2], added[0]);
+    assert.equal(server.stoa.queues.serializedEvents - before, 1);
+  });
+});
+
 describe('idle queues', () => {
   test('are garbage-collected after their lifespan, unless the client asked for a longer one', async () => {
     const clock = new ManualClock();

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../clock';
-import type { EventQueue } from '../events/queues';
+import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { groupForValue, groupSettingValue, type GroupSettingValue } from '../groups/settings';
 import { renderMarkdown } from '../markdown/render';
@@ -104,13 +104,16 @@ function withdrawChannel(stoa: Stoa, channel: ChannelRow, userIds: readonly numb
 
 /** A subscription event shaped for one queue: with subscribers only if the client asked. */
 function subscriptionAdd(stoa: Stoa, userId: number, channels: ChannelRow[]) {
-  return (queue: EventQueue) => ({
-    type: 'subscription',
-    op: 'add',
-    subscriptions: channels.map((channel) =>
-      presentSubscription(stoa, channel, stoa.channels.subscription(userId, channel.recipient_id)!, queue.settings.includeSubscribers),
-    ),
-  });
+  return perShape(
+    (queue) => String(queue.settings.includeSubscribers),
+    (queue) => ({
+      type: 'subscription',
+      op: 'add',
+      subscriptions: channels.map((channel) =>
+        presentSubscription(stoa, channel, stoa.channels.subscription(userId, channel.recipient_id)!, queue.settings.includeSubscribers),
+      ),
+    }),
+  );
 }
 
 export interface SubscribeResult {
@@ -349,7 +352,10 @@ function announceChannelChange(stoa: Stoa, channel: ChannelRow, before: Readonly
  * clients see them vanish, and come back (as a subscription for subscribers) when unarchived.
  */
 function announceArchiving(stoa: Stoa, channel: ChannelRow, audience: readonly number[], archived: boolean): void {
-  const event = (queue: EventQueue) => {
+  // Unarchiving shows older clients a subscription or a channel, which depends on the user.
+  const shapeOf = (queue: EventQueue) =>
+    queue.settings.capabilities.archived_channels ? 'update' : archived ? 'delete' : `${queue.userId}:${queue.settings.includeSubscribers}`;
+  const event = perShape(shapeOf, (queue) => {
     if (queue.settings.capabilities.archived_channels) return streamUpdate(channel, 'is_archived', archived);
     if (archived) return streamDelete(channel);
     const subscription = stoa.channels.subscription(queue.userId, channel.recipient_id);
@@ -357,7 +363,7 @@ function announceArchiving(stoa: Stoa, channel: ChannelRow, audience: readonly n
       return { type: 'subscription', op: 'add', subscriptions: [presentSubscription(stoa, channel, subscription, queue.settings.includeSubscribers)] };
     }
     return { type: 'stream', op: 'create', streams: [presentChannel(stoa, channel)] };
-  };
+  });
   sendEvent(stoa, event, audience);
 }
 

@@ -2,16 +2,40 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { ApiError, badRequest } from '../http/errors';
 
-/** An event as actions create it; the queue adds its `id`. */
-export type Event = { type: string } & Record<string, unknown>;
-export type QueuedEvent = Event & { id: number };
+/**
+ * An event as actions create it. Queues share the object and never change it; each answer
+ * adds the queue's own `id` when it writes the event out, so an event never carries one.
+ */
+export type Event = { type: string; id?: never } & Record<string, unknown>;
 
 /**
  * What an action hands to delivery: one event for every queue, or a function that shapes
  * the event for one queue (its client's capabilities, client_gravatar, narrow) and may
- * return null to skip that queue.
+ * return null to skip that queue. Such a function should return the very same object to
+ * queues that get the same shape (see `perShape`): an event is turned into JSON once per
+ * object, so a fresh object per queue costs one serialization per queue.
  */
 export type Deliverable = Event | ((queue: EventQueue) => Event | null);
+
+/**
+ * A Deliverable shaped per queue that builds each distinct shape once: queues for which
+ * `shapeOf` gives the same key get the same event object (and so share its JSON text).
+ */
+export function perShape(shapeOf: (queue: EventQueue) => string, build: (queue: EventQueue) => Event | null): Deliverable {
+  const built = new Map<string, Event | null>();
+  return (queue) => {
+    const shape = shapeOf(queue);
+    let event = built.get(shape);
+    if (event === undefined) built.set(shape, (event = build(queue)));
+    return event;
+  };
+}
+
+/** Events waiting in a queue, oldest first; their ids are consecutive from `firstId`. */
+export interface PendingEvents {
+  firstId: number;
+  events: readonly Event[];
+}
 
 /** The client features of POST /register's client_capabilities that change what we send. */
 export interface ClientCapabilities {
@@ -47,7 +71,7 @@ export interface QueueSettings {
 
 /** A long-poll waiting on a queue: answered with the queue's events, or a heartbeat. */
 interface ParkedPoll {
-  answer: (events: QueuedEvent[]) => void;
+  answer: (pending: PendingEvents) => void;
   heartbeat: NodeJS.Timeout;
 }
 
@@ -58,10 +82,13 @@ export function badEventQueueId(queueId: string): ApiError {
 /** Legacy settings events that clients declaring user_settings_object never receive. */
 const LEGACY_SETTINGS_EVENTS = new Set(['update_display_settings', 'update_global_notifications']);
 
+/** One heartbeat object serves every queue, so its JSON is made once. */
+const HEARTBEAT: Event = Object.freeze({ type: 'heartbeat' });
+
 export class EventQueue {
   readonly id = randomUUID();
-  private events: QueuedEvent[] = [];
-  private nextId = 0;
+  /** Shared with every other queue that got the same event; the ids follow from the position. */
+  private events: Event[] = [];
   /** The newest event id a client has acknowledged (and we dropped); -1 before any. */
   private newestPrunedId = -1;
   parked: ParkedPoll | null = null;
@@ -92,7 +119,7 @@ export class EventQueue {
   }
 
   push(event: Event): void {
-    this.events.push({ ...event, id: this.nextId++ });
+    this.events.push(event);
   }
 
   /**
@@ -103,17 +130,16 @@ export class EventQueue {
     if (lastEventId < this.newestPrunedId) {
       throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
     }
-    let drop = 0;
-    while (drop < this.events.length && this.events[drop].id <= lastEventId) drop++;
+    const drop = Math.min(lastEventId - this.newestPrunedId, this.events.length);
     if (drop > 0) {
-      this.newestPrunedId = this.events[drop - 1].id;
+      this.newestPrunedId += drop;
       this.events.splice(0, drop);
     }
     if (lastEventId !== this.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
   }
 
-  contents(): QueuedEvent[] {
-    return [...this.events];
+  contents(): PendingEvents {
+    return { firstId: this.newestPrunedId + 1, events: [...this.events] };
   }
 }
 
@@ -124,6 +150,11 @@ export interface EventQueuesOptions {
    * reading cannot grow memory without bound; it re-registers after BAD_EVENT_QUEUE_ID.
    */
   maxEventsPerQueue: number;
+  /**
+   * Off unless given: told after each delivery when it began (performance.now(), right after
+   * the commit) and how many parked polls it answered. Benchmarks time fan-out with it.
+   */
+  onDelivery?: (delivery: { startedAt: number; answeredPolls: number }) => void;
 }
 
 /** Every event queue of the server: registration, delivery, long-polls and garbage collection. */
@@ -131,6 +162,10 @@ export class EventQueues {
   private readonly byId = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private shuttingDown = false;
+  /** Each event's JSON, made on its first answer and reused for every other queue holding it. */
+  private readonly eventTexts = new WeakMap<Event, string>();
+  /** How many events were turned into JSON: one per distinct event object, however many queues got it. */
+  serializedEvents = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -180,6 +215,7 @@ export class EventQueues {
 
   /** Puts each event into the accepting queues of its users, then wakes those queues' polls. */
   deliver(batch: ReadonlyArray<{ event: Deliverable; userIds: Iterable<number> }>): void {
+    const startedAt = this.options.onDelivery ? performance.now() : 0;
     const touched = new Set<EventQueue>();
     for (const { event, userIds } of batch) {
       for (const userId of new Set(userIds)) {
@@ -192,28 +228,46 @@ export class EventQueues {
         }
       }
     }
+    let answeredPolls = 0;
     for (const queue of touched) {
+      if (queue.parked) answeredPolls++;
       if (queue.size > this.options.maxEventsPerQueue) this.delete(queue);
       else this.wake(queue);
     }
+    this.options.onDelivery?.({ startedAt, answeredPolls });
+  }
+
+  /** The JSON array of a queue's pending events, each with the queue's own id spliced in. */
+  toJson({ firstId, events }: PendingEvents): string {
+    const parts = events.map((event, index) => {
+      let text = this.eventTexts.get(event);
+      if (text === undefined) {
+        text = JSON.stringify(event);
+        this.eventTexts.set(event, text);
+        this.serializedEvents++;
+      }
+      // An event is an object with at least its type, so its text ends in the closing brace.
+      return `${text.slice(0, -1)},"id":${firstId + index}}`;
+    });
+    return `[${parts.join(',')}]`;
   }
 
   /**
    * Parks a long-poll on an empty queue until an event arrives or the heartbeat interval
    * passes. A newer poll on the same queue replaces an older one, which is answered at once.
    */
-  park(queue: EventQueue, answer: (events: QueuedEvent[]) => void): void {
-    if (this.shuttingDown) return answer([]);
+  park(queue: EventQueue, answer: (pending: PendingEvents) => void): void {
+    if (this.shuttingDown) return answer(queue.contents());
     this.wake(queue);
     const heartbeat = setTimeout(() => {
-      queue.push({ type: 'heartbeat' });
+      queue.push(HEARTBEAT);
       this.wake(queue);
     }, this.options.heartbeatMs);
     queue.parked = { answer, heartbeat };
   }
 
   /** A client gave up on its poll (closed the connection): free it, and start the idle clock. */
-  release(queue: EventQueue, answer: (events: QueuedEvent[]) => void): void {
+  release(queue: EventQueue, answer: (pending: PendingEvents) => void): void {
     if (queue.parked?.answer !== answer) return;
     clearTimeout(queue.parked.heartbeat);
     queue.parked = null;

@@ -1,6 +1,7 @@
 import { endpoint } from '../http/endpoint';
 import { missingArgument } from '../http/errors';
-import type { QueuedEvent } from './queues';
+import { JsonText } from '../http/json';
+import type { EventQueues, PendingEvents } from './queues';
 import { register, REGISTER_PARAMS, queueSettings, type RegisterParams } from './register';
 
 export const registerView = endpoint<RegisterParams>({
@@ -12,6 +13,10 @@ interface GetEventsParams extends RegisterParams {
   queue_id?: string;
   last_event_id?: number;
   dont_block: boolean;
+}
+
+function eventsJson(queues: EventQueues, pending: PendingEvents): JsonText {
+  return new JsonText(queues.toJson(pending));
 }
 
 export const getEvents = endpoint<GetEventsParams>({
@@ -34,10 +39,11 @@ export const getEvents = endpoint<GetEventsParams>({
     if (params.last_event_id === undefined) throw missingArgument('last_event_id');
     queue.acknowledge(params.last_event_id);
     queue.lastActive = stoa.clock.now();
-    if (queue.size > 0 || params.dont_block) return { events: queue.contents(), queue_id: queue.id };
+    const reply = (pending: PendingEvents) => ({ events: eventsJson(stoa.queues, pending), queue_id: queue.id });
+    if (queue.size > 0 || params.dont_block) return reply(queue.contents());
 
     return new Promise<Record<string, unknown>>((resolve) => {
-      const answer = (events: QueuedEvent[]) => resolve({ events, queue_id: queue.id });
+      const answer = (pending: PendingEvents) => resolve(reply(pending));
       stoa.queues.park(queue, answer);
       // A client that hangs up frees its poll at once; nobody is left to answer. (The
       // response's close, not the request's: a request closes once its body is read.)

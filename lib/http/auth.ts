@@ -33,9 +33,8 @@ export function checkApiKey(stoa: Stoa, email: string, apiKey: string): UserRow 
  */
 export function authenticate(stoa: Stoa): RequestHandler {
   return (req, res, next) => {
-    let failure: ApiError = req.headers.authorization
-      ? unauthorized('Invalid authorization header for basic auth')
-      : unauthorized();
+    // Made only when needed: an Error captures a stack trace, too dear for every request.
+    let failure: ApiError | undefined;
     // The authorizer only sees the credentials, so this request's outcome is kept in a closure.
     const middleware = basicAuth({
       authorizer: (email: string, apiKey: string) => {
@@ -49,7 +48,8 @@ export function authenticate(stoa: Stoa): RequestHandler {
       },
       challenge: true,
       realm: 'zulip',
-      unauthorizedResponse: () => failure.body(),
+      unauthorizedResponse: () =>
+        (failure ?? (req.headers.authorization ? unauthorized('Invalid authorization header for basic auth') : unauthorized())).body(),
     });
     middleware(req, res, next);
   };

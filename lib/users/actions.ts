@@ -8,7 +8,7 @@ import {
   subscribeUsers,
   visibleChannelIds,
 } from '../channels/actions';
-import type { EventQueue } from '../events/queues';
+import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail, gravatarUrl, mediumAvatarUrl, presentUser } from './present';
@@ -67,14 +67,18 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
 
 /** Tells every active user's clients about a new account, as each of them may see it. */
 function announceUser(stoa: Stoa, userId: number): void {
-  const event = (queue: EventQueue) => {
-    const viewer = stoa.users.byId(queue.userId)!;
-    const person = presentUser(viewer, stoa.users.byId(userId)!, {
-      clientGravatar: queue.settings.clientGravatar,
-      includeProfileData: true,
-    });
-    return { type: 'realm_user', op: 'add', person };
-  };
+  // What a viewer sees of the newcomer depends on the viewer and on client_gravatar.
+  const event = perShape(
+    (queue) => `${queue.userId}:${queue.settings.clientGravatar}`,
+    (queue) => {
+      const viewer = stoa.users.byId(queue.userId)!;
+      const person = presentUser(viewer, stoa.users.byId(userId)!, {
+        clientGravatar: queue.settings.clientGravatar,
+        includeProfileData: true,
+      });
+      return { type: 'realm_user', op: 'add', person };
+    },
+  );
   sendEvent(stoa, event, stoa.users.activeIds());
 }
 

@@ -1,0 +1,17 @@
+/** JSON text made ahead of time (such as cached events), written into a response body as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The text of a response body: its fields in order, as JSON.stringify would write them,
+ * except that a JsonText value goes in verbatim instead of being serialized again.
+ */
+export function bodyJson(fields: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue; // as JSON.stringify leaves such a field out
+    parts.push(`${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
