@@ -1,6 +1,6 @@
 import { noteFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
-import type { EventQueue } from '../events/queues';
+import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { avatarUrl } from '../users/present';
@@ -127,35 +127,47 @@ function announceMessage(
 ): void {
   const presenter = new MessagePresenter(stoa);
   const sender = presenter.user(row.sender_id);
-  const shapes = new Map<string, Record<string, unknown>>();
-  const events = new Map<string, Record<string, unknown>>();
+  // The sender hears of their message even without a copy of it (for local echo), with the
+  // flags it has for them when fetched: read, from the channel's history.
+  const flagsOf = (queue: EventQueue) =>
+    flags.get(queue.userId) ?? (queue.userId === sender.id ? HISTORICAL_VIEW_FLAGS : undefined);
+  const viewOf = (queue: EventQueue): MessageView => ({
+    applyMarkdown: queue.settings.applyMarkdown,
+    clientGravatar: queue.settings.clientGravatar,
+    allowEmptyTopicName: queue.settings.capabilities.empty_topic_name,
+  });
+  // Bodies are shared between events that differ only in flags or local ID.
+  const bodies = new Map<string, Record<string, unknown>>();
+  const bodyShape = (queue: EventQueue) => {
+    const view = viewOf(queue);
+    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${avatarUrl(presenter.user(queue.userId), sender, view.clientGravatar)}`;
+  };
+  const bodyFor = (queue: EventQueue) => {
+    const shape = bodyShape(queue);
+    let body = bodies.get(shape);
+    if (!body) bodies.set(shape, (body = presenter.presentOne(presenter.user(queue.userId), row, viewOf(queue))));
+    return body;
+  };
+  const localIdOf = (queue: EventQueue) => (local && queue.id === local.queueId ? local.localId : undefined);
+  const NOT_FOR_THIS_QUEUE = 'none';
+  const eventShape = (queue: EventQueue) => {
+    const bits = flagsOf(queue);
+    if (bits === undefined || !matchesEventNarrow(stoa, queue.userId, queue.settings.narrow, row, bits)) return NOT_FOR_THIS_QUEUE;
+    return `${bodyShape(queue)}|${bits}|${localIdOf(queue) ?? ''}`;
+  };
   sendEvent(
     stoa,
-    (queue: EventQueue) => {
-      // The sender hears of their message even without a copy of it (for local echo), with
-      // the flags it has for them when fetched: read, from the channel's history.
-      const bits = flags.get(queue.userId) ?? (queue.userId === sender.id ? HISTORICAL_VIEW_FLAGS : undefined);
-      if (bits === undefined || !matchesEventNarrow(stoa, queue.userId, queue.settings.narrow, row, bits)) return null;
-      const viewer = presenter.user(queue.userId);
-      const view: MessageView = {
-        applyMarkdown: queue.settings.applyMarkdown,
-        clientGravatar: queue.settings.clientGravatar,
-        allowEmptyTopicName: queue.settings.capabilities.empty_topic_name,
-      };
-      const avatar = avatarUrl(viewer, sender, view.clientGravatar);
-      const shapeKey = `${view.applyMarkdown}|${view.allowEmptyTopicName}|${avatar}`;
-      let shared = shapes.get(shapeKey);
-      if (!shared) shapes.set(shapeKey, (shared = presenter.presentOne(viewer, row, view)));
-      const localId = local && queue.id === local.queueId ? local.localId : undefined;
-      const eventKey = `${shapeKey}|${bits}|${localId ?? ''}`;
-      let event = events.get(eventKey);
-      if (!event) {
-        event = { type: 'message', message: shared, flags: flagNames(bits) };
-        if (localId !== undefined) event.local_message_id = localId;
-        events.set(eventKey, event);
-      }
-      return event as { type: string };
-    },
+    perShape(eventShape, (queue) => {
+        const bits = flagsOf(queue);
+        if (bits === undefined || eventShape(queue) === NOT_FOR_THIS_QUEUE) return null;
+        const localId = localIdOf(queue);
+        return {
+          type: 'message',
+          message: bodyFor(queue),
+          flags: flagNames(bits),
+          ...(localId === undefined ? {} : { local_message_id: localId }),
+        };
+      }),
     [row.sender_id, ...flags.keys()],
   );
 }

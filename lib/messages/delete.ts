@@ -1,6 +1,6 @@
 import { channelAudience } from '../channels/actions';
 import { holdsChannelSetting } from '../channels/access';
-import type { EventQueue } from '../events/queues';
+import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { badRequest } from '../http/errors';
@@ -52,24 +52,21 @@ export function deleteMessage(stoa: Stoa, actor: UserRow, row: MessageRow): void
       );
     }
     const place = channel ? { message_type: 'stream', stream_id: channel.id } : { message_type: 'private' };
-    const shapes = new Map<string, { type: string }>();
     // Clients declaring bulk_message_deletion get the list form; older ones one event per message.
-    const shaped = (queue: EventQueue) => {
-      const bulk = queue.settings.capabilities.bulk_message_deletion;
-      const topic = channel ? displayTopic(row.topic, queue.settings.capabilities.empty_topic_name) : undefined;
-      const key = `${bulk}|${topic}`;
-      let event = shapes.get(key);
-      if (!event) {
-        event = {
+    const topicFor = (queue: EventQueue) =>
+      channel ? displayTopic(row.topic, queue.settings.capabilities.empty_topic_name) : undefined;
+    const shaped = perShape(
+      (queue) => `${queue.settings.capabilities.bulk_message_deletion}|${topicFor(queue)}`,
+      (queue) => {
+        const topic = topicFor(queue);
+        return {
           type: 'delete_message',
-          ...(bulk ? { message_ids: [row.id] } : { message_id: row.id }),
+          ...(queue.settings.capabilities.bulk_message_deletion ? { message_ids: [row.id] } : { message_id: row.id }),
           ...place,
           ...(topic === undefined ? {} : { topic }),
         };
-        shapes.set(key, event);
-      }
-      return event;
-    };
+      },
+    );
     sendEvent(stoa, shaped, audience);
   });
 }
