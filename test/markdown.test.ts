@@ -20,6 +20,7 @@ function realm(overrides: Partial<MarkdownContext> = {}): MarkdownContext {
   const groups = [
     { id: 30, name: 'support' },
     { id: 31, name: 'hamletcharacters' },
+    { id: 5, name: 'role:administrators', displayName: 'Administrators' },
   ];
   const channels = [
     { id: 1, name: 'Denmark' },
@@ -36,6 +37,7 @@ function realm(overrides: Partial<MarkdownContext> = {}): MarkdownContext {
     linkifiers: [],
     alertWords: [],
     realmUrl: 'http://zulip.testserver',
+    topicLinkMessageId: (channelId, topic) => (channelId === 1 && topic === 'moved' ? 214 : null),
     ...overrides,
   };
 }
@@ -119,6 +121,12 @@ describe('Markdown constructs', () => {
     assert.equal(html('```nosuchlanguage\nx\n```'), '<div class="codehilite"><pre><span></span><code>x\n</code></pre></div>');
     assert.equal(html('    indented'), '<div class="codehilite"><pre><span></span><code>indented\n</code></pre></div>');
     assert.equal(html('`a <b>`'), '<p><code>a &lt;b&gt;</code></p>');
+    assert.equal(html('` x `'), '<p><code> x </code></p>', 'spaces inside inline code are kept');
+  });
+
+  test('a fenced block closes only at its own fence, and an unclosed one runs to the end', () => {
+    assert.equal(html('```\n````\n```'), '<div class="codehilite"><pre><span></span><code>````\n</code></pre></div>');
+    assert.equal(html('~~~\nopen'), '<div class="codehilite"><pre><span></span><code>open\n</code></pre></div>');
   });
 
   test('links keep allowed schemes, become relative inside the realm, and autolink bare URLs', () => {
@@ -160,6 +168,11 @@ describe('Markdown constructs', () => {
         '<span class="user-group-mention silent" data-user-group-id="31">hamletcharacters</span> @<em>nogroup</em></p>',
     );
     assert.deepEqual([...rendered.mentionedGroupIds], [30]);
+    assert.equal(
+      html('@_*role:administrators*'),
+      '<p><span class="user-group-mention silent" data-user-group-id="5">Administrators</span></p>',
+      'system groups show their display name',
+    );
   });
 
   test('channel and topic links', () => {
@@ -169,6 +182,28 @@ describe('Markdown constructs', () => {
       '<p><a class="stream-topic" data-stream-id="21" href="/#narrow/channel/21-Caf.C3.A9-life/topic/lunch.2E.20at.201.3A00">#Café life &gt; lunch. at 1:00</a></p>',
     );
     assert.equal(html('#**nowhere**'), '<p>#<strong>nowhere</strong></p>');
+  });
+
+  test('topic links go "with" a message of the topic when it has one, so they follow moves', () => {
+    assert.equal(
+      html('#**Denmark>moved**'),
+      '<p><a class="stream-topic" data-stream-id="1" href="/#narrow/channel/1-Denmark/topic/moved/with/214">#Denmark &gt; moved</a></p>',
+    );
+  });
+
+  test('message links, and the empty topic shown by its display name', () => {
+    assert.equal(
+      html('#**Denmark>castle@12**'),
+      '<p><a class="message-link" href="/#narrow/channel/1-Denmark/topic/castle/near/12">#Denmark &gt; castle @ 💬</a></p>',
+    );
+    assert.equal(
+      html('#**Denmark>**'),
+      '<p><a class="stream-topic" data-stream-id="1" href="/#narrow/channel/1-Denmark/topic/">#Denmark &gt; <em>general chat</em></a></p>',
+    );
+    assert.equal(
+      html('#**Denmark>@12**', realm({ emptyTopicDisplayName: 'lobby' })),
+      '<p><a class="message-link" href="/#narrow/channel/1-Denmark/topic//near/12">#Denmark &gt; <em>lobby</em> @ 💬</a></p>',
+    );
   });
 
   test('emoji by name and as typed; unknown names stay as typed', () => {
@@ -366,5 +401,5 @@ describe('Rendering against the live realm', () => {
 });
 
 /** What the cases above reached; raise these as the renderer improves, so regressions fail. */
-const REGULAR_FLOOR = 62;
+const REGULAR_FLOOR = 63;
 const LINKIFY_FLOOR = 29;

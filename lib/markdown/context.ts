@@ -1,6 +1,18 @@
 import type { Stoa } from '../stoa';
 import type { MarkdownContext } from './render';
 
+/** How Zulip shows its system groups to people; their API names ("role:members") are for machines. */
+const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
+  'role:internet': 'Everyone on the internet',
+  'role:everyone': 'Everyone including guests',
+  'role:members': 'Everyone except guests',
+  'role:fullmembers': 'Full members',
+  'role:moderators': 'Moderators',
+  'role:administrators': 'Administrators',
+  'role:owners': 'Owners',
+  'role:nobody': 'Nobody',
+};
+
 /** What the renderer may know about the realm, read from the database as it renders. */
 export function markdownContextFor(stoa: Stoa): MarkdownContext {
   return {
@@ -11,7 +23,8 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
     },
     groupByName: (name) => {
       const group = stoa.groups.byName(name);
-      return group && !group.deactivated ? { id: group.id, name: group.name! } : null;
+      if (!group || group.deactivated) return null;
+      return { id: group.id, name: group.name!, displayName: SYSTEM_GROUP_DISPLAY_NAMES[group.name!] };
     },
     channelByName: (name) => {
       const channel = stoa.channels.byName(name);

@@ -1,7 +1,7 @@
 import katex from 'katex';
 import MarkdownIt from 'markdown-it';
 import allTlds from 'tlds';
-import type { Renderer, StateCore, StateInline, Token } from 'markdown-it';
+import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
 import { codeLanguageName } from './languages';
 import { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
@@ -17,8 +17,9 @@ export interface MarkdownContext {
    *  several when names collide (then only @**Name|id** picks one). */
   usersByName(name: string): ReadonlyArray<MarkdownUser>;
   userById(id: number): MarkdownUser | null;
-  /** An active (not deactivated) user group by exact name. */
-  groupByName(name: string): { id: number; name: string } | null;
+  /** An active (not deactivated) user group by exact name; displayName is what a silent
+   *  mention shows when it is not the name (system groups show "Administrators", not "role:administrators"). */
+  groupByName(name: string): { id: number; name: string; displayName?: string } | null;
   /** A channel by name, case-insensitively (archived ones too). */
   channelByName(name: string): { id: number; name: string } | null;
   /** Custom (realm) emoji by name. */
@@ -29,6 +30,11 @@ export interface MarkdownContext {
   alertWords: ReadonlyArray<string>;
   /** The server's base URL, e.g. http://127.0.0.1:9991, for deciding which links are internal. */
   realmUrl: string;
+  /** The message a #**channel>topic** link goes "with", so it follows the topic when moved:
+   *  the oldest message in the topic the sender can read, or null when there is none. */
+  topicLinkMessageId?(channelId: number, topic: string): number | null;
+  /** realm_empty_topic_display_name; "general chat" when not given. */
+  emptyTopicDisplayName?: string;
 }
 
 export interface RenderOptions {
@@ -173,32 +179,42 @@ function groupMention(name: string, isSilent: boolean, env: RenderEnv): string |
   if (!isSilent) env.result.mentionedGroupIds.add(group.id);
   const silentClass = isSilent ? ' silent' : '';
   const prefix = isSilent ? '' : '@';
-  return `<span class="user-group-mention${silentClass}" data-user-group-id="${group.id}">${prefix}${escapeText(group.name)}</span>`;
+  const shown = isSilent ? (group.displayName ?? group.name) : group.name;
+  return `<span class="user-group-mention${silentClass}" data-user-group-id="${group.id}">${prefix}${escapeText(shown)}</span>`;
 }
 
-/** #**channel** and #**channel>topic**. */
+/** #**channel**, #**channel>topic** and #**channel>topic@message_id**. */
 function channelLinkRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x23 /* # */) return false;
   const match = /^#\*\*([^*>]+)(?:>([^*]*))?\*\*/.exec(src.slice(pos, state.posMax));
   if (!match) return false;
-  const channel = envOf(state).context.channelByName(match[1]);
+  const { context } = envOf(state);
+  const channel = context.channelByName(match[1]);
   if (!channel) return false;
-  if (!silent) {
-    const topic = match[2];
-    const id = channel.id;
-    if (topic === undefined) {
-      pushHtml(state, `<a class="stream" data-stream-id="${id}" href="${escapeAttribute(channelNarrow(channel))}">#${escapeText(channel.name)}</a>`);
-    } else {
-      const href = `${channelNarrow(channel)}/topic/${encodeHashComponent(topic)}`;
-      pushHtml(
-        state,
-        `<a class="stream-topic" data-stream-id="${id}" href="${escapeAttribute(href)}">#${escapeText(channel.name)} &gt; ${escapeText(topic)}</a>`,
-      );
-    }
-  }
+  if (!silent) pushHtml(state, channelLink(channel, match[2], context));
   state.pos += match[0].length;
   return true;
+}
+
+function channelLink(channel: { id: number; name: string }, topicAndMessage: string | undefined, context: MarkdownContext): string {
+  const channelText = `#${escapeText(channel.name)}`;
+  if (topicAndMessage === undefined) {
+    return `<a class="stream" data-stream-id="${channel.id}" href="${escapeAttribute(channelNarrow(channel))}">${channelText}</a>`;
+  }
+  const messageLink = /^(.*)@(\d+)$/s.exec(topicAndMessage);
+  const topic = messageLink ? messageLink[1] : topicAndMessage;
+  // The empty topic shows as the realm's name for it, set apart in italics.
+  const topicText = topic === '' ? `<em>${escapeText(context.emptyTopicDisplayName ?? 'general chat')}</em>` : escapeText(topic);
+  const topicNarrow = `${channelNarrow(channel)}/topic/${encodeHashComponent(topic)}`;
+  if (messageLink) {
+    const href = `${topicNarrow}/near/${messageLink[2]}`;
+    return `<a class="message-link" href="${escapeAttribute(href)}">${channelText} &gt; ${topicText} @ 💬</a>`;
+  }
+  // Links to a topic with messages follow the topic wherever it moves, through one of its messages.
+  const withId = context.topicLinkMessageId?.(channel.id, topic) ?? null;
+  const href = withId === null ? topicNarrow : `${topicNarrow}/with/${withId}`;
+  return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeAttribute(href)}">${channelText} &gt; ${topicText}</a>`;
 }
 
 /** :name: emoji. */
@@ -214,12 +230,23 @@ function emojiNameRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/** KaTeX takes a millisecond or so per formula, and the same formulas come back (quotes, edits). */
+const renderedTex = new Map<string, string | null>();
+const RENDERED_TEX_KEPT = 500;
+
 function renderTex(tex: string, displayMode: boolean): string | null {
+  const key = (displayMode ? 'D' : 'I') + tex;
+  const known = renderedTex.get(key);
+  if (known !== undefined) return known;
+  let html: string | null;
   try {
-    return katex.renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
+    html = katex.renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
   } catch {
-    return null;
+    html = null;
   }
+  if (renderedTex.size >= RENDERED_TEX_KEPT) renderedTex.delete(renderedTex.keys().next().value!);
+  renderedTex.set(key, html);
+  return html;
 }
 
 /** $$inline math$$; a lone "$$$" is money talk, not math. */
@@ -320,6 +347,7 @@ function strikethroughRule(state: StateInline, silent: boolean): boolean {
 /** Emoji typed as Unicode characters (with sequences, keycaps and flags). */
 const UNICODE_EMOJI =
   /\p{RI}\p{RI}|[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}(?:\uFE0F|\p{EMod})?(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{EMod})?)*/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
 const EMOTICON_EDGE = `[\\s.,;!?()\\[\\]{}'"]`;
 const EMOTICON_PATTERN = new RegExp(
   `(?<=^|${EMOTICON_EDGE})(${EMOTICONS.map(([e]) => e.replace(/[()|/[\]]/g, '\\$&')).join('|')})(?=$|${EMOTICON_EDGE})`,
@@ -333,6 +361,10 @@ interface Piece {
   link?: { href: string; text: string };
 }
 
+function mayHavePieces(text: string, env: RenderEnv): boolean {
+  return env.linkifiers.length > 0 || env.options.translateEmoticons === true || NON_ASCII.test(text);
+}
+
 /** Finds, in one text run, what Zulip turns into markup there: linkifier matches, Unicode emoji, emoticons. */
 function piecesIn(text: string, env: RenderEnv): Piece[] {
   const pieces: Piece[] = [];
@@ -342,7 +374,7 @@ function piecesIn(text: string, env: RenderEnv): Piece[] {
       if (!taken(found.start, found.end)) pieces.push({ start: found.start, end: found.end, link: { href: found.url, text: found.text } });
     }
   }
-  for (const match of text.matchAll(UNICODE_EMOJI)) {
+  for (const match of NON_ASCII.test(text) ? text.matchAll(UNICODE_EMOJI) : []) {
     const code = emojiCodeForText(match[0]);
     const end = match.index + match[0].length;
     if (code && !taken(match.index, end)) pieces.push({ start: match.index, end, html: emojiSpan(code, emojiNameByCode(code)!) });
@@ -372,7 +404,7 @@ function textPiecesRule(state: StateCore): void {
         out.push(token);
         continue;
       }
-      const pieces = piecesIn(token.content, env);
+      const pieces = mayHavePieces(token.content, env) ? piecesIn(token.content, env) : [];
       if (pieces.length === 0) {
         out.push(token);
         continue;
@@ -403,6 +435,9 @@ function textPiecesRule(state: StateCore): void {
     blockToken.children = out;
   }
 }
+
+/** A domain's last dot (or an email's) before a top-level domain, or a scheme's "://". */
+const MAY_HOLD_LINK = /[\w-]\.[^\s\d!-/:-@[-`{-~]{2}|:\/\//;
 
 /** Every top-level domain but those that are common file extensions, as Zulip links them. */
 const LINKABLE_TLDS = (allTlds as string[]).filter((tld) => !['java', 'md', 'mov', 'py', 'zip'].includes(tld));
@@ -448,6 +483,47 @@ function swapTags(a: Token, b: Token): void {
 
 const ALLOWED_SCHEMES = /^(https?|ftp|mailto):/i;
 
+/**
+ * Fenced blocks as Zulip reads them: a block closes only at a line holding exactly its
+ * opening fence (CommonMark also closes at a longer one), so "````" inside a "```" block
+ * is content. Unclosed blocks run to the end of their container.
+ */
+function fenceRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine] - state.blkIndent >= 4) return false;
+  const start = state.bMarks[startLine] + state.tShift[startLine];
+  const lineEnd = state.eMarks[startLine];
+  const marker = state.src.charCodeAt(start);
+  if (marker !== 0x60 /* ` */ && marker !== 0x7e /* ~ */) return false;
+  const fenceEnd = state.skipChars(start, marker);
+  const fenceLength = fenceEnd - start;
+  if (fenceLength < 3) return false;
+  const info = state.src.slice(fenceEnd, lineEnd);
+  // An inline code span may open with backticks too; backticks in the info string mean it is one.
+  if (marker === 0x60 && info.includes('`')) return false;
+  if (silent) return true;
+
+  let line = startLine + 1;
+  let closed = false;
+  for (; line < endLine; line++) {
+    const from = state.bMarks[line] + state.tShift[line];
+    const to = state.eMarks[line];
+    if (from < to && state.sCount[line] < state.blkIndent) break;
+    if (state.src.charCodeAt(from) !== marker || state.sCount[line] - state.blkIndent >= 4) continue;
+    const markerEnd = state.skipChars(from, marker);
+    if (markerEnd - from === fenceLength && state.skipSpaces(markerEnd) >= to) {
+      closed = true;
+      break;
+    }
+  }
+  const token = state.push('fence', 'code', 0);
+  token.info = info;
+  token.content = state.getLines(startLine + 1, line, state.sCount[startLine], true);
+  token.markup = state.src.slice(start, fenceEnd);
+  token.map = [startLine, line + (closed ? 1 : 0)];
+  state.line = line + (closed ? 1 : 0);
+  return true;
+}
+
 function codeBlock(content: string, language: string | null): string {
   // Leading and trailing blank lines are not part of the code; the last line always ends.
   const code = content.replace(/^\n+/, '').replace(/\n*$/, '\n');
@@ -462,6 +538,9 @@ function buildParser() {
   md.linkify.tlds(LINKABLE_TLDS, false);
   // A link shows its URL exactly as typed (Zulip does not decode %-escapes in the text).
   md.normalizeLinkText = (text) => text;
+  // Finding fuzzy links costs more than the rest of rendering; most text has no "x.yz" or "://" to find.
+  const mayLink = md.linkify.test.bind(md.linkify);
+  md.linkify.test = (text: string) => MAY_HOLD_LINK.test(text) && mayLink(text);
   const findLinks = md.linkify.match.bind(md.linkify);
   // A URL right after `="` is an attribute of typed HTML, which Zulip leaves as text.
   md.linkify.match = (text: string) => {
@@ -492,6 +571,7 @@ function buildParser() {
     if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return ALLOWED_SCHEMES.test(trimmed);
     return true;
   };
+  md.block.ruler.at('fence', fenceRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreRule);
   md.inline.ruler.before('emphasis', 'zulip_strikethrough', strikethroughRule);
   md.inline.ruler.before('emphasis', 'zulip_mention', mentionRule);
