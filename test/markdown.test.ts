@@ -132,6 +132,8 @@ describe('Markdown constructs', () => {
   test('links keep allowed schemes, become relative inside the realm, and autolink bare URLs', () => {
     assert.equal(html('[x](https://example.com/a?b=1&c=2)'), '<p><a href="https://example.com/a?b=1&amp;c=2">x</a></p>');
     assert.equal(html('[x](http://zulip.testserver/#narrow/channel/1-Denmark)'), '<p><a href="#narrow/channel/1-Denmark">x</a></p>');
+    assert.equal(html('[f](http://zulip.testserver/user_uploads/2/ab/f.pdf)'), '<p><a href="user_uploads/2/ab/f.pdf">f</a></p>');
+    assert.equal(html('[x](http://zulip.testserver/help)'), '<p><a href="http://zulip.testserver/help">x</a></p>');
     assert.equal(html('see example.com'), '<p>see <a href="http://example.com">example.com</a></p>');
     assert.equal(html('mail a@example.com'), '<p>mail <a href="mailto:a@example.com">a@example.com</a></p>');
     assert.equal(html('readme.md'), '<p>readme.md</p>');
@@ -274,7 +276,7 @@ describe('Markdown constructs', () => {
     assert.deepEqual([plain.hasLink, plain.hasAttachment, plain.hasImage], [false, false, false]);
     const upload = renderMarkdown('[cat.png](/user_uploads/2/ab/cat.png)', realm());
     assert.deepEqual([upload.hasLink, upload.hasAttachment, upload.hasImage], [true, true, true]);
-    const file = renderMarkdown('[notes](/user_uploads/2/ab/notes.txt) https://example.com', realm());
+    const file = renderMarkdown('[notes](http://zulip.testserver/user_uploads/2/ab/notes.txt) https://example.com', realm());
     assert.deepEqual([file.hasLink, file.hasAttachment, file.hasImage], [true, true, false]);
   });
 });
@@ -360,6 +362,13 @@ describe('The renderer on any input', () => {
       const length = Math.floor(random() * 40);
       for (let j = 0; j < length; j++) input += alphabet[Math.floor(random() * alphabet.length)];
       assertHarmless(renderMarkdown(input, realm(), { translateEmoticons: random() < 0.5 }).html);
+    }
+  });
+
+  test('renders long runs of any one piece of syntax (quadratic work would show here as a timeout)', () => {
+    for (const unit of ['[', '@**', ':', '$$', '<time:', '#**x', 'a_', '```\n', 'http://a.co/(', '😀', 'a.co ', '~~', '*']) {
+      const rendered = renderMarkdown(unit.repeat(Math.ceil(20_000 / unit.length)), realm({ alertWords: ['a'] }));
+      assert.ok(rendered.html.length > 0);
     }
   });
 });

@@ -109,8 +109,7 @@ function emojiByName(name: string, context: MarkdownContext): string | null {
   const realm = context.realmEmoji(name);
   if (realm) {
     const title = escapeAttribute(name.replace(/_/g, ' '));
-    const still = realm.stillUrl ? ` data-animated="true"` : '';
-    return `<img alt=":${escapeAttribute(name)}:" class="emoji"${still} src="${escapeAttribute(realm.url)}" title="${title}">`;
+    return `<img alt=":${escapeAttribute(name)}:" class="emoji" src="${escapeAttribute(realm.url)}" title="${title}">`;
   }
   const code = emojiCodeByName(name);
   if (code) return emojiSpan(code, name);
@@ -118,6 +117,19 @@ function emojiByName(name: string, context: MarkdownContext): string | null {
     return `<img alt=":zulip:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/zulip.png" title="zulip">`;
   }
   return null;
+}
+
+/** Inline syntax, each matched where the parser stands (sticky), never reading past the end of its span. */
+const MENTION = /@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/y;
+const CHANNEL_LINK = /#\*\*([^*>]+)(?:>([^*]*))?\*\*/y;
+const EMOJI_NAME = /:([\w+-]+):/y;
+const INLINE_MATH = /\$\$([^\n_$](?:\\\$|[^\n$])*)\$\$(?!\$)/y;
+const GLOBAL_TIME = /<time:([^>]+)>/y;
+
+function matchAt(pattern: RegExp, state: StateInline): RegExpExecArray | null {
+  pattern.lastIndex = state.pos;
+  const match = pattern.exec(state.src);
+  return match && state.pos + match[0].length <= state.posMax ? match : null;
 }
 
 function pushHtml(state: StateInline, html: string): void {
@@ -134,7 +146,7 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x40 /* @ */) return false;
   if (pos > 0 && !MENTION_MAY_FOLLOW.test(src[pos - 1])) return false;
-  const match = /^@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/.exec(src.slice(pos, state.posMax));
+  const match = matchAt(MENTION, state);
   if (!match) return false;
   const isSilent = match[1] === '_';
   const env = envOf(state);
@@ -187,7 +199,7 @@ function groupMention(name: string, isSilent: boolean, env: RenderEnv): string |
 function channelLinkRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x23 /* # */) return false;
-  const match = /^#\*\*([^*>]+)(?:>([^*]*))?\*\*/.exec(src.slice(pos, state.posMax));
+  const match = matchAt(CHANNEL_LINK, state);
   if (!match) return false;
   const { context } = envOf(state);
   const channel = context.channelByName(match[1]);
@@ -221,7 +233,7 @@ function channelLink(channel: { id: number; name: string }, topicAndMessage: str
 function emojiNameRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x3a /* : */) return false;
-  const match = /^:([\w+-]+):/.exec(src.slice(pos, state.posMax));
+  const match = matchAt(EMOJI_NAME, state);
   if (!match) return false;
   const html = emojiByName(match[1], envOf(state).context);
   if (html === null) return false;
@@ -254,7 +266,7 @@ function inlineMathRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x24 /* $ */ || src.charCodeAt(pos + 1) !== 0x24) return false;
   if (pos > 0 && src[pos - 1] === '$') return false;
-  const match = /^\$\$([^\n_$](?:\\\$|[^\n$])*)\$\$(?!\$)/.exec(src.slice(pos, state.posMax));
+  const match = matchAt(INLINE_MATH, state);
   if (!match) return false;
   if (!silent) {
     const rendered = renderTex(match[1], false);
@@ -268,7 +280,7 @@ function inlineMathRule(state: StateInline, silent: boolean): boolean {
 function timeRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x3c /* < */) return false;
-  const match = /^<time:([^>]+)>/.exec(src.slice(pos, state.posMax));
+  const match = matchAt(GLOBAL_TIME, state);
   if (!match) return false;
   if (!silent) {
     const when = parseGlobalTime(match[1]);
@@ -368,12 +380,15 @@ function mayHavePieces(text: string, env: RenderEnv): boolean {
 /** Finds, in one text run, what Zulip turns into markup there: linkifier matches, Unicode emoji, emoticons. */
 function piecesIn(text: string, env: RenderEnv): Piece[] {
   const pieces: Piece[] = [];
-  const taken = (start: number, end: number) => pieces.some((p) => start < p.end && end > p.start);
+  // Emoji never overlap one another, nor emoticons (which are ASCII) emoji; only linkifier matches can overlap.
+  const linked: Piece[] = [];
+  const taken = (start: number, end: number) => linked.some((p) => start < p.end && end > p.start);
   for (const linkifier of env.linkifiers) {
     for (const found of linkifier.matches(text)) {
-      if (!taken(found.start, found.end)) pieces.push({ start: found.start, end: found.end, link: { href: found.url, text: found.text } });
+      if (!taken(found.start, found.end)) linked.push({ start: found.start, end: found.end, link: { href: found.url, text: found.text } });
     }
   }
+  pieces.push(...linked);
   for (const match of NON_ASCII.test(text) ? text.matchAll(UNICODE_EMOJI) : []) {
     const code = emojiCodeForText(match[0]);
     const end = match.index + match[0].length;
@@ -549,8 +564,10 @@ function buildParser() {
   };
   const inlineLinkify = md.inline.ruler.__rules__.find((rule) => rule.name === 'linkify')!.fn as (state: StateInline, silent: boolean) => boolean;
   md.inline.ruler.at('linkify', (state, silent) => {
-    const scheme = /[a-z][a-z0-9+.-]*$/i.exec(state.pending);
-    if (scheme && state.pending.slice(0, scheme.index).endsWith('="')) return false;
+    // Only "scheme://" is a link here; test that before looking back through the text before it.
+    if (state.src.charCodeAt(state.pos) !== 0x3a /* : */ || !state.src.startsWith('//', state.pos + 1)) return false;
+    const scheme = /[a-z][a-z0-9+.-]{0,31}$/i.exec(state.pending.slice(-34));
+    if (scheme && state.pending.slice(0, state.pending.length - scheme[0].length).endsWith('="')) return false;
     return inlineLinkify(state, silent);
   });
   // Zulip keeps the spaces just inside inline code, which CommonMark would strip.
@@ -617,7 +634,7 @@ function buildParser() {
     if (href !== null) {
       env.result.hasLink = true;
       token.attrSet('href', internalHref(href, env.context.realmUrl));
-      if (/^(\/|[a-z]+:\/\/[^/]+\/)user_uploads\//i.test(String(token.attrGet('href')))) {
+      if (/^\/?user_uploads\//.test(String(token.attrGet('href')))) {
         env.result.hasAttachment = true;
         if (/\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(href)) env.result.hasImage = true;
       }
@@ -627,9 +644,11 @@ function buildParser() {
   return md;
 }
 
-/** Links into this realm's web app become relative, so they work wherever the realm is reached. */
+/** Links into this realm's web app and uploads become relative, so they work wherever the realm is reached. */
 function internalHref(href: string, realmUrl: string): string {
-  if (realmUrl !== '' && href.startsWith(`${realmUrl}/#`)) return href.slice(realmUrl.length + 1);
+  if (realmUrl === '') return href;
+  const prefix = `${realmUrl}/`;
+  if (href.startsWith(`${prefix}#`) || href.startsWith(`${prefix}user_uploads/`)) return href.slice(prefix.length);
   return href;
 }
 
