@@ -469,6 +469,33 @@ function trailingSpacesRule(state: StateCore): void {
   }
 }
 
+/**
+ * Quote markers with nothing after them: Zulip quotes the paragraph that follows on the next
+ * line, and shows markers followed by nothing at all as the text they are.
+ */
+function emptyQuotesRule(state: StateCore): void {
+  const tokens = state.tokens;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens[i].type !== 'blockquote_open' || tokens[i + 1].type !== 'blockquote_close' || !tokens[i].map) continue;
+    const [firstLine, endLine] = tokens[i].map!;
+    const next = tokens[i + 2];
+    if (next?.type === 'paragraph_open' && next.map?.[0] === endLine) {
+      const paragraph = tokens.splice(i + 2, 3);
+      tokens.splice(i + 1, 0, ...paragraph);
+      i += 4;
+      continue;
+    }
+    const open = new state.Token('paragraph_open', 'p', 1);
+    const inline = new state.Token('inline', '', 0);
+    inline.content = state.src.split('\n').slice(firstLine, endLine).join('\n').trim();
+    inline.map = [firstLine, endLine];
+    inline.children = [];
+    const close = new state.Token('paragraph_close', 'p', -1);
+    tokens.splice(i, 2, open, inline, close);
+    i += 2;
+  }
+}
+
 /** "***text***" is strong around emphasis in Zulip, not the other way round. */
 function strongOutsideEmRule(state: StateCore): void {
   for (const blockToken of state.tokens) {
@@ -557,9 +584,12 @@ function buildParser() {
   const mayLink = md.linkify.test.bind(md.linkify);
   md.linkify.test = (text: string) => MAY_HOLD_LINK.test(text) && mayLink(text);
   const findLinks = md.linkify.match.bind(md.linkify);
-  // A URL right after `="` is an attribute of typed HTML, which Zulip leaves as text.
+  // A URL right after `="` is an attribute of typed HTML, and an address followed by a path is
+  // no address: Zulip leaves both as text.
   md.linkify.match = (text: string) => {
-    const links = findLinks(text)?.filter((link) => !text.slice(0, link.index).endsWith('="'));
+    const links = findLinks(text)?.filter(
+      (link) => !text.slice(0, link.index).endsWith('="') && !(link.schema === 'mailto:' && text[link.lastIndex] === '/'),
+    );
     return links ?? null;
   };
   const inlineLinkify = md.inline.ruler.__rules__.find((rule) => rule.name === 'linkify')!.fn as (state: StateInline, silent: boolean) => boolean;
@@ -598,6 +628,7 @@ function buildParser() {
   md.inline.ruler.after('backticks', 'zulip_math', inlineMathRule);
   md.core.ruler.after('linkify', 'zulip_text_pieces', textPiecesRule);
   md.core.ruler.after('block', 'zulip_trailing_spaces', trailingSpacesRule);
+  md.core.ruler.after('block', 'zulip_empty_quotes', emptyQuotesRule);
   md.core.ruler.after('inline', 'zulip_strong_outside_em', strongOutsideEmRule);
 
   const rules = md.renderer.rules;
@@ -654,6 +685,52 @@ function internalHref(href: string, realmUrl: string): string {
 
 const parser = buildParser();
 
+/** A list item indented by two spaces or more, which may belong inside a numbered item above it. */
+const NESTED_UNDER_NUMBERED = /^ {2,}(?:[*+-]|\d{1,9}[.)])[ \t]/m;
+const LIST_ITEM = /^( *)([*+-]|\d{1,9}[.)])([ \t]+)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)/;
+
+/**
+ * Zulip nests a list item indented by two spaces under a numbered item ("1. a" then "  1. b"),
+ * where CommonMark wants the item's full content indent (three spaces for "1. "). Such lines
+ * get the indent CommonMark needs; code blocks are left as they are.
+ */
+function nestTwoSpaceItems(content: string): string {
+  const lines = content.split('\n');
+  let openCodeFence: string | null = null;
+  let numbered: { markerIndent: number; contentIndent: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (openCodeFence !== null) {
+      if (line.trimEnd() === openCodeFence) openCodeFence = null;
+      continue;
+    }
+    const fence = FENCE.exec(line);
+    if (fence) {
+      const kind = fence[2].replace(/^\./, '').toLowerCase();
+      // Quotes and spoilers hold Markdown; other fenced blocks hold code.
+      if (kind !== 'quote' && kind !== 'spoiler') openCodeFence = line.trimEnd().slice(0, line.indexOf(fence[1]) + fence[1].length);
+      numbered = null;
+      continue;
+    }
+    const item = LIST_ITEM.exec(line);
+    if (!item) {
+      if (line.trim() === '') continue;
+      if (!/^\s/.test(line)) numbered = null;
+      continue;
+    }
+    const indent = item[1].length;
+    // Four spaces before anything but a list's own items make an indented code block.
+    if (!numbered && indent >= 4) continue;
+    if (numbered && indent >= numbered.markerIndent + 2 && indent < numbered.contentIndent) {
+      lines[i] = ' '.repeat(numbered.contentIndent) + line.slice(indent);
+      continue;
+    }
+    numbered = /\d/.test(item[2]) ? { markerIndent: indent, contentIndent: indent + item[2].length + Math.min(item[3].length, 4) } : null;
+  }
+  return lines.join('\n');
+}
+
 /** Zulip's alert word boundaries: what may come just before and just after a word. */
 const ALERT_BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*', '`', '>']);
 const ALERT_AFTER = new Set([' ', '\n', ')', '"', '?', ':', '.', ',', "'", ';', ']', '!', '*', '`']);
@@ -690,7 +767,8 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
     alertWordsFound: alertWordsIn(content, context.alertWords),
   };
   const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result };
-  result.html = parser.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
+  const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
+  result.html = parser.render(source, env as unknown as Record<string, unknown>).replace(/\n$/, '');
   return result;
 }
 
