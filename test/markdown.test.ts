@@ -88,6 +88,7 @@ describe("Zulip's own Markdown cases", { skip: existsSync(CASES_FILE) ? false : 
 describe('Markdown constructs', () => {
   test('paragraphs split on blank lines, and a single newline is a line break', () => {
     assert.equal(html('one\ntwo\n\nthree'), '<p>one<br>\ntwo</p>\n<p>three</p>');
+    assert.equal(html('a\n  b  '), '<p>a<br>\n  b  </p>', 'spaces around a line are kept, as typed');
   });
 
   test('emphasis uses asterisks only; underscores stay as typed', () => {
@@ -131,6 +132,13 @@ describe('Markdown constructs', () => {
   test('a fenced block closes only at its own fence, and an unclosed one runs to the end', () => {
     assert.equal(html('```\n````\n```'), '<div class="codehilite"><pre><span></span><code>````\n</code></pre></div>');
     assert.equal(html('~~~\nopen'), '<div class="codehilite"><pre><span></span><code>open\n</code></pre></div>');
+  });
+
+  test('fences inside a quote open blocks of their own, and a bare fence closes the innermost', () => {
+    assert.equal(
+      html('~~~quote\n```\ncode\n~~~\n```\nquoted\n~~~\nafter'),
+      '<blockquote>\n<div class="codehilite"><pre><span></span><code>code\n~~~\n</code></pre></div>\n<p>quoted</p>\n</blockquote>\n<p>after</p>',
+    );
   });
 
   test('links keep allowed schemes, become relative inside the realm, and autolink bare URLs', () => {
@@ -414,5 +422,5 @@ describe('Rendering against the live realm', () => {
 });
 
 /** What the cases above reached; raise these as the renderer improves, so regressions fail. */
-const REGULAR_FLOOR = 66;
+const REGULAR_FLOOR = 67;
 const LINKIFY_FLOOR = 30;

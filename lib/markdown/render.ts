@@ -525,10 +525,19 @@ function swapTags(a: Token, b: Token): void {
 
 const ALLOWED_SCHEMES = /^(https?|ftp|mailto):/i;
 
+/** Fenced blocks whose content is Markdown, not code. */
+const MARKDOWN_FENCES = new Set(['quote', 'spoiler']);
+
+function fenceKind(info: string): string {
+  return (info.trim().split(/\s+/)[0] ?? '').replace(/^\./, '').toLowerCase();
+}
+
 /**
- * Fenced blocks as Zulip reads them: a block closes only at a line holding exactly its
- * opening fence (CommonMark also closes at a longer one), so "````" inside a "```" block
- * is content. Unclosed blocks run to the end of their container.
+ * Fenced blocks as Zulip reads them: a code block closes only at a line holding exactly its
+ * opening fence (CommonMark also closes at a longer one), so "````" inside a "```" block is
+ * content. A quote or spoiler holds Markdown, so fences inside it open blocks of their own; a
+ * bare fence closes the innermost open block it matches, else opens a code block. Unclosed
+ * blocks run to the end of their container.
  */
 function fenceRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (state.sCount[startLine] - state.blkIndent >= 4) return false;
@@ -537,30 +546,39 @@ function fenceRule(state: StateBlock, startLine: number, endLine: number, silent
   const marker = state.src.charCodeAt(start);
   if (marker !== 0x60 /* ` */ && marker !== 0x7e /* ~ */) return false;
   const fenceEnd = state.skipChars(start, marker);
-  const fenceLength = fenceEnd - start;
-  if (fenceLength < 3) return false;
+  if (fenceEnd - start < 3) return false;
   const info = state.src.slice(fenceEnd, lineEnd);
   // An inline code span may open with backticks too; backticks in the info string mean it is one.
   if (marker === 0x60 && info.includes('`')) return false;
   if (silent) return true;
 
+  const fence = state.src.slice(start, fenceEnd);
+  // The blocks open at each line: their fences, and whether each holds Markdown.
+  const open = [{ fence, markdown: MARKDOWN_FENCES.has(fenceKind(info)) }];
   let line = startLine + 1;
-  let closed = false;
   for (; line < endLine; line++) {
     const from = state.bMarks[line] + state.tShift[line];
     const to = state.eMarks[line];
     if (from < to && state.sCount[line] < state.blkIndent) break;
-    if (state.src.charCodeAt(from) !== marker || state.sCount[line] - state.blkIndent >= 4) continue;
-    const markerEnd = state.skipChars(from, marker);
-    if (markerEnd - from === fenceLength && state.skipSpaces(markerEnd) >= to) {
-      closed = true;
-      break;
+    const lineMarker = state.src.charCodeAt(from);
+    if ((lineMarker !== 0x60 && lineMarker !== 0x7e) || state.sCount[line] - state.blkIndent >= 4) continue;
+    const markerEnd = state.skipChars(from, lineMarker);
+    if (markerEnd - from < 3) continue;
+    const lineFence = state.src.slice(from, markerEnd);
+    const bare = state.skipSpaces(markerEnd) >= to;
+    const innermost = open[open.length - 1];
+    if (bare && lineFence === innermost.fence) {
+      open.pop();
+      if (open.length === 0) break;
+    } else if (innermost.markdown) {
+      open.push({ fence: lineFence, markdown: MARKDOWN_FENCES.has(fenceKind(state.src.slice(markerEnd, to))) });
     }
   }
+  const closed = open.length === 0;
   const token = state.push('fence', 'code', 0);
   token.info = info;
   token.content = state.getLines(startLine + 1, line, state.sCount[startLine], true);
-  token.markup = state.src.slice(start, fenceEnd);
+  token.markup = fence;
   token.map = [startLine, line + (closed ? 1 : 0)];
   state.line = line + (closed ? 1 : 0);
   return true;
@@ -600,6 +618,14 @@ function buildParser() {
     if (scheme && state.pending.slice(0, state.pending.length - scheme[0].length).endsWith('="')) return false;
     return inlineLinkify(state, silent);
   });
+  // Zulip keeps the spaces that start a paragraph's next line, which CommonMark drops.
+  const newline = md.inline.ruler.__rules__.find((rule) => rule.name === 'newline')!.fn as (state: StateInline, silent: boolean) => boolean;
+  md.inline.ruler.at('newline', (state, silent) => {
+    const start = state.pos;
+    if (!newline(state, silent)) return false;
+    state.pos = start + 1;
+    return true;
+  });
   // Zulip keeps the spaces just inside inline code, which CommonMark would strip.
   const backticks = md.inline.ruler.__rules__.find((rule) => rule.name === 'backticks')!.fn as (state: StateInline, silent: boolean) => boolean;
   md.inline.ruler.at('backticks', (state, silent) => {
@@ -638,9 +664,8 @@ function buildParser() {
   rules.code_block = (tokens, idx) => codeBlock(tokens[idx].content, null);
   rules.fence = (tokens, idx, _options, rawEnv) => {
     const token = tokens[idx];
-    const info = token.info.trim();
-    const [word = '', ...rest] = info.split(/\s+/);
-    const language = word.replace(/^\./, '').toLowerCase();
+    const [, ...rest] = token.info.trim().split(/\s+/);
+    const language = fenceKind(token.info);
     if (language === 'quote') return `<blockquote>\n${md.render(token.content, rawEnv)}</blockquote>\n`;
     if (language === 'spoiler') {
       const header = md.render(rest.join(' '), rawEnv);
