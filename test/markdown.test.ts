@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { markdownContextFor } from '../lib/markdown/context';
 import { emojiCodeByName, emojiNameByCode, isEmojiName } from '../lib/markdown/emoji';
 import { renderMarkdown, topicLinks, type MarkdownContext } from '../lib/markdown/render';
 import { createChannel } from './support/channels';
@@ -404,6 +405,14 @@ describe('Rendering against the live realm', () => {
     server = await TestServer.start();
   });
   after(() => server.close());
+
+  test('mentions find users by name in any case and any alphabet', async () => {
+    const zoe = await server.createUser('Zoë Ångström');
+    const context = markdownContextFor(server.stoa);
+    assert.deepEqual(context.usersByName('ZOË ÅNGSTRÖM'), [{ id: zoe.userId, fullName: 'Zoë Ångström' }]);
+    const owner = server.stoa.users.byId(server.ownerId)!;
+    assert.deepEqual(context.usersByName(owner.full_name.toUpperCase()), [{ id: owner.id, fullName: owner.full_name }]);
+  });
 
   test('a channel description mentions real users and links real channels', async () => {
     const target = await createChannel(server.owner);

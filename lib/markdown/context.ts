@@ -16,7 +16,13 @@ const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
 /** What the renderer may know about the realm, read from the database as it renders. */
 export function markdownContextFor(stoa: Stoa): MarkdownContext {
   return {
-    usersByName: (name) => stoa.users.activeByFullName(name).map((user) => ({ id: user.id, fullName: user.full_name })),
+    usersByName: (name) => {
+      // SQLite folds only ASCII letters; other names are compared here, in every alphabet.
+      const users = /^[\x00-\x7f]*$/.test(name)
+        ? stoa.users.activeByFullName(name)
+        : stoa.users.inRealm().filter((user) => user.is_active && user.full_name.toLowerCase() === name.toLowerCase());
+      return users.map((user) => ({ id: user.id, fullName: user.full_name }));
+    },
     userById: (id) => {
       const user = stoa.users.byId(id);
       return user && user.is_active && !user.is_system_bot ? { id: user.id, fullName: user.full_name } : null;
