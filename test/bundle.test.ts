@@ -36,8 +36,17 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 installed beside i
     assert.equal(settings.status, 200);
     assert.equal(settings.body.realm_url, url);
     const rc = readZuliprc(path.join(data, 'zuliprc'));
-    const me = await new Client(url, { email: rc.email, apiKey: rc.key }).get('/users/me');
+    const owner = new Client(url, { email: rc.email, apiKey: rc.key });
+    const me = await owner.get('/users/me');
     assert.equal(me.status, 200);
+    // Markdown's data (emoji, top-level domains) and KaTeX are inside the bundle too.
+    const description = 'Party :tada: at example.com, $$x^2$$';
+    await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'bundled', description }] });
+    const subs = (await owner.get('/users/me/subscriptions')).body.subscriptions as Array<{ rendered_description: string }>;
+    const rendered = subs[0].rendered_description;
+    assert.match(rendered, /class="emoji emoji-1f389"/);
+    assert.match(rendered, /<a href="http:\/\/example.com">example.com<\/a>/);
+    assert.match(rendered, /class="katex"/);
     child.process.kill('SIGTERM');
     assert.equal(await child.exited, 0);
   } finally {

@@ -472,3 +472,39 @@ describe('POST /typing', () => {
     for (const [params, msg] of cases) assert.equal((await server.owner.post('/typing', params)).body.msg, msg);
   });
 });
+
+describe('flags from content', () => {
+  test('mentions, wildcard mentions and alert words set each receiver’s flags', async () => {
+    const named = await server.createUser('Mentioned Person');
+    const watcher = await server.createUser();
+    const bystander = await server.createUser();
+    await watcher.post('/users/me/alert_words', { alert_words: JSON.stringify(['Kraken']) });
+    const { name } = await createChannel(server.owner, {
+      principals: [server.ownerId, named.userId, watcher.userId, bystander.userId],
+    });
+    const id = await send(server.owner, {
+      type: 'stream',
+      to: name,
+      topic: 'flags',
+      content: '@**Mentioned Person** the kraken has landed',
+    });
+    assert.deepEqual((await fetchOne(named, id)).flags, ['mentioned']);
+    assert.deepEqual((await fetchOne(watcher, id)).flags, ['has_alert_word']);
+    assert.deepEqual((await fetchOne(bystander, id)).flags, []);
+    const rendered = (await fetchOne(named, id)).content;
+    assert.match(rendered, new RegExp(`<span class="user-mention" data-user-id="${named.userId}">@Mentioned Person</span>`));
+    const everyone = await send(server.owner, { type: 'stream', to: name, topic: 'flags', content: 'hello @**all**' });
+    assert.deepEqual((await fetchOne(bystander, everyone)).flags, ['stream_wildcard_mentioned', 'wildcard_mentioned']);
+    const silent = await send(server.owner, { type: 'stream', to: name, topic: 'flags', content: '@_**Mentioned Person** quietly' });
+    assert.deepEqual((await fetchOne(named, silent)).flags, []);
+  });
+
+  test('/me messages and topic links from linkifiers', async () => {
+    await server.owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}' });
+    const { name } = await createChannel(server.owner);
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 'fix #42', content: '/me waves' });
+    const message = await fetchOne(server.owner, id);
+    assert.equal(message.is_me_message, true);
+    assert.deepEqual(message.topic_links, [{ text: '#42', url: 'https://tracker.example/42' }]);
+  });
+});

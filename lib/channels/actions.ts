@@ -2,6 +2,7 @@ import { unixSeconds } from '../clock';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { groupForValue, groupSettingValue, type GroupSettingValue } from '../groups/settings';
+import { markdownContextFor } from '../markdown/context';
 import { renderMarkdown } from '../markdown/render';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -69,7 +70,7 @@ export function createChannel(stoa: Stoa, creator: UserRow, spec: NewChannelSpec
   const id = stoa.channels.insert({
     name: spec.name,
     description: spec.description,
-    rendered_description: renderMarkdown(spec.description),
+    rendered_description: renderMarkdown(spec.description, markdownContextFor(stoa)).html,
     date_created: now,
     creator_id: creator.id,
     invite_only: spec.inviteOnly ? 1 : 0,
@@ -407,7 +408,7 @@ export function updateChannel(stoa: Stoa, channelId: number, changes: ChannelCha
       updates.push(streamUpdate(channel, 'topics_policy', changes.topicsPolicy));
     }
     if (changes.description !== undefined) {
-      const rendered = renderMarkdown(changes.description);
+      const rendered = renderMarkdown(changes.description, markdownContextFor(stoa)).html;
       stoa.channels.update(channel.id, { description: changes.description, rendered_description: rendered });
       updates.push(streamUpdate(channel, 'description', changes.description, { rendered_description: rendered }));
     }

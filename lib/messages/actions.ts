@@ -79,7 +79,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       recipientId = directRecipient(stoa, receiverIds);
     }
     const candidateWords = [...new Set([...stoa.alertWords.foldedOfUsers(receiverIds).values()].flat())];
-    const rendered = renderContent(stoa, content, candidateWords);
+    const rendered = renderContent(stoa, sender, content, candidateWords);
     if (addressee.type === 'channel' && rendered.mentionsTopicWildcard) {
       topicParticipants = new Set(stoa.messages.topicSenders(recipientId, addressee.topic));
       topicParticipants.add(sender.id);

@@ -112,6 +112,9 @@ export function prepareMessageQueries(db: Db) {
   );
   const deleteMessage = db.prepare<[number]>('DELETE FROM messages WHERE id = ?');
   const deleteFromSearch = db.prepare<[number]>('DELETE FROM messages_fts WHERE rowid = ?');
+  const firstInTopic = db.prepare<[number, string], { id: number | null }>(
+    'SELECT min(id) AS id FROM messages WHERE recipient_id = ? AND topic_key = ?',
+  );
   const firstIn = db.prepare<[number], { id: number | null }>('SELECT min(id) AS id FROM messages WHERE recipient_id = ?');
   const topicsOf = db.prepare<[number], { topic: string; max_id: number }>(
     'SELECT topic, max(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic',
@@ -161,6 +164,7 @@ export function prepareMessageQueries(db: Db) {
       deleteFromSearch.run(id);
       deleteMessage.run(id);
     },
+    firstInTopic: (recipientId: number, topic: string) => firstInTopic.get(recipientId, topicKey(topic))?.id ?? undefined,
     firstIn: (recipientId: number) => firstIn.get(recipientId)?.id ?? undefined,
     /** Each spelling of each topic of a channel, with its newest message. */
     topicsOf: (recipientId: number) => topicsOf.all(recipientId),

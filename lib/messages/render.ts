@@ -1,5 +1,9 @@
-import { renderMarkdown } from '../markdown/render';
+import { markdownContextFor } from '../markdown/context';
+import { renderMarkdown, topicLinks, type MarkdownContext, type RenderedMarkdown } from '../markdown/render';
 import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { userSettings } from '../users/settings-store';
+import { canReadChannelHistory } from './access';
 
 export interface TopicLink {
   text: string;
@@ -7,40 +11,29 @@ export interface TopicLink {
 }
 
 /** What rendering a message's content tells us besides its HTML. */
-export interface RenderedContent {
-  html: string;
-  mentionedUserIds: Set<number>;
-  mentionedGroupIds: Set<number>;
-  mentionsChannelWildcard: boolean;
-  mentionsTopicWildcard: boolean;
-  isMeMessage: boolean;
-  hasLink: boolean;
-  hasImage: boolean;
-  hasAttachment: boolean;
-  alertWordsFound: Set<string>;
-}
+export type RenderedContent = RenderedMarkdown;
 
-/** Renders a message's Markdown, finding which of the candidate alert words it contains. */
-export function renderContent(stoa: Stoa, content: string, alertWords: readonly string[]): RenderedContent {
-  void stoa;
-  void alertWords;
+/** The renderer's view of the realm as `author` writes: topic links go to messages they can read. */
+function contextFor(stoa: Stoa, author: UserRow | undefined, alertWords: readonly string[]): MarkdownContext {
   return {
-    html: renderMarkdown(content),
-    mentionedUserIds: new Set(),
-    mentionedGroupIds: new Set(),
-    mentionsChannelWildcard: false,
-    mentionsTopicWildcard: false,
-    isMeMessage: /^\/me\s/.test(content),
-    hasLink: false,
-    hasImage: false,
-    hasAttachment: false,
-    alertWordsFound: new Set(),
+    ...markdownContextFor(stoa),
+    alertWords,
+    topicLinkMessageId: (channelId, topic) => {
+      const channel = stoa.channels.byId(channelId);
+      if (!channel || !author || !canReadChannelHistory(stoa, author, channel)) return null;
+      return stoa.messages.firstInTopic(channel.recipient_id, topic) ?? null;
+    },
   };
 }
 
-/** The topic_links of a topic: what the realm's linkifiers make of it. */
+/** Renders a message's Markdown as its author writes it, finding which candidate alert words it contains. */
+export function renderContent(stoa: Stoa, author: UserRow, content: string, alertWords: readonly string[]): RenderedContent {
+  return renderMarkdown(content, contextFor(stoa, author, alertWords), {
+    translateEmoticons: userSettings(stoa, author).translate_emoticons === true,
+  });
+}
+
+/** The topic_links of a topic: what the realm's linkifiers (and bare URLs) make of it. */
 export function linksInTopic(stoa: Stoa, topic: string): TopicLink[] {
-  void stoa;
-  void topic;
-  return [];
+  return topicLinks(topic, contextFor(stoa, undefined, []));
 }

@@ -213,7 +213,7 @@ export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean
 
 export const renderMessageView = endpoint<{ content: string }>({
   params: { properties: { content: { type: 'string' } }, required: ['content'] },
-  view: ({ stoa, params }) => ({ rendered: renderContent(stoa, params.content, []).html }),
+  view: ({ stoa, user, params }) => ({ rendered: renderContent(stoa, user, params.content, []).html }),
 });
 
 export const getChannelTopics = endpoint<{ stream_id: number; allow_empty_topic_name: boolean }>({

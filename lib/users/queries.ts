@@ -64,6 +64,9 @@ export function prepareUserQueries(db: Db) {
     'SELECT * FROM users WHERE email = ? COLLATE NOCASE OR delivery_email = ? COLLATE NOCASE',
   );
   const inRealm = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 0 ORDER BY id');
+  const activeByFullName = db.prepare<[string], UserRow>(
+    'SELECT * FROM users WHERE is_active = 1 AND is_system_bot = 0 AND lower(full_name) = lower(?) ORDER BY id',
+  );
   const activeIds = db.prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 AND is_system_bot = 0');
   const systemBots = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 1 ORDER BY id');
   const firstOwner = db.prepare<[], UserRow>(
@@ -102,6 +105,8 @@ export function prepareUserQueries(db: Db) {
     /** Every account of the organization, active or not, without the server's own bots. */
     inRealm: () => inRealm.all(),
     /** Every active account of the organization: who hears of changes everyone may see. */
+    /** Active users whose full name matches, ignoring case (ASCII letters only, as SQLite's lower()). */
+    activeByFullName: (name: string) => activeByFullName.all(name),
     activeIds: () => activeIds.all().map((r) => r.id),
     /** The server's own bots (the notification bot), which belong to no organization. */
     systemBots: () => systemBots.all(),

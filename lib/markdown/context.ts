@@ -1,0 +1,45 @@
+import type { Stoa } from '../stoa';
+import type { MarkdownContext } from './render';
+
+/** How Zulip shows its system groups to people; their API names ("role:members") are for machines. */
+const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
+  'role:internet': 'Everyone on the internet',
+  'role:everyone': 'Everyone including guests',
+  'role:members': 'Everyone except guests',
+  'role:fullmembers': 'Full members',
+  'role:moderators': 'Moderators',
+  'role:administrators': 'Administrators',
+  'role:owners': 'Owners',
+  'role:nobody': 'Nobody',
+};
+
+/** What the renderer may know about the realm, read from the database as it renders. */
+export function markdownContextFor(stoa: Stoa): MarkdownContext {
+  return {
+    usersByName: (name) => {
+      // SQLite folds only ASCII letters; other names are compared here, in every alphabet.
+      const users = /^[\x00-\x7f]*$/.test(name)
+        ? stoa.users.activeByFullName(name)
+        : stoa.users.inRealm().filter((user) => user.is_active && user.full_name.toLowerCase() === name.toLowerCase());
+      return users.map((user) => ({ id: user.id, fullName: user.full_name }));
+    },
+    userById: (id) => {
+      const user = stoa.users.byId(id);
+      return user && user.is_active && !user.is_system_bot ? { id: user.id, fullName: user.full_name } : null;
+    },
+    groupByName: (name) => {
+      const group = stoa.groups.byName(name);
+      if (!group || group.deactivated) return null;
+      return { id: group.id, name: group.name!, displayName: SYSTEM_GROUP_DISPLAY_NAMES[group.name!] };
+    },
+    channelByName: (name) => {
+      const channel = stoa.channels.byName(name);
+      return channel ? { id: channel.id, name: channel.name } : null;
+    },
+    // No custom emoji exist yet.
+    realmEmoji: () => null,
+    linkifiers: stoa.linkifiers.realmLinkifiers(),
+    alertWords: [],
+    realmUrl: stoa.site,
+  };
+}
