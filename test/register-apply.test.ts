@@ -190,6 +190,25 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         });
       },
       () => rng.pick(actors).post('/mark_all_as_read'),
+      async () => {
+        const actor = rng.pick(actors);
+        const recent = (await actor.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0 })).body.messages ?? [];
+        if (recent.length === 0) return;
+        const target = rng.pick(recent as Array<{ id: number; type: string }>);
+        const choice = rng.next();
+        if (choice < 0.3) return actor.patch(`/messages/${target.id}`, { content: rng.pick(WORDS) });
+        if (choice < 0.6 && target.type === 'stream') {
+          return actor.patch(`/messages/${target.id}`, {
+            topic: rng.pick(['lunch', 'deploys', 'moved']),
+            propagate_mode: rng.pick(['change_one', 'change_later', 'change_all']),
+          });
+        }
+        if (choice < 0.8 && target.type === 'stream') {
+          const id = (await actor.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+          if (id !== undefined) return actor.patch(`/messages/${target.id}`, { stream_id: id, propagate_mode: 'change_all' });
+        }
+        return actor.delete(`/messages/${target.id}`);
+      },
       () => rng.pick(steadyActors).post('/users/me/presence', { status: rng.pick(['active', 'idle']) }),
       () => rng.pick(steadyActors).patch('/settings', { presence_enabled: rng.next() < 0.5 }),
       () => {

@@ -22,6 +22,8 @@ export interface SendOptions {
   client: string;
   /** Whether the sender's own copy starts read. */
   readBySender: boolean;
+  /** When given, everyone else receives the message already read (the notification bot's quieter notices). */
+  onlyUnreadFor?: ReadonlySet<number>;
   /** The sender's event queue and the ID its client gave the message, echoed in that queue's event. */
   local?: { queueId: string; localId: string };
 }
@@ -33,21 +35,21 @@ function directRecipient(stoa: Stoa, participantIds: readonly number[]): number 
   return stoa.messages.directGroupRecipient(key) ?? stoa.messages.insertDirectGroup(key);
 }
 
-/** Each receiver's flags on a new message, from what its content mentions. */
-function initialFlags(
+/**
+ * The flags a message's content gives each receiver: mentions (direct or through a group),
+ * wildcard mentions, and their alert words. Topic wildcards reach only the topic's participants.
+ */
+export function contentFlags(
   stoa: Stoa,
-  sender: UserRow,
+  senderId: number,
   receiverIds: readonly number[],
   rendered: RenderedContent,
-  isDirect: boolean,
   topicParticipants: ReadonlySet<number>,
-  readBySender: boolean,
 ): Map<number, number> {
   const alertWords = rendered.alertWordsFound.size > 0 ? stoa.alertWords.foldedOfUsers(receiverIds) : new Map<number, string[]>();
   const flags = new Map<number, number>();
   for (const userId of receiverIds) {
-    let bits = isDirect ? Flag.is_private : 0;
-    if (userId === sender.id && readBySender) bits |= Flag.read;
+    let bits = 0;
     if (
       rendered.mentionedUserIds.has(userId) ||
       [...rendered.mentionedGroupIds].some((groupId) => stoa.groups.hasMember(groupId, userId))
@@ -55,8 +57,8 @@ function initialFlags(
       bits |= Flag.mentioned;
     }
     if (rendered.mentionsChannelWildcard) bits |= Flag.stream_wildcard_mentioned;
-    if (rendered.mentionsTopicWildcard && (isDirect || topicParticipants.has(userId))) bits |= Flag.topic_wildcard_mentioned;
-    if (userId !== sender.id && alertWords.get(userId)?.some((word) => rendered.alertWordsFound.has(word))) {
+    if (rendered.mentionsTopicWildcard && topicParticipants.has(userId)) bits |= Flag.topic_wildcard_mentioned;
+    if (userId !== senderId && alertWords.get(userId)?.some((word) => rendered.alertWordsFound.has(word))) {
       bits |= Flag.has_alert_word;
     }
     flags.set(userId, bits);
@@ -64,12 +66,18 @@ function initialFlags(
   return flags;
 }
 
+/** Everyone who has posted in a channel topic, and the one posting now: who a topic wildcard reaches. */
+export function topicParticipants(stoa: Stoa, recipientId: number, topic: string, authorId: number): Set<number> {
+  const participants = new Set(stoa.messages.topicSenders(recipientId, topic));
+  participants.add(authorId);
+  return participants;
+}
+
 /** Stores a message for everyone who receives it and tells their clients; returns its ID. */
 export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, content: string, options: SendOptions): number {
   return write(stoa, () => {
     let recipientId: number;
     let receiverIds: number[];
-    let topicParticipants = new Set<number>();
     if (addressee.type === 'channel') {
       recipientId = addressee.channel.recipient_id;
       // Subscribers only: a sender outside the channel reads it through the channel's history.
@@ -80,10 +88,10 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     }
     const candidateWords = [...new Set([...stoa.alertWords.foldedOfUsers(receiverIds).values()].flat())];
     const rendered = renderContent(stoa, sender, content, candidateWords);
-    if (addressee.type === 'channel' && rendered.mentionsTopicWildcard) {
-      topicParticipants = new Set(stoa.messages.topicSenders(recipientId, addressee.topic));
-      topicParticipants.add(sender.id);
-    }
+    const participants =
+      addressee.type === 'channel' && rendered.mentionsTopicWildcard
+        ? topicParticipants(stoa, recipientId, addressee.topic, sender.id)
+        : new Set<number>();
     const id = stoa.messages.insert({
       sender_id: sender.id,
       recipient_id: recipientId,
@@ -98,15 +106,14 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       has_image: rendered.hasImage ? 1 : 0,
       has_attachment: rendered.hasAttachment ? 1 : 0,
     });
-    const flags = initialFlags(
-      stoa,
-      sender,
-      receiverIds,
-      rendered,
-      addressee.type === 'direct',
-      topicParticipants,
-      options.readBySender,
-    );
+    const flags = contentFlags(stoa, sender.id, receiverIds, rendered, participants);
+    for (const [userId, bits] of flags) {
+      let initial = bits;
+      if (addressee.type === 'direct') initial |= Flag.is_private;
+      if (userId === sender.id && options.readBySender) initial |= Flag.read;
+      if (options.onlyUnreadFor && !options.onlyUnreadFor.has(userId)) initial |= Flag.read;
+      flags.set(userId, initial);
+    }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
     if (addressee.type === 'channel') noteFirstMessage(stoa, addressee.channel, id);
     announceMessage(stoa, stoa.messages.byId(id)!, flags, options.local);

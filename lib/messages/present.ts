@@ -1,5 +1,6 @@
 import type { Stoa } from '../stoa';
 import { RecipientType } from '../channels/queries';
+import { realmSetting } from '../realm/settings-store';
 import { avatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
 import { flagNames } from './flags';
@@ -60,6 +61,18 @@ export class MessagePresenter {
       this.recipients.set(recipientId, shown);
     }
     return shown;
+  }
+
+  private historyPolicy: string | undefined;
+
+  /** The edit history clients may see: all of it, only moves, or none, as the organization chose. */
+  private visibleHistory(row: MessageRow): Array<Record<string, unknown>> {
+    if (row.edit_history === null) return [];
+    this.historyPolicy ??= realmSetting(this.stoa, 'realm_message_edit_history_visibility_policy') as string;
+    if (this.historyPolicy === 'none') return [];
+    const entries = JSON.parse(row.edit_history) as Array<Record<string, unknown>>;
+    if (this.historyPolicy === 'all') return entries;
+    return entries.filter((entry) => 'prev_topic' in entry || 'prev_stream' in entry).map(({ prev_content: _c, prev_rendered_content: _r, ...move }) => move);
   }
 
   /** Links the realm's linkifiers find in a topic; computed when shown, so linkifier changes apply. */
@@ -135,9 +148,8 @@ export class MessagePresenter {
       submessages: [],
     };
     if (isChannel) message.stream_id = row.stream_id;
-    if (row.edit_history !== null) {
-      message.edit_history = JSON.parse(row.edit_history);
-    }
+    const history = this.visibleHistory(row);
+    if (history.length > 0) message.edit_history = history;
     if (row.last_edit_time !== null) message.last_edit_timestamp = row.last_edit_time;
     if (row.last_moved_time !== null) message.last_moved_timestamp = row.last_moved_time;
     return message;

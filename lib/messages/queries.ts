@@ -123,6 +123,10 @@ export function prepareMessageQueries(db: Db) {
     `SELECT m.topic, max(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic`,
   );
+  const inTopic = db.prepare<[number, string], MessageRow>('SELECT * FROM messages WHERE recipient_id = ? AND topic_key = ? ORDER BY id');
+  const setUserFlags = db.prepare<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
+  const deleteUserMessage = db.prepare<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
+  const updateStatements = new Map<string, Database.Statement>();
   const statements = new Map<string, Database.Statement>();
 
   return {
@@ -159,6 +163,29 @@ export function prepareMessageQueries(db: Db) {
     maxIdOf: (userId: number) => maxIdOf.get(userId)!.id,
     /** The direct conversations among the user's `window` newest direct messages, newest first. */
     recentDirect: (userId: number, window: number) => recentDirect.all(userId, window),
+    /** Every message of a channel topic (matched without regard to case), oldest first. */
+    inTopic: (recipientId: number, topic: string) => inTopic.all(recipientId, topicKey(topic)),
+    /** Changes columns of a message (names from our code, never from a request), keeping search in step. */
+    update: (id: number, changes: Partial<Omit<MessageRow, 'id' | 'topic_key'>>) => {
+      const values: Record<string, unknown> = { ...changes };
+      if (changes.topic !== undefined) values.topic_key = topicKey(changes.topic);
+      const columns = Object.keys(values).sort();
+      if (columns.length === 0) return;
+      const key = columns.join(',');
+      let statement = updateStatements.get(key);
+      if (!statement) {
+        statement = db.prepare(`UPDATE messages SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+        updateStatements.set(key, statement);
+      }
+      statement.run({ ...values, id });
+      if (changes.topic !== undefined || changes.content !== undefined) {
+        const row = byId.get(id)!;
+        deleteFromSearch.run(id);
+        indexForSearch.run(id, row.topic, searchableText(row.content));
+      }
+    },
+    setUserFlags: (userId: number, messageId: number, flags: number) => void setUserFlags.run(flags, userId, messageId),
+    deleteUserMessage: (userId: number, messageId: number) => void deleteUserMessage.run(userId, messageId),
     /** Deletes a message with everyone's copies, reactions and search entry. */
     delete: (id: number) => {
       deleteFromSearch.run(id);

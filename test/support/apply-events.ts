@@ -319,6 +319,34 @@ function applyMessageEvent(state: State, event: Record<string, any>): void {
   }
 }
 
+/** Moved messages carry their unread entries to the new channel and topic. */
+function applyUpdateMessageEvent(state: State, event: Record<string, any>): void {
+  const unread = state.unread_msgs;
+  const moved = 'new_stream_id' in event || 'subject' in event;
+  if (!unread || !moved) return;
+  const ids: number[] = event.message_ids;
+  const wereUnread = ids.filter((id) =>
+    unread.streams.some((b: Record<string, any>) => b.unread_message_ids.includes(id)),
+  );
+  if (wereUnread.length === 0) return;
+  const mentioned = new Set<number>(unread.mentions);
+  removeUnread(state, wereUnread);
+  for (const id of wereUnread) {
+    addUnread(state, id, {
+      type: 'stream',
+      stream_id: event.new_stream_id ?? event.stream_id,
+      topic: event.subject ?? event.orig_subject,
+      mentioned: mentioned.has(id),
+    });
+  }
+}
+
+function applyDeleteMessageEvent(state: State, event: Record<string, any>): void {
+  const ids: number[] = event.message_ids ?? [event.message_id];
+  removeUnread(state, ids);
+  if (state.starred_messages) state.starred_messages = state.starred_messages.filter((id: number) => !ids.includes(id));
+}
+
 function applyFlagsEvent(state: State, event: Record<string, any>): void {
   if (event.flag === 'starred' && state.starred_messages) {
     const starred = new Set<number>(state.starred_messages);
@@ -420,6 +448,10 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyMessageEvent(state, event);
     case 'update_message_flags':
       return applyFlagsEvent(state, event);
+    case 'update_message':
+      return applyUpdateMessageEvent(state, event);
+    case 'delete_message':
+      return applyDeleteMessageEvent(state, event);
     case 'user_group':
       return applyGroupEvent(state, event);
     default:

@@ -1,0 +1,479 @@
+import { hasContentAccess, holdsChannelSetting, accessChannelById } from '../channels/access';
+import type { ChannelRow } from '../channels/queries';
+import { perShape, type EventQueue } from '../events/queues';
+import { sendEvent, write } from '../events/send';
+import { endpoint } from '../http/endpoint';
+import { ApiError, badRequest } from '../http/errors';
+import { NOTIFICATION_BOT_EMAIL } from '../realm/actions';
+import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
+import type { Stoa } from '../stoa';
+import { Role, type UserRow } from '../users/queries';
+import { accessMessage, canReadChannelHistory } from './access';
+import { contentFlags, sendMessage, topicParticipants } from './actions';
+import { checkCanPost, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
+import { CONTENT_FLAGS, Flag, flagNames } from './flags';
+import type { MessageRow } from './queries';
+import { linksInTopic, renderContent } from './render';
+import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX } from './topics';
+
+type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+/** Zulip forgives this much lateness on edit time limits, for slow networks. */
+const EDIT_LIMIT_GRACE_SECONDS = 20;
+
+/** One entry of a message's edit history, newest first in storage and in the API. */
+interface EditHistoryEntry {
+  user_id: number;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_topic?: string;
+  topic?: string;
+  prev_stream?: number;
+  stream?: number;
+}
+
+export function editHistoryOf(row: MessageRow): EditHistoryEntry[] {
+  return row.edit_history === null ? [] : (JSON.parse(row.edit_history) as EditHistoryEntry[]);
+}
+
+function now(stoa: Stoa): number {
+  return Math.floor(stoa.clock.now() / 1000);
+}
+
+function isModerator(user: UserRow): boolean {
+  return user.role <= Role.MODERATOR;
+}
+
+/** Whether the topic change only marks the topic resolved or unresolved. */
+function resolutionChange(oldTopic: string, newTopic: string): 'resolved' | 'unresolved' | null {
+  if (newTopic.startsWith(RESOLVED_TOPIC_PREFIX) && !oldTopic.startsWith(RESOLVED_TOPIC_PREFIX)) {
+    return newTopic.slice(RESOLVED_TOPIC_PREFIX.length) === oldTopic ? 'resolved' : null;
+  }
+  if (oldTopic.startsWith(RESOLVED_TOPIC_PREFIX) && !newTopic.startsWith(RESOLVED_TOPIC_PREFIX)) {
+    return oldTopic.replace(/^[✔\s]+/u, '') === newTopic ? 'unresolved' : null;
+  }
+  return null;
+}
+
+function checkCanEditContent(stoa: Stoa, user: UserRow, row: MessageRow): void {
+  if (realmSetting(stoa, 'realm_allow_message_editing') !== true) {
+    throw badRequest('Your organization has turned off message editing');
+  }
+  if (row.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
+  const limit = realmSetting(stoa, 'realm_message_content_edit_limit_seconds') as number | null;
+  if (limit !== null && now(stoa) - row.date_sent > limit + EDIT_LIMIT_GRACE_SECONDS) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+}
+
+interface EditRequest {
+  content?: string;
+  topic?: string;
+  target?: ChannelRow;
+  propagateMode: PropagateMode;
+  notifyOldThread: boolean;
+  notifyNewThread: boolean;
+}
+
+/** The messages a move takes along: the one edited, those after it, or the whole topic. */
+function messagesToMove(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest): MessageRow[] {
+  if (edit.propagateMode === 'change_one') return [row];
+  const topic = stoa.messages.inTopic(row.recipient_id, row.topic);
+  const chosen = edit.propagateMode === 'change_later' ? topic.filter((m) => m.id >= row.id) : topic;
+  if (edit.target === undefined) return chosen;
+  // A channel move takes only the messages the mover can read.
+  const readsHistory = canReadChannelHistory(stoa, actor, stoa.channels.byId(row.stream_id!)!);
+  return chosen.filter((m) => m.id === row.id || readsHistory || stoa.messages.flagsOf(actor.id, m.id) !== undefined);
+}
+
+function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
+  const origin = stoa.channels.byId(row.stream_id!)!;
+  const resolution = edit.topic !== undefined && edit.target === undefined ? resolutionChange(row.topic, edit.topic) : null;
+  const limits: number[] = [];
+  if (edit.topic !== undefined) {
+    if (resolution) {
+      if (!userHasRealmPermission(stoa, actor, 'realm_can_resolve_topics_group')) {
+        throw badRequest("You don't have permission to resolve topics in this channel.");
+      }
+    } else {
+      const allowed =
+        userHasRealmPermission(stoa, actor, 'realm_can_move_messages_between_topics_group') ||
+        holdsChannelSetting(stoa, actor, origin, 'can_move_messages_within_channel_group');
+      if (!allowed) throw badRequest("You don't have permission to edit this message");
+      const limit = realmSetting(stoa, 'realm_move_messages_within_stream_limit_seconds') as number | null;
+      if (!isModerator(actor) && limit !== null) {
+        if (now(stoa) - row.date_sent > limit + EDIT_LIMIT_GRACE_SECONDS) {
+          throw badRequest("The time limit for editing this message's topic has passed.");
+        }
+        limits.push(limit);
+      }
+    }
+  }
+  if (edit.target !== undefined) {
+    const allowed =
+      userHasRealmPermission(stoa, actor, 'realm_can_move_messages_between_channels_group') ||
+      holdsChannelSetting(stoa, actor, origin, 'can_move_messages_out_of_channel_group');
+    if (!allowed) throw badRequest("You don't have permission to move this message");
+    checkCanPost(stoa, actor, edit.target);
+    const limit = realmSetting(stoa, 'realm_move_messages_between_streams_limit_seconds') as number | null;
+    if (!isModerator(actor) && limit !== null) {
+      if (now(stoa) - row.date_sent > limit + EDIT_LIMIT_GRACE_SECONDS) {
+        throw badRequest("The time limit for editing this message's channel has passed");
+      }
+      limits.push(limit);
+    }
+  }
+  if (edit.propagateMode === 'change_all' && limits.length > 0) {
+    const oldest = now(stoa) - Math.min(...limits) - EDIT_LIMIT_GRACE_SECONDS;
+    const allowed = moved.filter((m) => m.date_sent >= oldest);
+    if (allowed.length < moved.length) {
+      throw new ApiError(
+        'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+        `You only have permission to move the ${allowed.length}/${moved.length} most recent messages in this topic.`,
+        400,
+        {
+          first_message_id_allowed_to_move: allowed[0]?.id ?? null,
+          total_messages_in_topic: moved.length,
+          total_messages_allowed_to_move: allowed.length,
+        },
+      );
+    }
+  }
+}
+
+function notificationBot(stoa: Stoa): UserRow {
+  return stoa.users.byAnyEmail(NOTIFICATION_BOT_EMAIL)!;
+}
+
+function silentMention(user: UserRow): string {
+  return `@_**${user.full_name}|${user.id}**`;
+}
+
+function topicLink(channel: ChannelRow, topic: string): string {
+  return `#**${channel.name}>${topic}**`;
+}
+
+/** The notification bot's notices of a move, in the old and the new topic, as Zulip words them. */
+function announceMove(
+  stoa: Stoa,
+  actor: UserRow,
+  from: { channel: ChannelRow; topic: string },
+  to: { channel: ChannelRow; topic: string },
+  moved: MessageRow[],
+  edit: EditRequest,
+  resolution: 'resolved' | 'unresolved' | null,
+  hadMessagesThere: boolean,
+): void {
+  const bot = notificationBot(stoa);
+  const internal = { client: 'Internal', readBySender: true };
+  const who = silentMention(actor);
+  const remaining = stoa.messages.inTopic(from.channel.recipient_id, from.topic).length;
+  const wholeTopic = edit.propagateMode === 'change_all' || remaining === 0;
+  if (resolution) {
+    // Only people who took part in the topic get the notice unread.
+    const participants = new Set(moved.map((m) => m.sender_id));
+    sendMessage(stoa, bot, { type: 'channel', channel: to.channel, topic: to.topic }, `${who} has marked this topic as ${resolution}.`, {
+      ...internal,
+      onlyUnreadFor: participants,
+    });
+    return;
+  }
+  if (edit.notifyOldThread) {
+    const where = topicLink(to.channel, to.topic);
+    const text = wholeTopic
+      ? `This topic was moved to ${where} by ${who}.`
+      : moved.length === 1
+        ? `A message was moved from this topic to ${where} by ${who}.`
+        : `${moved.length} messages were moved from this topic to ${where} by ${who}.`;
+    sendMessage(stoa, bot, { type: 'channel', channel: from.channel, topic: from.topic }, text, internal);
+  }
+  if (edit.notifyNewThread) {
+    const where = topicLink(from.channel, from.topic);
+    const text =
+      wholeTopic && !hadMessagesThere
+        ? `This topic was moved here from ${where} by ${who}.`
+        : moved.length === 1
+          ? `[A message](${messageLink(stoa, to.channel, to.topic, moved[0].id)}) was moved here from ${where} by ${who}.`
+          : `${moved.length} messages were moved here from ${where} by ${who}.`;
+    sendMessage(stoa, bot, { type: 'channel', channel: to.channel, topic: to.topic }, text, internal);
+  }
+}
+
+/** A link to one message in its topic, as Zulip's narrow URLs write it. */
+function messageLink(stoa: Stoa, channel: ChannelRow, topic: string, messageId: number): string {
+  const slug = (text: string) => encodeURIComponent(text.replace(/ /g, '-')).replace(/%/g, '.');
+  return `${stoa.site}/#narrow/channel/${channel.id}-${slug(channel.name)}/topic/${slug(topic)}/near/${messageId}`;
+}
+
+/** Applies an edit or move and tells everyone concerned; the checks are done. */
+export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
+  write(stoa, () => {
+    const timestamp = now(stoa);
+    const origin = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
+    const target = edit.target ?? origin;
+    const newTopic = edit.topic ?? row.topic;
+    const isMove = edit.topic !== undefined || edit.target !== undefined;
+    const resolution = edit.topic !== undefined && edit.target === undefined ? resolutionChange(row.topic, edit.topic) : null;
+    const hadMessagesThere =
+      isMove && target !== undefined && stoa.messages.firstInTopic(target.recipient_id, newTopic) !== undefined;
+    const before = new Map(stoa.messages.holders(row.id).map((h) => [h.user_id, h.flags]));
+    const audienceBefore = new Set(before.keys());
+
+    const event: Record<string, unknown> = {
+      type: 'update_message',
+      user_id: actor.id,
+      edit_timestamp: timestamp,
+      message_id: row.id,
+      message_ids: (isMove ? moved : [row]).map((m) => m.id).sort((a, b) => a - b),
+      rendering_only: false,
+    };
+    if (origin) Object.assign(event, { stream_name: origin.name, stream_id: origin.id });
+    if (isMove) Object.assign(event, { propagate_mode: edit.propagateMode, orig_subject: row.topic });
+    if (edit.topic !== undefined) Object.assign(event, { subject: newTopic, topic_links: linksInTopic(stoa, newTopic) });
+    if (edit.target !== undefined) event.new_stream_id = edit.target.id;
+
+    if (edit.content !== undefined) {
+      const holders = [...before.keys()];
+      const sender = stoa.users.byId(row.sender_id)!;
+      const words = [...new Set([...stoa.alertWords.foldedOfUsers(holders).values()].flat())];
+      const rendered = renderContent(stoa, sender, edit.content, words);
+      const participants =
+        origin && rendered.mentionsTopicWildcard ? topicParticipants(stoa, row.recipient_id, row.topic, sender.id) : new Set<number>();
+      for (const [userId, bits] of contentFlags(stoa, sender.id, holders, rendered, participants)) {
+        const flags = (before.get(userId)! & ~CONTENT_FLAGS) | bits;
+        stoa.messages.setUserFlags(userId, row.id, flags);
+        before.set(userId, flags);
+      }
+      const entry: EditHistoryEntry = {
+        user_id: actor.id,
+        timestamp,
+        prev_content: row.content,
+        prev_rendered_content: row.rendered_content,
+      };
+      stoa.messages.update(row.id, {
+        content: edit.content,
+        rendered_content: rendered.html,
+        is_me_message: rendered.isMeMessage ? 1 : 0,
+        has_link: rendered.hasLink ? 1 : 0,
+        has_image: rendered.hasImage ? 1 : 0,
+        has_attachment: rendered.hasAttachment ? 1 : 0,
+        last_edit_time: timestamp,
+        edit_history: JSON.stringify([entry, ...editHistoryOf(row)]),
+      });
+      Object.assign(event, {
+        orig_content: row.content,
+        orig_rendered_content: row.rendered_content,
+        content: edit.content,
+        rendered_content: rendered.html,
+        is_me_message: rendered.isMeMessage,
+      });
+    }
+
+    if (isMove && target && origin) {
+      for (const message of moved) {
+        const current = message.id === row.id ? stoa.messages.byId(row.id)! : message;
+        const entry: EditHistoryEntry = { user_id: actor.id, timestamp };
+        if (edit.topic !== undefined) Object.assign(entry, { prev_topic: row.topic, topic: newTopic });
+        if (edit.target !== undefined) Object.assign(entry, { prev_stream: origin.id, stream: target.id });
+        stoa.messages.update(message.id, {
+          topic: newTopic,
+          stream_id: target.id,
+          recipient_id: target.recipient_id,
+          edit_history: JSON.stringify([entry, ...editHistoryOf(current)]),
+          ...(resolution ? {} : { last_moved_time: timestamp }),
+        });
+      }
+      if (edit.target !== undefined) moveBetweenChannels(stoa, origin, target, moved);
+    }
+
+    // Everyone who has the message hears, with their flags; a channel with shared history
+    // also tells its subscribers who read it from there.
+    const flagsFor = new Map(stoa.messages.holders(row.id).map((h) => [h.user_id, h.flags]));
+    const audience = new Set(flagsFor.keys());
+    for (const channel of [origin, target]) {
+      if (channel?.history_public_to_subscribers) {
+        for (const id of stoa.channels.subscriberIds(channel.recipient_id)) {
+          const user = stoa.users.byId(id)!;
+          if (hasContentAccess(stoa, user, target!)) audience.add(id);
+        }
+      }
+    }
+    audience.add(actor.id);
+    for (const id of audienceBefore) if (flagsFor.has(id)) audience.add(id);
+    const shaped = perShape(
+      (queue: EventQueue) => `${flagsFor.get(queue.userId) ?? 'read'}|${queue.settings.capabilities.empty_topic_name}`,
+      (queue: EventQueue) => {
+        const bits = flagsFor.get(queue.userId);
+        const shown: Record<string, unknown> = { ...event, flags: bits === undefined ? ['read'] : flagNames(bits) };
+        const capable = queue.settings.capabilities.empty_topic_name;
+        if (typeof shown.orig_subject === 'string') shown.orig_subject = displayTopic(shown.orig_subject, capable);
+        if (typeof shown.subject === 'string') shown.subject = displayTopic(shown.subject, capable);
+        return shown as { type: string };
+      },
+    );
+    sendEvent(stoa, shaped, audience);
+
+    if (isMove && origin && target) {
+      announceMove(stoa, actor, { channel: origin, topic: row.topic }, { channel: target, topic: newTopic }, moved, edit, resolution, hadMessagesThere);
+    }
+  });
+}
+
+/**
+ * After a move to another channel: people who cannot read the new channel lose their copies
+ * (and are told the messages are gone), and a channel without shared history gives its
+ * subscribers copies, since they could not read the messages otherwise.
+ */
+function moveBetweenChannels(
+  stoa: Stoa,
+  origin: ChannelRow,
+  target: ChannelRow,
+  moved: MessageRow[],
+): void {
+  const lost = new Map<number, number[]>();
+  for (const message of moved) {
+    for (const { user_id: userId } of stoa.messages.holders(message.id)) {
+      const user = stoa.users.byId(userId)!;
+      if (hasContentAccess(stoa, user, target)) continue;
+      stoa.messages.deleteUserMessage(userId, message.id);
+      lost.set(userId, [...(lost.get(userId) ?? []), message.id]);
+    }
+  }
+  for (const [userId, ids] of lost) {
+    sendEvent(
+      stoa,
+      { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: origin.id, topic: moved[0].topic },
+      [userId],
+    );
+  }
+  if (!target.history_public_to_subscribers) {
+    for (const userId of stoa.channels.subscriberIds(target.recipient_id)) {
+      for (const message of moved) {
+        if (stoa.messages.flagsOf(userId, message.id) === undefined) stoa.messages.insertUserMessage(userId, message.id, Flag.read);
+      }
+    }
+  }
+}
+
+interface EditParams {
+  message_id: number;
+  topic?: string;
+  subject?: string;
+  propagate_mode: PropagateMode;
+  send_notification_to_old_thread: boolean;
+  send_notification_to_new_thread: boolean;
+  content?: string;
+  stream_id?: number;
+}
+
+export const updateMessageView = endpoint<EditParams>({
+  params: {
+    properties: {
+      message_id: { type: 'integer' },
+      topic: { type: 'string' },
+      subject: { type: 'string' },
+      propagate_mode: { type: 'string', enum: ['change_one', 'change_later', 'change_all'], default: 'change_one' },
+      send_notification_to_old_thread: { type: 'boolean', default: false },
+      send_notification_to_new_thread: { type: 'boolean', default: true },
+      content: { type: 'string' },
+      stream_id: { type: 'integer', minimum: 0 },
+    },
+    required: ['message_id'],
+  },
+  view: ({ stoa, user, params }) => {
+    const { row } = accessMessage(stoa, user, params.message_id);
+    if (params.content !== undefined) checkCanEditContent(stoa, user, row);
+    let topic = (params.topic ?? params.subject)?.trim();
+    if (topic === EMPTY_TOPIC_DISPLAY_NAME) topic = '';
+    if (topic === row.topic) topic = undefined;
+    const streamId = params.stream_id === row.stream_id ? undefined : params.stream_id;
+    if (params.content === undefined && topic === undefined && streamId === undefined) throw badRequest('Nothing to change');
+    if (row.stream_id === null) {
+      if (streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
+      if (topic !== undefined) throw badRequest('Direct messages cannot have topics.');
+    }
+    if (params.propagate_mode !== 'change_one' && topic === undefined && streamId === undefined) {
+      throw badRequest('Invalid propagate_mode without topic edit');
+    }
+    if (topic !== undefined) {
+      if (topic === RESOLVED_TOPIC_PREFIX.trim() || topic === `${RESOLVED_TOPIC_PREFIX}${EMPTY_TOPIC_DISPLAY_NAME}`) {
+        throw badRequest('General chat cannot be marked as resolved');
+      }
+      topic = normalizeTopic(topic);
+    }
+    if (streamId !== undefined && params.content !== undefined) {
+      throw badRequest('Cannot change message content while changing channel');
+    }
+    const content =
+      params.content === undefined ? undefined : params.content.trim() === '' ? '(deleted)' : normalizeContent(params.content);
+    const target = streamId === undefined ? undefined : accessChannelById(stoa, user, streamId, { need: 'content' });
+    const edit: EditRequest = {
+      content,
+      topic,
+      target,
+      propagateMode: params.propagate_mode,
+      notifyOldThread: params.send_notification_to_old_thread,
+      notifyNewThread: params.send_notification_to_new_thread,
+    };
+    let moved: MessageRow[] = [row];
+    if (topic !== undefined || target !== undefined) {
+      const destination = target ?? stoa.channels.byId(row.stream_id!)!;
+      checkTopicPolicy(stoa, destination, topic ?? row.topic);
+      moved = messagesToMove(stoa, user, row, edit);
+      checkMovePermissions(stoa, user, row, edit, moved);
+    }
+    editMessage(stoa, user, row, edit, moved);
+    return { detached_uploads: [] };
+  },
+});
+
+/** GET /messages/{message_id}/history: every version of the message, oldest first. */
+export const getMessageHistory = endpoint<{ message_id: number; allow_empty_topic_name: boolean }>({
+  params: {
+    properties: { message_id: { type: 'integer' }, allow_empty_topic_name: { type: 'boolean', default: false } },
+    required: ['message_id'],
+  },
+  view: ({ stoa, user, params }) => {
+    if (realmSetting(stoa, 'realm_message_edit_history_visibility_policy') === 'none') {
+      throw badRequest('Message edit history is disabled in this organization');
+    }
+    const { row } = accessMessage(stoa, user, params.message_id);
+    const shown = (topic: string) => displayTopic(topic, params.allow_empty_topic_name);
+    const entries = editHistoryOf(row).reverse(); // oldest first
+    // Walk back from the current state to the original, then forward again.
+    let content = row.content;
+    let rendered = row.rendered_content;
+    let topic = row.topic;
+    for (const entry of [...entries].reverse()) {
+      if (entry.prev_content !== undefined) {
+        content = entry.prev_content;
+        rendered = entry.prev_rendered_content!;
+      }
+      if (entry.prev_topic !== undefined) topic = entry.prev_topic;
+    }
+    const history: Record<string, unknown>[] = [
+      { topic: shown(topic), content, rendered_content: rendered, timestamp: row.date_sent, user_id: row.sender_id },
+    ];
+    for (const [index, entry] of entries.entries()) {
+      const version: Record<string, unknown> = { user_id: entry.user_id, timestamp: entry.timestamp };
+      if (entry.prev_topic !== undefined) {
+        version.prev_topic = shown(entry.prev_topic);
+        topic = entry.topic!;
+      }
+      if (entry.prev_content !== undefined) {
+        version.prev_content = entry.prev_content;
+        version.prev_rendered_content = entry.prev_rendered_content;
+        // The content this edit produced: the next edit's previous content, or today's.
+        const nextContentEdit = entries.slice(index + 1).find((e) => e.prev_content !== undefined);
+        content = nextContentEdit ? nextContentEdit.prev_content! : row.content;
+        rendered = nextContentEdit ? nextContentEdit.prev_rendered_content! : row.rendered_content;
+        version.content_html_diff = `<div>${rendered}</div>`;
+      }
+      if (entry.prev_stream !== undefined) Object.assign(version, { prev_stream: entry.prev_stream, stream: entry.stream });
+      Object.assign(version, { topic: shown(topic), content, rendered_content: rendered });
+      history.push(version);
+    }
+    return { message_history: history };
+  },
+});
