@@ -203,10 +203,12 @@ describe('POST /users/me/subscriptions', () => {
     const open = await createChannel(server.owner);
     const secret = await createChannel(server.owner, { invite_only: true });
     const seen = await events();
-    // The new public channel, then its creator joining it; nothing at all of the private one.
-    assert.deepEqual(seen.map((e) => [e.type, e.op, e.streams?.[0]?.stream_id ?? e.stream_ids?.[0]]), [
-      ['stream', 'create', open.id],
-      ['subscription', 'peer_add', open.id],
+    // The new public channel, its creator joining it, and its first message (the notification
+    // bot's creation notice); nothing at all of the private one.
+    assert.deepEqual(seen.map((e) => [e.type, e.op, e.streams?.[0]?.stream_id ?? e.stream_ids?.[0] ?? e.stream_id, e.property]), [
+      ['stream', 'create', open.id, undefined],
+      ['subscription', 'peer_add', open.id, undefined],
+      ['stream', 'update', open.id, 'first_message_id'],
     ]);
     assert.ok(!JSON.stringify(seen).includes(secret.name), 'the private channel never reaches an outsider');
   });

@@ -118,7 +118,7 @@ describe('marking many messages read', () => {
       anchor: 'oldest',
       num_before: 0,
       num_after: 100,
-      narrow: JSON.stringify([['channel', channel.name]]),
+      narrow: JSON.stringify([['channel', channel.name], ['topic', 'flags']]),
       op: 'add',
       flag: 'read',
     });
@@ -156,6 +156,7 @@ describe('register state for messages', () => {
     const reader = await server.createUser();
     const friend = await server.createUser();
     const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });
+    await reader.post('/mark_all_as_read'); // the channel's creation notice
     const inChannel = await send(server.owner, {
       type: 'stream',
       to: channel.name,

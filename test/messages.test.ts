@@ -227,7 +227,11 @@ describe('GET /messages', () => {
 
   test('pages around an anchor with found_* as Zulip reports them', async () => {
     const { name, ids } = await channelWithMessages(6);
-    const narrow = JSON.stringify([{ operator: 'channel', operand: name }]);
+    // Without the notification bot's notice that opens every new channel.
+    const narrow = JSON.stringify([
+      { operator: 'channel', operand: name },
+      { operator: 'sender', operand: server.ownerId },
+    ]);
     const newest = await server.owner.get('/messages', { anchor: 'newest', num_before: 3, num_after: 0, narrow });
     assert.deepEqual(newest.body.messages.map((m: { id: number }) => m.id), ids.slice(3));
     assert.equal(newest.body.found_newest, true);
@@ -267,7 +271,11 @@ describe('GET /messages', () => {
       anchor: 'oldest',
       num_before: 0,
       num_after: 10,
-      narrow: JSON.stringify([{ operator: 'channel', operand: name }, { operator: 'topic', operand: 'odd', negated: true }]),
+      narrow: JSON.stringify([
+        { operator: 'channel', operand: name },
+        { operator: 'topic', operand: 'odd', negated: true },
+        { operator: 'topic', operand: 'channel events', negated: true },
+      ]),
     });
     assert.deepEqual(notOdd.body.messages.map((m: { id: number }) => m.id), [ids[0], ids[2]]);
   });
@@ -279,7 +287,7 @@ describe('GET /messages', () => {
       await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'a' }),
       await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'b' }),
     ];
-    const narrow = JSON.stringify([['channel', name]]);
+    const narrow = JSON.stringify([['channel', name], ['topic', 't']]);
     const response = await reader.get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 1, narrow });
     assert.equal(response.body.anchor, ids[0]);
     assert.equal(response.body.found_anchor, true);
@@ -311,7 +319,7 @@ describe('GET /messages', () => {
       anchor: 'newest',
       num_before: 10,
       num_after: 0,
-      narrow: JSON.stringify([['channel', name]]),
+      narrow: JSON.stringify([['channel', name], ['topic', 't']]),
     });
     assert.deepEqual(shared.body.messages.map((m: { id: number; flags: string[] }) => [m.id, m.flags]), [
       [id, ['read', 'historical']],
@@ -357,6 +365,48 @@ describe('GET /messages', () => {
     const user = await server.createUser();
     const response = await user.get('/messages', { message_ids: JSON.stringify([hidden, visible]) });
     assert.deepEqual(response.body.messages.map((m: { id: number }) => m.id), [visible]);
+  });
+
+  test('a new channel opens with the notification bot’s notice of its creation, read by its creator', async () => {
+    const member = await server.createUser();
+    const name = uniqueName();
+    await server.owner.post('/users/me/subscriptions', {
+      subscriptions: [{ name, description: 'For testing' }],
+      principals: [server.ownerId, member.userId],
+      invite_only: true,
+    });
+    const params = { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([['channel', name]]), apply_markdown: false };
+    const [notice] = (await member.get('/messages', params)).body.messages;
+    assert.equal(notice.subject, 'channel events');
+    assert.equal(
+      notice.content,
+      `**Private, protected history** channel created by @_**Owner|${server.ownerId}**. **Description:**\n\`\`\` quote\nFor testing\n\`\`\``,
+    );
+    assert.deepEqual(notice.flags, []);
+    assert.deepEqual((await server.owner.get('/messages', params)).body.messages[0].flags, ['read']);
+  });
+
+  test('people someone else adds to existing channels get a direct message, unless asked not to', async () => {
+    const { name } = await createChannel(server.owner);
+    const quiet = await createChannel(server.owner);
+    const added = await server.createUser();
+    await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [added.userId] });
+    await server.owner.post('/users/me/subscriptions', {
+      subscriptions: [{ name: quiet.name }],
+      principals: [added.userId],
+      send_new_subscription_messages: false,
+    });
+    const dms = await added.get('/messages', {
+      anchor: 'newest',
+      num_before: 5,
+      num_after: 0,
+      narrow: JSON.stringify([['is', 'dm']]),
+      apply_markdown: false,
+    });
+    assert.deepEqual(
+      dms.body.messages.map((m: { content: string }) => m.content),
+      [`@_**Owner|${server.ownerId}** subscribed you to #**${name}**.`],
+    );
   });
 
   test('survives a restart', async () => {
@@ -422,7 +472,11 @@ describe('GET /users/me/{stream_id}/topics', () => {
       ['general chat', empty],
       ['Lunch', last],
     ]);
-    assert.equal(response.body.topics.length, 3);
+    assert.deepEqual(
+      response.body.topics.map((t: { name: string }) => t.name).slice(2),
+      ['deploys', 'channel events'],
+      'the notification bot opened the channel in "channel events"',
+    );
     const named = await server.owner.get(`/users/me/${channelId}/topics`, { allow_empty_topic_name: true });
     assert.equal(named.body.topics[0].name, '');
   });

@@ -1,7 +1,9 @@
+import { write } from '../events/send';
 import { GROUP_SETTING_VALUE_SCHEMA, parseGroupSettingValue, type GroupSettingValue } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
+import { postSubscriptionNotices } from '../messages/notices';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -124,7 +126,6 @@ export const subscribe = endpoint<SubscribeParams>({
       history_public_to_subscribers: { type: 'boolean' },
       message_retention_days: { type: ['integer', 'string'] },
       topics_policy: { type: 'string', enum: [...TOPICS_POLICIES] },
-      // Subscription notices are messages, which do not exist yet; accepted for compatibility.
       send_new_subscription_messages: { type: 'boolean', default: true },
       ...Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, GROUP_SETTING_VALUE_SCHEMA])),
     },
@@ -193,7 +194,17 @@ export const subscribe = endpoint<SubscribeParams>({
       throw insufficientPermission();
     }
 
-    const result = subscribeToChannels(stoa, user, { create, existing: authorized, users });
+    const result = write(stoa, () => {
+      const subscribed = subscribeToChannels(stoa, user, { create, existing: authorized, users });
+      const newlySubscribed = new Map(
+        [...subscribed.subscribed].map(([userId, names]) => [userId, names.map((name) => stoa.channels.byName(name)!)]),
+      );
+      postSubscriptionNotices(stoa, user, subscribed.created, newlySubscribed, {
+        announce: params.announce,
+        notifySubscribed: params.send_new_subscription_messages,
+      });
+      return subscribed;
+    });
     const byUser = (map: Map<number, string[]>) => Object.fromEntries([...map].map(([id, names]) => [String(id), names]));
     return {
       subscribed: byUser(result.subscribed),

@@ -22,8 +22,8 @@ export interface SendOptions {
   client: string;
   /** Whether the sender's own copy starts read. */
   readBySender: boolean;
-  /** When given, everyone else receives the message already read (the notification bot's quieter notices). */
-  onlyUnreadFor?: ReadonlySet<number>;
+  /** Receivers for whom the message starts read (the notification bot's notices to whoever caused them). */
+  alreadyReadBy?: (userId: number) => boolean;
   /** The sender's event queue and the ID its client gave the message, echoed in that queue's event. */
   local?: { queueId: string; localId: string };
 }
@@ -111,7 +111,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       let initial = bits;
       if (addressee.type === 'direct') initial |= Flag.is_private;
       if (userId === sender.id && options.readBySender) initial |= Flag.read;
-      if (options.onlyUnreadFor && !options.onlyUnreadFor.has(userId)) initial |= Flag.read;
+      if (options.alreadyReadBy?.(userId)) initial |= Flag.read;
       flags.set(userId, initial);
     }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);

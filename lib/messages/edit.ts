@@ -4,7 +4,6 @@ import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
-import { NOTIFICATION_BOT_EMAIL } from '../realm/actions';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -13,6 +12,7 @@ import { contentFlags, sendMessage, topicParticipants } from './actions';
 import { checkCanPost, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
 import { CONTENT_FLAGS, Flag, flagNames } from './flags';
 import type { MessageRow } from './queries';
+import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
 import { linksInTopic, renderContent } from './render';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX } from './topics';
 
@@ -142,17 +142,8 @@ function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit:
   }
 }
 
-function notificationBot(stoa: Stoa): UserRow {
-  return stoa.users.byAnyEmail(NOTIFICATION_BOT_EMAIL)!;
-}
 
-function silentMention(user: UserRow): string {
-  return `@_**${user.full_name}|${user.id}**`;
-}
 
-function topicLink(channel: ChannelRow, topic: string): string {
-  return `#**${channel.name}>${topic}**`;
-}
 
 /** The notification bot's notices of a move, in the old and the new topic, as Zulip words them. */
 function announceMove(
@@ -166,17 +157,20 @@ function announceMove(
   hadMessagesThere: boolean,
 ): void {
   const bot = notificationBot(stoa);
-  const internal = { client: 'Internal', readBySender: true };
+  const internal = noticeOptions((id) => id === actor.id);
   const who = silentMention(actor);
   const remaining = stoa.messages.inTopic(from.channel.recipient_id, from.topic).length;
   const wholeTopic = edit.propagateMode === 'change_all' || remaining === 0;
   if (resolution) {
     // Only people who took part in the topic get the notice unread.
     const participants = new Set(moved.map((m) => m.sender_id));
-    sendMessage(stoa, bot, { type: 'channel', channel: to.channel, topic: to.topic }, `${who} has marked this topic as ${resolution}.`, {
-      ...internal,
-      onlyUnreadFor: participants,
-    });
+    sendMessage(
+      stoa,
+      bot,
+      { type: 'channel', channel: to.channel, topic: to.topic },
+      `${who} has marked this topic as ${resolution}.`,
+      noticeOptions((id) => !participants.has(id)),
+    );
     return;
   }
   if (edit.notifyOldThread) {
@@ -200,11 +194,6 @@ function announceMove(
   }
 }
 
-/** A link to one message in its topic, as Zulip's narrow URLs write it. */
-function messageLink(stoa: Stoa, channel: ChannelRow, topic: string, messageId: number): string {
-  const slug = (text: string) => encodeURIComponent(text.replace(/ /g, '-')).replace(/%/g, '.');
-  return `${stoa.site}/#narrow/channel/${channel.id}-${slug(channel.name)}/topic/${slug(topic)}/near/${messageId}`;
-}
 
 /** Applies an edit or move and tells everyone concerned; the checks are done. */
 export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
