@@ -81,7 +81,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     const candidateWords = [...new Set([...stoa.alertWords.foldedOfUsers(receiverIds).values()].flat())];
     const rendered = renderContent(stoa, sender, content, candidateWords);
     if (addressee.type === 'channel' && rendered.mentionsTopicWildcard) {
-      topicParticipants = new Set(stoa.messages.topicSenders(recipientId, addressee.topic));
+      topicParticipants = new Set(stoa.messages.topicParticipants(recipientId, addressee.topic));
       topicParticipants.add(sender.id);
     }
     const id = stoa.messages.insert({

@@ -420,6 +420,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyMessageEvent(state, event);
     case 'update_message_flags':
       return applyFlagsEvent(state, event);
+    case 'reaction':
+      return; // reactions live in messages, which register state does not hold
     case 'user_group':
       return applyGroupEvent(state, event);
     default:
