@@ -292,3 +292,60 @@ describe('reactions elsewhere', () => {
     assert.equal(before.length, 2);
   });
 });
+
+describe('GET /messages/matches_narrow', () => {
+  test('answers which of the messages match, with their content and escaped topic', async () => {
+    const member = await server.createUser();
+    const channel = await createChannel(server.owner, { principals: [server.ownerId, member.userId] });
+    const inTopic = await send(server.owner, { type: 'stream', to: channel.name, topic: 'a <b> topic', content: 'first **one**' });
+    const elsewhere = await send(server.owner, { type: 'stream', to: channel.name, topic: 'other', content: 'second' });
+    const response = await member.get('/messages/matches_narrow', {
+      msg_ids: [inTopic, elsewhere],
+      narrow: [{ operator: 'topic', operand: 'a <b> topic' }],
+    });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.deepEqual(response.body.messages, {
+      [String(inTopic)]: { match_content: '<p>first <strong>one</strong></p>', match_subject: 'a &lt;b&gt; topic' },
+    });
+  });
+
+  test('highlights the words of a search', async () => {
+    const channel = await createChannel(server.owner);
+    const id = await send(server.owner, { type: 'stream', to: channel.name, topic: 'kraken sightings', content: 'the kraken is back' });
+    const response = await server.owner.get('/messages/matches_narrow', {
+      msg_ids: [id],
+      narrow: [{ operator: 'search', operand: 'kraken' }],
+    });
+    assert.deepEqual(response.body.messages[String(id)], {
+      match_content: '<p>the <span class="highlight">kraken</span> is back</p>',
+      match_subject: '<span class="highlight">kraken</span> sightings',
+    });
+  });
+
+  test('considers only messages in the user’s own history', async () => {
+    const channel = await createChannel(server.owner);
+    const id = await send(server.owner, { type: 'stream', to: channel.name, topic: 't', content: 'shared history' });
+    const newcomer = await server.createUser();
+    const narrow = [{ operator: 'channel', operand: channel.id }];
+    assert.deepEqual((await newcomer.get('/messages/matches_narrow', { msg_ids: [id], narrow })).body.messages, {});
+    await react(newcomer, id, { emoji_name: 'octopus' });
+    assert.deepEqual(Object.keys((await newcomer.get('/messages/matches_narrow', { msg_ids: [id], narrow })).body.messages), [String(id)]);
+  });
+
+  test('the empty topic is matched by its display name, and bad requests get Zulip’s errors', async () => {
+    const channel = await createChannel(server.owner);
+    const id = await send(server.owner, { type: 'stream', to: channel.name, topic: '', content: 'no topic' });
+    const matched = await server.owner.get('/messages/matches_narrow', {
+      msg_ids: [id],
+      narrow: [{ operator: 'topic', operand: 'general chat' }],
+    });
+    assert.deepEqual(Object.keys(matched.body.messages), [String(id)]);
+    const missing = await server.owner.get('/messages/matches_narrow', { narrow: [] });
+    assert.equal(missing.body.msg, "Missing 'msg_ids' argument");
+    const noNarrow = await server.owner.get('/messages/matches_narrow', { msg_ids: [id] });
+    assert.equal(noNarrow.body.msg, "Missing 'narrow' argument");
+    const bad = await server.owner.get('/messages/matches_narrow', { msg_ids: [id], narrow: [{ operator: 'nonsense', operand: 'x' }] });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'BAD_NARROW');
+  });
+});

@@ -53,6 +53,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/messages/render', endpoint: messageViews.renderMessageView },
   { method: 'POST', path: '/messages/flags', endpoint: messageFlagViews.updateFlagsView },
   { method: 'POST', path: '/messages/flags/narrow', endpoint: messageFlagViews.updateFlagsForNarrowView },
+  { method: 'GET', path: '/messages/matches_narrow', endpoint: messageViews.matchesNarrowView },
   { method: 'GET', path: '/messages/:message_id', endpoint: messageViews.getMessage },
   { method: 'DELETE', path: '/messages/:message_id', endpoint: messageDeleteViews.deleteMessageView },
   { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
