@@ -247,14 +247,15 @@ CREATE INDEX user_messages_by_message ON user_messages (message_id);
 CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
 CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) <> 0;
 
--- Emoji reactions. emoji_code's meaning depends on reaction_type (see lib/messages/reactions.ts).
+-- Emoji reactions. emoji_code's meaning depends on reaction_type (see lib/emoji/choice.ts); the
+-- types are the specification's names (Zulip's zulip_extra_emoji is service_extra_emoji).
 CREATE TABLE reactions (
   id                INTEGER PRIMARY KEY,
   message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
   user_id           INTEGER NOT NULL REFERENCES users (id),
   emoji_name        TEXT    NOT NULL,
   emoji_code        TEXT    NOT NULL,
-  reaction_type     TEXT    NOT NULL CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'zulip_extra_emoji')),
+  reaction_type     TEXT    NOT NULL CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'service_extra_emoji')),
   UNIQUE (message_id, user_id, reaction_type, emoji_code)
 ) STRICT;
 

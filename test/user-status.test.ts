@@ -66,6 +66,15 @@ describe('POST /users/me/status', () => {
     assert.deepEqual((await user.get('/users/me/status')).body.status, {});
   });
 
+  test('status emoji follow the rules of reactions: a name alone finds its emoji', async () => {
+    const user = await server.createUser();
+    assert.equal((await user.post('/users/me/status', { emoji_name: 'octopus' })).status, 200);
+    const { status } = (await user.get('/users/me/status')).body;
+    assert.deepEqual([status.emoji_name, status.emoji_code, status.reaction_type], ['octopus', '1f419', 'unicode_emoji']);
+    await user.post('/users/me/status', { emoji_name: 'zulip', reaction_type: 'zulip_extra_emoji' });
+    assert.equal((await user.get('/users/me/status')).body.status.reaction_type, 'service_extra_emoji');
+  });
+
   test('refuses what Zulip refuses, in its words', async () => {
     const user = await server.createUser();
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -75,6 +84,8 @@ describe('POST /users/me/status', () => {
       [{ status_text: 'hi', emoji_code: '1f697' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],
       [{ status_text: 'hi', reaction_type: 'unicode_emoji' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],
       [{ emoji_name: 'car', emoji_code: 'not hex' }, 'Invalid emoji code'],
+      [{ emoji_name: 'car', emoji_code: 'fffff', reaction_type: 'unicode_emoji' }, 'Invalid emoji code'],
+      [{ emoji_name: 'Car!', emoji_code: '1f697', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
       [{ emoji_name: 'no such emoji!' }, "Emoji 'no such emoji!' does not exist"],
       [{ emoji_name: 'car', emoji_code: '1f697', reaction_type: 'weird' }, 'Invalid emoji type.'],
       [{ emoji_name: 'zulip', emoji_code: 'other', reaction_type: 'service_extra_emoji' }, 'Invalid emoji code'],

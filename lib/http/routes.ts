@@ -8,6 +8,7 @@ import * as groupViews from '../groups/views';
 import * as messageDeleteViews from '../messages/delete';
 import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
+import * as reactionViews from '../messages/reactions';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as presenceViews from '../presence/views';
@@ -53,10 +54,13 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/messages/render', endpoint: messageViews.renderMessageView },
   { method: 'POST', path: '/messages/flags', endpoint: messageFlagViews.updateFlagsView },
   { method: 'POST', path: '/messages/flags/narrow', endpoint: messageFlagViews.updateFlagsForNarrowView },
+  { method: 'GET', path: '/messages/matches_narrow', endpoint: messageViews.matchesNarrowView },
   { method: 'GET', path: '/messages/:message_id', endpoint: messageViews.getMessage },
   { method: 'PATCH', path: '/messages/:message_id', endpoint: messageEditViews.updateMessageView },
   { method: 'DELETE', path: '/messages/:message_id', endpoint: messageDeleteViews.deleteMessageView },
   { method: 'GET', path: '/messages/:message_id/history', endpoint: messageEditViews.getMessageHistory },
+  { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
+  { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
   { method: 'POST', path: '/mark_all_as_read', endpoint: messageFlagViews.markAllAsReadView },
   { method: 'POST', path: '/mark_stream_as_read', endpoint: messageFlagViews.markChannelAsReadView },

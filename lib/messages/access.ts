@@ -26,14 +26,32 @@ export interface AccessibleMessage {
   inHistory: boolean;
 }
 
-/** A message the user may read: in their own history, or in a channel history open to them. */
-export function accessMessage(stoa: Stoa, user: UserRow, messageId: number): AccessibleMessage {
+/**
+ * A message the user may read: in their own history, or in a channel history open to them.
+ * `modifying`: the caller changes the message or what hangs on it (reactions), which an
+ * archived channel's messages refuse.
+ */
+export function accessMessage(stoa: Stoa, user: UserRow, messageId: number, { modifying = false } = {}): AccessibleMessage {
   const row = stoa.messages.byId(messageId);
   if (!row) throw invalidMessage();
+  if (modifying && row.stream_id !== null && stoa.channels.byId(row.stream_id)!.is_archived === 1) throw invalidMessage();
   const flags = stoa.messages.flagsOf(user.id, messageId);
   if (flags !== undefined) return { row, flags, inHistory: true };
   if (row.stream_id !== null && canReadChannelHistory(stoa, user, stoa.channels.byId(row.stream_id)!)) {
     return { row, flags: HISTORICAL_VIEW_FLAGS, inHistory: false };
   }
   throw invalidMessage();
+}
+
+/**
+ * Who hears of a change to a message: everyone with it in their history and, where the
+ * channel shares its history, every subscriber, who may have fetched it from there.
+ */
+export function messageAudience(stoa: Stoa, row: MessageRow): Set<number> {
+  const audience = new Set(stoa.messages.holders(row.id).map((h) => h.user_id));
+  const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
+  if (channel?.history_public_to_subscribers) {
+    for (const id of stoa.channels.subscriberIds(channel.recipient_id)) audience.add(id);
+  }
+  return audience;
 }

@@ -66,9 +66,9 @@ export function contentFlags(
   return flags;
 }
 
-/** Everyone who has posted in a channel topic, and the one posting now: who a topic wildcard reaches. */
+/** Everyone who has posted or reacted in a channel topic, and the one posting now: who a topic wildcard reaches. */
 export function topicParticipants(stoa: Stoa, recipientId: number, topic: string, authorId: number): Set<number> {
-  const participants = new Set(stoa.messages.topicSenders(recipientId, topic));
+  const participants = new Set(stoa.messages.topicParticipants(recipientId, topic));
   participants.add(authorId);
   return participants;
 }

@@ -7,7 +7,7 @@ import { badRequest } from '../http/errors';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { accessMessage } from './access';
+import { accessMessage, messageAudience } from './access';
 import type { MessageRow } from './queries';
 import { displayTopic } from './topics';
 
@@ -35,12 +35,9 @@ function checkCanDelete(stoa: Stoa, user: UserRow, row: MessageRow): void {
 /** Deletes a message for everyone, telling everyone who had it or could read it. */
 export function deleteMessage(stoa: Stoa, actor: UserRow, row: MessageRow): void {
   write(stoa, () => {
-    const audience = new Set(stoa.messages.holders(row.id).map((h) => h.user_id));
+    const audience = messageAudience(stoa, row);
     audience.add(actor.id);
     const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
-    if (channel?.history_public_to_subscribers) {
-      for (const id of stoa.channels.subscriberIds(channel.recipient_id)) audience.add(id);
-    }
     stoa.messages.delete(row.id);
     if (channel && channel.first_message_id === row.id) {
       const next = stoa.messages.firstIn(channel.recipient_id) ?? null;

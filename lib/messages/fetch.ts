@@ -119,3 +119,15 @@ export function fetchByIds(stoa: Stoa, user: UserRow, narrow: CompiledNarrow, id
     .prepared(sql)
     .all({ ...narrow.params, ids: JSON.stringify(ids), history: JSON.stringify(readableHistory) }) as FetchedRow[];
 }
+
+/**
+ * The given messages in the user's own history that the narrow matches, in ID order. Only
+ * their own copies count, never what a channel's history would show them, as in Zulip.
+ */
+export function ownMatchesByIds(stoa: Stoa, narrow: CompiledNarrow, ids: readonly number[]): MessageRow[] {
+  const personal = { ...narrow, includeHistory: false };
+  const { from, flags } = source(personal);
+  const sql = `SELECT m.* FROM ${from}
+    ${whereClause(personal, flags, ['um.message_id IN (SELECT value FROM json_each(@ids))'], true)} ORDER BY um.message_id`;
+  return stoa.messages.prepared(sql).all({ ...narrow.params, ids: JSON.stringify(ids) }) as MessageRow[];
+}

@@ -27,8 +27,10 @@ const NARROW_TERM: ParamSchema = {
     },
   ],
 };
-/** The `narrow` parameter of GET /messages, POST /register and the flags endpoints. */
-export const NARROW_PARAM: ParamSchema = { type: 'array', items: NARROW_TERM, default: [] };
+/** A `narrow` parameter the client must send, as GET /messages/matches_narrow's. */
+export const REQUIRED_NARROW_PARAM: ParamSchema = { type: 'array', items: NARROW_TERM };
+/** The `narrow` parameter of GET /messages, POST /register and the flags endpoints: no narrow by default. */
+export const NARROW_PARAM: ParamSchema = { ...REQUIRED_NARROW_PARAM, default: [] };
 
 const OPERATOR_ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels', 'pm-with': 'dm' };
 const OPERAND_ALIASES: Record<string, Record<string, string>> = { is: { private: 'dm' } };

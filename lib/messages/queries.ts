@@ -70,8 +70,26 @@ export function prepareMessageQueries(db: Db) {
   const insertPersonalRecipient = db.prepare<[number]>('INSERT INTO recipients (type, type_id) VALUES (1, ?)');
   const directGroupMembers = db.prepare<[number], { user_ids: string }>('SELECT user_ids FROM direct_message_groups WHERE id = ?');
   const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM messages');
-  const topicSenders = db.prepare<[number, string], { sender_id: number }>(
-    'SELECT DISTINCT sender_id FROM messages WHERE recipient_id = ? AND topic_key = ?',
+  const topicParticipants = db.prepare<{ recipient: number; topic: string }, { user_id: number }>(
+    `SELECT m.sender_id AS user_id FROM messages m WHERE m.recipient_id = @recipient AND m.topic_key = @topic
+     UNION
+     SELECT r.user_id FROM reactions r JOIN messages m ON m.id = r.message_id
+     WHERE m.recipient_id = @recipient AND m.topic_key = @topic`,
+  );
+  const ownReaction = db.prepare<[number, number, string, string], ReactionRow>(
+    `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
+     WHERE message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?`,
+  );
+  const firstReaction = db.prepare<[number, string, string], ReactionRow>(
+    `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
+     WHERE message_id = ? AND emoji_code = ? AND reaction_type = ? ORDER BY id LIMIT 1`,
+  );
+  const insertReaction = db.prepare<ReactionRow>(
+    `INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type)
+     VALUES (@message_id, @user_id, @emoji_name, @emoji_code, @reaction_type)`,
+  );
+  const deleteReaction = db.prepare<[number, number, string, string]>(
+    'DELETE FROM reactions WHERE message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?',
   );
   const flagsOfMany = db.prepare<[number, string], { message_id: number; flags: number }>(
     'SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
@@ -198,6 +216,13 @@ export function prepareMessageQueries(db: Db) {
     /** The same, among the messages in the user's own history. */
     topicsOfUser: (userId: number, recipientId: number) => topicsOfUser.all(userId, recipientId),
     reactionsOf: (messageIds: readonly number[]) => reactionsOf.all(JSON.stringify(messageIds)),
+    /** The user's reaction to a message with this emoji, if they made it. */
+    ownReaction: (messageId: number, userId: number, code: string, type: string) => ownReaction.get(messageId, userId, code, type),
+    /** The first reaction to a message with this emoji, by anyone. */
+    firstReaction: (messageId: number, code: string, type: string) => firstReaction.get(messageId, code, type),
+    insertReaction: (reaction: ReactionRow) => void insertReaction.run(reaction),
+    deleteReaction: (reaction: ReactionRow) =>
+      void deleteReaction.run(reaction.message_id, reaction.user_id, reaction.emoji_code, reaction.reaction_type),
     directGroupRecipient: (userIds: string) => directGroupByUsers.get(userIds)?.recipient_id,
     /** Creates the conversation of these users (sorted, comma-separated IDs); returns its recipient ID. */
     insertDirectGroup: (userIds: string): number => {
@@ -213,8 +238,9 @@ export function prepareMessageQueries(db: Db) {
       personalRecipient.get(userId)?.id ?? Number(insertPersonalRecipient.run(userId).lastInsertRowid),
     directGroupMembers: (groupId: number) => directGroupMembers.get(groupId)!.user_ids.split(',').map(Number),
     maxId: () => maxId.get()!.id,
-    /** Everyone who has sent a message to a topic: its participants, for topic wildcard mentions. */
-    topicSenders: (recipientId: number, topic: string) => topicSenders.all(recipientId, topicKey(topic)).map((r) => r.sender_id),
+    /** Everyone who has sent or reacted to a message in a topic: its participants, for topic wildcard mentions. */
+    topicParticipants: (recipientId: number, topic: string) =>
+      topicParticipants.all({ recipient: recipientId, topic: topicKey(topic) }).map((r) => r.user_id),
     /**
      * A statement built from our own SQL text (narrow queries), prepared once per distinct text.
      * The text never contains request values; those are always bound parameters.

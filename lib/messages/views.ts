@@ -1,6 +1,7 @@
 import { clientName, defaultReadBySender } from '../http/client-name';
 import { endpoint } from '../http/endpoint';
 import { badRequest, missingArgument } from '../http/errors';
+import { escapeHtml } from '../markdown/render';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { accessChannelById } from '../channels/access';
@@ -16,9 +17,9 @@ import {
   normalizeContent,
   normalizeTopic,
 } from './addressing';
-import { fetchByIds, fetchRange, resolveAnchor, type FetchedRow } from './fetch';
+import { fetchByIds, fetchRange, ownMatchesByIds, resolveAnchor, type FetchedRow } from './fetch';
 import { highlightContent, highlightTopic } from './highlight';
-import { compileNarrow, NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from './narrow';
+import { compileNarrow, NARROW_PARAM, normalizeNarrow, REQUIRED_NARROW_PARAM, type RawNarrowTerm } from './narrow';
 import { MessagePresenter, type MessageView } from './present';
 import { renderContent } from './render';
 import { displayTopic } from './topics';
@@ -189,6 +190,26 @@ function present(
   }
   return messages;
 }
+
+export const matchesNarrowView = endpoint<{ msg_ids: number[]; narrow: RawNarrowTerm[] }>({
+  params: {
+    properties: { msg_ids: { type: 'array', items: { type: 'integer' } }, narrow: REQUIRED_NARROW_PARAM },
+    required: ['msg_ids', 'narrow'],
+  },
+  view: ({ stoa, user, params }) => {
+    const narrow = compileNarrow(stoa, user, normalizeNarrow(params.narrow));
+    const words = narrow.searchWords;
+    const messages: Record<string, { match_content: string; match_subject: string }> = {};
+    for (const row of ownMatchesByIds(stoa, narrow, params.msg_ids)) {
+      // Shaped like GET /messages' search fields, so clients can splice them into a message event.
+      messages[String(row.id)] = {
+        match_content: words.length > 0 ? highlightContent(row.rendered_content, words) : row.rendered_content,
+        match_subject: words.length > 0 ? highlightTopic(row.topic, words) : escapeHtml(row.topic),
+      };
+    }
+    return { messages };
+  },
+});
 
 export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean; allow_empty_topic_name: boolean }>({
   params: {

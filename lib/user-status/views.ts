@@ -1,3 +1,4 @@
+import { checkEmoji, completeEmoji, type EmojiChoice } from '../emoji/choice';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import { requireHuman } from '../presence/views';
@@ -5,7 +6,6 @@ import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { updateUserStatus } from './actions';
-import { checkStatusEmoji } from './emoji';
 import { presentStatus } from './present';
 
 /** Zulip's longest status text, counted after surrounding spaces are dropped. */
@@ -44,12 +44,12 @@ export const updateStatusView = endpoint<UpdateStatusParams>({
     if (away === undefined && statusText === undefined && emojiName === undefined) {
       throw badRequest('Client did not pass any new values.');
     }
-    let emoji: { name: string; code: string; reactionType: string } | undefined;
+    let emoji: EmojiChoice | undefined;
     if (emojiName === '') {
       // An empty name clears the emoji.
       emoji = { name: '', code: '', reactionType: 'unicode_emoji' };
     } else if (emojiName !== undefined) {
-      emoji = { name: emojiName, ...checkStatusEmoji(emojiName, emojiCode, reactionType) };
+      emoji = checkEmoji(completeEmoji(emojiName, emojiCode, reactionType));
     } else if (emojiCode || reactionType) {
       throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
     }

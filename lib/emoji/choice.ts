@@ -1,0 +1,85 @@
+import { badRequest } from '../http/errors';
+import { emojiCodeByName, emojiNameByCode, ZULIP_EXTRA_EMOJI } from '../markdown/emoji';
+
+/**
+ * The emoji namespaces of the specification. `service_extra_emoji` is what Zulip calls
+ * `zulip_extra_emoji`; we answer with the specification's name and accept either.
+ */
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
+
+const REACTION_TYPE_ALIASES: Record<string, string> = { zulip_extra_emoji: 'service_extra_emoji' };
+
+/** The shape of every emoji name in the emoji data, and of Zulip's own spellings. */
+const EMOJI_NAME = /^[a-z0-9_+-]+$/;
+
+/** An emoji a user picked (for a reaction or a status). The type is as the client sent it until checked. */
+export interface EmojiChoice<Type extends string = ReactionType> {
+  name: string;
+  code: string;
+  reactionType: Type;
+}
+
+/** A reaction type a client sent, under the name we store; unknown types are left for checkEmoji. */
+export function storedReactionType(requested: string): string {
+  return REACTION_TYPE_ALIASES[requested] ?? requested;
+}
+
+/**
+ * The code and type an emoji name stands for, when a client sends only the name. No custom
+ * emoji exist, so a name is the Zulip emoji or a Unicode emoji of the emoji data.
+ */
+function emojiByName(name: string): { code: string; reactionType: ReactionType } {
+  if (name === ZULIP_EXTRA_EMOJI.name) return { code: ZULIP_EXTRA_EMOJI.code, reactionType: 'service_extra_emoji' };
+  const code = emojiCodeByName(name);
+  if (code === null) throw badRequest(`Emoji '${name}' does not exist`);
+  return { code, reactionType: 'unicode_emoji' };
+}
+
+/**
+ * Fills in what the client left out, the code or the type or both, from the name. What the
+ * client gave is kept even where the name alone would say otherwise, as Zulip does.
+ */
+export function completeEmoji(name: string, code: string | undefined, reactionType: string | undefined): EmojiChoice<string> {
+  const type = reactionType === undefined ? undefined : storedReactionType(reactionType);
+  if (code !== undefined && type !== undefined) return { name, code, reactionType: type };
+  const found = emojiByName(name);
+  return { name, code: code ?? found.code, reactionType: type ?? found.reactionType };
+}
+
+/**
+ * THE ONE PLACE an emoji choice is checked, for reactions and status alike; answers the
+ * choice with its type known to be one of ours.
+ *
+ * A Unicode emoji is identified by its code, which must be an emoji of the emoji data; the
+ * name is the label clients show, and need only look like an emoji name. Zulip renames some
+ * emoji (its `smile` is 1f642, the emoji data's is 1f604) and a Zulip client reacts with the
+ * name and code pairs it knows, which we cannot all list, so a name the data gives another
+ * emoji, or none, is no reason to refuse. No custom emoji exist, so every `realm_emoji` is
+ * refused as an unknown one.
+ */
+export function checkEmoji(choice: EmojiChoice<string>): EmojiChoice {
+  const { name, code, reactionType } = choice;
+  switch (reactionType) {
+    case 'unicode_emoji':
+      if (emojiNameByCode(code) === null) throw invalidEmojiCode();
+      if (!EMOJI_NAME.test(name)) throw invalidEmojiName();
+      return { name, code, reactionType };
+    case 'service_extra_emoji':
+      if (code !== ZULIP_EXTRA_EMOJI.code) throw invalidEmojiCode();
+      if (name !== code) throw invalidEmojiName();
+      return { name, code, reactionType };
+    case 'realm_emoji':
+      throw badRequest('Invalid custom emoji.');
+    default:
+      throw badRequest('Invalid emoji type.');
+  }
+}
+
+// The specification words this one without Zulip's closing period; it says nothing of the name.
+function invalidEmojiCode() {
+  return badRequest('Invalid emoji code');
+}
+
+function invalidEmojiName() {
+  return badRequest('Invalid emoji name.');
+}
