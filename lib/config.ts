@@ -13,6 +13,11 @@ export interface Config {
   adminPassword: string | undefined;
   /** Enables Zulip's development-server login endpoints. */
   dev: boolean;
+  /**
+   * Lets the organization offer web-public channels (Zulip's WEB_PUBLIC_STREAMS_ENABLED). The
+   * organization still has to turn on enable_spectator_access.
+   */
+  webPublic: boolean;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -58,6 +63,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'boolean',
     help: 'enable the development login endpoints /dev_fetch_api_key and /dev_list_users',
   },
+  webPublic: {
+    flag: 'web-public',
+    env: 'STOA_WEB_PUBLIC',
+    kind: 'boolean',
+    help: 'allow web-public channels, once the organization enables spectator access',
+  },
 };
 
 export const DEFAULTS = {
@@ -66,6 +77,8 @@ export const DEFAULTS = {
   data: './data',
   realmName: 'Stoa',
   adminEmail: 'owner@stoa.local',
+  dev: false,
+  webPublic: false,
 };
 
 export function usage(): string {
@@ -124,7 +137,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   };
 
   const port = raw('port');
-  const dev = raw('dev');
+  const flag = (key: 'dev' | 'webPublic'): boolean => {
+    const setting = raw(key);
+    if (setting === undefined) return DEFAULTS[key];
+    return typeof setting.value === 'boolean' ? setting.value : parseBoolean(setting.source, setting.value);
+  };
   const adminEmail = text('adminEmail', DEFAULTS.adminEmail);
   if (!/^[^@\s]+@[^@\s]+$/.test(adminEmail)) {
     throw new ConfigError(`the owner's email must look like name@domain, not '${adminEmail}'`);
@@ -137,6 +154,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     realmName: text('realmName', DEFAULTS.realmName),
     adminEmail,
     adminPassword: adminPassword ? nonEmpty(adminPassword.source, String(adminPassword.value)) : undefined,
-    dev: dev === undefined ? false : typeof dev.value === 'boolean' ? dev.value : parseBoolean(dev.source, dev.value),
+    dev: flag('dev'),
+    webPublic: flag('webPublic'),
   };
 }

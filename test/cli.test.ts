@@ -20,7 +20,7 @@ describe('the command line', () => {
   test('--help prints every flag with its environment variable and exits 0', async () => {
     const child = spawnStoa(['--help']);
     assert.equal(await child.exited, 0);
-    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--help']) {
+    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--help']) {
       assert.ok(child.output().includes(flag), flag);
     }
     assert.ok(child.output().includes('STOA_ADMIN_PASSWORD'));
@@ -33,6 +33,7 @@ describe('the command line', () => {
       [['--port', '70000'], {}],
       [[], { STOA_PORT: 'abc' }],
       [[], { STOA_DEV: 'maybe' }],
+      [[], { STOA_WEB_PUBLIC: 'sometimes' }],
       [['--admin-email', 'not an email'], {}],
       [['--data', ''], {}],
     ];
@@ -56,6 +57,7 @@ describe('the command line', () => {
       STOA_ADMIN_EMAIL: 'teacher@example.com',
       STOA_ADMIN_PASSWORD: 'teacher-password',
       STOA_DEV: 'true',
+      STOA_WEB_PUBLIC: 'true',
     });
     try {
       const url = await child.listening;
@@ -68,6 +70,9 @@ describe('the command line', () => {
       });
       assert.equal(login.status, 200);
       assert.equal(readZuliprc(path.join(data, 'zuliprc')).email, 'teacher@example.com');
+      const teacher = new Client(url, { email: 'teacher@example.com', apiKey: login.body.api_key });
+      const state = await teacher.post('/register', { fetch_event_types: ['realm'] });
+      assert.equal(state.body.server_web_public_streams_enabled, true);
     } finally {
       await stop(child);
       rmSync(data, { recursive: true, force: true });

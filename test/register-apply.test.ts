@@ -286,6 +286,38 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (playgrounds.length > 0) return server.owner.delete(`/realm/playgrounds/${rng.pick(playgrounds as Array<{ id: number }>).id}`);
       },
     ];
+    // Organization settings change what register derives from them, so they get their own share.
+    const realmOperations: Array<() => Promise<unknown>> = [
+      () => {
+        const changes = [
+          { allow_message_editing: rng.next() < 0.5 },
+          { message_content_edit_limit_seconds: rng.pick([600, 3600, 'unlimited']) },
+          { message_edit_history_visibility_policy: rng.pick(['all', 'moves', 'none']) },
+          { topics_policy: rng.pick(['allow_empty_topic', 'disable_empty_topic']) },
+          { mandatory_topics: rng.next() < 0.5 },
+          { jitsi_server_url: rng.pick(['default', 'https://jitsi.example.org']) },
+          { name: rng.pick(NAMES), description: rng.pick(WORDS) },
+          { waiting_period_threshold: rng.pick([0, 3]), enable_spectator_access: rng.next() < 0.5 },
+          { video_chat_provider: rng.pick([0, 1]), giphy_rating: rng.pick([1, 2]) },
+        ];
+        return server.owner.patch('/realm', rng.pick(changes));
+      },
+      async () => {
+        const id = channelNames.length > 0 ? (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id : -1;
+        return server.owner.patch('/realm', { [rng.pick(['new_stream_announcements_stream_id', 'signup_announcements_stream_id'])]: rng.next() < 0.3 ? -1 : id });
+      },
+      () => {
+        const group = (name: string) => server.stoa.groups.byName(name)!.id;
+        const changes = [
+          { can_create_public_channel_group: { new: rng.pick([group('role:members'), group('role:moderators'), group('role:fullmembers')]) } },
+          { can_create_private_channel_group: { new: { direct_members: [ownerId, someUserId()], direct_subgroups: [group('role:members')] } } },
+          { can_create_web_public_channel_group: { new: rng.pick([group('role:owners'), group('role:administrators'), nobody]) } },
+          { can_mention_many_users_group: { new: rng.pick([nobody, moderators, { direct_members: [someUserId()], direct_subgroups: [] }]) } },
+          { can_add_subscribers_group: { new: rng.pick([group('role:members'), { direct_members: someUserIds(), direct_subgroups: [moderators] }]) } },
+        ];
+        return server.owner.patch('/realm', rng.pick(changes));
+      },
+    ];
     // User groups touch groups, channels and users alike, so they get a larger share of the steps.
     const groupOperations: Array<() => Promise<unknown>> = [
       async () => {
@@ -323,7 +355,8 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     for (let step = 0; step < 60; step++) {
       // The first few group steps make groups, so that the others have some to work on.
       const groupStep = groupIds.length < 3 ? groupOperations[0] : rng.pick(groupOperations);
-      await (rng.next() < 0.3 ? groupStep : rng.pick(operations))();
+      const choice = rng.next();
+      await (choice < 0.3 ? groupStep : choice < 0.4 ? rng.pick(realmOperations) : rng.pick(operations))();
       // Draining now and then (not only at the end) exercises acknowledged, pruned queues too.
       if (rng.next() < 0.2) for (const observer of observers) await drain(observer);
     }

@@ -54,3 +54,8 @@ export function authenticationFailed(): ApiError {
 export function administratorRequired(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
 }
+
+/** The refusal of an action only organization owners may take. */
+export function ownerRequired(): ApiError {
+  return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+}

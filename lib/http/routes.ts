@@ -92,6 +92,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/me/:stream_id/topics', endpoint: messageViews.getChannelTopics },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
+  { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
   { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },
 
   { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },

@@ -13,11 +13,20 @@ export function prepareRealmQueries(db: Db) {
   const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
   const insert = db.prepare<[string, number]>('INSERT INTO realm (id, name, date_created) VALUES (1, ?, ?)');
   const setting = db.prepare<[string], { value: string }>('SELECT value FROM realm_settings WHERE key = ?');
+  const storeSetting = db.prepare<[string, string]>(
+    'INSERT INTO realm_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+  const setName = db.prepare<[string]>('UPDATE realm SET name = ? WHERE id = 1');
+  const setDescription = db.prepare<[string]>('UPDATE realm SET description = ? WHERE id = 1');
   return {
     /** A stored organization setting as JSON text; undefined while it has its default. */
     setting: (key: string) => setting.get(key)?.value,
     /** The organization, or undefined before the first start has created it. */
     get: () => get.get(),
     insert: (name: string, dateCreated: number) => void insert.run(name, dateCreated),
+    /** Stores a setting's value (JSON-encoded here), default or not. */
+    storeSetting: (key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value)),
+    setName: (name: string) => void setName.run(name),
+    setDescription: (description: string) => void setDescription.run(description),
   };
 }

@@ -25,13 +25,12 @@ export function userHasRealmPermission(stoa: Stoa, user: UserRow, key: string): 
   return holdsGroupSetting(stoa, user, realmSetting(stoa, key) as number, def.permission);
 }
 
-/**
- * The server-wide switch for web-public channels. Off until channels exist; the channels
- * work makes it a command-line flag.
- */
-export const SERVER_WEB_PUBLIC_STREAMS_ENABLED = false;
+/** The server-wide switch for web-public channels: the --web-public flag. */
+export function serverWebPublicStreamsEnabled(stoa: Stoa): boolean {
+  return stoa.config.webPublic;
+}
 
 /** Web-public channels need the server's switch and the organization's spectator access. */
 export function webPublicChannelsEnabled(stoa: Stoa): boolean {
-  return SERVER_WEB_PUBLIC_STREAMS_ENABLED && realmSetting(stoa, 'realm_enable_spectator_access') === true;
+  return serverWebPublicStreamsEnabled(stoa) && realmSetting(stoa, 'realm_enable_spectator_access') === true;
 }

@@ -21,13 +21,15 @@ import { GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } from '../groups/sett
 export interface RealmSettingDef {
   /** Key in the register response, e.g. 'realm_waiting_period_threshold' (with the realm_ prefix). */
   key: string;
-  /** JSON schema of the value (for a future PATCH /realm). */
+  /** JSON schema of the stored value; PATCH /realm takes most settings in this shape. */
   schema: ParamSchema;
   /** Zulip's default for a new organization; for group-setting keys the NAME of the system group (e.g. 'role:members'), resolved to an ID by the caller. */
   default: boolean | number | string | null;
   groupSetting?: true;
   /** For group settings: which groups the setting may name (what server_supported_permission_settings reports). */
   permission?: GroupPermission;
+  /** Only organization owners may change it; administrators may change the rest. */
+  ownerOnly?: true;
 }
 
 /** The limits on what a group setting may be set to. */
@@ -59,6 +61,11 @@ const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
 function setting(key: string, schema: ParamSchema, value: boolean | number | string | null): RealmSettingDef {
   return { key, schema, default: value };
+}
+
+/** Settings that decide who can join or what is kept are the owners' to change. */
+function ownersOnly(def: RealmSettingDef): RealmSettingDef {
+  return { ...def, ownerOnly: true };
 }
 
 interface PermissionOptions {
@@ -102,9 +109,9 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   setting('realm_digest_emails_enabled', bool, false),
   // 0 is Monday; digests go out on Tuesdays by default.
   setting('realm_digest_weekday', { type: 'integer', enum: [0, 1, 2, 3, 4, 5, 6] }, 1),
-  setting('realm_disallow_disposable_email_addresses', bool, true),
+  ownersOnly(setting('realm_disallow_disposable_email_addresses', bool, true)),
   setting('realm_email_changes_disabled', bool, false),
-  setting('realm_emails_restricted_to_domains', bool, false),
+  ownersOnly(setting('realm_emails_restricted_to_domains', bool, false)),
   setting('realm_enable_guest_user_dm_warning', bool, true),
   setting('realm_enable_guest_user_indicator', bool, true),
   // The column defaults to false, but Zulip turns it on when it creates an invitation-only
@@ -116,7 +123,7 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   setting('realm_giphy_rating', { type: 'integer', enum: [0, 1, 2, 3, 4, 5] }, 2),
   setting('realm_inline_image_preview', bool, true),
   setting('realm_inline_url_embed_preview', bool, false),
-  setting('realm_invite_required', bool, true),
+  ownersOnly(setting('realm_invite_required', bool, true)),
   // null means "use server_jitsi_server_url".
   setting('realm_jitsi_server_url', { type: ['string', 'null'], maxLength: 200 }, null),
   setting('realm_message_content_allowed_in_email_notifications', bool, true),
@@ -126,7 +133,7 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   setting('realm_move_messages_between_streams_limit_seconds', OPTIONAL_SECONDS, WEEK_SECONDS),
   setting('realm_move_messages_within_stream_limit_seconds', OPTIONAL_SECONDS, WEEK_SECONDS),
   // Days to keep messages; -1 keeps them forever. Zero is not allowed.
-  setting('realm_message_retention_days', { type: 'integer', minimum: -1 }, -1),
+  ownersOnly(setting('realm_message_retention_days', { type: 'integer', minimum: -1 }, -1)),
   setting('realm_name_changes_disabled', bool, false),
   setting('realm_require_unique_names', bool, false),
   setting('realm_send_welcome_emails', bool, true),
@@ -140,7 +147,7 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   // are available here (see realm_available_video_chat_providers).
   setting('realm_video_chat_provider', { type: 'integer', enum: [0, 1, 3, 4, 5] }, 1),
   // Days before a member counts as a full member.
-  setting('realm_waiting_period_threshold', { type: 'integer', minimum: 0 }, 0),
+  ownersOnly(setting('realm_waiting_period_threshold', { type: 'integer', minimum: 0 }, 0)),
   setting('realm_want_advertise_in_communities_directory', bool, false),
   // 0 unspecified, then business, open source, education (non-profit, for-profit), research,
   // event, non-profit, government, political group, community, personal, other.
@@ -152,7 +159,7 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   setting('realm_signup_announcements_stream_id', CHANNEL_OR_OFF, -1),
   setting('realm_zulip_update_announcements_stream_id', CHANNEL_OR_OFF, -1),
 
-  groupSetting('realm_create_multiuse_invite_group', 'role:administrators', MEMBERS_AT_MOST),
+  ownersOnly(groupSetting('realm_create_multiuse_invite_group', 'role:administrators', MEMBERS_AT_MOST)),
   groupSetting('realm_can_access_all_users_group', 'role:everyone', {
     nobody: false,
     everyone: true,
@@ -161,7 +168,7 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   groupSetting('realm_can_add_custom_emoji_group', 'role:members', MEMBERS_AT_MOST),
   groupSetting('realm_can_add_subscribers_group', 'role:members', MEMBERS_AT_MOST),
   groupSetting('realm_can_create_bots_group', 'role:members', MEMBERS_AT_MOST),
-  groupSetting('realm_can_create_groups', 'role:members', MEMBERS_AT_MOST),
+  ownersOnly(groupSetting('realm_can_create_groups', 'role:members', MEMBERS_AT_MOST)),
   groupSetting('realm_can_create_public_channel_group', 'role:members', MEMBERS_AT_MOST),
   groupSetting('realm_can_create_private_channel_group', 'role:members', MEMBERS_AT_MOST),
   // Web-public channels are an abuse magnet, so only trusted roles may ever create them.
@@ -173,9 +180,9 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   groupSetting('realm_can_create_write_only_bots_group', 'role:members', MEMBERS_AT_MOST),
   groupSetting('realm_can_delete_any_message_group', 'role:administrators', MEMBERS_AT_MOST),
   groupSetting('realm_can_delete_own_message_group', 'role:everyone', GUESTS_TOO),
-  groupSetting('realm_can_invite_users_group', 'role:members', MEMBERS_AT_MOST),
-  groupSetting('realm_can_manage_all_groups', 'role:owners', NEVER_NOBODY),
-  groupSetting('realm_can_manage_billing_group', 'role:administrators', NEVER_NOBODY),
+  ownersOnly(groupSetting('realm_can_invite_users_group', 'role:members', MEMBERS_AT_MOST)),
+  ownersOnly(groupSetting('realm_can_manage_all_groups', 'role:owners', NEVER_NOBODY)),
+  ownersOnly(groupSetting('realm_can_manage_billing_group', 'role:administrators', NEVER_NOBODY)),
   groupSetting('realm_can_mention_many_users_group', 'role:administrators', GUESTS_TOO),
   groupSetting('realm_can_move_messages_between_channels_group', 'role:members', MEMBERS_AT_MOST),
   groupSetting('realm_can_move_messages_between_topics_group', 'role:everyone', GUESTS_TOO),
@@ -265,7 +272,7 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
  *
  * From the organization row and the server's configuration:
  * - realm_name, realm_description: the organization's name and Markdown description (settings
- *   without a meaningful default; a future PATCH /realm changes them).
+ *   without a meaningful default; PATCH /realm changes them).
  * - realm_date_created: UNIX seconds when the organization was created.
  * - realm_url, realm_uri: the organization's base URL; realm_uri is the deprecated alias.
  * - realm_bot_domain: the host part of bot email addresses.

@@ -4,7 +4,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/actions';
 import { REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
-import { realmSetting, SERVER_WEB_PUBLIC_STREAMS_ENABLED } from './settings-store';
+import { realmSetting, serverWebPublicStreamsEnabled } from './settings-store';
 import { realmIconUrl } from './views';
 
 /** When this server process started: clients compare it to notice a server restart. */
@@ -63,7 +63,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_push_notifications_enabled: false,
-    server_web_public_streams_enabled: SERVER_WEB_PUBLIC_STREAMS_ENABLED,
+    server_web_public_streams_enabled: serverWebPublicStreamsEnabled(stoa),
     server_generation: SERVER_GENERATION,
     // Comfortably above the heartbeat interval, as clients use it as their HTTP timeout.
     event_queue_longpoll_timeout_seconds: Math.max(90, heartbeatSecs + 40),

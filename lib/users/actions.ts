@@ -13,6 +13,7 @@ import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail, gravatarUrl, mediumAvatarUrl, presentUser } from './present';
 import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
+import { announceReturningRealmSettingHolder } from '../realm/settings-actions';
 
 /**
  * Domain of the stand-in API emails of users who hide their real address, and of the
@@ -155,6 +156,7 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
     announceSubscriberActivity(stoa, userId, true);
     announceReturningSettingHolder(stoa, userId);
     announceReturningGroupSettingHolder(stoa, userId);
+    announceReturningRealmSettingHolder(stoa, userId);
     for (const groupId of stoa.groups.groupIdsOfMember(userId)) announceMembership(stoa, 'add_members', groupId, userId);
   });
 }

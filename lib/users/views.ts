@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, missingArgument } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
@@ -189,10 +189,6 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
 
 function requireAdministrator(user: UserRow): void {
   if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
-
-function ownerRequired(): ApiError {
-  return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
 }
 
 /** Zulip's refusal to leave an organization without an owner, or without anyone. */

@@ -26,6 +26,11 @@ function dropFromGroups(state: State, userId: number): void {
   for (const group of state.realm_user_groups ?? []) {
     group.members = group.members.filter((id: number) => id !== userId);
   }
+  for (const [key, value] of Object.entries(state)) {
+    if (key.startsWith('realm_') && value && typeof value === 'object' && 'direct_members' in value) {
+      value.direct_members = value.direct_members.filter((id: number) => id !== userId);
+    }
+  }
   for (const key of ['realm_user_groups', 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
     for (const holder of state[key] ?? []) {
       for (const value of Object.values(holder)) {
@@ -387,6 +392,53 @@ function applySavedSnippetsEvent(state: State, event: Record<string, any>): void
   else throw new Error(`unexpected saved_snippets op ${event.op}`);
 }
 
+/**
+ * Clients that still read the numeric policies that group settings replaced recompute them
+ * when the setting changes: the code of the system group it names, else the documented
+ * fallback (no event carries them).
+ */
+const LEGACY_POLICIES: Record<string, { key: string; codes: Record<string, number>; fallback: number }> = {
+  can_create_public_channel_group: {
+    key: 'realm_create_public_stream_policy',
+    codes: { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 },
+    fallback: 2,
+  },
+  can_create_private_channel_group: {
+    key: 'realm_create_private_stream_policy',
+    codes: { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 },
+    fallback: 2,
+  },
+  can_create_web_public_channel_group: {
+    key: 'realm_create_web_public_stream_policy',
+    codes: { 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6, 'role:owners': 7 },
+    fallback: 7,
+  },
+  can_mention_many_users_group: {
+    key: 'realm_wildcard_mention_policy',
+    codes: { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 },
+    fallback: 5,
+  },
+};
+
+/** A realm setting changed; some settings carry older derived keys along. */
+function applyRealmSetting(state: State, property: string, value: unknown): void {
+  state[`realm_${property}`] = value;
+  if (property === 'jitsi_server_url') state.jitsi_server_url = value ?? state.server_jitsi_server_url;
+  if (property === 'message_edit_history_visibility_policy') state.realm_allow_edit_history = value !== 'none';
+  const legacy = LEGACY_POLICIES[property];
+  if (legacy) {
+    const group = (state.realm_user_groups ?? []).find((g: Record<string, any>) => g.id === value && g.is_system_group);
+    state[legacy.key] = group && group.name in legacy.codes ? legacy.codes[group.name] : legacy.fallback;
+  }
+}
+
+function applyRealmEvent(state: State, event: Record<string, any>): void {
+  if (!('realm_name' in state)) return;
+  if (event.op === 'update') applyRealmSetting(state, event.property, event.value);
+  else if (event.op === 'update_dict') for (const [key, value] of Object.entries(event.data)) applyRealmSetting(state, key, value);
+  else throw new Error(`unexpected realm op ${event.op}`);
+}
+
 /** A client that sees its user stop synchronizing drafts drops its copy of them, as the server does. */
 function applySettingSideEffects(state: State, name: string, value: unknown): void {
   if (name === 'enable_drafts_synchronization' && value === false && state.drafts) state.drafts = [];
@@ -443,6 +495,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyDraftsEvent(state, event);
     case 'saved_snippets':
       return applySavedSnippetsEvent(state, event);
+    case 'realm':
+      return applyRealmEvent(state, event);
     case 'realm_linkifiers':
       state.realm_linkifiers = event.realm_linkifiers;
       return;

@@ -98,6 +98,19 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
     schema: { type: 'string', enum: ['allow_empty_topic', 'disable_empty_topic'] },
     since: 392,
   },
+  // The organization's topics_policy comes with the older mandatory_topics in one event.
+  {
+    in: ['event:realm/update_dict.data'],
+    property: 'topics_policy',
+    schema: { type: 'string', enum: ['allow_empty_topic', 'disable_empty_topic'] },
+    since: 392,
+  },
+  // Zulip serves PATCH /realm, but zulip.yaml does not describe it; it answers what changed.
+  {
+    operation: 'PATCH /realm',
+    success: { allOf: [{ $ref: '#/components/schemas/JsonSuccessBase' }, { type: 'object' }] },
+    since: 'undocumented',
+  },
   // Zulip's development server has this endpoint but zulip.yaml does not describe it.
   {
     operation: 'GET /dev_list_users',
@@ -305,10 +318,13 @@ function addToComponent(doc: JsonObject, name: string, property: string, schema:
   });
 }
 
-function addToEvent(doc: JsonObject, typeAndOp: string, property: string, schema: object): void {
+/** 'event:realm/update_dict' is that variant; 'event:realm/update_dict.data' its `data` object. */
+function addToEvent(doc: JsonObject, target: string, property: string, schema: object): void {
+  const [typeAndOp, ...nested] = target.split('.');
   const [type, op] = typeAndOp.split('/');
-  const branch = eventVariants(doc).find((variant) => variantKey(variant) === `${type}/${op ?? ''}`);
-  if (!branch) throw new Error(`NEWER_THAN_10_2: no event ${typeAndOp}`);
+  let branch = eventVariants(doc).find((variant) => variantKey(variant) === `${type}/${op ?? ''}`);
+  for (const name of nested) branch = (branch?.properties as JsonObject | undefined)?.[name] as JsonObject | undefined;
+  if (!branch) throw new Error(`NEWER_THAN_10_2: no event ${target}`);
   addOrWiden(branch, property, schema);
 }
 

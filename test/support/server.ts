@@ -38,6 +38,8 @@ export function readZuliprc(file: string): Record<string, string> {
 
 export interface TestServerOptions {
   dev?: boolean;
+  /** Run with --web-public, so the organization may offer web-public channels. */
+  webPublic?: boolean;
   /** Reuse a data folder (to test restarts); by default a new temporary one. */
   data?: string;
   clock?: Clock;
@@ -93,6 +95,7 @@ export class TestServer {
       adminEmail: OWNER_EMAIL,
       adminPassword: OWNER_PASSWORD,
       dev: this.options.dev ?? false,
+      webPublic: this.options.webPublic ?? false,
     };
   }
 
