@@ -13,6 +13,8 @@ export interface Config {
   adminPassword: string | undefined;
   /** Enables Zulip's development-server login endpoints. */
   dev: boolean;
+  /** Base URL of the push notification relay; undefined: mobile push is off. */
+  pushRelay: string | undefined;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -58,6 +60,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'boolean',
     help: 'enable the development login endpoints /dev_fetch_api_key and /dev_list_users',
   },
+  pushRelay: {
+    flag: 'push-relay',
+    env: 'STOA_PUSH_RELAY',
+    kind: 'string',
+    help: 'URL of the push notification relay that delivers mobile notifications (default: none, push off)',
+  },
 };
 
 export const DEFAULTS = {
@@ -66,6 +74,7 @@ export const DEFAULTS = {
   data: './data',
   realmName: 'Stoa',
   adminEmail: 'owner@stoa.local',
+  pushRelay: undefined as string | undefined,
 };
 
 export function usage(): string {
@@ -89,6 +98,20 @@ function parsePort(name: string, value: string): number {
     throw new ConfigError(`${name} must be a port number from 0 to 65535, not '${value}'`);
   }
   return Number(value);
+}
+
+/** The relay's credentials, if any, ride in the URL's user-info part (https://id:key@host/). */
+function parseRelayUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
+  }
+  return value;
 }
 
 function nonEmpty(name: string, value: string): string {
@@ -130,6 +153,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     throw new ConfigError(`the owner's email must look like name@domain, not '${adminEmail}'`);
   }
   const adminPassword = raw('adminPassword');
+  const pushRelay = raw('pushRelay');
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
@@ -138,5 +162,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     adminEmail,
     adminPassword: adminPassword ? nonEmpty(adminPassword.source, String(adminPassword.value)) : undefined,
     dev: dev === undefined ? false : typeof dev.value === 'boolean' ? dev.value : parseBoolean(dev.source, dev.value),
+    pushRelay: pushRelay
+      ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))
+      : DEFAULTS.pushRelay,
   };
 }
