@@ -43,6 +43,8 @@ export interface TestServerOptions {
   clock?: Clock;
   /** Milliseconds between heartbeats of a parked long-poll (default: the server's). */
   heartbeatMs?: number;
+  /** The push relay's URL (see test/support/relay.ts); by default none. */
+  pushRelay?: string;
 }
 
 /**
@@ -93,6 +95,7 @@ export class TestServer {
       adminEmail: OWNER_EMAIL,
       adminPassword: OWNER_PASSWORD,
       dev: this.options.dev ?? false,
+      pushRelay: this.options.pushRelay,
     };
   }
 
