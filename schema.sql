@@ -334,3 +334,34 @@ CREATE TABLE realm_linkifiers (
   url_template      TEXT    NOT NULL,
   position          INTEGER NOT NULL
 ) STRICT;
+
+-- Mobile push tokens a user's devices registered (POST /users/me/apns_device_token and
+-- /users/me/android_gcm_reg_id). kind: 1 APNs, 2 FCM, Zulip's numbering, which the relay
+-- protocol uses too. A token belongs to one user: a phone that changes accounts moves it.
+CREATE TABLE push_device_tokens (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  kind              INTEGER NOT NULL CHECK (kind IN (1, 2)),
+  token             TEXT    NOT NULL,
+  ios_app_id        TEXT,
+  last_updated      INTEGER NOT NULL,
+  UNIQUE (token, kind)
+) STRICT;
+CREATE INDEX push_device_tokens_by_user ON push_device_tokens (user_id);
+
+-- Devices registered for end-to-end-encrypted notifications (POST /mobile_push/register).
+-- The relay holds the real token, sealed for it alone in encrypted_push_registration; we
+-- know the device by the relay's relay_device_id once the relay accepted it. Status as
+-- clients see it: active (relay_device_id set), failed (error_code set), else pending.
+CREATE TABLE push_devices (
+  id                           INTEGER PRIMARY KEY,
+  user_id                      INTEGER NOT NULL REFERENCES users (id),
+  push_account_id              INTEGER NOT NULL,
+  token_kind                   TEXT    NOT NULL CHECK (token_kind IN ('fcm', 'apns')),
+  push_public_key              TEXT    NOT NULL,
+  bouncer_public_key           TEXT    NOT NULL,
+  encrypted_push_registration  TEXT    NOT NULL,
+  relay_device_id              INTEGER,
+  error_code                   TEXT,
+  UNIQUE (user_id, push_account_id)
+) STRICT;

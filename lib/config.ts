@@ -18,6 +18,8 @@ export interface Config {
    * organization still has to turn on enable_spectator_access.
    */
   webPublic: boolean;
+  /** Base URL of the push notification relay; undefined: mobile push is off. */
+  pushRelay: string | undefined;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -69,6 +71,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'boolean',
     help: 'allow web-public channels, once the organization enables spectator access',
   },
+  pushRelay: {
+    flag: 'push-relay',
+    env: 'STOA_PUSH_RELAY',
+    kind: 'string',
+    help: 'URL of the push notification relay that delivers mobile notifications (default: none, push off)',
+  },
 };
 
 export const DEFAULTS = {
@@ -79,6 +87,7 @@ export const DEFAULTS = {
   adminEmail: 'owner@stoa.local',
   dev: false,
   webPublic: false,
+  pushRelay: undefined as string | undefined,
 };
 
 export function usage(): string {
@@ -102,6 +111,20 @@ function parsePort(name: string, value: string): number {
     throw new ConfigError(`${name} must be a port number from 0 to 65535, not '${value}'`);
   }
   return Number(value);
+}
+
+/** The relay's credentials, if any, ride in the URL's user-info part (https://id:key@host/). */
+function parseRelayUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
+  }
+  return value;
 }
 
 function nonEmpty(name: string, value: string): string {
@@ -147,6 +170,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     throw new ConfigError(`the owner's email must look like name@domain, not '${adminEmail}'`);
   }
   const adminPassword = raw('adminPassword');
+  const pushRelay = raw('pushRelay');
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
@@ -156,5 +180,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     adminPassword: adminPassword ? nonEmpty(adminPassword.source, String(adminPassword.value)) : undefined,
     dev: flag('dev'),
     webPublic: flag('webPublic'),
+    pushRelay: pushRelay
+      ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))
+      : DEFAULTS.pushRelay,
   };
 }

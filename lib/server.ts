@@ -9,6 +9,7 @@ import type { Config } from './config';
 import type { EventQueuesOptions } from './events/queues';
 import { openDatabase } from './db';
 import { createOrganization } from './realm/actions';
+import { backgroundSettled } from './push/background';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -72,6 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (!inMemory) mkdirSync(config.data, { recursive: true });
   const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
+  stoa.log = log;
   const server = createServer(createApp(stoa, { log }));
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
@@ -116,8 +118,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       setImmediate(() => {
         server.close(() => {
           clearTimeout(deadline);
-          db.close();
-          resolve();
+          // Relay work in flight may still write its outcome; it gets the same grace period.
+          const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
+          void Promise.race([backgroundSettled(stoa), grace]).then(() => {
+            db.close();
+            resolve();
+          });
         });
         server.closeIdleConnections();
         // Busy connections get a grace period, then are cut.

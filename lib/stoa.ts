@@ -8,6 +8,7 @@ import { EventQueues, type Deliverable, type EventQueuesOptions } from './events
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
 import { preparePresenceQueries } from './presence/queries';
+import { preparePushQueries } from './push/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserStatusQueries } from './user-status/queries';
 import { prepareLinkifierQueries } from './linkifiers/queries';
@@ -24,6 +25,8 @@ export interface Stoa {
   /** The base URL clients use, e.g. http://127.0.0.1:9991; set once the server listens. */
   site: string;
   queues: EventQueues;
+  /** Where work that answers no request (such as relay failures) reports; startServer sets it. */
+  log: (line: string) => void;
   /** Events sent inside the current transaction, delivered after it commits (see events/send.ts). */
   pendingEvents: Array<{ event: Deliverable; userIds: number[] }> | null;
   realm: ReturnType<typeof prepareRealmQueries>;
@@ -39,6 +42,7 @@ export interface Stoa {
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
+  push: ReturnType<typeof preparePushQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -59,6 +63,7 @@ export function createStoa(
     clock,
     site: '',
     queues: new EventQueues(clock, { ...DEFAULT_EVENT_QUEUE_OPTIONS, ...queueOptions }),
+    log: (line) => console.log(line),
     pendingEvents: null,
     realm: prepareRealmQueries(db),
     users: prepareUserQueries(db),
@@ -73,5 +78,6 @@ export function createStoa(
     savedSnippets: prepareSavedSnippetQueries(db),
     linkifiers: prepareLinkifierQueries(db),
     playgrounds: preparePlaygroundQueries(db),
+    push: preparePushQueries(db),
   };
 }

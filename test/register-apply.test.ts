@@ -3,6 +3,8 @@ import { after, before, test } from 'node:test';
 import { applyEvent, comparable, differences } from './support/apply-events';
 import type { Client } from './support/client';
 import { assertValidEvent } from './support/openapi';
+import { backgroundSettled } from '../lib/push/background';
+import { TestRelay } from './support/relay';
 import { ManualClock, TestServer } from './support/server';
 
 /** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
@@ -19,12 +21,22 @@ function random(seed: number) {
 }
 
 let server: TestServer;
+let relay: TestRelay;
 before(async () => {
+  relay = await TestRelay.start();
+  // A relay that refuses registrations sealed with a stale key, so some devices fail.
+  relay.answer = (request) =>
+    request.body.bouncer_public_key === 'stale'
+      ? { status: 400, body: { result: 'error', code: 'INVALID_BOUNCER_PUBLIC_KEY', msg: 'Invalid bouncer_public_key' } }
+      : TestRelay.success();
   // Time stands still: presence changes that only polling reveals (a report a minute after
   // the last) cannot happen, so every presence change comes with an event.
-  server = await TestServer.start({ clock: new ManualClock() });
+  server = await TestServer.start({ clock: new ManualClock(), pushRelay: relay.url });
 });
-after(() => server.close());
+after(async () => {
+  await server.close();
+  await relay.close();
+});
 
 interface Observer {
   client: Client;
@@ -41,6 +53,8 @@ async function observe(client: Client, params: Record<string, unknown>): Promise
 }
 
 async function drain(observer: Observer): Promise<void> {
+  // Device registrations finish after their request; their events must be queued first.
+  await backgroundSettled(server.stoa);
   const response = await observer.client.get('/events', {
     queue_id: observer.queueId,
     last_event_id: observer.lastEventId,
@@ -280,6 +294,14 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
           name: rng.pick(NAMES),
           highlighter_language: rng.pick(['Python', 'Rust', 'c++']),
           url_template: `https://${seed}.example/run{?code}`,
+        }),
+      () =>
+        rng.pick(actors).post('/mobile_push/register', {
+          token_kind: rng.pick(['fcm', 'apns']),
+          push_account_id: rng.pick([1, 2, 3]),
+          push_public_key: 'a2V5',
+          bouncer_public_key: rng.pick(['current', 'stale']),
+          encrypted_push_registration: rng.pick(WORDS),
         }),
       async () => {
         const playgrounds = (await server.owner.post('/register', { fetch_event_types: ['realm_playgrounds'] })).body.realm_playgrounds;

@@ -9,6 +9,7 @@ import {
   unreadMessagesState,
 } from '../messages/state';
 import { presenceState } from '../presence/state';
+import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
@@ -46,6 +47,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   starred_messages: starredMessagesState,
   recent_private_conversations: recentPrivateConversationsState,
   presence: presenceState,
+  push_device: pushDevicesState,
   user_status: userStatusState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,

@@ -12,6 +12,7 @@ import * as reactionViews from '../messages/reactions';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as presenceViews from '../presence/views';
+import * as pushViews from '../push/views';
 import * as userStatusViews from '../user-status/views';
 import * as linkifierViews from '../linkifiers/views';
 import * as playgroundViews from '../playgrounds/views';
@@ -62,6 +63,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
   { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
+
+  { method: 'POST', path: '/mobile_push/register', endpoint: pushViews.registerDevice },
+  { method: 'POST', path: '/mobile_push/test_notification', endpoint: pushViews.testNotification },
+  { method: 'POST', path: '/mobile_push/e2ee/test_notification', endpoint: pushViews.encryptedTestNotification },
   { method: 'POST', path: '/mark_all_as_read', endpoint: messageFlagViews.markAllAsReadView },
   { method: 'POST', path: '/mark_stream_as_read', endpoint: messageFlagViews.markChannelAsReadView },
   { method: 'POST', path: '/mark_topic_as_read', endpoint: messageFlagViews.markTopicAsReadView },
@@ -83,6 +88,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
+  { method: 'POST', path: '/users/me/apns_device_token', endpoint: pushViews.addApnsToken },
+  { method: 'DELETE', path: '/users/me/apns_device_token', endpoint: pushViews.removeApnsToken },
+  { method: 'POST', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.addFcmToken },
+  { method: 'DELETE', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.removeFcmToken },
+  { method: 'DELETE', path: '/users/me/platform_device_token', endpoint: pushViews.removePlatformToken },
   { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },
   { method: 'PATCH', path: '/users/:user_id', endpoint: userViews.updateUser },
   { method: 'DELETE', path: '/users/:user_id', endpoint: userViews.deactivateUserView },

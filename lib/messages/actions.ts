@@ -1,3 +1,4 @@
+import { notifyMobileDevices } from '../push/actions';
 import { noteFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
@@ -116,7 +117,9 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
     if (addressee.type === 'channel') noteFirstMessage(stoa, addressee.channel, id);
-    announceMessage(stoa, stoa.messages.byId(id)!, flags, options.local);
+    const row = stoa.messages.byId(id)!;
+    announceMessage(stoa, row, flags, options.local);
+    notifyMobileDevices(stoa, row, flags);
     return id;
   });
 }

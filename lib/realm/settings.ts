@@ -282,7 +282,7 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
  * - realm_authentication_methods: {method: {enabled, available}} for each login method the
  *   server supports; for us {"Email": {"enabled": true, "available": true}}.
  * - realm_email_auth_enabled, realm_password_auth_enabled: true while password login works.
- * - realm_push_notifications_enabled: whether mobile push is delivered; false until we can.
+ * - realm_push_notifications_enabled: whether mobile push is delivered: true with a push relay.
  * - server_web_public_streams_enabled: the server-level switch for web-public channels.
  * - server_emoji_data_url: absolute URL of the JSON file mapping emoji codes to names.
  * - server_generation: UNIX seconds when this server process started.

@@ -1,3 +1,4 @@
+import { relayConfigured } from '../push/relay';
 import type { StateContext } from '../events/register';
 import { groupSettingValue } from '../groups/settings';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
@@ -62,7 +63,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     realm_authentication_methods: loginMethods(stoa),
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled: relayConfigured(stoa),
     server_web_public_streams_enabled: serverWebPublicStreamsEnabled(stoa),
     server_generation: SERVER_GENERATION,
     // Comfortably above the heartbeat interval, as clients use it as their HTTP timeout.

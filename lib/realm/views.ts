@@ -1,3 +1,4 @@
+import { relayConfigured } from '../push/relay';
 import { createHash } from 'node:crypto';
 import { accessChannelById } from '../channels/access';
 import {
@@ -54,8 +55,7 @@ export const serverSettings = publicEndpoint({
       zulip_feature_level: ZULIP_FEATURE_LEVEL,
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
-      // Becomes true once a push relay can be configured.
-      push_notifications_enabled: false,
+      push_notifications_enabled: relayConfigured(stoa),
       is_incompatible: false,
       email_auth_enabled: true,
       require_email_format_usernames: true,

@@ -503,6 +503,10 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'realm_playgrounds':
       state.realm_playgrounds = event.realm_playgrounds;
       return;
+    case 'push_device':
+      // A device appears only once the relay has decided: pending registrations are not announced.
+      if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
+      return;
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;
       return;

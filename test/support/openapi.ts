@@ -58,7 +58,14 @@ interface NewerOperation {
   since: number | 'undocumented';
 }
 
+interface NewerEvent {
+  /** A whole event variant (type, and op if any) that zulip.yaml lacks. */
+  event: object;
+  since: number;
+}
+
 const CHANNEL = ['schema:BasicChannelBase', 'schema:Subscription'];
+const PUSH_DEVICE_STATUS = { type: 'string', enum: ['active', 'pending', 'failed'] };
 const GROUP_SETTING = { $ref: '#/components/schemas/GroupSettingValue' };
 const DEV_USER = {
   type: 'object',
@@ -67,7 +74,7 @@ const DEV_USER = {
   properties: { email: { type: 'string' }, realm_uri: { type: 'string' }, realm_url: { type: 'string' } },
 };
 
-const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
+const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   {
     in: CHANNEL,
     property: 'topics_policy',
@@ -91,6 +98,40 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation> = [
   { in: ['event:stream/update'], property: 'value', schema: { type: 'null' }, since: 389 },
   // Its success body is the plain one; its errors are generic coded errors.
   { operation: 'POST /mobile_push/e2ee/test_notification', success: 'SimpleSuccess', since: 420 },
+  { operation: 'POST /mobile_push/register', success: 'SimpleSuccess', since: 406 },
+  // The specification's removal of a push token of either kind.
+  { operation: 'DELETE /users/me/platform_device_token', success: 'SimpleSuccess', since: 'undocumented' },
+  // End-to-end-encrypted push devices by push account ID (a string key), with their status.
+  {
+    in: ['path:POST /register'],
+    property: 'push_devices',
+    schema: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['status', 'error_code'],
+        properties: { status: PUSH_DEVICE_STATUS, error_code: { type: 'string', nullable: true } },
+      },
+    },
+    since: 406,
+  },
+  // The outcome of registering a device with the relay; push_account_id is a string until 450.
+  {
+    event: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'type', 'push_account_id', 'status'],
+      properties: {
+        id: { type: 'integer' },
+        type: { type: 'string', enum: ['push_device'] },
+        push_account_id: { type: 'string' },
+        status: PUSH_DEVICE_STATUS,
+        error_code: { type: 'string' },
+      },
+    },
+    since: 406,
+  },
   // The organization-level empty-topic rule that channels with topics_policy "inherit" follow.
   {
     in: ['path:POST /register'],
@@ -353,8 +394,20 @@ function addOperation(doc: JsonObject, entry: NewerOperation): void {
   item[method.toLowerCase()] = { responses: { '200': success } };
 }
 
+function addEvent(doc: JsonObject, variant: object): void {
+  const eventsGet = ((doc.paths as JsonObject)['/events'] as JsonObject).get;
+  const items = propertySchema(successSchema(doc, eventsGet), 'events');
+  const variants = isObject(items) && isObject(items.items) ? items.items.oneOf : undefined;
+  if (!Array.isArray(variants)) throw new Error('zulip.yaml: GET /events has no events[].oneOf');
+  variants.push(variant);
+}
+
 function applyNewerThan10_2(doc: JsonObject): void {
   for (const entry of NEWER_THAN_10_2) {
+    if ('event' in entry) {
+      addEvent(doc, entry.event);
+      continue;
+    }
     if ('operation' in entry) {
       addOperation(doc, entry);
       continue;

@@ -45,6 +45,8 @@ export interface TestServerOptions {
   clock?: Clock;
   /** Milliseconds between heartbeats of a parked long-poll (default: the server's). */
   heartbeatMs?: number;
+  /** The push relay's URL (see test/support/relay.ts); by default none. */
+  pushRelay?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export class TestServer {
       adminPassword: OWNER_PASSWORD,
       dev: this.options.dev ?? false,
       webPublic: this.options.webPublic ?? false,
+      pushRelay: this.options.pushRelay,
     };
   }
 

@@ -1,0 +1,139 @@
+import type { MessageRow } from '../messages/queries';
+import type { Stoa } from '../stoa';
+import { apiEmailFor } from '../users/actions';
+import { gravatarUrl } from '../users/present';
+import type { UserRow } from '../users/queries';
+
+/**
+ * What a phone shows and what the app reads from a notification, in the shapes Zulip's mobile
+ * apps expect: one payload for Apple's service, one for Google's, and the end-to-end-encrypted
+ * one (level 413's format), which the relay cannot read.
+ */
+
+/** Zulip shows at most this much of the message, followed by an ellipsis. */
+const MAX_CONTENT_LENGTH = 200;
+
+export interface Notice {
+  message: MessageRow;
+  sender: UserRow;
+  /** Everyone in a direct-message conversation, the recipient included; empty for channels. */
+  directUserIds: number[];
+  channelName: string | null;
+}
+
+function realmFields(stoa: Stoa, recipient: UserRow) {
+  const realm = stoa.realm.get()!;
+  return { realm_name: realm.name, realm_url: stoa.site, realm_uri: stoa.site, user_id: recipient.id };
+}
+
+/** The message as plain text: notifications cannot show HTML. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|blockquote|pre|h[1-6])>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+function truncated(text: string): { content: string; content_truncated: boolean } {
+  if (text.length <= MAX_CONTENT_LENGTH) return { content: text, content_truncated: false };
+  return { content: `${text.slice(0, MAX_CONTENT_LENGTH - 3)}...`, content_truncated: true };
+}
+
+function conversationFields(notice: Notice): Record<string, unknown> {
+  const { message } = notice;
+  if (message.stream_id !== null) {
+    return { recipient_type: 'stream', stream: notice.channelName, stream_id: message.stream_id, topic: message.topic };
+  }
+  const fields: Record<string, unknown> = { recipient_type: 'private' };
+  if (notice.directUserIds.length > 2) fields.pm_users = notice.directUserIds.join(',');
+  return fields;
+}
+
+function title(notice: Notice, stoa: Stoa): string {
+  const { message, sender } = notice;
+  if (message.stream_id !== null) return `#${notice.channelName} > ${message.topic}`;
+  if (notice.directUserIds.length > 2) {
+    return notice.directUserIds
+      .map((id) => stoa.users.byId(id)?.full_name)
+      .filter((name) => name !== undefined)
+      .join(', ');
+  }
+  return sender.full_name;
+}
+
+/** The payloads of the legacy (not end-to-end-encrypted) path, for one recipient. */
+export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) {
+  const { message, sender } = notice;
+  const visibility = sender.email_address_visibility;
+  const senderFields = {
+    sender_id: sender.id,
+    sender_email: apiEmailFor(sender, visibility),
+    time: message.date_sent,
+    ...conversationFields(notice),
+  };
+  const text = plainText(message.rendered_content);
+  const group = message.stream_id !== null || notice.directUserIds.length > 2;
+  const apns = {
+    alert: { title: title(notice, stoa), subtitle: group ? `${sender.full_name}:` : '', body: truncated(text).content },
+    sound: 'default',
+    badge: 0,
+    custom: { zulip: { ...realmFields(stoa, recipient), ...senderFields, message_ids: [message.id] } },
+  };
+  const gcm = {
+    ...realmFields(stoa, recipient),
+    ...senderFields,
+    event: 'message',
+    zulip_message_id: message.id,
+    ...truncated(text),
+    sender_full_name: sender.full_name,
+    sender_avatar_url: gravatarUrl(sender),
+  };
+  return { apns, gcm };
+}
+
+/** The end-to-end-encrypted payload: the whole notification, readable only on the device. */
+export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: Notice): Record<string, unknown> {
+  const { message, sender } = notice;
+  const realm = stoa.realm.get()!;
+  const payload: Record<string, unknown> = {
+    realm_url: stoa.site,
+    realm_name: realm.name,
+    user_id: recipient.id,
+    sender_id: sender.id,
+    type: 'message',
+    message_id: message.id,
+    time: message.date_sent,
+    content: plainText(message.rendered_content),
+    sender_full_name: sender.full_name,
+    sender_avatar_url: gravatarUrl(sender),
+  };
+  if (message.stream_id !== null) {
+    Object.assign(payload, { recipient_type: 'channel', channel_id: message.stream_id, channel_name: notice.channelName, topic: message.topic });
+  } else {
+    payload.recipient_type = 'direct';
+    if (notice.directUserIds.length > 2) payload.pm_users = notice.directUserIds.join(',');
+  }
+  return payload;
+}
+
+function testWording(stoa: Stoa) {
+  const realm = stoa.realm.get()!;
+  return { title: 'Test notification', body: `A test notification from ${realm.name} (${stoa.site}).` };
+}
+
+export function testPayloads(stoa: Stoa, recipient: UserRow, now: number) {
+  const wording = testWording(stoa);
+  const fields = { ...realmFields(stoa, recipient), event: 'test', time: now };
+  return { apns: { alert: wording, sound: 'default', custom: { zulip: fields } }, gcm: { ...fields, ...wording } };
+}
+
+export function encryptedTestPayload(stoa: Stoa, recipient: UserRow, now: number): Record<string, unknown> {
+  const realm = stoa.realm.get()!;
+  return { type: 'test', realm_url: stoa.site, realm_name: realm.name, user_id: recipient.id, time: now };
+}

@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import sodium from 'libsodium-wrappers';
+import { backgroundSettled } from '../lib/push/background';
+import { listen } from './support/events';
+import { refusingUrl, TestRelay } from './support/relay';
+import { TestServer } from './support/server';
+
+const APNS_TOKEN = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+
+describe('push notification devices without a relay', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await TestServer.start();
+  });
+  after(() => server.close());
+
+  test('push notifications are reported off', async () => {
+    assert.equal((await server.anonymous.get('/server_settings')).body.push_notifications_enabled, false);
+    const state = await server.owner.post('/register', { fetch_event_types: ['realm'] });
+    assert.equal(state.body.realm_push_notifications_enabled, false);
+  });
+
+  test('tokens are registered and removed, and survive a restart', async () => {
+    const user = await server.createUser();
+    assert.equal((await user.post('/users/me/apns_device_token', { token: APNS_TOKEN, appid: 'org.zulip.Zulip' })).status, 200);
+    assert.equal((await user.post('/users/me/android_gcm_reg_id', { token: 'android-token' })).status, 200);
+    await server.restart();
+    const again = server.anonymous.as(user.credentials);
+    assert.equal((await again.delete('/users/me/android_gcm_reg_id', { token: 'android-token' })).status, 200);
+    const gone = await again.delete('/users/me/android_gcm_reg_id', { token: 'android-token' });
+    assert.deepEqual([gone.status, gone.body.code, gone.body.msg], [400, 'BAD_REQUEST', 'Token does not exist']);
+    assert.equal((await again.delete('/users/me/platform_device_token', { token: APNS_TOKEN })).status, 200);
+    const twice = await again.delete('/users/me/platform_device_token', { token: APNS_TOKEN });
+    assert.equal(twice.body.msg, 'Token does not exist');
+  });
+
+  test('bad tokens are refused in Zulip words', async () => {
+    const user = await server.createUser();
+    for (const [path, params] of [
+      ['/users/me/android_gcm_reg_id', { token: '' }],
+      ['/users/me/android_gcm_reg_id', { token: 'x'.repeat(4097) }],
+      ['/users/me/apns_device_token', { token: '', appid: 'org.zulip.Zulip' }],
+    ] as const) {
+      const response = await user.post(path, params);
+      assert.deepEqual([response.status, response.body.msg], [400, 'Empty or invalid length token'], path);
+    }
+    const empty = await user.delete('/users/me/platform_device_token', { token: '' });
+    assert.deepEqual([empty.status, empty.body.code, empty.body.msg], [400, 'BAD_REQUEST', 'Empty or invalid length token']);
+    const apns = await user.post('/users/me/apns_device_token', { token: 'abcde', appid: 'org.zulip.Zulip' });
+    assert.deepEqual([apns.status, apns.body.msg], [400, 'Invalid APNS token']);
+    const noAppId = await user.post('/users/me/apns_device_token', { token: APNS_TOKEN });
+    assert.equal(noAppId.body.msg, "Missing 'appid' argument");
+    const other = await user.delete('/users/me/apns_device_token', { token: APNS_TOKEN });
+    assert.equal(other.body.msg, 'Token does not exist', "another kind's token is not this kind's");
+  });
+
+  test('test notifications answer what is missing', async () => {
+    const user = await server.createUser();
+    const unknown = await user.post('/mobile_push/test_notification', { token: 'nope' });
+    assert.deepEqual([unknown.status, unknown.body.code, unknown.body.msg], [400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized']);
+    const off = await user.post('/mobile_push/test_notification');
+    assert.deepEqual([off.status, off.body.code], [400, 'PUSH_SERVICE_NOT_CONFIGURED']);
+    const e2ee = await user.post('/mobile_push/e2ee/test_notification', { push_account_id: 7 });
+    assert.deepEqual([e2ee.status, e2ee.body.code, e2ee.body.msg], [400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device']);
+    const register = await user.post('/mobile_push/register', {
+      token_kind: 'fcm',
+      push_account_id: 7,
+      push_public_key: 'a2V5',
+      bouncer_public_key: 'b',
+      encrypted_push_registration: 'c',
+    });
+    assert.deepEqual([register.status, register.body.code, register.body.msg], [
+      400,
+      'PUSH_SERVICE_NOT_CONFIGURED',
+      'Server is not configured to use push notification service.',
+    ]);
+  });
+});
+
+describe('push notification devices with a relay', () => {
+  let relay: TestRelay;
+  let server: TestServer;
+  before(async () => {
+    await sodium.ready;
+    relay = await TestRelay.start();
+    server = await TestServer.start({ pushRelay: relay.url });
+  });
+  after(async () => {
+    await server.close();
+    await relay.close();
+  });
+
+  test('push notifications are reported on', async () => {
+    assert.equal((await server.anonymous.get('/server_settings')).body.push_notifications_enabled, true);
+    const state = await server.owner.post('/register', { fetch_event_types: ['realm'] });
+    assert.equal(state.body.realm_push_notifications_enabled, true);
+  });
+
+  test('tokens are registered with the relay, under the server credentials', async () => {
+    const user = await server.createUser();
+    assert.equal((await user.post('/users/me/apns_device_token', { token: APNS_TOKEN, appid: 'org.zulip.Zulip' })).status, 200);
+    const [registered] = relay.to('push/register').slice(-1);
+    assert.equal(registered.authorization, `Basic ${Buffer.from('stoa-id:stoa-key').toString('base64')}`);
+    assert.deepEqual(registered.body, {
+      realm_url: server.url,
+      user_id: user.userId,
+      token: APNS_TOKEN,
+      token_kind: 1,
+      ios_app_id: 'org.zulip.Zulip',
+    });
+    assert.equal((await user.delete('/users/me/apns_device_token', { token: APNS_TOKEN })).status, 200);
+    assert.deepEqual(relay.to('push/unregister').slice(-1)[0].body.token, APNS_TOKEN);
+  });
+
+  test('a test notification reaches every token, or the one named', async () => {
+    const user = await server.createUser();
+    await user.post('/users/me/apns_device_token', { token: APNS_TOKEN, appid: 'org.zulip.Zulip' });
+    await user.post('/users/me/android_gcm_reg_id', { token: 'android-token' });
+    assert.equal((await user.post('/mobile_push/test_notification')).status, 200);
+    const sent = relay.to('push/notify').slice(-1)[0].body;
+    assert.deepEqual([sent.apple_devices, sent.android_devices], [[APNS_TOKEN], ['android-token']]);
+    assert.equal(sent.gcm_payload.event, 'test');
+    assert.equal((await user.post('/mobile_push/test_notification', { token: 'android-token' })).status, 200);
+    const one = relay.to('push/notify').slice(-1)[0].body;
+    assert.deepEqual([one.apple_devices, one.android_devices], [[], ['android-token']]);
+  });
+
+  test("the relay's failures reach the client as Zulip reports them", async () => {
+    const user = await server.createUser();
+    await user.post('/users/me/android_gcm_reg_id', { token: 'failing-token' });
+    try {
+      relay.answer = () => ({ status: 503, body: 'unavailable' });
+      const down = await user.post('/mobile_push/test_notification');
+      assert.deepEqual([down.status, down.body.code, down.body.msg], [
+        502,
+        'INTERNAL_SERVER_ERROR_ON_BOUNCER',
+        'Internal server error on Zulip push notification service, retry later.',
+      ]);
+      relay.answer = () => ({ status: 401, body: { result: 'error', code: 'INVALID_ZULIP_SERVER', msg: 'bad credentials' } });
+      const refused = await user.post('/mobile_push/test_notification');
+      assert.deepEqual([refused.status, refused.body.code, refused.body.msg], [
+        403,
+        'ADMIN_ACTION_REQUIRED',
+        'Push notification configuration issue on server, contact the server administrator or retry later.',
+      ]);
+      const registering = await user.post('/users/me/android_gcm_reg_id', { token: 'another-token' });
+      assert.equal(registering.body.code, 'ADMIN_ACTION_REQUIRED', 'a token the relay refused is not kept');
+      relay.answer = TestRelay.success;
+      assert.equal((await user.delete('/users/me/android_gcm_reg_id', { token: 'another-token' })).body.msg, 'Token does not exist');
+    } finally {
+      relay.answer = TestRelay.success;
+    }
+  });
+
+  test('an unreachable relay is a network error', async () => {
+    const lonely = await TestServer.start({ pushRelay: await refusingUrl() });
+    try {
+      const response = await lonely.owner.post('/users/me/android_gcm_reg_id', { token: 'token' });
+      assert.deepEqual([response.status, response.body.code, response.body.msg], [
+        502,
+        'FAILED_TO_CONNECT_BOUNCER',
+        'Network error while connecting to Zulip push notification service.',
+      ]);
+      // Sending a message never waits on, or fails with, the relay.
+      const sent = await lonely.owner.post('/messages', { type: 'direct', to: JSON.stringify([lonely.ownerId]), content: 'hi' });
+      assert.equal(sent.status, 200);
+      await backgroundSettled(lonely.stoa);
+    } finally {
+      await lonely.close();
+    }
+  });
+
+  test('end-to-end-encrypted devices register through the relay and get sealed test notifications', async () => {
+    const user = await server.createUser();
+    const keys = sodium.crypto_box_keypair();
+    const device = {
+      token_kind: 'fcm',
+      push_account_id: 2408,
+      push_public_key: sodium.to_base64(keys.publicKey, sodium.base64_variants.ORIGINAL),
+      bouncer_public_key: 'relay-key-1',
+      encrypted_push_registration: 'sealed-for-the-relay',
+    };
+    const events = await listen(user, { event_types: ['push_device'] });
+    assert.equal((await user.post('/mobile_push/register', device)).status, 200);
+    const pending = await user.post('/register', { fetch_event_types: ['push_device'] });
+    assert.deepEqual(pending.body.push_devices, { 2408: { status: 'pending', error_code: null } });
+    await backgroundSettled(server.stoa);
+    assert.deepEqual(await events(), [{ type: 'push_device', push_account_id: '2408', status: 'active' }]);
+    const registered = relay.to('push/e2ee/register').slice(-1)[0].body;
+    assert.deepEqual(registered, {
+      realm_url: server.url,
+      push_account_id: 2408,
+      encrypted_push_registration: 'sealed-for-the-relay',
+      bouncer_public_key: 'relay-key-1',
+    });
+    assert.equal((await user.post('/mobile_push/register', device)).status, 200);
+    await backgroundSettled(server.stoa);
+    assert.equal(relay.to('push/e2ee/register').filter((r) => r.body.encrypted_push_registration === 'sealed-for-the-relay').length, 1, 'registering again changes nothing');
+
+    assert.equal((await user.post('/mobile_push/e2ee/test_notification', { push_account_id: 2408 })).status, 200);
+    const [request] = relay.to('push/e2ee/notify').slice(-1)[0].body.push_requests;
+    assert.equal(request.push_account_id, 2408);
+    const opened = sodium.crypto_box_seal_open(
+      sodium.from_base64(request.encrypted_data, sodium.base64_variants.ORIGINAL),
+      keys.publicKey,
+      keys.privateKey,
+      'text',
+    );
+    assert.deepEqual({ ...JSON.parse(opened), time: 0 }, { type: 'test', realm_url: server.url, realm_name: 'Stoa', user_id: user.userId, time: 0 });
+    const other = await user.post('/mobile_push/e2ee/test_notification', { push_account_id: 1 });
+    assert.equal(other.body.code, 'NO_ACTIVE_PUSH_DEVICE');
+  });
+
+  test("a registration the relay refuses fails, and says why", async () => {
+    const user = await server.createUser();
+    const events = await listen(user, { event_types: ['push_device'] });
+    relay.answer = (request) =>
+      request.endpoint === 'push/e2ee/register'
+        ? { status: 400, body: { result: 'error', code: 'INVALID_BOUNCER_PUBLIC_KEY', msg: 'Invalid bouncer_public_key' } }
+        : TestRelay.success();
+    try {
+      await user.post('/mobile_push/register', {
+        token_kind: 'apns',
+        push_account_id: 5,
+        push_public_key: 'a2V5',
+        bouncer_public_key: 'stale',
+        encrypted_push_registration: 'x',
+      });
+      await backgroundSettled(server.stoa);
+    } finally {
+      relay.answer = TestRelay.success;
+    }
+    assert.deepEqual(await events(), [
+      { type: 'push_device', push_account_id: '5', status: 'failed', error_code: 'INVALID_BOUNCER_PUBLIC_KEY' },
+    ]);
+    await server.restart();
+    const state = await server.anonymous.as(user.credentials).post('/register', { fetch_event_types: ['push_device'] });
+    assert.deepEqual(state.body.push_devices, { 5: { status: 'failed', error_code: 'INVALID_BOUNCER_PUBLIC_KEY' } });
+  });
+
+  test('direct messages and mentions are pushed to the recipient, other messages are not', async () => {
+    const [sender, recipient] = [await server.createUser('Ada'), await server.createUser('Grace')];
+    await recipient.post('/users/me/android_gcm_reg_id', { token: 'grace-phone' });
+    const before = relay.to('push/notify').length;
+    await sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId]), content: 'Are you **there**?' });
+    await backgroundSettled(server.stoa);
+    const pushed = relay.to('push/notify').slice(before);
+    assert.equal(pushed.length, 1);
+    const { body } = pushed[0];
+    assert.deepEqual(body.android_devices, ['grace-phone']);
+    assert.equal(body.user_id, recipient.userId);
+    assert.equal(body.gcm_payload.event, 'message');
+    assert.equal(body.gcm_payload.content, 'Are you there?');
+    assert.equal(body.gcm_payload.recipient_type, 'private');
+    assert.equal(body.apns_payload.alert.title, 'Ada');
+
+    await sender.post('/users/me/subscriptions', { subscriptions: [{ name: 'push lounge' }], principals: [sender.userId, recipient.userId] });
+    await sender.post('/messages', { type: 'stream', to: 'push lounge', topic: 'chat', content: 'nobody in particular' });
+    await sender.post('/messages', { type: 'stream', to: 'push lounge', topic: 'chat', content: '@**Grace** look' });
+    await backgroundSettled(server.stoa);
+    const later = relay.to('push/notify').slice(before + 1);
+    assert.equal(later.length, 1, 'only the mention is pushed');
+    assert.equal(later[0].body.gcm_payload.stream, 'push lounge');
+    assert.equal(later[0].body.apns_payload.alert.title, '#push lounge > chat');
+  });
+});

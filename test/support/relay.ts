@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RelayRequest {
+  /** The endpoint under the relay URL, e.g. 'push/notify'. */
+  endpoint: string;
+  authorization: string | undefined;
+  body: Record<string, any>;
+}
+
+export interface RelayAnswer {
+  status: number;
+  body?: unknown;
+}
+
+/**
+ * A push relay on loopback for tests: it records what Stoa posts and answers what the test
+ * says (by default success, with a device_id for end-to-end-encrypted registrations).
+ */
+export class TestRelay {
+  readonly requests: RelayRequest[] = [];
+  answer: (request: RelayRequest) => RelayAnswer = TestRelay.success;
+  private nextDeviceId = 1000;
+
+  private constructor(private readonly server: Server) {}
+
+  static success(this: void): RelayAnswer {
+    return { status: 200, body: { result: 'success', msg: '' } };
+  }
+
+  static async start(): Promise<TestRelay> {
+    let relay: TestRelay;
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        const request = {
+          endpoint: (req.url ?? '').replace(/^\/relay\//, ''),
+          authorization: req.headers.authorization,
+          body: JSON.parse(text || '{}'),
+        };
+        relay.requests.push(request);
+        let answer = relay.answer(request);
+        if (answer.status === 200 && request.endpoint === 'push/e2ee/register') {
+          answer = { status: 200, body: { result: 'success', msg: '', device_id: relay.nextDeviceId++ } };
+        }
+        res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+        res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {}));
+      });
+    });
+    relay = new TestRelay(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return relay;
+  }
+
+  /** The relay's URL with the credentials Stoa should present. */
+  get url(): string {
+    return `http://stoa-id:stoa-key@127.0.0.1:${(this.server.address() as AddressInfo).port}/relay/`;
+  }
+
+  /** Requests to one endpoint, oldest first. */
+  to(endpoint: string): RelayRequest[] {
+    return this.requests.filter((r) => r.endpoint === endpoint);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A loopback URL where nothing listens: connections are refused. */
+export async function refusingUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/`;
+}
