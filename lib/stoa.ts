@@ -7,6 +7,7 @@ import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
+import { prepareProfileFieldQueries } from './profile-fields/queries';
 import { preparePresenceQueries } from './presence/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserStatusQueries } from './user-status/queries';
@@ -39,6 +40,7 @@ export interface Stoa {
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
+  profileFields: ReturnType<typeof prepareProfileFieldQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -73,5 +75,6 @@ export function createStoa(
     savedSnippets: prepareSavedSnippetQueries(db),
     linkifiers: prepareLinkifierQueries(db),
     playgrounds: preparePlaygroundQueries(db),
+    profileFields: prepareProfileFieldQueries(db),
   };
 }
