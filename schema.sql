@@ -49,7 +49,11 @@ CREATE TABLE users (
   avatar_source            TEXT    NOT NULL DEFAULT 'G',
   avatar_version           INTEGER NOT NULL DEFAULT 1,
   -- Who may see delivery_email: 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators.
-  email_address_visibility INTEGER NOT NULL DEFAULT 1
+  email_address_visibility INTEGER NOT NULL DEFAULT 1,
+  -- Bots only: where the bot posts and listens when a request names no channel.
+  default_sending_stream_id          INTEGER,
+  default_events_register_stream_id  INTEGER,
+  default_all_public_streams         INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX users_by_email ON users (email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_delivery_email ON users (delivery_email COLLATE NOCASE);
@@ -98,6 +102,32 @@ CREATE TABLE user_settings (
   name              TEXT    NOT NULL,
   value             TEXT    NOT NULL,
   PRIMARY KEY (user_id, name)
+) STRICT, WITHOUT ROWID;
+
+-- The organization's custom profile fields. field_type: 1 short text, 2 long text, 3 list of
+-- options, 4 date, 5 link, 6 users, 7 external account, 8 pronouns. field_data is JSON text
+-- for types 3 and 7 (the options; the account subtype) and empty for the others.
+CREATE TABLE custom_profile_fields (
+  id                         INTEGER PRIMARY KEY,
+  name                       TEXT    NOT NULL UNIQUE,
+  hint                       TEXT    NOT NULL DEFAULT '',
+  field_type                 INTEGER NOT NULL CHECK (field_type BETWEEN 1 AND 8),
+  field_data                 TEXT    NOT NULL DEFAULT '',
+  -- Clients show fields in increasing position; a new field takes its ID, as on Zulip.
+  position                   INTEGER NOT NULL,
+  display_in_profile_summary INTEGER NOT NULL DEFAULT 0,
+  required                   INTEGER NOT NULL DEFAULT 0,
+  editable_by_user           INTEGER NOT NULL DEFAULT 1
+) STRICT;
+
+-- A user's value for one field; rendered_value is the Markdown rendering for text fields.
+-- A user-list field keeps its value as JSON text, e.g. "[3,7]", which is what clients get.
+CREATE TABLE custom_profile_field_values (
+  user_id          INTEGER NOT NULL REFERENCES users (id),
+  field_id         INTEGER NOT NULL REFERENCES custom_profile_fields (id) ON DELETE CASCADE,
+  value            TEXT    NOT NULL,
+  rendered_value   TEXT,
+  PRIMARY KEY (user_id, field_id)
 ) STRICT, WITHOUT ROWID;
 
 -- Words that mark a message as has_alert_word for their user, kept as typed, unique per

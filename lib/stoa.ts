@@ -7,6 +7,7 @@ import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
+import { prepareProfileFieldQueries } from './profile-fields/queries';
 import { preparePresenceQueries } from './presence/queries';
 import { preparePushQueries } from './push/queries';
 import { prepareRealmQueries } from './realm/queries';
@@ -43,6 +44,7 @@ export interface Stoa {
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
   push: ReturnType<typeof preparePushQueries>;
+  profileFields: ReturnType<typeof prepareProfileFieldQueries>;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -79,5 +81,6 @@ export function createStoa(
     linkifiers: prepareLinkifierQueries(db),
     playgrounds: preparePlaygroundQueries(db),
     push: preparePushQueries(db),
+    profileFields: prepareProfileFieldQueries(db),
   };
 }

@@ -102,6 +102,7 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
     // Never deactivated: a reactivated user's presence and status come back without an event.
     const steadyActors = actors.slice(0, 3);
 
+    let botCount = 0;
     const channelNames: string[] = [];
     const newChannel = () => {
       const name = `seed ${seed} channel ${channelNames.length}`;
@@ -306,6 +307,48 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
       async () => {
         const playgrounds = (await server.owner.post('/register', { fetch_event_types: ['realm_playgrounds'] })).body.realm_playgrounds;
         if (playgrounds.length > 0) return server.owner.delete(`/realm/playgrounds/${rng.pick(playgrounds as Array<{ id: number }>).id}`);
+      },
+      () =>
+        server.owner.post('/realm/profile_fields', {
+          name: `${rng.pick(NAMES)} ${Math.floor(rng.next() * 1000)}`,
+          ...rng.pick([
+            { field_type: 1 },
+            { field_type: 2 },
+            { field_type: 3, field_data: { a: { text: 'A', order: '1' }, b: { text: 'B', order: '2' } } },
+            { field_type: 6 },
+          ]),
+        }),
+      async () => {
+        const fields = (await server.owner.get('/realm/profile_fields')).body.custom_fields as Array<{ id: number; type: number }>;
+        if (fields.length === 0) return;
+        const field = rng.pick(fields);
+        const choice = rng.next();
+        if (choice < 0.15) return server.owner.delete(`/realm/profile_fields/${field.id}`);
+        if (choice < 0.3) return server.owner.patch('/realm/profile_fields', { order: fields.map((f) => f.id).reverse() });
+        if (choice < 0.4 && field.type === 3) {
+          return server.owner.patch(`/realm/profile_fields/${field.id}`, { field_data: { [rng.pick(['a', 'b'])]: { text: 'Kept', order: '1' } } });
+        }
+        const value = field.type === 3 ? rng.pick(['a', 'b']) : field.type === 6 ? [someUserId()] : rng.pick(WORDS);
+        const actor = rng.pick(steadyActors);
+        if (rng.next() < 0.2) return actor.delete('/users/me/profile_data', { data: [field.id] });
+        if (rng.next() < 0.3) return server.owner.patch(`/users/${someUserId()}`, { profile_data: [{ id: field.id, value }] });
+        return actor.patch('/users/me/profile_data', { data: [{ id: field.id, value }] });
+      },
+      () => {
+        botCount += 1;
+        return rng.pick(steadyActors).post('/bots', { full_name: `${rng.pick(NAMES)} bot ${seed}.${botCount}`, short_name: `s${seed}b${botCount}`, bot_type: rng.pick([1, 2]) });
+      },
+      async () => {
+        const actor = rng.pick(steadyActors);
+        const bots = (await actor.post('/register', { fetch_event_types: ['realm_bot'] })).body.realm_bots as Array<{ user_id: number }>;
+        if (bots.length === 0) return;
+        const { user_id: botId } = rng.pick(bots);
+        const choice = rng.next();
+        if (choice < 0.15) return actor.delete(`/bots/${botId}`);
+        if (choice < 0.25) return server.owner.post(`/users/${botId}/reactivate`);
+        if (choice < 0.35) return actor.post(`/bots/${botId}/api_key/regenerate`);
+        if (choice < 0.6) return actor.patch(`/bots/${botId}`, { bot_owner_id: rng.pick([...steadyActors.map((a) => a.userId), someUserId()]) });
+        return actor.patch(`/bots/${botId}`, rng.pick([{ full_name: `${rng.pick(NAMES)} renamed ${botId}` }, { default_all_public_streams: rng.next() < 0.5 }]));
       },
     ];
     // Organization settings change what register derives from them, so they get their own share.

@@ -1,4 +1,5 @@
 import { alertWordsState } from '../alert-words/views';
+import { realmBotsState } from '../bots/state';
 import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
@@ -17,7 +18,8 @@ import { savedSnippetsState } from '../saved-snippets/views';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
 import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
-import { customProfileFieldsState, realmUserState } from '../users/state';
+import { customProfileFieldsState } from '../profile-fields/state';
+import { realmUserState } from '../users/state';
 import type { StateContext } from './register';
 
 /**
@@ -31,6 +33,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,
+  realm_bot: realmBotsState,
   realm_user_groups: userGroupsState,
   realm_linkifiers: realmLinkifiersState,
   realm_filters: realmFiltersState,

@@ -1,5 +1,6 @@
 import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
+import * as botViews from '../bots/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
@@ -11,6 +12,7 @@ import * as messageFlagViews from '../messages/flag-views';
 import * as reactionViews from '../messages/reactions';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
+import * as profileFieldViews from '../profile-fields/views';
 import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
 import * as userStatusViews from '../user-status/views';
@@ -85,6 +87,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/presence', endpoint: presenceViews.updatePresence },
   { method: 'GET', path: '/users/me/status', endpoint: userStatusViews.getOwnStatus },
   { method: 'POST', path: '/users/me/status', endpoint: userStatusViews.updateStatusView },
+  { method: 'PATCH', path: '/users/me/profile_data', endpoint: profileFieldViews.updateOwnProfileDataView },
+  { method: 'DELETE', path: '/users/me/profile_data', endpoint: profileFieldViews.removeOwnProfileDataView },
   { method: 'GET', path: '/users/me/alert_words', endpoint: alertWordViews.getAlertWords },
   { method: 'POST', path: '/users/me/alert_words', endpoint: alertWordViews.addAlertWordsView },
   { method: 'DELETE', path: '/users/me/alert_words', endpoint: alertWordViews.removeAlertWordsView },
@@ -103,6 +107,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
+  { method: 'GET', path: '/realm/profile_fields', endpoint: profileFieldViews.getProfileFields },
+  { method: 'POST', path: '/realm/profile_fields', endpoint: profileFieldViews.createProfileFieldView },
+  { method: 'PATCH', path: '/realm/profile_fields', endpoint: profileFieldViews.reorderProfileFieldsView },
+  { method: 'PATCH', path: '/realm/profile_fields/:field_id', endpoint: profileFieldViews.updateProfileFieldView },
+  { method: 'DELETE', path: '/realm/profile_fields/:field_id', endpoint: profileFieldViews.removeProfileFieldView },
   { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },
 
   { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },
@@ -112,6 +121,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/streams/:stream_id/members', endpoint: channelViews.getChannelMembers },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
+
+  { method: 'POST', path: '/bots', endpoint: botViews.createBotView },
+  { method: 'GET', path: '/bots', endpoint: botViews.getBots },
+  { method: 'PATCH', path: '/bots/:bot_id', endpoint: botViews.updateBotView },
+  { method: 'DELETE', path: '/bots/:bot_id', endpoint: botViews.deactivateBotView },
+  { method: 'POST', path: '/bots/:bot_id/api_key/regenerate', endpoint: botViews.regenerateBotApiKeyView },
 
   { method: 'POST', path: '/user_groups/create', endpoint: groupViews.createGroupView },
   { method: 'GET', path: '/user_groups', endpoint: groupViews.getGroups },

@@ -8,6 +8,7 @@ import {
   subscribeUsers,
   visibleChannelIds,
 } from '../channels/actions';
+import { announceAdministeredBots, announceBotUpdate } from '../bots/actions';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
@@ -75,7 +76,8 @@ function announceUser(stoa: Stoa, userId: number): void {
       const viewer = stoa.users.byId(queue.userId)!;
       const person = presentUser(viewer, stoa.users.byId(userId)!, {
         clientGravatar: queue.settings.clientGravatar,
-        includeProfileData: true,
+        // A newcomer has filled in no profile fields yet.
+        profileData: new Map(),
       });
       return { type: 'realm_user', op: 'add', person };
     },
@@ -116,6 +118,7 @@ export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
     announcePersonUpdate(stoa, { user_id: userId, role });
     const after = stoa.users.byId(userId)!;
     announceVisibleEmails(stoa, user, after);
+    announceAdministeredBots(stoa, user, after);
     announceChannelAccessChange(stoa, user.role === Role.GUEST, visibleBefore, after);
   });
 }
@@ -143,6 +146,8 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     stoa.users.setActive(userId, false);
     announcePersonUpdate(stoa, { user_id: userId, is_active: false });
+    const user = stoa.users.byId(userId)!;
+    if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });
     announceSubscriberActivity(stoa, userId, false);
   });
   for (const queue of [...stoa.queues.queuesOf(userId)]) stoa.queues.delete(queue);
@@ -153,6 +158,8 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     stoa.users.setActive(userId, true);
     announcePersonUpdate(stoa, { user_id: userId, is_active: true });
+    const user = stoa.users.byId(userId)!;
+    if (user.is_bot) announceBotUpdate(stoa, user, { is_active: true });
     announceSubscriberActivity(stoa, userId, true);
     announceReturningSettingHolder(stoa, userId);
     announceReturningGroupSettingHolder(stoa, userId);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ProfileValues } from '../profile-fields/present';
 import { EmailVisibility, Role, type UserRow } from './queries';
 
 /** Whether `viewer` may see `target`'s real email address, by the target's visibility setting. */
@@ -45,8 +46,11 @@ function isoTimestamp(ms: number): string {
 
 export interface UserView {
   clientGravatar: boolean;
-  /** Zulip sends profile_data only to clients that ask for custom profile fields. */
-  includeProfileData: boolean;
+  /**
+   * Users' custom profile data, or null to leave `profile_data` out: Zulip sends it only to
+   * clients that ask for custom profile fields.
+   */
+  profileData: ProfileValues | null;
 }
 
 /** A User object of the API, as `viewer` may see it. */
@@ -69,7 +73,7 @@ export function presentUser(viewer: UserRow, target: UserRow, view: UserView): R
     avatar_url: avatarUrl(viewer, target, view.clientGravatar),
     avatar_version: target.avatar_version,
   };
-  // Bots have no custom profile fields. None are built yet, so every person's profile is empty.
-  if (view.includeProfileData && !target.is_bot) user.profile_data = {};
+  // Bots have no custom profile fields.
+  if (view.profileData && !target.is_bot) user.profile_data = view.profileData.get(target.id) ?? {};
   return user;
 }

@@ -37,6 +37,9 @@ export interface UserRow {
   avatar_source: string;
   avatar_version: number;
   email_address_visibility: number;
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: 0 | 1;
 }
 
 export type NewUser = Pick<
@@ -91,6 +94,19 @@ export function prepareUserQueries(db: Db) {
   const setTimezone = db.prepare<[string, number]>('UPDATE users SET timezone = ? WHERE id = ?');
   const setEmailVisibility = db.prepare<[number, number]>('UPDATE users SET email_address_visibility = ? WHERE id = ?');
   const setPasswordHash = db.prepare<[string, number]>('UPDATE users SET password_hash = ? WHERE id = ?');
+  const bots = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_bot = 1 AND is_system_bot = 0 ORDER BY id');
+  const botsOwnedBy = db.prepare<[number], UserRow>(
+    'SELECT * FROM users WHERE is_bot = 1 AND is_system_bot = 0 AND bot_owner_id = ? ORDER BY id',
+  );
+  const activeAdministratorIds = db.prepare<[], { id: number }>(
+    'SELECT id FROM users WHERE role <= 200 AND is_active = 1 AND is_bot = 0 AND is_system_bot = 0',
+  );
+  const setBotOwner = db.prepare<[number, number]>('UPDATE users SET bot_owner_id = ? WHERE id = ?');
+  const setApiKey = db.prepare<[string, number]>('UPDATE users SET api_key = ? WHERE id = ?');
+  const setBotDefaults = db.prepare<[number | null, number | null, number, number]>(
+    `UPDATE users SET default_sending_stream_id = ?, default_events_register_stream_id = ?,
+       default_all_public_streams = ? WHERE id = ?`,
+  );
   const settingOverrides = db.prepare<[number], { name: string; value: string }>(
     'SELECT name, value FROM user_settings WHERE user_id = ?',
   );
@@ -122,6 +138,16 @@ export function prepareUserQueries(db: Db) {
     setTimezone: (id: number, timezone: string) => void setTimezone.run(timezone, id),
     setEmailVisibility: (id: number, visibility: number) => void setEmailVisibility.run(visibility, id),
     setPasswordHash: (id: number, hash: string) => void setPasswordHash.run(hash, id),
+    /** Every bot of the organization, active or not. */
+    bots: () => bots.all(),
+    botsOwnedBy: (ownerId: number) => botsOwnedBy.all(ownerId),
+    activeAdministratorIds: () => activeAdministratorIds.all().map((r) => r.id),
+    setBotOwner: (id: number, ownerId: number) => void setBotOwner.run(ownerId, id),
+    setApiKey: (id: number, apiKey: string) => void setApiKey.run(apiKey, id),
+    setBotDefaults: (
+      id: number,
+      defaults: { sendingChannelId: number | null; eventsChannelId: number | null; allPublicChannels: boolean },
+    ) => void setBotDefaults.run(defaults.sendingChannelId, defaults.eventsChannelId, defaults.allPublicChannels ? 1 : 0, id),
     /** The user's settings that differ from their defaults, as stored JSON text. */
     settingOverrides: (id: number) => settingOverrides.all(id),
     /** Stores a setting's JSON value; a value equal to the default is stored as no row. */

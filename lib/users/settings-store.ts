@@ -1,3 +1,4 @@
+import { announceBotUpdate } from '../bots/actions';
 import type { StateContext } from '../events/register';
 import { presenceEnabledChanged } from '../presence/actions';
 import { forgetDrafts } from '../drafts/actions';
@@ -124,6 +125,8 @@ export function changeFullName(stoa: Stoa, userId: number, fullName: string): vo
     stoa.users.setFullName(userId, fullName);
     const person = { user_id: userId, full_name: fullName };
     sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+    const user = stoa.users.byId(userId)!;
+    if (user.is_bot) announceBotUpdate(stoa, user, { full_name: fullName });
   });
 }
 

@@ -1,6 +1,7 @@
 import type { StateContext } from '../events/register';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { allProfileValues } from '../profile-fields/present';
 import { avatarUrl, mediumAvatarUrl, presentUser } from './present';
 import { Role, type UserRow } from './queries';
 
@@ -8,12 +9,12 @@ import { Role, type UserRow } from './queries';
 function crossRealmBots(stoa: Stoa, viewer: UserRow, clientGravatar: boolean) {
   return stoa.users
     .systemBots()
-    .map((bot) => ({ ...presentUser(viewer, bot, { clientGravatar, includeProfileData: false }), is_system_bot: true }));
+    .map((bot) => ({ ...presentUser(viewer, bot, { clientGravatar, profileData: null }), is_system_bot: true }));
 }
 
 /** Register state for fetch type `realm_user`: every user, and who the caller is and may do. */
 export function realmUserState({ stoa, user, queue }: StateContext): Record<string, unknown> {
-  const view = { clientGravatar: queue.clientGravatar, includeProfileData: true };
+  const view = { clientGravatar: queue.clientGravatar, profileData: allProfileValues(stoa) };
   const active: unknown[] = [];
   const inactive: unknown[] = [];
   for (const target of stoa.users.inRealm()) {
@@ -45,21 +46,4 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
     full_name: user.full_name,
     cross_realm_bots: crossRealmBots(stoa, user, queue.clientGravatar),
   };
-}
-
-/** Zulip's custom profile field types, by the names clients look them up with. */
-const CUSTOM_PROFILE_FIELD_TYPES = {
-  SHORT_TEXT: { id: 1, name: 'Text (short)' },
-  LONG_TEXT: { id: 2, name: 'Text (long)' },
-  SELECT: { id: 3, name: 'List of options' },
-  DATE: { id: 4, name: 'Date picker' },
-  URL: { id: 5, name: 'Link' },
-  USER: { id: 6, name: 'Person picker' },
-  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
-  PRONOUNS: { id: 8, name: 'Pronouns' },
-};
-
-/** Register state for fetch type `custom_profile_fields`: the organization defines none yet. */
-export function customProfileFieldsState(): Record<string, unknown> {
-  return { custom_profile_fields: [], custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES };
 }

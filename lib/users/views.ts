@@ -2,6 +2,9 @@ import { hashPassword, verifyPassword } from '../auth/credentials';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
+import { changeProfileValues } from '../profile-fields/actions';
+import { allProfileValues, profileValuesOf } from '../profile-fields/present';
+import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '../profile-fields/views';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
@@ -25,7 +28,11 @@ interface UserViewParams {
   include_custom_profile_fields: boolean;
 }
 
-function checkFullName(fullName: string): void {
+function profileValuesIf(stoa: Stoa, target: UserRow, wanted: boolean) {
+  return wanted ? profileValuesOf(stoa, target.id) : null;
+}
+
+export function checkFullName(fullName: string): void {
   if (fullName === '') throw badRequest('Name too short!');
   if (fullName.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
 }
@@ -53,18 +60,18 @@ function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow 
 export const getUsers = endpoint<UserViewParams>({
   params: { properties: userViewParams },
   view: ({ stoa, user, params }) => {
-    const view = { clientGravatar: params.client_gravatar, includeProfileData: params.include_custom_profile_fields };
+    const view = { clientGravatar: params.client_gravatar, profileData: params.include_custom_profile_fields ? allProfileValues(stoa) : null };
     return { members: stoa.users.inRealm().map((target) => presentUser(user, target, view)) };
   },
 });
 
 export const getOwnUser = endpoint({
   params: NO_PARAMS,
-  view: ({ user }) => {
+  view: ({ stoa, user }) => {
     // The own-user object is a User without the bot fields, plus max_message_id.
     const { bot_type: _botType, bot_owner_id: _botOwnerId, ...me } = presentUser(user, user, {
       clientGravatar: false,
-      includeProfileData: true,
+      profileData: profileValuesOf(stoa, user.id),
     });
     // No messages exist yet; Zulip answers -1 for a user who has none.
     return { ...me, max_message_id: -1 };
@@ -76,7 +83,7 @@ export const getUserById = endpoint<UserViewParams & { user_id: number }>({
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
     const target = accessUserById(stoa, params.user_id);
-    const view = { clientGravatar: params.client_gravatar, includeProfileData: params.include_custom_profile_fields };
+    const view = { clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
 });
@@ -85,7 +92,7 @@ export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
   params: { properties: { email: { type: 'string' }, ...userViewParams }, required: ['email'] },
   view: ({ stoa, user, params }) => {
     const target = accessUserByEmail(stoa, user, params.email);
-    const view = { clientGravatar: params.client_gravatar, includeProfileData: params.include_custom_profile_fields };
+    const view = { clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
 });
@@ -206,12 +213,13 @@ function isOnlyOwner(stoa: Stoa, user: UserRow): boolean {
 
 const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
 
-export const updateUser = endpoint<{ user_id: number; full_name?: string; role?: RoleValue }>({
+export const updateUser = endpoint<{ user_id: number; full_name?: string; role?: RoleValue; profile_data?: ProfileDataEntry[] }>({
   params: {
     properties: {
       user_id: { type: 'integer' },
       full_name: { type: 'string' },
       role: { type: 'integer', enum: ROLES },
+      profile_data: profileDataSchema(true),
     },
     required: ['user_id'],
   },
@@ -228,8 +236,10 @@ export const updateUser = endpoint<{ user_id: number; full_name?: string; role?:
         throw badRequest('The owner permission cannot be removed from the only organization owner.');
       }
     }
+    const profileChanges = params.profile_data && checkProfileChanges(stoa, user, params.profile_data, true);
     if (fullName !== undefined) changeFullName(stoa, target.id, fullName);
     if (params.role !== undefined) changeRole(stoa, target.id, params.role);
+    if (profileChanges) changeProfileValues(stoa, target.id, profileChanges);
     return {};
   },
 });

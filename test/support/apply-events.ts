@@ -117,7 +117,11 @@ function applyPersonUpdate(state: State, update: Person): void {
       continue;
     }
     if (key === 'custom_profile_field') {
-      if (person) person.profile_data = { ...person.profile_data, [value.id]: { value: value.value } };
+      if (person?.profile_data) {
+        const { id, ...entry } = value;
+        if (entry.value === null) delete person.profile_data[id];
+        else person.profile_data[id] = entry;
+      }
       continue;
     }
     // avatar_source and avatar_url_medium describe the caller's own avatar only; User objects lack them.
@@ -129,6 +133,39 @@ function applyPersonUpdate(state: State, update: Person): void {
     if (own && ['full_name', 'delivery_email', 'avatar_url', 'avatar_source', 'avatar_url_medium'].includes(key)) {
       state[key] = value;
     }
+  }
+}
+
+/**
+ * A new list of profile fields: values of deleted fields, and choices a list of options no
+ * longer offers, are gone from every profile.
+ */
+function applyProfileFields(state: State, fields: Array<Record<string, any>>): void {
+  if (state.custom_profile_fields) state.custom_profile_fields = fields;
+  const byId = new Map(fields.map((field) => [String(field.id), field]));
+  for (const person of [...(state.realm_users ?? []), ...(state.realm_non_active_users ?? [])]) {
+    if (!person.profile_data) continue;
+    for (const [id, entry] of Object.entries(person.profile_data as Record<string, { value: string }>)) {
+      const field = byId.get(id);
+      const offered = field?.type !== 3 || Object.hasOwn(JSON.parse(field.field_data), entry.value);
+      if (!field || !offered) delete person.profile_data[id];
+    }
+  }
+}
+
+/** The bots a client administers: added whole, updated field by field, deleted when it no longer may. */
+function applyBotEvent(state: State, event: Record<string, any>): void {
+  if (!state.realm_bots) return;
+  const others = state.realm_bots.filter((bot: Record<string, any>) => bot.user_id !== event.bot.user_id);
+  if (event.op === 'add') {
+    state.realm_bots = [...others, event.bot].sort((a, b) => a.user_id - b.user_id);
+  } else if (event.op === 'delete') {
+    state.realm_bots = others;
+  } else if (event.op === 'update') {
+    const bot = state.realm_bots.find((b: Record<string, any>) => b.user_id === event.bot.user_id);
+    if (bot) Object.assign(bot, event.bot);
+  } else {
+    throw new Error(`unexpected realm_bot op ${event.op}`);
   }
 }
 
@@ -500,6 +537,10 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'realm_linkifiers':
       state.realm_linkifiers = event.realm_linkifiers;
       return;
+    case 'realm_bot':
+      return applyBotEvent(state, event);
+    case 'custom_profile_fields':
+      return applyProfileFields(state, event.fields);
     case 'realm_playgrounds':
       state.realm_playgrounds = event.realm_playgrounds;
       return;

@@ -74,6 +74,26 @@ const DEV_USER = {
   properties: { email: { type: 'string' }, realm_uri: { type: 'string' }, realm_url: { type: 'string' } },
 };
 
+/** A success body with exactly these fields beside result, msg and ignored_parameters_unsupported. */
+function closedSuccess(required: string[], properties: Record<string, object>): object {
+  return {
+    allOf: [
+      { $ref: '#/components/schemas/JsonSuccessBase' },
+      {
+        additionalProperties: false,
+        required,
+        properties: { result: {}, msg: {}, ignored_parameters_unsupported: {}, ...properties },
+      },
+    ],
+  };
+}
+const BOT_DEFAULTS = {
+  default_sending_stream: { type: 'string', nullable: true },
+  default_events_register_stream: { type: 'string', nullable: true },
+  default_all_public_streams: { type: 'boolean' },
+};
+const BOT_DEFAULT_NAMES = Object.keys(BOT_DEFAULTS);
+
 const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   {
     in: CHANNEL,
@@ -239,6 +259,43 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   // Zulip sends the client's own local_id back in the sender's message event (zulip.yaml
   // describes it under POST /messages' queue_id, not in the event).
   { in: ['event:message'], property: 'local_message_id', schema: { type: 'string' }, since: 'undocumented' },
+  // Zulip serves these custom profile field operations, which zulip.yaml does not describe.
+  { operation: 'PATCH /realm/profile_fields/{field_id}', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /realm/profile_fields/{field_id}', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'PATCH /users/me/profile_data', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /users/me/profile_data', success: 'SimpleSuccess', since: 'undocumented' },
+  // Zulip serves the bot operations, which zulip.yaml does not describe.
+  { operation: 'POST /bots', success: closedSuccess(['user_id', 'api_key', 'avatar_url', ...BOT_DEFAULT_NAMES], { user_id: { type: 'integer' }, api_key: { type: 'string' }, avatar_url: { type: 'string' }, ...BOT_DEFAULTS }), since: 'undocumented' },
+  {
+    operation: 'GET /bots',
+    success: closedSuccess(['bots'], {
+      bots: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['username', 'full_name', 'api_key', 'avatar_url', ...BOT_DEFAULT_NAMES],
+          properties: { username: { type: 'string' }, full_name: { type: 'string' }, api_key: { type: 'string' }, avatar_url: { type: 'string' }, ...BOT_DEFAULTS },
+        },
+      },
+    }),
+    since: 'undocumented',
+  },
+  {
+    operation: 'PATCH /bots/{bot_id}',
+    success: closedSuccess(['full_name', 'avatar_url', 'service_interface', 'service_payload_url', 'config_data', ...BOT_DEFAULT_NAMES], {
+      full_name: { type: 'string' },
+      avatar_url: { type: 'string' },
+      service_interface: { type: 'integer' },
+      service_payload_url: { type: 'string', nullable: true },
+      config_data: { type: 'object', nullable: true, additionalProperties: { type: 'string' } },
+      bot_owner: { type: 'string' },
+      ...BOT_DEFAULTS,
+    }),
+    since: 'undocumented',
+  },
+  { operation: 'DELETE /bots/{bot_id}', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'POST /bots/{bot_id}/api_key/regenerate', success: closedSuccess(['api_key'], { api_key: { type: 'string' } }), since: 'undocumented' },
   // Zulip calls this `pygments_language`, which playgrounds carry as well.
   { in: ['schema:RealmPlayground'], property: 'highlighter_language', schema: { type: 'string' }, since: 'spec' },
   // Zulip calls this `zulip_extra_emoji`; EmojiBase covers message reactions and reaction events.

@@ -1,0 +1,121 @@
+import { generateApiKey } from '../auth/credentials';
+import { sendEvent, write } from '../events/send';
+import type { Stoa } from '../stoa';
+import { createUser } from '../users/actions';
+import { Role, type UserRow } from '../users/queries';
+import { botAudience, presentBot } from './present';
+
+export interface NewBot {
+  email: string;
+  fullName: string;
+  type: number;
+  ownerId: number;
+  sendingChannelId: number | null;
+  eventsChannelId: number | null;
+  allPublicChannels: boolean;
+}
+
+/** Tells the bot's administrators about one change to it (the changed fields only). */
+export function announceBotUpdate(stoa: Stoa, bot: UserRow, change: Record<string, unknown>): void {
+  sendEvent(stoa, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...change } }, botAudience(stoa, bot));
+}
+
+function addEvent(stoa: Stoa, bot: UserRow) {
+  return { type: 'realm_bot', op: 'add', bot: presentBot(stoa, bot) };
+}
+
+/** Creates a bot owned by `ownerId`: everyone learns of the new account, its administrators of the bot. */
+export function createBot(stoa: Stoa, spec: NewBot): UserRow {
+  return write(stoa, () => {
+    const id = createUser(stoa, {
+      email: spec.email,
+      fullName: spec.fullName,
+      passwordHash: null,
+      role: Role.MEMBER,
+      bot: { type: spec.type, ownerId: spec.ownerId },
+    });
+    stoa.users.setBotDefaults(id, spec);
+    const bot = stoa.users.byId(id)!;
+    sendEvent(stoa, addEvent(stoa, bot), botAudience(stoa, bot));
+    return bot;
+  });
+}
+
+/**
+ * Hands a bot to a new owner. An owner who is not an administrator gains or loses the bot
+ * from their bot list; the remaining administrators see the owner change; everyone sees
+ * the bot's new bot_owner_id.
+ */
+export function changeBotOwner(stoa: Stoa, botId: number, ownerId: number): void {
+  write(stoa, () => {
+    const before = stoa.users.byId(botId)!;
+    if (before.bot_owner_id === ownerId) return;
+    const previous = before.bot_owner_id === null ? undefined : stoa.users.byId(before.bot_owner_id);
+    stoa.users.setBotOwner(botId, ownerId);
+    const bot = stoa.users.byId(botId)!;
+    const updated = new Set(botAudience(stoa, bot));
+    if (previous && previous.role > Role.ADMINISTRATOR) {
+      if (previous.is_active) sendEvent(stoa, { type: 'realm_bot', op: 'delete', bot: { user_id: botId } }, [previous.id]);
+      updated.delete(previous.id);
+    }
+    const owner = stoa.users.byId(ownerId)!;
+    if (owner.role > Role.ADMINISTRATOR) {
+      sendEvent(stoa, addEvent(stoa, bot), [ownerId]);
+      updated.delete(ownerId);
+    }
+    sendEvent(stoa, { type: 'realm_bot', op: 'update', bot: { user_id: botId, owner_id: ownerId } }, updated);
+    const person = { user_id: botId, bot_owner_id: ownerId };
+    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+  });
+}
+
+export function changeBotDefaults(
+  stoa: Stoa,
+  botId: number,
+  changes: { sendingChannelId?: number | null; eventsChannelId?: number | null; allPublicChannels?: boolean },
+): void {
+  write(stoa, () => {
+    const bot = stoa.users.byId(botId)!;
+    const defaults = {
+      sendingChannelId: changes.sendingChannelId === undefined ? bot.default_sending_stream_id : changes.sendingChannelId,
+      eventsChannelId: changes.eventsChannelId === undefined ? bot.default_events_register_stream_id : changes.eventsChannelId,
+      allPublicChannels: changes.allPublicChannels ?? bot.default_all_public_streams === 1,
+    };
+    stoa.users.setBotDefaults(botId, defaults);
+    const name = (id: number | null) => (id === null ? null : stoa.channels.byId(id)!.name);
+    if (changes.sendingChannelId !== undefined) {
+      announceBotUpdate(stoa, bot, { default_sending_stream: name(defaults.sendingChannelId) });
+    }
+    if (changes.eventsChannelId !== undefined) {
+      announceBotUpdate(stoa, bot, { default_events_register_stream: name(defaults.eventsChannelId) });
+    }
+    if (changes.allPublicChannels !== undefined) {
+      announceBotUpdate(stoa, bot, { default_all_public_streams: defaults.allPublicChannels });
+    }
+  });
+}
+
+/** Gives a bot a new API key; the old one stops working at once. */
+export function regenerateBotApiKey(stoa: Stoa, botId: number): string {
+  return write(stoa, () => {
+    const apiKey = generateApiKey();
+    stoa.users.setApiKey(botId, apiKey);
+    announceBotUpdate(stoa, stoa.users.byId(botId)!, { api_key: apiKey });
+    return apiKey;
+  });
+}
+
+/**
+ * After a role change, a user who became an administrator gains every bot they did not own
+ * in their bot list, and one who stopped being one loses them.
+ */
+export function announceAdministeredBots(stoa: Stoa, before: UserRow, after: UserRow): void {
+  const wasAdministrator = before.role <= Role.ADMINISTRATOR;
+  const isAdministrator = after.role <= Role.ADMINISTRATOR;
+  if (after.is_bot || wasAdministrator === isAdministrator) return;
+  for (const bot of stoa.users.bots()) {
+    if (bot.bot_owner_id === after.id) continue;
+    const event = isAdministrator ? addEvent(stoa, bot) : { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } };
+    sendEvent(stoa, event, [after.id]);
+  }
+}

@@ -1,0 +1,229 @@
+import { accessChannelByName } from '../channels/access';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import { userHasRealmPermission } from '../realm/settings-store';
+import type { Stoa } from '../stoa';
+import { changeRole, deactivateUser, INTERNAL_EMAIL_DOMAIN } from '../users/actions';
+import { gravatarUrl } from '../users/present';
+import { Role, type RoleValue, type UserRow } from '../users/queries';
+import { changeFullName } from '../users/settings-store';
+import { checkFullName } from '../users/views';
+import { changeBotDefaults, changeBotOwner, createBot, regenerateBotApiKey } from './actions';
+import { botDefaults } from './present';
+
+const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2 } as const;
+const BOT_ID = { bot_id: /^\d+$/ };
+const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
+/** What may come before "-bot@" in a bot's email. */
+const SHORT_NAME_SHAPE = /^[A-Za-z0-9._+-]+$/;
+
+function requireMember(user: UserRow): void {
+  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+}
+
+function insufficientPermission() {
+  return badRequest('Insufficient permission');
+}
+
+/** A bot the caller may administer: their own, or any bot for an administrator. */
+function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
+  const bot = stoa.users.byId(botId);
+  if (!bot || !bot.is_bot || bot.is_system_bot) throw badRequest('No such bot');
+  if (user.role > Role.ADMINISTRATOR && bot.bot_owner_id !== user.id) throw insufficientPermission();
+  return bot;
+}
+
+/** Bots are named apart from everyone active, so people can tell them from each other. */
+function checkBotNameFree(stoa: Stoa, fullName: string): void {
+  if (stoa.users.inRealm().some((other) => other.is_active && other.full_name === fullName)) {
+    throw badRequest('Name is already in use!');
+  }
+}
+
+/** A channel name, or "" for none, as the caller may name it. */
+function channelIdFor(stoa: Stoa, user: UserRow, name: string): number | null {
+  return name === '' ? null : accessChannelByName(stoa, user, name).id;
+}
+
+function checkCanCreate(stoa: Stoa, user: UserRow, botType: number): void {
+  if (userHasRealmPermission(stoa, user, 'realm_can_create_bots_group')) return;
+  const writeOnly = botType === BotType.INCOMING_WEBHOOK;
+  if (writeOnly && userHasRealmPermission(stoa, user, 'realm_can_create_write_only_bots_group')) return;
+  throw insufficientPermission();
+}
+
+interface CreateParams {
+  full_name: string;
+  short_name: string;
+  bot_type: number;
+  service_name?: string;
+  config_data: Record<string, string>;
+  default_sending_stream?: string;
+  default_events_register_stream?: string;
+  default_all_public_streams?: boolean;
+}
+
+export const createBotView = endpoint<CreateParams>({
+  params: {
+    properties: {
+      full_name: { type: 'string' },
+      short_name: { type: 'string' },
+      bot_type: { type: 'integer', default: BotType.GENERIC },
+      // Integrations' names and settings for incoming webhooks; Stoa has no integrations to check them against.
+      service_name: { type: 'string' },
+      config_data: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
+      default_sending_stream: { type: 'string' },
+      default_events_register_stream: { type: 'string' },
+      default_all_public_streams: { type: 'boolean' },
+    },
+    required: ['full_name', 'short_name'],
+  },
+  view: ({ stoa, user, params }) => {
+    requireMember(user);
+    const shortName = params.short_name.trim();
+    if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
+    const fullName = params.full_name.trim();
+    checkFullName(fullName);
+    const email = `${shortName}-bot@${INTERNAL_EMAIL_DOMAIN}`;
+    if (stoa.users.byAnyEmail(email)) throw badRequest('Username already in use');
+    checkBotNameFree(stoa, fullName);
+    checkCanCreate(stoa, user, params.bot_type);
+    // Outgoing-webhook and embedded bots need a server that calls out to them, which Stoa does not do.
+    if (params.bot_type !== BotType.GENERIC && params.bot_type !== BotType.INCOMING_WEBHOOK) throw badRequest('Invalid bot type');
+    const sendingChannelId =
+      params.default_sending_stream === undefined ? null : accessChannelByName(stoa, user, params.default_sending_stream).id;
+    const eventsChannelId =
+      params.default_events_register_stream === undefined
+        ? null
+        : accessChannelByName(stoa, user, params.default_events_register_stream).id;
+    const bot = createBot(stoa, {
+      email,
+      fullName,
+      type: params.bot_type,
+      ownerId: user.id,
+      sendingChannelId,
+      eventsChannelId,
+      allPublicChannels: params.default_all_public_streams ?? false,
+    });
+    return { user_id: bot.id, api_key: bot.api_key, avatar_url: gravatarUrl(bot), ...botDefaults(stoa, bot) };
+  },
+});
+
+export const getBots = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => {
+    requireMember(user);
+    const bots = stoa.users.botsOwnedBy(user.id).filter((bot) => bot.is_active);
+    return {
+      bots: bots.map((bot) => ({
+        username: bot.email,
+        full_name: bot.full_name,
+        api_key: bot.api_key,
+        avatar_url: gravatarUrl(bot),
+        ...botDefaults(stoa, bot),
+      })),
+    };
+  },
+});
+
+interface UpdateParams {
+  bot_id: number;
+  full_name?: string;
+  role?: RoleValue;
+  bot_owner_id?: number;
+  default_sending_stream?: string;
+  default_events_register_stream?: string;
+  default_all_public_streams?: boolean;
+}
+
+function failedOwnerChange(reason: string): ApiError {
+  return badRequest(`Failed to change owner, ${reason}`);
+}
+
+export const updateBotView = endpoint<UpdateParams>({
+  params: {
+    properties: {
+      bot_id: { type: 'integer' },
+      full_name: { type: 'string' },
+      role: { type: 'integer', enum: ROLES },
+      bot_owner_id: { type: 'integer' },
+      default_sending_stream: { type: 'string' },
+      default_events_register_stream: { type: 'string' },
+      default_all_public_streams: { type: 'boolean' },
+    },
+    required: ['bot_id'],
+  },
+  pathPatterns: BOT_ID,
+  view: ({ stoa, user, params }) => {
+    requireMember(user);
+    const bot = accessBot(stoa, user, params.bot_id);
+    const fullName = params.full_name?.trim();
+    const renamed = fullName !== undefined && fullName !== bot.full_name;
+    if (renamed) {
+      checkFullName(fullName);
+      checkBotNameFree(stoa, fullName);
+    }
+    const newRole = params.role !== undefined && params.role !== bot.role ? params.role : undefined;
+    if (newRole !== undefined) {
+      if ((newRole === Role.OWNER || bot.role === Role.OWNER) && user.role !== Role.OWNER) {
+        throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+      }
+      if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    }
+    if (params.bot_owner_id !== undefined) {
+      const owner = stoa.users.byId(params.bot_owner_id);
+      if (!owner || owner.is_system_bot) throw failedOwnerChange('no such user');
+      if (!owner.is_active) throw failedOwnerChange('user is deactivated');
+      if (owner.is_bot) throw failedOwnerChange("bots can't own other bots");
+    }
+    const sendingChannelId =
+      params.default_sending_stream === undefined ? undefined : channelIdFor(stoa, user, params.default_sending_stream);
+    const eventsChannelId =
+      params.default_events_register_stream === undefined
+        ? undefined
+        : channelIdFor(stoa, user, params.default_events_register_stream);
+
+    if (renamed) changeFullName(stoa, bot.id, fullName);
+    if (newRole !== undefined) changeRole(stoa, bot.id, newRole);
+    if (params.bot_owner_id !== undefined) changeBotOwner(stoa, bot.id, params.bot_owner_id);
+    changeBotDefaults(stoa, bot.id, {
+      sendingChannelId,
+      eventsChannelId,
+      allPublicChannels: params.default_all_public_streams,
+    });
+
+    const after = stoa.users.byId(bot.id)!;
+    const owner = after.bot_owner_id === null ? undefined : stoa.users.byId(after.bot_owner_id);
+    return {
+      full_name: after.full_name,
+      avatar_url: gravatarUrl(after),
+      service_interface: 1,
+      service_payload_url: null,
+      config_data: null,
+      ...botDefaults(stoa, after),
+      ...(owner ? { bot_owner: owner.email } : {}),
+    };
+  },
+});
+
+export const deactivateBotView = endpoint<{ bot_id: number }>({
+  params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
+  pathPatterns: BOT_ID,
+  view: ({ stoa, user, params }) => {
+    requireMember(user);
+    const bot = accessBot(stoa, user, params.bot_id);
+    if (!bot.is_active) throw badRequest('User is already deactivated');
+    deactivateUser(stoa, bot.id);
+    return {};
+  },
+});
+
+export const regenerateBotApiKeyView = endpoint<{ bot_id: number }>({
+  params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
+  pathPatterns: BOT_ID,
+  view: ({ stoa, user, params }) => {
+    requireMember(user);
+    const bot = accessBot(stoa, user, params.bot_id);
+    return { api_key: regenerateBotApiKey(stoa, bot.id) };
+  },
+});

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { listen } from './support/events';
+import { TestServer } from './support/server';
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start();
+});
+after(() => server.close());
+
+let counter = 0;
+/** A short name no other test uses. */
+function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}${counter}`;
+}
+
+async function refusal(response: Promise<{ status: number; body: any }>): Promise<string> {
+  const { status, body } = await response;
+  assert.equal(status, 400, JSON.stringify(body));
+  return body.msg;
+}
+
+describe('bots', () => {
+  test('a member creates a bot they own; everyone sees the account, the owner and administrators see the bot', async () => {
+    const owner = await server.createUser();
+    const bystander = await server.createUser();
+    const ownerEvents = await listen(owner, { event_types: ['realm_bot'] });
+    const adminEvents = await listen(server.owner, { event_types: ['realm_bot'] });
+    const bystanderEvents = await listen(bystander, { event_types: ['realm_bot', 'realm_user'] });
+    const channel = unique('bot home ');
+    await owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel }] });
+
+    const shortName = unique('weather');
+    const created = await owner.post('/bots', {
+      full_name: `  Weather ${counter} `,
+      short_name: shortName,
+      default_sending_stream: channel,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const { user_id: botId, api_key: apiKey } = created.body;
+    assert.equal(typeof apiKey, 'string');
+    assert.equal(created.body.default_sending_stream, channel);
+    assert.equal(created.body.default_events_register_stream, null);
+
+    const expected = {
+      email: `${shortName}-bot@stoa.local`,
+      user_id: botId,
+      full_name: `Weather ${counter}`,
+      bot_type: 1,
+      is_active: true,
+      api_key: apiKey,
+      default_sending_stream: channel,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+      avatar_url: created.body.avatar_url,
+      services: [],
+      owner_id: owner.userId,
+    };
+    assert.deepEqual(await ownerEvents(), [{ type: 'realm_bot', op: 'add', bot: expected }]);
+    assert.deepEqual(await adminEvents(), [{ type: 'realm_bot', op: 'add', bot: expected }]);
+    const seen = await bystanderEvents();
+    assert.deepEqual(seen.map((e) => [e.type, e.op]), [['realm_user', 'add']], 'others see only the new account');
+    assert.deepEqual([seen[0].person.is_bot, seen[0].person.bot_type, seen[0].person.bot_owner_id], [true, 1, owner.userId]);
+
+    const state = (await owner.post('/register', { fetch_event_types: ['realm_bot'] })).body;
+    assert.deepEqual(state.realm_bots, [expected]);
+    const adminState = (await server.owner.post('/register', { fetch_event_types: ['realm_bot'] })).body;
+    assert.ok(adminState.realm_bots.some((bot: { user_id: number }) => bot.user_id === botId));
+    assert.deepEqual((await bystander.post('/register', { fetch_event_types: ['realm_bot'] })).body.realm_bots, []);
+
+    const listing = (await owner.get('/bots')).body.bots;
+    assert.deepEqual(listing, [
+      {
+        username: expected.email,
+        full_name: expected.full_name,
+        api_key: apiKey,
+        avatar_url: expected.avatar_url,
+        default_sending_stream: channel,
+        default_events_register_stream: null,
+        default_all_public_streams: false,
+      },
+    ]);
+
+    const asBot = server.anonymous.as({ email: expected.email, apiKey });
+    const me = (await asBot.get('/users/me')).body;
+    assert.deepEqual([me.user_id, me.is_bot], [botId, true]);
+  });
+
+  test('creation is refused with Zulip\'s messages', async () => {
+    const member = await server.createUser('Taken Name');
+    const guest = await server.createUser();
+    await server.owner.patch(`/users/${guest.userId}`, { role: 600 });
+    const name = unique('dup');
+    assert.equal((await member.post('/bots', { full_name: `Dup ${counter}`, short_name: name })).status, 200);
+
+    assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: name })), 'Username already in use');
+    assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: '  ' })), 'Bad name or username');
+    assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: 'a b' })), 'Bad name or username');
+    assert.equal(await refusal(member.post('/bots', { full_name: '', short_name: unique('x') })), 'Name too short!');
+    assert.equal(await refusal(member.post('/bots', { full_name: 'Taken Name', short_name: unique('x') })), 'Name is already in use!');
+    assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), bot_type: 3 })), 'Invalid bot type');
+    assert.equal(
+      await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), default_sending_stream: 'no such channel' })),
+      "Invalid channel name 'no such channel'",
+    );
+    assert.equal(await refusal(guest.post('/bots', { full_name: 'X Bot', short_name: unique('x') })), 'Not allowed for guest users');
+    const missing = await member.post('/bots', { short_name: unique('x') });
+    assert.equal(missing.body.msg, "Missing 'full_name' argument");
+  });
+
+  test('the owner renames the bot, changes its defaults and regenerates its key; administrators hear of it', async () => {
+    const owner = await server.createUser();
+    const other = await server.createUser();
+    const bot = (await owner.post('/bots', { full_name: unique('Helper '), short_name: unique('helper'), bot_type: 2 })).body;
+    const email = (await owner.get(`/users/${bot.user_id}`)).body.user.email;
+    const ownerEvents = await listen(owner, { event_types: ['realm_bot', 'realm_user'] });
+    const channel = unique('announcements ');
+    await owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel }] });
+
+    const renamed = await owner.patch(`/bots/${bot.user_id}`, {
+      full_name: `Renamed ${counter}`,
+      default_events_register_stream: channel,
+      default_all_public_streams: true,
+    });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal(renamed.body.full_name, `Renamed ${counter}`);
+    assert.equal(renamed.body.default_events_register_stream, channel);
+    assert.equal(renamed.body.bot_owner, (await owner.get('/users/me')).body.email);
+    const seen = await ownerEvents();
+    assert.deepEqual(
+      seen.filter((e) => e.type === 'realm_bot').map((e) => e.bot),
+      [
+        { user_id: bot.user_id, full_name: `Renamed ${counter}` },
+        { user_id: bot.user_id, default_events_register_stream: channel },
+        { user_id: bot.user_id, default_all_public_streams: true },
+      ],
+    );
+    assert.ok(seen.some((e) => e.type === 'realm_user' && e.person.full_name === `Renamed ${counter}`));
+
+    const regenerated = await owner.post(`/bots/${bot.user_id}/api_key/regenerate`);
+    assert.equal(regenerated.status, 200, JSON.stringify(regenerated.body));
+    assert.notEqual(regenerated.body.api_key, bot.api_key);
+    assert.deepEqual((await ownerEvents()).at(-1), { type: 'realm_bot', op: 'update', bot: { user_id: bot.user_id, api_key: regenerated.body.api_key } });
+    assert.equal((await server.anonymous.as({ email, apiKey: bot.api_key }).get('/users/me')).status, 401, 'the old key stops working');
+    assert.equal((await server.anonymous.as({ email, apiKey: regenerated.body.api_key }).get('/users/me')).status, 200);
+
+    assert.equal(await refusal(other.patch(`/bots/${bot.user_id}`, { full_name: 'Mine now' })), 'Insufficient permission');
+    assert.equal(await refusal(owner.patch(`/bots/${owner.userId}`, { full_name: 'X' })), 'No such bot');
+    assert.equal(await refusal(owner.patch('/bots/99999', { full_name: 'X' })), 'No such bot');
+    assert.equal(await refusal(owner.patch(`/bots/${bot.user_id}`, { role: 200 })), 'Must be an organization administrator');
+  });
+
+  test('changing the owner moves the bot between owners\' lists and updates everyone\'s bot_owner_id', async () => {
+    const first = await server.createUser();
+    const second = await server.createUser();
+    const bystander = await server.createUser();
+    const bot = (await first.post('/bots', { full_name: unique('Moving '), short_name: unique('moving') })).body;
+    const firstEvents = await listen(first, { event_types: ['realm_bot'] });
+    const secondEvents = await listen(second, { event_types: ['realm_bot'] });
+    const adminEvents = await listen(server.owner, { event_types: ['realm_bot'] });
+    const bystanderEvents = await listen(bystander, { event_types: ['realm_user', 'realm_bot'] });
+
+    assert.equal(await refusal(first.patch(`/bots/${bot.user_id}`, { bot_owner_id: 99999 })), 'Failed to change owner, no such user');
+    assert.equal(await refusal(first.patch(`/bots/${bot.user_id}`, { bot_owner_id: bot.user_id })), "Failed to change owner, bots can't own other bots");
+    const moved = await first.patch(`/bots/${bot.user_id}`, { bot_owner_id: second.userId });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+
+    assert.deepEqual(await firstEvents(), [{ type: 'realm_bot', op: 'delete', bot: { user_id: bot.user_id } }]);
+    const added = await secondEvents();
+    assert.deepEqual([added[0].op, added[0].bot.owner_id], ['add', second.userId]);
+    assert.deepEqual(await adminEvents(), [{ type: 'realm_bot', op: 'update', bot: { user_id: bot.user_id, owner_id: second.userId } }]);
+    assert.deepEqual(await bystanderEvents(), [
+      { type: 'realm_user', op: 'update', person: { user_id: bot.user_id, bot_owner_id: second.userId } },
+    ]);
+    assert.deepEqual((await first.get('/bots')).body.bots, []);
+    assert.equal((await second.get('/bots')).body.bots.length, 1);
+    assert.equal((await bystander.get(`/users/${bot.user_id}`)).body.user.bot_owner_id, second.userId);
+  });
+
+  test('deactivating a bot tells its administrators, and the bot stays listed as inactive', async () => {
+    const owner = await server.createUser();
+    const bot = (await owner.post('/bots', { full_name: unique('Retired '), short_name: unique('retired') })).body;
+    const events = await listen(owner, { event_types: ['realm_bot', 'realm_user'] });
+
+    assert.equal((await owner.delete(`/bots/${bot.user_id}`)).status, 200);
+    assert.deepEqual(await events(), [
+      { type: 'realm_user', op: 'update', person: { user_id: bot.user_id, is_active: false } },
+      { type: 'realm_bot', op: 'update', bot: { user_id: bot.user_id, is_active: false } },
+    ]);
+    assert.equal(await refusal(owner.delete(`/bots/${bot.user_id}`)), 'User is already deactivated');
+    assert.deepEqual((await owner.get('/bots')).body.bots, []);
+
+    await server.restart();
+    const again = server.anonymous.as(owner.credentials);
+    const state = (await again.post('/register', { fetch_event_types: ['realm_bot', 'realm_user'] })).body;
+    assert.deepEqual(state.realm_bots.map((b: { user_id: number; is_active: boolean }) => [b.user_id, b.is_active]), [[bot.user_id, false]]);
+    assert.ok(state.realm_non_active_users.some((u: { user_id: number }) => u.user_id === bot.user_id));
+
+    assert.equal((await server.owner.post(`/users/${bot.user_id}/reactivate`)).status, 200);
+    assert.equal((await again.get('/bots')).body.bots.length, 1);
+  });
+
+  test('a user who becomes an administrator gains every bot in their bot list, and loses them again', async () => {
+    const maker = await server.createUser();
+    const promoted = await server.createUser();
+    const bot = (await maker.post('/bots', { full_name: unique('Shared '), short_name: unique('shared') })).body;
+    const events = await listen(promoted, { event_types: ['realm_bot'] });
+
+    await server.owner.patch(`/users/${promoted.userId}`, { role: 200 });
+    const gained = await events();
+    assert.ok(gained.some((e) => e.op === 'add' && e.bot.user_id === bot.user_id));
+    await server.owner.patch(`/users/${promoted.userId}`, { role: 400 });
+    assert.ok((await events()).some((e) => e.op === 'delete' && e.bot.user_id === bot.user_id));
+  });
+});
