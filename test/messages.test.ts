@@ -562,3 +562,55 @@ describe('flags from content', () => {
     assert.deepEqual(message.topic_links, [{ text: '#42', url: 'https://tracker.example/42' }]);
   });
 });
+
+describe('mention permissions', () => {
+  test('wildcards in a channel of more than 15 need the organization’s permission', async () => {
+    const member = await server.createUser();
+    const crowd = [member.userId];
+    for (let i = 0; i < 15; i++) crowd.push((await server.createUser()).userId);
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, ...crowd] });
+    const refused = await member.post('/messages', { type: 'stream', to: name, topic: 't', content: 'hey @**all**' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
+    assert.equal(refused.body.msg, 'You do not have permission to use channel wildcard mentions in this channel.');
+    assert.equal((await server.owner.post('/messages', { type: 'stream', to: name, topic: 't', content: 'hey @**all**' })).status, 200);
+    const silent = await member.post('/messages', { type: 'stream', to: name, topic: 't', content: 'hey @_**all**' });
+    assert.equal(silent.status, 200, 'a silent wildcard mentions nobody');
+  });
+
+  test('a group may be mentioned only by those its can_mention_group names', async () => {
+    const member = await server.createUser();
+    const groupName = uniqueName('mentionable');
+    const created = await server.owner.post('/user_groups/create', {
+      name: groupName,
+      description: '',
+      members: JSON.stringify([server.ownerId]),
+      can_mention_group: server.groupId('role:administrators'),
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const { name } = await createChannel(server.owner);
+    const refused = await member.post('/messages', { type: 'stream', to: name, topic: 't', content: `@*${groupName}* look` });
+    assert.equal(
+      refused.body.msg,
+      `You are not allowed to mention user group '${groupName}'. You must be a member of 'role:administrators' to mention this group.`,
+    );
+    const id = await send(server.owner, { type: 'stream', to: name, topic: 't', content: `@*${groupName}* look` });
+    assert.match((await fetchOne(server.owner, id)).content, /user-group-mention/);
+  });
+
+  test('announce posts to the organization’s new-channel announcements channel', async () => {
+    const announcements = await createChannel(server.owner);
+    const set = await server.owner.patch('/realm', { new_stream_announcements_stream_id: announcements.id });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const fresh = uniqueName('announced');
+    await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: fresh }], announce: true });
+    const posted = await server.owner.get('/messages', {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      narrow: JSON.stringify([['channel', announcements.name], ['topic', 'new channels']]),
+      apply_markdown: false,
+    });
+    assert.equal(posted.body.messages[0].content, `@_**Owner|${server.ownerId}** created a new channel #**${fresh}**.`);
+  });
+});

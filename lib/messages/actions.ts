@@ -7,6 +7,7 @@ import type { Stoa } from '../stoa';
 import { avatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
 import { Flag, flagNames, HISTORICAL_VIEW_FLAGS } from './flags';
+import { checkMentionPermissions } from './addressing';
 import { matchesEventNarrow } from './narrow-events';
 import { MessagePresenter, type MessageView } from './present';
 import type { MessageRow } from './queries';
@@ -93,6 +94,10 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       addressee.type === 'channel' && rendered.mentionsTopicWildcard
         ? topicParticipants(stoa, recipientId, addressee.topic, sender.id)
         : new Set<number>();
+    if (!sender.is_system_bot) {
+      const channel = addressee.type === 'channel' ? addressee.channel : undefined;
+      checkMentionPermissions(stoa, sender, sender, rendered, channel, () => participants.size);
+    }
     const id = stoa.messages.insert({
       sender_id: sender.id,
       recipient_id: recipientId,

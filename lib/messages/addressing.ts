@@ -6,6 +6,8 @@ import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { escapeHtml } from '../markdown/render';
 import { REALM_SERVER_FACTS } from '../realm/settings';
+import { holdsUserGroupSetting } from '../groups/access';
+import type { RenderedMarkdown } from '../markdown/render';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './topics';
 
 const MAX_TOPIC_LENGTH = REALM_SERVER_FACTS.max_topic_length as number;
@@ -160,5 +162,50 @@ export function checkCanSendDirect(stoa: Stoa, sender: UserRow, recipients: read
   }
   if (!conversationExists && !userHasRealmPermission(stoa, sender, 'realm_direct_message_initiator_group')) {
     throw badRequest('You do not have permission to initiate direct message conversations.');
+  }
+}
+
+/** Above this many people, a wildcard mention needs the organization's permission. */
+const WILDCARD_MENTION_THRESHOLD = 15;
+
+/**
+ * Zulip's limits on mentions in channel messages: wildcards reaching more than a handful of
+ * people need `can_mention_many_users_group`, and each group mentioned needs its
+ * `can_mention_group`. `author` is who the wildcard speaks for (the sender, also on edits);
+ * `actor` who mentions the groups.
+ */
+export function checkMentionPermissions(
+  stoa: Stoa,
+  author: UserRow,
+  actor: UserRow,
+  rendered: RenderedMarkdown,
+  channel: ChannelRow | undefined,
+  topicParticipantCount: () => number,
+): void {
+  if (channel) {
+    const mayMentionMany = () => userHasRealmPermission(stoa, author, 'realm_can_mention_many_users_group');
+    if (
+      rendered.mentionsChannelWildcard &&
+      stoa.channels.subscriberIds(channel.recipient_id).length > WILDCARD_MENTION_THRESHOLD &&
+      !mayMentionMany()
+    ) {
+      throw new ApiError(
+        'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+        'You do not have permission to use channel wildcard mentions in this channel.',
+      );
+    }
+    if (rendered.mentionsTopicWildcard && topicParticipantCount() > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+      throw new ApiError(
+        'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
+        'You do not have permission to use topic wildcard mentions in this topic.',
+      );
+    }
+  }
+  for (const groupId of rendered.mentionedGroupIds) {
+    const group = stoa.groups.byId(groupId)!;
+    if (holdsUserGroupSetting(stoa, actor, group, 'can_mention_group')) continue;
+    const allowed = stoa.groups.byId(group.can_mention_group_id!)!;
+    const who = allowed.name === null ? 'the groups and users allowed to mention it' : `'${allowed.name}'`;
+    throw badRequest(`You are not allowed to mention user group '${group.name}'. You must be a member of ${who} to mention this group.`);
   }
 }

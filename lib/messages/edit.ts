@@ -9,7 +9,7 @@ import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { accessMessage, canReadChannelHistory } from './access';
 import { contentFlags, sendMessage, topicParticipants } from './actions';
-import { checkCanPost, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
+import { checkCanPost, checkMentionPermissions, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
 import { CONTENT_FLAGS, Flag, flagNames } from './flags';
 import type { MessageRow } from './queries';
 import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
@@ -229,6 +229,7 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
       const rendered = renderContent(stoa, sender, edit.content, words);
       const participants =
         origin && rendered.mentionsTopicWildcard ? topicParticipants(stoa, row.recipient_id, row.topic, sender.id) : new Set<number>();
+      checkMentionPermissions(stoa, sender, actor, rendered, origin, () => participants.size);
       for (const [userId, bits] of contentFlags(stoa, sender.id, holders, rendered, participants)) {
         const flags = (before.get(userId)! & ~CONTENT_FLAGS) | bits;
         stoa.messages.setUserFlags(userId, row.id, flags);
