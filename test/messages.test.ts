@@ -5,6 +5,9 @@ import type { Client } from './support/client';
 import { listen } from './support/events';
 import { ManualClock, TestServer } from './support/server';
 
+/** The anchor Zulip reports for `newest`. */
+const LARGER_THAN_MAX = 10_000_000_000_000_000;
+
 let server: TestServer;
 before(async () => {
   server = await TestServer.start();
@@ -612,5 +615,21 @@ describe('mention permissions', () => {
       apply_markdown: false,
     });
     assert.equal(posted.body.messages[0].content, `@_**Owner|${server.ownerId}** created a new channel #**${fresh}**.`);
+  });
+});
+
+describe('first_unread and muting', () => {
+  test('skips muted topics, and muted channels unless the narrow names the channel', async () => {
+    const reader = await server.createUser();
+    const { name, id: channelId } = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });
+    await reader.post('/mark_all_as_read');
+    const muted = await send(server.owner, { type: 'stream', to: name, topic: 'noise', content: 'a' });
+    const wanted = await send(server.owner, { type: 'stream', to: name, topic: 'signal', content: 'b' });
+    await reader.post('/user_topics', { stream_id: channelId, topic: 'noise', visibility_policy: 1 });
+    const anchorOf = async (narrow: unknown[]) =>
+      (await reader.get('/messages', { anchor: 'first_unread', num_before: 0, num_after: 0, narrow: JSON.stringify(narrow) })).body.anchor;
+    assert.equal(await anchorOf([['channel', name]]), wanted);
+    assert.equal(await anchorOf([['channel', name], ['topic', 'noise']]), LARGER_THAN_MAX, 'only muted unreads: as if newest');
+    void muted;
   });
 });

@@ -3,7 +3,7 @@ import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { canReadChannelHistory } from './access';
 import { Flag } from './flags';
-import { flagsColumn, type CompiledNarrow } from './narrow';
+import { flagsColumn, mutedCondition, type CompiledNarrow } from './narrow';
 import type { MessageRow } from './queries';
 
 /** Anchors beyond every message: `newest` fetches end here. */
@@ -52,11 +52,16 @@ function whereClause(narrow: CompiledNarrow, flags: string, extra: string[], per
   return conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => c.replaceAll('FLAGS', flags)).join(' AND ')}`;
 }
 
-/** The oldest unread message of the narrow, if any; unread messages are always the user's own. */
+/**
+ * The oldest unread message of the narrow, if any; unread messages are always the user's own.
+ * Muted topics (and muted channels, unless the narrow names the channel) are skipped, as
+ * clients skip them when they jump to what is new.
+ */
 export function firstUnreadId(stoa: Stoa, narrow: CompiledNarrow): number | undefined {
   const personal = { ...narrow, includeHistory: false };
   const { from, idColumn, flags } = source(personal);
-  const sql = `SELECT ${idColumn} AS id FROM ${from} ${whereClause(personal, flags, [`(${flags} & ${Flag.read}) = 0`], true)}
+  const unread = [`(${flags} & ${Flag.read}) = 0`, `NOT ${mutedCondition(!narrow.namesChannel)}`];
+  const sql = `SELECT ${idColumn} AS id FROM ${from} ${whereClause(personal, flags, unread, true)}
     ORDER BY ${idColumn} LIMIT 1`;
   return (stoa.messages.prepared(sql).get(narrow.params) as { id: number } | undefined)?.id;
 }

@@ -61,11 +61,13 @@ export interface CompiledNarrow {
   params: Record<string, unknown>;
   /** The words of `search` terms, for highlighting matches. */
   searchWords: string[];
+  /** Whether a (positive) channel term picks the channel, so its muting does not hide it. */
+  namesChannel: boolean;
 }
 
-/** Flags that exist only in the user's own history: narrowing on them searches only that. */
-const PERSONAL_IS_OPERANDS = new Set(['dm', 'starred', 'mentioned', 'alerted', 'unread']);
-const IS_OPERANDS = new Set([...PERSONAL_IS_OPERANDS, 'resolved', 'followed', 'muted']);
+const IS_OPERANDS = new Set(['dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved', 'followed', 'muted']);
+/** The one `is:` filter that keeps a channel's shared history; the others search only the user's own. */
+const HISTORY_KEEPING_IS_OPERAND = 'resolved';
 const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
 
 /** Message IDs are 32-bit on Zulip; a larger operand names no message. */
@@ -105,7 +107,13 @@ function existingDirectRecipient(stoa: Stoa, participantIds: number[]): number |
 }
 
 export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowTerm[]): CompiledNarrow {
-  const compiled: CompiledNarrow = { includeHistory: false, conditions: [], params: { user: user.id }, searchWords: [] };
+  const compiled: CompiledNarrow = {
+    includeHistory: false,
+    conditions: [],
+    params: { user: user.id },
+    searchWords: [],
+    namesChannel: false,
+  };
   let n = 0;
   const bind = (value: unknown): string => {
     const name = `p${n++}`;
@@ -129,6 +137,7 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
               : undefined;
         if (!channel) throw badNarrow(`unknown channel ${String(operand)}`);
         if (!term.negated && canReadChannelHistory(stoa, user, channel)) historyRequested = true;
+        if (!term.negated) compiled.namesChannel = true;
         condition = `m.recipient_id = ${bind(channel.recipient_id)}`;
         break;
       }
@@ -176,7 +185,7 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
       }
       case 'is': {
         if (typeof operand !== 'string' || !IS_OPERANDS.has(operand)) throw badNarrow(`unknown 'is' operand ${String(operand)}`);
-        if (PERSONAL_IS_OPERANDS.has(operand)) personalOnly = true;
+        if (operand !== HISTORY_KEEPING_IS_OPERAND) personalOnly = true;
         condition = isCondition(operand, bind);
         break;
       }
@@ -226,14 +235,21 @@ function isCondition(operand: string, bind: (value: unknown) => string): string 
     case 'followed':
       return `EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user AND ut.stream_id = m.stream_id
         AND ut.topic_key = m.topic_key AND ut.visibility_policy = 3)`;
-    default: // muted: a muted topic, or a muted channel's topic the user did not unmute or follow
-      return `(m.stream_id IS NOT NULL AND (
-        EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user AND ut.stream_id = m.stream_id
-          AND ut.topic_key = m.topic_key AND ut.visibility_policy = 1)
-        OR (EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = @user AND s.recipient_id = m.recipient_id AND s.is_muted = 1)
-          AND NOT EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user AND ut.stream_id = m.stream_id
-            AND ut.topic_key = m.topic_key AND ut.visibility_policy IN (2, 3)))))`;
+    default:
+      return mutedCondition(true);
   }
+}
+
+/**
+ * SQL true for channel messages the user has muted: in a muted topic, or (when asked) in a
+ * muted channel's topic they did not unmute or follow.
+ */
+export function mutedCondition(channelMuting: boolean): string {
+  const topicPolicy = (policies: string) => `EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = @user
+    AND ut.stream_id = m.stream_id AND ut.topic_key = m.topic_key AND ut.visibility_policy IN (${policies}))`;
+  const mutedChannel = `(EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = @user AND s.recipient_id = m.recipient_id AND s.is_muted = 1)
+    AND NOT ${topicPolicy('2, 3')})`;
+  return `(m.stream_id IS NOT NULL AND (${topicPolicy('1')}${channelMuting ? ` OR ${mutedChannel}` : ''}))`;
 }
 
 /** The words of a search, lowercased; quoted phrases stay together. */
