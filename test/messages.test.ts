@@ -204,6 +204,18 @@ describe('message events', () => {
     assert.equal(own.body.events[0].message.content, 'ping', 'apply_markdown defaults to false for queues');
   });
 
+  test('queues registered with all_public_streams hear public channels they are not in', async () => {
+    const bot = await server.createUser();
+    const read = await listen(bot, { event_types: ['message'], all_public_streams: true });
+    const open = await createChannel(server.owner);
+    const secret = await createChannel(server.owner, { invite_only: true });
+    const id = await send(server.owner, { type: 'stream', to: open.name, topic: 't', content: 'public' });
+    await send(server.owner, { type: 'stream', to: secret.name, topic: 't', content: 'private' });
+    const events = await read();
+    const ours = events.filter((e) => e.message.id >= id);
+    assert.deepEqual(ours.map((e) => [e.message.id, e.flags]), [[id, []]]);
+  });
+
   test('a narrowed queue gets only matching messages', async () => {
     const { name } = await createChannel(server.owner);
     const other = await createChannel(server.owner);

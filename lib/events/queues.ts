@@ -209,6 +209,15 @@ export class EventQueues {
     }
   }
 
+  /** Users with a queue registered with all_public_streams (bots and mirrors that follow every public channel). */
+  usersFollowingPublicChannels(): number[] {
+    const users: number[] = [];
+    for (const [userId, queues] of this.byUser) {
+      if ([...queues].some((queue) => queue.settings.allPublicStreams)) users.push(userId);
+    }
+    return users;
+  }
+
   queuesOf(userId: number): Iterable<EventQueue> {
     return this.byUser.get(userId) ?? [];
   }

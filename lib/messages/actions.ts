@@ -5,7 +5,7 @@ import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { avatarUrl } from '../users/present';
-import type { UserRow } from '../users/queries';
+import { Role, type UserRow } from '../users/queries';
 import { Flag, flagNames, HISTORICAL_VIEW_FLAGS } from './flags';
 import { checkMentionPermissions } from './addressing';
 import { matchesEventNarrow } from './narrow-events';
@@ -144,8 +144,13 @@ function announceMessage(
   const sender = presenter.user(row.sender_id);
   // The sender hears of their message even without a copy of it (for local echo), with the
   // flags it has for them when fetched: read, from the channel's history.
+  // Queues registered with all_public_streams get public channels' messages without flags,
+  // if their user may read public channels (guests may not).
+  const isPublic = row.stream_id !== null && stoa.channels.byId(row.stream_id)!.invite_only === 0;
+  const followsPublic = (queue: EventQueue) =>
+    isPublic && queue.settings.allPublicStreams && presenter.user(queue.userId).role !== Role.GUEST;
   const flagsOf = (queue: EventQueue) =>
-    flags.get(queue.userId) ?? (queue.userId === sender.id ? HISTORICAL_VIEW_FLAGS : undefined);
+    flags.get(queue.userId) ?? (queue.userId === sender.id ? HISTORICAL_VIEW_FLAGS : followsPublic(queue) ? 0 : undefined);
   const viewOf = (queue: EventQueue): MessageView => ({
     applyMarkdown: queue.settings.applyMarkdown,
     clientGravatar: queue.settings.clientGravatar,
@@ -183,6 +188,6 @@ function announceMessage(
           ...(localId === undefined ? {} : { local_message_id: localId }),
         };
       }),
-    [row.sender_id, ...flags.keys()],
+    [row.sender_id, ...flags.keys(), ...(isPublic ? stoa.queues.usersFollowingPublicChannels() : [])],
   );
 }
