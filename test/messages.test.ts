@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
 import type { Client } from './support/client';
 import { listen } from './support/events';
+import { sendMessage as send } from './support/messages';
 import { ManualClock, TestServer } from './support/server';
 
 /** The anchor Zulip reports for `newest`. */
@@ -13,12 +14,6 @@ before(async () => {
   server = await TestServer.start();
 });
 after(() => server.close());
-
-async function send(client: Client, params: Record<string, unknown>): Promise<number> {
-  const response = await client.post('/messages', params);
-  assert.equal(response.status, 200, JSON.stringify(response.body));
-  return response.body.id as number;
-}
 
 async function fetchOne(client: Client, id: number, params: Record<string, unknown> = {}) {
   const response = await client.get(`/messages/${id}`, params);

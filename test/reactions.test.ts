@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createChannel } from './support/channels';
 import type { Client } from './support/client';
 import { listen } from './support/events';
+import { sendMessage as send } from './support/messages';
 import { TestServer } from './support/server';
 
 let server: TestServer;
@@ -10,12 +11,6 @@ before(async () => {
   server = await TestServer.start();
 });
 after(() => server.close());
-
-async function send(client: Client, params: Record<string, unknown>): Promise<number> {
-  const response = await client.post('/messages', params);
-  assert.equal(response.status, 200, JSON.stringify(response.body));
-  return response.body.id as number;
-}
 
 async function reactionsOn(client: Client, id: number): Promise<Array<Record<string, unknown>>> {
   const response = await client.get(`/messages/${id}`);

@@ -1,10 +1,19 @@
 import { badRequest } from '../http/errors';
+import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { canReadChannelHistory } from './access';
 import { Flag } from './flags';
 import { flagsColumn, mutedCondition, type CompiledNarrow } from './narrow';
 import type { MessageRow } from './queries';
+
+/** The range parameters GET /messages and POST /messages/flags/narrow share. */
+export const RANGE_PARAMS: Record<string, ParamSchema> = {
+  anchor: { type: ['string', 'integer'] },
+  include_anchor: { type: 'boolean', default: true },
+  num_before: { type: 'integer', minimum: 0 },
+  num_after: { type: 'integer', minimum: 0 },
+};
 
 /** Anchors beyond every message: `newest` fetches end here. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;

@@ -2,7 +2,7 @@ import { accessChannelById } from '../channels/access';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
-import { fetchRange, resolveAnchor } from './fetch';
+import { fetchRange, RANGE_PARAMS, resolveAnchor } from './fetch';
 import { Flag, USER_CHANGEABLE_FLAGS, type FlagName } from './flags';
 import { invalidFlag, markAllAsRead, markChannelAsRead, updateFlags } from './flag-actions';
 import { compileNarrow, NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from './narrow';
@@ -57,10 +57,7 @@ export const updateFlagsForNarrowView = endpoint<{
 }>({
   params: {
     properties: {
-      anchor: { type: ['string', 'integer'] },
-      include_anchor: { type: 'boolean', default: true },
-      num_before: { type: 'integer', minimum: 0 },
-      num_after: { type: 'integer', minimum: 0 },
+      ...RANGE_PARAMS,
       narrow: { ...NARROW_PARAM, type: ['array', 'null'] },
       ...FLAG_PARAMS,
     },

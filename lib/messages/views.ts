@@ -17,7 +17,7 @@ import {
   normalizeContent,
   normalizeTopic,
 } from './addressing';
-import { fetchByIds, fetchRange, ownMatchesByIds, resolveAnchor, type FetchedRow } from './fetch';
+import { fetchByIds, fetchRange, ownMatchesByIds, RANGE_PARAMS, resolveAnchor, type FetchedRow } from './fetch';
 import { highlightContent, highlightTopic } from './highlight';
 import { compileNarrow, NARROW_PARAM, normalizeNarrow, REQUIRED_NARROW_PARAM, type RawNarrowTerm } from './narrow';
 import { MessagePresenter, type MessageView } from './present';
@@ -115,10 +115,7 @@ interface GetMessagesParams {
 export const getMessages = endpoint<GetMessagesParams>({
   params: {
     properties: {
-      anchor: { type: ['string', 'integer'] },
-      include_anchor: { type: 'boolean', default: true },
-      num_before: { type: 'integer', minimum: 0 },
-      num_after: { type: 'integer', minimum: 0 },
+      ...RANGE_PARAMS,
       narrow: NARROW_PARAM,
       client_gravatar: { type: 'boolean', default: true },
       apply_markdown: { type: 'boolean', default: true },
