@@ -354,6 +354,20 @@ describe('GET /messages', () => {
     assert.deepEqual(response.body.messages.map((m: { id: number }) => m.id), [second]);
   });
 
+  test('message events leave the avatar to clients that may see the sender’s email, and send it to the others', async () => {
+    const sender = await server.createUser();
+    const reader = await server.createUser();
+    await sender.patch('/settings', { email_address_visibility: 3 }); // administrators only
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, sender.userId, reader.userId] });
+    const ownerPoll = await listen(server.owner, { event_types: ['message'], client_gravatar: true });
+    const readerPoll = await listen(reader, { event_types: ['message'], client_gravatar: true });
+    await send(sender, { type: 'stream', to: name, topic: 't', content: 'who sees my face' });
+    const [ownerEvent] = await ownerPoll();
+    const [readerEvent] = await readerPoll();
+    assert.equal(ownerEvent.message.avatar_url, null);
+    assert.match(readerEvent.message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+  });
+
   test('a queue narrowed by search gets only the messages that match', async () => {
     const { name } = await createChannel(server.owner);
     const word = `narwhal${Date.now()}`;

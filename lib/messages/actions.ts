@@ -3,7 +3,7 @@ import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
-import { avatarUrl } from '../users/present';
+import { clientComputesAvatar } from '../users/present';
 import type { UserRow } from '../users/queries';
 import { Flag, flagNames, HISTORICAL_VIEW_FLAGS } from './flags';
 import { matchesEventNarrow } from './narrow-events';
@@ -140,7 +140,7 @@ function announceMessage(
   const bodies = new Map<string, Record<string, unknown>>();
   const bodyShape = (queue: EventQueue) => {
     const view = viewOf(queue);
-    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${avatarUrl(presenter.user(queue.userId), sender, view.clientGravatar)}`;
+    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${clientComputesAvatar(() => presenter.user(queue.userId), sender, view.clientGravatar)}`;
   };
   const bodyFor = (queue: EventQueue) => {
     const shape = bodyShape(queue);
