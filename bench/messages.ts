@@ -95,6 +95,8 @@ function crash(server: ServerProcess): Promise<void> {
 /** One parked long-poll per queue, polled again as soon as it is answered; counts message events. */
 class Pollers {
   private stopped = false;
+  /** How many answers the polls got: with many events per answer, far fewer than events. */
+  answers = 0;
   readonly received: number[];
   readonly newestSeen: number[];
 
@@ -119,6 +121,7 @@ class Pollers {
     while (!this.stopped) {
       const answer = await this.api.request('GET', '/events', queue.auth, { queue_id: queue.id, last_event_id: String(queue.lastEventId) });
       if (answer.status !== 200) throw new Error(`poll: ${JSON.stringify(answer.body)}`);
+      this.answers++;
       for (const event of answer.body.events as Array<{ id: number; type: string; message?: { id: number } }>) {
         queue.lastEventId = event.id;
         if (event.type === 'heartbeat') throw new Error('a heartbeat came during the benchmark');
@@ -158,6 +161,8 @@ interface SendRun {
   durable: boolean;
   /** Whether every subscriber's queue received every message (Stoa only). */
   fannedOut?: boolean;
+  /** Poll answers per message sent, over all queues (Stoa only; at most the number of subscribers). */
+  pollAnswersPerMessage?: number;
 }
 
 /** Closed-loop senders; each keeps one request in flight. Returns the IDs acknowledged while measuring. */
@@ -246,7 +251,9 @@ async function runSend(kind: 'stoa' | 'bare'): Promise<SendRun> {
   const driverUsage = process.cpuUsage(driverBefore);
   const driverCpu = (driverUsage.user + driverUsage.system) / 1000;
   let fannedOut: boolean | undefined;
+  let pollAnswersPerMessage: number | undefined;
   if (pollers) {
+    pollAnswersPerMessage = pollers.answers / everyId.length;
     fannedOut = await pollers.caughtUp(Math.max(...everyId), 30_000);
     fannedOut &&= pollers.received.every((count) => count === everyId.length);
     pollers.stop();
@@ -265,14 +272,14 @@ async function runSend(kind: 'stoa' | 'bare'): Promise<SendRun> {
     serverCpuPerMessageMs: serverCpu / everyId.length,
     driverCpuPerMessageMs: driverCpu / everyId.length,
     durable: stored === everyId.length,
-    ...(fannedOut === undefined ? {} : { fannedOut }),
+    ...(fannedOut === undefined ? {} : { fannedOut, pollAnswersPerMessage }),
   };
   log(
     `${kind}: ${run.perSecond.toFixed(0)} messages/s (slowest second ${run.slowestSecond}), latency median ${run.latencyMs.median.toFixed(1)} ms, ` +
       `p99 ${run.latencyMs.p99.toFixed(1)} ms, max ${run.latencyMs.max.toFixed(1)} ms; errors ${run.errors}; ` +
       `CPU per message: server ${run.serverCpuPerMessageMs.toFixed(3)} ms, driver ${run.driverCpuPerMessageMs.toFixed(3)} ms; ` +
       `${stored} of ${everyId.length} acknowledged messages in the file after ${args.profile ? 'exit' : 'SIGKILL'}` +
-      (fannedOut === undefined ? '' : `; every queue got every message: ${fannedOut}`),
+      (fannedOut === undefined ? '' : `; every queue got every message: ${fannedOut}; poll answers per message: ${pollAnswersPerMessage!.toFixed(1)}`),
   );
   return run;
 }
