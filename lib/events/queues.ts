@@ -151,9 +151,8 @@ export interface EventQueuesOptions {
    */
   maxEventsPerQueue: number;
   /**
-   * Off unless given: told, just before the parked polls are answered, when the first of the
-   * events they get was delivered (performance.now(), right after its commit) and how many
-   * polls are being answered. Benchmarks time fan-out with it.
+   * Off unless given: told after each delivery when it began (performance.now(), right after
+   * the commit) and how many parked polls it answered. Benchmarks time fan-out with it.
    */
   onDelivery?: (delivery: { startedAt: number; answeredPolls: number }) => void;
 }
@@ -214,46 +213,28 @@ export class EventQueues {
     return this.byUser.get(userId) ?? [];
   }
 
-  /**
-   * Puts each event into the accepting queues of its users. Their parked polls are answered
-   * once the current turn of the event loop is done: a burst of writes (many messages sent at
-   * once) then reaches each client in one answer instead of one answer per event.
-   */
+  /** Puts each event into the accepting queues of its users, then wakes those queues' polls. */
   deliver(batch: ReadonlyArray<{ event: Deliverable; userIds: Iterable<number> }>): void {
+    const startedAt = this.options.onDelivery ? performance.now() : 0;
+    const touched = new Set<EventQueue>();
     for (const { event, userIds } of batch) {
       for (const userId of new Set(userIds)) {
         for (const queue of this.queuesOf(userId)) {
           const shaped = typeof event === 'function' ? event(queue) : event;
           if (shaped && queue.accepts(shaped)) {
             queue.push(shaped);
-            if (queue.size > this.options.maxEventsPerQueue) this.delete(queue);
-            else this.toWake.add(queue);
+            touched.add(queue);
           }
         }
       }
     }
-    if (this.toWake.size > 0 && !this.wakeScheduled) {
-      this.wakeScheduled = true;
-      this.firstUnansweredAt = this.options.onDelivery ? performance.now() : 0;
-      setImmediate(() => this.wakeTouched());
+    let answeredPolls = 0;
+    for (const queue of touched) {
+      if (queue.parked) answeredPolls++;
+      if (queue.size > this.options.maxEventsPerQueue) this.delete(queue);
+      else this.wake(queue);
     }
-  }
-
-  private readonly toWake = new Set<EventQueue>();
-  private wakeScheduled = false;
-  /** When the oldest event not yet answered was delivered, for onDelivery. */
-  private firstUnansweredAt = 0;
-
-  private wakeTouched(): void {
-    this.wakeScheduled = false;
-    const queues = [...this.toWake];
-    this.toWake.clear();
-    if (this.options.onDelivery) {
-      const answeredPolls = queues.filter((queue) => queue.parked && this.byId.has(queue.id)).length;
-      this.options.onDelivery({ startedAt: this.firstUnansweredAt, answeredPolls });
-    }
-    // A queue deleted since its event arrived already answered its poll.
-    for (const queue of queues) if (this.byId.has(queue.id)) this.wake(queue);
+    this.options.onDelivery?.({ startedAt, answeredPolls });
   }
 
   /** The JSON array of a queue's pending events, each with the queue's own id spliced in. */
