@@ -40,6 +40,10 @@ export function openDatabase(file: string): Db {
     // NORMAL in WAL mode: a committed transaction survives a crash of this process; only a
     // power loss can lose the last few commits. FULL would fsync on every commit.
     db.pragma('synchronous = NORMAL');
+    // A checkpoint copies the WAL's pages into the file and syncs both. A message touches a
+    // page per receiver, and the same pages again with the next message, so checkpointing
+    // every 40 MB instead of every 4 MB copies each hot page once instead of ten times.
+    db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
     // 16 MB page cache (negative means KiB): enough for the hot indexes, small for a small box.
     db.pragma('cache_size = -16000');

@@ -319,6 +319,82 @@ describe('GET /messages', () => {
     assert.equal(response.body.messages[0].match_subject, 'animals');
   });
 
+  test('search pages through its matches newest first, in one’s own history and a channel’s shared history', async () => {
+    const { name } = await createChannel(server.owner);
+    const word = `quokka${Date.now()}`;
+    const matching: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      matching.push(await send(server.owner, { type: 'stream', to: name, topic: 't', content: `${word} number ${i}` }));
+      await send(server.owner, { type: 'stream', to: name, topic: 't', content: `unrelated ${i}` });
+    }
+    const excluded = await send(server.owner, { type: 'stream', to: name, topic: 't', content: `${word} with a penguin` });
+    const ids = (response: { body: { messages: Array<{ id: number }> } }) => response.body.messages.map((m) => m.id);
+    const search = [{ operator: 'search', operand: word }];
+    const newest = await server.owner.get('/messages', { anchor: 'newest', num_before: 3, num_after: 0, narrow: JSON.stringify(search) });
+    assert.deepEqual(ids(newest), [matching[3], matching[4], excluded]);
+    assert.equal(newest.body.found_oldest, false);
+    const older = await server.owner.get('/messages', {
+      anchor: matching[3],
+      include_anchor: false,
+      num_before: 10,
+      num_after: 0,
+      narrow: JSON.stringify(search),
+    });
+    assert.deepEqual(ids(older), matching.slice(0, 3));
+    assert.equal(older.body.found_oldest, true);
+    const withoutPenguins = [...search, { operator: 'search', operand: 'penguin', negated: true }];
+    const filtered = await server.owner.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify(withoutPenguins) });
+    assert.deepEqual(ids(filtered), matching);
+    // A newcomer reaches the same matches through the channel's shared history.
+    const newcomer = await server.createUser();
+    const inChannel = [{ operator: 'channel', operand: name }, ...search];
+    const shared = await newcomer.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify(inChannel) });
+    assert.deepEqual(ids(shared), [...matching, excluded]);
+    const byIds = await newcomer.get('/messages', { message_ids: JSON.stringify([matching[0], matching[0] + 1]), narrow: JSON.stringify(inChannel) });
+    assert.deepEqual(ids(byIds), [matching[0]]);
+  });
+
+  test('first_unread in a search narrow is the oldest unread match', async () => {
+    const reader = await server.createUser();
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });
+    const word = `wombat${Date.now()}`;
+    const first = await send(server.owner, { type: 'stream', to: name, topic: 't', content: `${word} one` });
+    await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'not this one' });
+    const second = await send(server.owner, { type: 'stream', to: name, topic: 't', content: `${word} two` });
+    await reader.post('/messages/flags', { messages: JSON.stringify([first]), op: 'add', flag: 'read' });
+    const response = await reader.get('/messages', {
+      anchor: 'first_unread',
+      num_before: 0,
+      num_after: 10,
+      narrow: JSON.stringify([{ operator: 'search', operand: word }]),
+    });
+    assert.equal(response.body.anchor, second);
+    assert.deepEqual(response.body.messages.map((m: { id: number }) => m.id), [second]);
+  });
+
+  test('message events leave the avatar to clients that may see the sender’s email, and send it to the others', async () => {
+    const sender = await server.createUser();
+    const reader = await server.createUser();
+    await sender.patch('/settings', { email_address_visibility: 3 }); // administrators only
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, sender.userId, reader.userId] });
+    const ownerPoll = await listen(server.owner, { event_types: ['message'], client_gravatar: true });
+    const readerPoll = await listen(reader, { event_types: ['message'], client_gravatar: true });
+    await send(sender, { type: 'stream', to: name, topic: 't', content: 'who sees my face' });
+    const [ownerEvent] = await ownerPoll();
+    const [readerEvent] = await readerPoll();
+    assert.equal(ownerEvent.message.avatar_url, null);
+    assert.match(readerEvent.message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+  });
+
+  test('a queue narrowed by search gets only the messages that match', async () => {
+    const { name } = await createChannel(server.owner);
+    const word = `narwhal${Date.now()}`;
+    const poll = await listen(server.owner, { event_types: ['message'], narrow: [['search', word]] });
+    const matching = await send(server.owner, { type: 'stream', to: name, topic: 't', content: `a ${word} surfaces` });
+    await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'only water' });
+    assert.deepEqual((await poll()).map((event) => event.message.id), [matching]);
+  });
+
   test('a channel’s shared history reaches later subscribers, flagged historical', async () => {
     const { name } = await createChannel(server.owner);
     const id = await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'before you came' });

@@ -4,7 +4,7 @@ import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { canReadChannelHistory } from './access';
 import { Flag } from './flags';
-import { flagsColumn, mutedCondition, type CompiledNarrow } from './narrow';
+import { flagsColumn, mutedCondition, rowConditions, type CompiledNarrow } from './narrow';
 import type { MessageRow } from './queries';
 
 /** The range parameters GET /messages and POST /messages/flags/narrow share. */
@@ -40,19 +40,36 @@ export function resolveAnchor(stoa: Stoa, narrow: CompiledNarrow, requested: str
 
 export type FetchedRow = MessageRow & { user_flags: number };
 
-/** The start of a fetch: the user's own rows, or (shared history) every message of the channel. */
-function source(narrow: CompiledNarrow): { from: string; idColumn: string; flags: string } {
+/**
+ * The start of a fetch: the user's own rows, or (shared history) every message of the
+ * channel. A search starts from the full-text index instead, walked in ID order, so a common
+ * word stops after one page of matches rather than listing them all first.
+ */
+function source(narrow: CompiledNarrow): { from: string; idColumn: string; flags: string; conditions: string[] } {
+  const fullText = narrow.fullText;
+  const conditions = fullText === null ? [] : [`messages_fts MATCH ${fullText}`];
   if (narrow.includeHistory) {
     return {
-      from: 'messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user',
-      idColumn: 'm.id',
+      from: `${fullText === null ? 'messages m' : 'messages_fts JOIN messages m ON m.id = messages_fts.rowid'}
+        LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user`,
+      idColumn: fullText === null ? 'm.id' : 'messages_fts.rowid',
       flags: flagsColumn(true),
+      conditions,
+    };
+  }
+  if (fullText !== null) {
+    return {
+      from: `messages_fts JOIN user_messages um ON um.message_id = messages_fts.rowid JOIN messages m ON m.id = messages_fts.rowid`,
+      idColumn: 'messages_fts.rowid',
+      flags: flagsColumn(false),
+      conditions,
     };
   }
   return {
     from: 'user_messages um JOIN messages m ON m.id = um.message_id',
     idColumn: 'um.message_id',
     flags: flagsColumn(false),
+    conditions,
   };
 }
 
@@ -68,9 +85,11 @@ function whereClause(narrow: CompiledNarrow, flags: string, extra: string[], per
  */
 export function firstUnreadId(stoa: Stoa, narrow: CompiledNarrow): number | undefined {
   const personal = { ...narrow, includeHistory: false };
-  const { from, idColumn, flags } = source(personal);
-  const unread = [`(${flags} & ${Flag.read}) = 0`, `NOT ${mutedCondition(!narrow.namesChannel)}`];
-  const sql = `SELECT ${idColumn} AS id FROM ${from} ${whereClause(personal, flags, unread, true)}
+  const { from, idColumn, flags, conditions } = source(personal);
+  // Unread rows are few: walk the user's unread index in ID order and stop at the first row in
+  // the narrow. Left to itself the planner walks the user's whole history instead.
+  const start = narrow.fullText === null ? from.replace('user_messages um', 'user_messages um INDEXED BY user_messages_unread') : from;
+  const sql = `SELECT ${idColumn} AS id FROM ${start} ${whereClause(personal, flags, [...conditions, `(${flags} & ${Flag.read}) = 0`, `NOT ${mutedCondition(!narrow.namesChannel)}`], true)}
     ORDER BY ${idColumn} LIMIT 1`;
   return (stoa.messages.prepared(sql).get(narrow.params) as { id: number } | undefined)?.id;
 }
@@ -91,19 +110,19 @@ export function fetchRange(
   numBefore: number,
   numAfter: number,
 ): RangeResult {
-  const { from, idColumn, flags } = source(narrow);
+  const { from, idColumn, flags, conditions } = source(narrow);
   const personal = !narrow.includeHistory;
   const select = `SELECT m.*, ${flags} AS user_flags FROM ${from}`;
   let before: FetchedRow[] = [];
   if (numBefore > 0) {
-    const sql = `${select} ${whereClause(narrow, flags, [`${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @limit`;
+    const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @limit`;
     before = (stoa.messages.prepared(sql).all({ ...narrow.params, anchor, limit: numBefore }) as FetchedRow[]).reverse();
   }
   let after: FetchedRow[] = [];
   const afterLimit = numAfter + (includeAnchor ? 1 : 0);
   if (afterLimit > 0) {
     const op = includeAnchor ? '>=' : '>';
-    const sql = `${select} ${whereClause(narrow, flags, [`${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @limit`;
+    const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @limit`;
     after = stoa.messages.prepared(sql).all({ ...narrow.params, anchor, limit: afterLimit }) as FetchedRow[];
   }
   const foundAnchor = includeAnchor && after.length > 0 && after[0].id === anchor;
@@ -127,7 +146,7 @@ export function fetchByIds(stoa: Stoa, user: UserRow, narrow: CompiledNarrow, id
   const flags = flagsColumn(true);
   const sql = `SELECT m.*, ${flags} AS user_flags
     FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user
-    ${whereClause(narrow, flags, ['m.id IN (SELECT value FROM json_each(@ids))', '(um.user_id IS NOT NULL OR m.recipient_id IN (SELECT value FROM json_each(@history)))'], false)}
+    ${whereClause({ ...narrow, conditions: rowConditions(narrow) }, flags, ['m.id IN (SELECT value FROM json_each(@ids))', '(um.user_id IS NOT NULL OR m.recipient_id IN (SELECT value FROM json_each(@history)))'], false)}
     ORDER BY m.id`;
   return stoa.messages
     .prepared(sql)

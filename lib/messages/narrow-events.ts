@@ -1,6 +1,6 @@
 import type { Stoa } from '../stoa';
 import type { NarrowTerm } from './narrow';
-import { compileNarrow } from './narrow';
+import { compileNarrow, rowConditions } from './narrow';
 import type { MessageRow } from './queries';
 
 const compiledByNarrow = new WeakMap<object, ReturnType<typeof compileNarrow> | null>();
@@ -32,7 +32,7 @@ export function matchesEventNarrow(
     compiledByNarrow.set(narrow, compiled);
   }
   if (compiled === null) return false;
-  const conditions = compiled.conditions.map((c) => c.replaceAll('FLAGS', '@flags'));
+  const conditions = rowConditions(compiled).map((c) => c.replaceAll('FLAGS', '@flags'));
   const sql = `SELECT 1 FROM messages m WHERE m.id = @message ${conditions.map((c) => `AND ${c}`).join(' ')}`;
   return stoa.messages.prepared(sql).get({ ...compiled.params, message: row.id, flags }) !== undefined;
 }

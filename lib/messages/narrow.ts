@@ -63,6 +63,11 @@ export interface CompiledNarrow {
   searchWords: string[];
   /** Whether a (positive) channel term picks the channel, so its muting does not hide it. */
   namesChannel: boolean;
+  /**
+   * The bound full-text query every message must match (the narrow's non-negated `search`
+   * terms), kept out of `conditions` so a fetch can start from the search index.
+   */
+  fullText: string | null;
 }
 
 const IS_OPERANDS = new Set(['dm', 'starred', 'mentioned', 'alerted', 'unread', 'resolved', 'followed', 'muted']);
@@ -113,7 +118,9 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
     params: { user: user.id },
     searchWords: [],
     namesChannel: false,
+    fullText: null,
   };
+  const fullTextWords: string[] = [];
   let n = 0;
   const bind = (value: unknown): string => {
     const name = `p${n++}`;
@@ -206,7 +213,11 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
         const words = searchWords(operand);
         if (words.length === 0) continue;
         compiled.searchWords.push(...words);
-        condition = `m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${bind(ftsQuery(words))})`;
+        if (!term.negated) {
+          fullTextWords.push(...words);
+          continue;
+        }
+        condition = matchesFullText(bind(ftsQuery(words)));
         break;
       }
       default:
@@ -214,8 +225,19 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
     }
     compiled.conditions.push(term.negated ? `NOT (${condition})` : condition);
   }
+  if (fullTextWords.length > 0) compiled.fullText = bind(ftsQuery(fullTextWords));
   compiled.includeHistory = historyRequested && !personalOnly;
   return compiled;
+}
+
+/** Whether message `m` matches a full-text query: a lookup of one row, not a list of every match. */
+function matchesFullText(query: string): string {
+  return `EXISTS (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ${query} AND messages_fts.rowid = m.id)`;
+}
+
+/** Every condition of the narrow on one row of `messages m`, the full-text match included. */
+export function rowConditions(narrow: CompiledNarrow): string[] {
+  return narrow.fullText === null ? narrow.conditions : [...narrow.conditions, matchesFullText(narrow.fullText)];
 }
 
 function isCondition(operand: string, bind: (value: unknown) => string): string {

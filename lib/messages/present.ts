@@ -31,6 +31,7 @@ export class MessagePresenter {
   private readonly users = new Map<number, UserRow>();
   private readonly recipients = new Map<number, string | DisplayRecipientEntry[]>();
   private readonly linksByTopic = new Map<string, TopicLink[]>();
+  private realmString: string | undefined;
 
   constructor(private readonly stoa: Stoa) {}
 
@@ -127,7 +128,7 @@ export class MessagePresenter {
       sender_id: sender.id,
       sender_email: sender.email,
       sender_full_name: sender.full_name,
-      sender_realm_str: this.stoa.realm.get()!.string_id,
+      sender_realm_str: (this.realmString ??= this.stoa.realm.get()!.string_id),
       avatar_url: avatarUrl(viewer, sender, view.clientGravatar),
       type: isChannel ? 'stream' : 'private',
       recipient_id: row.recipient_id,

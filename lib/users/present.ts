@@ -4,10 +4,8 @@ import { EmailVisibility, Role, type UserRow } from './queries';
 
 /** Whether `viewer` may see `target`'s real email address, by the target's visibility setting. */
 export function canSeeDeliveryEmail(viewer: UserRow, target: UserRow): boolean {
-  if (viewer.id === target.id || target.is_bot) return true;
+  if (viewer.id === target.id || deliveryEmailVisibleToAll(target)) return true;
   switch (target.email_address_visibility) {
-    case EmailVisibility.EVERYONE:
-      return true;
     case EmailVisibility.MEMBERS:
       return viewer.role !== Role.GUEST;
     case EmailVisibility.MODERATORS:
@@ -17,6 +15,11 @@ export function canSeeDeliveryEmail(viewer: UserRow, target: UserRow): boolean {
     default:
       return false;
   }
+}
+
+/** Whether everyone may see the target's real email address, whoever they are. */
+export function deliveryEmailVisibleToAll(target: UserRow): boolean {
+  return target.is_bot === 1 || target.email_address_visibility === EmailVisibility.EVERYONE;
 }
 
 /** The provider-hosted avatar: an identicon keyed by the hash of the real address. */
@@ -35,8 +38,15 @@ export function mediumAvatarUrl(user: UserRow): string {
  * can only do when it may see the real email and the avatar is provider-hosted.
  */
 export function avatarUrl(viewer: UserRow, target: UserRow, clientGravatar: boolean): string | null {
-  if (clientGravatar && target.avatar_source === 'G' && canSeeDeliveryEmail(viewer, target)) return null;
-  return gravatarUrl(target);
+  return clientComputesAvatar(() => viewer, target, clientGravatar) ? null : gravatarUrl(target);
+}
+
+/**
+ * Whether avatarUrl is null: cheaper to ask than the URL, which hashes the address. The viewer
+ * is asked for only when the answer depends on who they are.
+ */
+export function clientComputesAvatar(viewer: () => UserRow, target: UserRow, clientGravatar: boolean): boolean {
+  return clientGravatar && target.avatar_source === 'G' && (deliveryEmailVisibleToAll(target) || canSeeDeliveryEmail(viewer(), target));
 }
 
 /** Zulip's ISO 8601 form, with an explicit +00:00 offset. */
