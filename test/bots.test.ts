@@ -179,6 +179,18 @@ describe('bots', () => {
     assert.equal((await bystander.get(`/users/${bot.user_id}`)).body.user.bot_owner_id, second.userId);
   });
 
+  test('deactivating a person deactivates the bots they own', async () => {
+    const owner = await server.createUser();
+    const bot = (await owner.post('/bots', { full_name: unique('Helper '), short_name: unique('helper') })).body;
+    const watcher = await listen(server.owner, { event_types: ['realm_user'] });
+    assert.equal((await server.owner.delete(`/users/${owner.userId}`)).status, 200);
+    const deactivated = (await watcher())
+      .filter((e) => e.person.is_active === false)
+      .map((e) => e.person.user_id);
+    assert.deepEqual(deactivated, [owner.userId, bot.user_id]);
+    assert.equal((await server.owner.get(`/users/${bot.user_id}`)).body.user.is_active, false);
+  });
+
   test('deactivating a bot tells its administrators, and the bot stays listed as inactive', async () => {
     const owner = await server.createUser();
     const bot = (await owner.post('/bots', { full_name: unique('Retired '), short_name: unique('retired') })).body;

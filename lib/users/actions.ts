@@ -143,14 +143,18 @@ function announceVisibleEmails(stoa: Stoa, before: UserRow, after: UserRow): voi
  * client drops it from the active users (and from all groups' member lists).
  */
 export function deactivateUser(stoa: Stoa, userId: number): void {
+  // A person's bots stop with them, as on Zulip: nobody would be left to answer for them.
+  const deactivated = [userId, ...stoa.users.botsOwnedBy(userId).filter((bot) => bot.is_active).map((bot) => bot.id)];
   write(stoa, () => {
-    stoa.users.setActive(userId, false);
-    announcePersonUpdate(stoa, { user_id: userId, is_active: false });
-    const user = stoa.users.byId(userId)!;
-    if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });
-    announceSubscriberActivity(stoa, userId, false);
+    for (const id of deactivated) {
+      stoa.users.setActive(id, false);
+      announcePersonUpdate(stoa, { user_id: id, is_active: false });
+      const user = stoa.users.byId(id)!;
+      if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });
+      announceSubscriberActivity(stoa, id, false);
+    }
   });
-  for (const queue of [...stoa.queues.queuesOf(userId)]) stoa.queues.delete(queue);
+  for (const id of deactivated) for (const queue of [...stoa.queues.queuesOf(id)]) stoa.queues.delete(queue);
 }
 
 /** Reactivates an account; clients put it back into the groups it still belongs to. */
