@@ -88,16 +88,20 @@ function toApiError(error: ErrorObject): ApiError {
 }
 
 /**
- * Compiles an endpoint's parameter schema once, at start-up, into a parser from raw request
- * parameters (body, query and path, all strings) to typed, defaulted values.
+ * Turns an endpoint's parameter schema into a parser from raw request parameters (body, query
+ * and path, all strings) to typed, defaulted values. The schema is compiled once, when the
+ * endpoint is first called: compiling every endpoint's schema up front would cost most of
+ * the server's start-up time.
  */
 export function compileParams<P>(schema: ParamsSchema, pathParams: readonly string[] = []) {
-  const validate: ValidateFunction = ajv.compile({
-    type: 'object',
-    properties: schema.properties,
-    required: [...(schema.required ?? [])],
-    additionalProperties: false,
-  });
+  let compiled: ValidateFunction | undefined;
+  const validator = (): ValidateFunction =>
+    (compiled ??= ajv.compile({
+      type: 'object',
+      properties: schema.properties,
+      required: [...(schema.required ?? [])],
+      additionalProperties: false,
+    }));
   const known = new Set(Object.keys(schema.properties));
   const fromPath = new Set(pathParams);
 
@@ -110,6 +114,7 @@ export function compileParams<P>(schema: ParamsSchema, pathParams: readonly stri
       else ignored.push(name);
     }
     for (const name of fromPath) values[name] = decode(name, path[name], schema.properties[name] ?? {});
+    const validate = validator();
     if (!validate(values)) throw toApiError(validate.errors![0]);
     return { params: values as P, ignored: ignored.sort() };
   };
