@@ -9,12 +9,12 @@ import { TestServer } from './support/server';
  * from the server's own code, and every refusal is checked to change nothing and name nothing.
  */
 
-type Role = 'owner' | 'administrator' | 'moderator' | 'member' | 'guest' | 'deactivated';
+type Role = 'owner' | 'administrator' | 'moderator' | 'member' | 'guest' | 'bot' | 'deactivated';
 type Kind = 'public' | 'public, subscribed' | 'private' | 'private, subscribed' | 'archived';
 
-const ROLES: Role[] = ['owner', 'administrator', 'moderator', 'member', 'guest', 'deactivated'];
+const ROLES: Role[] = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot', 'deactivated'];
 const KINDS: Kind[] = ['public', 'public, subscribed', 'private', 'private, subscribed', 'archived'];
-const ROLE_VALUES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600, deactivated: 400 };
+const ROLE_VALUES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600, bot: 400, deactivated: 400 };
 
 const subscribed = (kind: Kind) => kind.endsWith('subscribed');
 const isPrivate = (kind: Kind) => kind.startsWith('private');
@@ -35,6 +35,15 @@ const active = (kind: Kind) => kind !== 'archived';
 
 let server: TestServer;
 const clients = new Map<Role, Client & { userId: number }>();
+
+/** A generic bot, made by a member and acting with its own API key; for channels it is a member. */
+async function createBot(): Promise<Client & { userId: number }> {
+  const botOwner = await server.createUser('Bot owner');
+  const created = await botOwner.post('/bots', { full_name: 'Matrix Bot', short_name: 'matrix' });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const { email } = (await server.owner.get(`/users/${created.body.user_id}`)).body.user;
+  return Object.assign(server.anonymous.as({ email, apiKey: created.body.api_key }), { userId: created.body.user_id as number });
+}
 /** For each role, the channels made for it: its own, so one role's actions never disturb another's. */
 const channels = new Map<string, { id: number; name: string }>();
 
@@ -43,8 +52,13 @@ before(async () => {
   // Every channel has this subscriber, so the owner can make channels it is not in itself.
   const keeper = await server.createUser('Keeper');
   for (const role of ROLES) {
-    const client = role === 'owner' ? Object.assign(server.owner, { userId: server.ownerId }) : await server.createUser(`The ${role}`);
-    if (role !== 'owner' && role !== 'deactivated') await server.owner.patch(`/users/${client.userId}`, { role: ROLE_VALUES[role] });
+    const client =
+      role === 'owner'
+        ? Object.assign(server.owner, { userId: server.ownerId })
+        : role === 'bot'
+          ? await createBot()
+          : await server.createUser(`The ${role}`);
+    if (role !== 'owner' && role !== 'deactivated' && role !== 'bot') await server.owner.patch(`/users/${client.userId}`, { role: ROLE_VALUES[role] });
     clients.set(role, client);
     for (const kind of KINDS) {
       // The owner creates every channel; the role's user is in it only where the kind says so.
@@ -185,9 +199,25 @@ describe('the channel permission matrix', () => {
     for (const role of ROLES.filter((r) => r !== 'deactivated')) {
       const { name } = channels.get(`${role}/public, subscribed`)!;
       const response = await clients.get(role)!.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [target.userId] });
-      // The organization lets members add subscribers by default; guests may not subscribe at all.
+      // The organization lets members (bots too) add subscribers by default; guests may not subscribe at all.
       assert.equal(response.status, role === 'guest' ? 400 : 200, role);
     }
+  });
+
+  test('a bot holds the members system group, so it may create public and private channels but not web-public ones', async () => {
+    const bot = clients.get('bot')!;
+    for (const invite_only of [false, true]) {
+      const name = `made by the bot ${invite_only}`;
+      const response = await bot.post('/users/me/subscriptions', { subscriptions: [{ name }], invite_only });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.deepEqual(response.body.subscribed, { [String(bot.userId)]: [name] });
+      const channel = (await bot.get('/streams/' + (await bot.get('/get_stream_id', { stream: name })).body.stream_id)).body.stream;
+      assert.equal(channel.invite_only, invite_only);
+      assert.equal(channel.creator_id, bot.userId);
+    }
+    const webPublic = await bot.post('/users/me/subscriptions', { subscriptions: [{ name: 'bot web-public' }], is_web_public: true });
+    assert.equal(webPublic.status, 400);
+    assert.equal((await server.owner.get('/get_stream_id', { stream: 'bot web-public' })).status, 400);
   });
 
   test('a deactivated user is refused everywhere with USER_DEACTIVATED', async () => {

@@ -5,6 +5,7 @@ import {
   type GroupSettingValue,
 } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import { ApiError, badRequest } from '../http/errors';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
@@ -133,7 +134,12 @@ export const updateChannelView = endpoint<UpdateChannelParams>({
     const changes: ChannelChanges = { privacy: checkPrivacy(stoa, user, channel, params) };
     if (params.topics_policy !== undefined) {
       if (user.role > Role.ADMINISTRATOR) throw insufficientPermission();
-      // Every message would have to be in the empty topic already; channels have no messages yet.
+      // Like Zulip, the creation notice in its "channel events" topic counts as a named topic.
+      if (params.topics_policy === 'empty_topic_only' && stoa.messages.hasNamedTopic(channel.recipient_id)) {
+        throw badRequest(
+          `To enable this configuration, all messages in this channel must be in the ${EMPTY_TOPIC_DISPLAY_NAME} topic. Consider renaming or deleting other topics.`,
+        );
+      }
       changes.topicsPolicy = params.topics_policy;
     }
     if (params.is_default_stream !== undefined) {

@@ -294,6 +294,8 @@ export function listChannels(stoa: Stoa, user: UserRow, filters: ListChannelsPar
         (filters.include_can_access_content && hasContentAccess(stoa, user, c)) ||
         (filters.include_public && user.role !== Role.GUEST && !c.invite_only) ||
         (filters.include_web_public && c.is_web_public === 1) ||
+        // Default channels are public, so only guests lack access to them.
+        (filters.include_default && c.is_default === 1 && user.role !== Role.GUEST) ||
         (filters.include_subscribed && isSubscribed(stoa, user, c)) ||
         (filters.include_owner_subscribed && owner !== undefined && isSubscribed(stoa, owner, c)),
     );

@@ -48,6 +48,10 @@ export function noticeOptions(readBy: (userId: number) => boolean): SendOptions 
 
 /** Topic of the notices about a channel's own settings, in its own channel. */
 const CHANNEL_EVENTS_TOPIC = 'channel events';
+/** A channel that allows only the empty topic gets its own notices there, as in Zulip. */
+function channelEventsTopic(channel: ChannelRow): string {
+  return channel.topics_policy === 'empty_topic_only' ? '' : CHANNEL_EVENTS_TOPIC;
+}
 const NEW_CHANNELS_TOPIC = 'new channels';
 /** Zulip stops telling each person they were subscribed when a request subscribes more than this. */
 const MAX_SUBSCRIBED_NOTICES = 100;
@@ -76,7 +80,7 @@ export function postSubscriptionNotices(
     sendMessage(
       stoa,
       bot,
-      { type: 'channel', channel, topic: CHANNEL_EVENTS_TOPIC },
+      { type: 'channel', channel, topic: channelEventsTopic(channel) },
       `**${policyName(channel)}** channel created by ${silentMention(actor)}. **Description:**\n\`\`\` quote\n${description}\n\`\`\``,
       byActor,
     );

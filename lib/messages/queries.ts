@@ -133,6 +133,7 @@ export function prepareMessageQueries(db: Db) {
   const firstInTopic = db.prepare<[number, string], { id: number | null }>(
     'SELECT min(id) AS id FROM messages WHERE recipient_id = ? AND topic_key = ?',
   );
+  const namedTopicIn = db.prepare<[number], { found: 1 }>("SELECT 1 AS found FROM messages WHERE recipient_id = ? AND topic <> '' LIMIT 1");
   const firstIn = db.prepare<[number], { id: number | null }>('SELECT min(id) AS id FROM messages WHERE recipient_id = ?');
   const topicsOf = db.prepare<[number], { topic: string; max_id: number }>(
     'SELECT topic, max(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic',
@@ -210,6 +211,8 @@ export function prepareMessageQueries(db: Db) {
       deleteMessage.run(id);
     },
     firstInTopic: (recipientId: number, topic: string) => firstInTopic.get(recipientId, topicKey(topic))?.id ?? undefined,
+    /** Whether any message of the channel is in a topic other than the empty one. */
+    hasNamedTopic: (recipientId: number) => namedTopicIn.get(recipientId) !== undefined,
     firstIn: (recipientId: number) => firstIn.get(recipientId)?.id ?? undefined,
     /** Each spelling of each topic of a channel, with its newest message. */
     topicsOf: (recipientId: number) => topicsOf.all(recipientId),
