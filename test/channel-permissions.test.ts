@@ -10,10 +10,10 @@ import { TestServer } from './support/server';
  */
 
 type Role = 'owner' | 'administrator' | 'moderator' | 'member' | 'guest' | 'bot' | 'deactivated';
-type Kind = 'public' | 'public, subscribed' | 'private' | 'private, subscribed' | 'archived';
+type Kind = 'public' | 'public, subscribed' | 'private' | 'private, subscribed' | 'web-public' | 'archived';
 
 const ROLES: Role[] = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot', 'deactivated'];
-const KINDS: Kind[] = ['public', 'public, subscribed', 'private', 'private, subscribed', 'archived'];
+const KINDS: Kind[] = ['public', 'public, subscribed', 'private', 'private, subscribed', 'web-public', 'archived'];
 const ROLE_VALUES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600, bot: 400, deactivated: 400 };
 
 const subscribed = (kind: Kind) => kind.endsWith('subscribed');
@@ -22,13 +22,13 @@ const isAdmin = (role: Role) => role === 'owner' || role === 'administrator';
 
 /** May know the channel: subscribers; non-guests for public ones; administrators for private ones. */
 function metadata(role: Role, kind: Kind): boolean {
-  if (subscribed(kind)) return true;
+  if (subscribed(kind) || kind === 'web-public') return true;
   if (role === 'guest') return false;
   return !isPrivate(kind) || isAdmin(role);
 }
 /** May read it: subscribers, and non-guests for public ones (administrators get no more). */
 function content(role: Role, kind: Kind): boolean {
-  if (subscribed(kind)) return true;
+  if (subscribed(kind) || kind === 'web-public') return true;
   return role !== 'guest' && !isPrivate(kind);
 }
 const active = (kind: Kind) => kind !== 'archived';
@@ -48,7 +48,10 @@ async function createBot(): Promise<Client & { userId: number }> {
 const channels = new Map<string, { id: number; name: string }>();
 
 before(async () => {
-  server = await TestServer.start();
+  // Web-public channels need the server's switch and the organization's spectator access.
+  server = await TestServer.start({ webPublic: true });
+  const spectators = await server.owner.patch('/realm', { enable_spectator_access: true });
+  assert.equal(spectators.status, 200, JSON.stringify(spectators.body));
   // Every channel has this subscriber, so the owner can make channels it is not in itself.
   const keeper = await server.createUser('Keeper');
   for (const role of ROLES) {
@@ -67,6 +70,7 @@ before(async () => {
       const created = await server.owner.post('/users/me/subscriptions', {
         subscriptions: [{ name }],
         invite_only: isPrivate(kind),
+        is_web_public: kind === 'web-public',
         principals,
       });
       assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -215,9 +219,9 @@ describe('the channel permission matrix', () => {
       assert.equal(channel.invite_only, invite_only);
       assert.equal(channel.creator_id, bot.userId);
     }
-    const webPublic = await bot.post('/users/me/subscriptions', { subscriptions: [{ name: 'bot web-public' }], is_web_public: true });
+    const webPublic = await bot.post('/users/me/subscriptions', { subscriptions: [{ name: 'web-public, made by the bot' }], is_web_public: true });
     assert.equal(webPublic.status, 400);
-    assert.equal((await server.owner.get('/get_stream_id', { stream: 'bot web-public' })).status, 400);
+    assert.equal((await server.owner.get('/get_stream_id', { stream: 'web-public, made by the bot' })).status, 400);
   });
 
   test('a deactivated user is refused everywhere with USER_DEACTIVATED', async () => {
