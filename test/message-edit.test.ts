@@ -166,6 +166,25 @@ describe('moving messages', () => {
     assert.deepEqual(Object.keys((await message(reader, id)).edit_history[0]).sort(), ['prev_stream', 'stream', 'timestamp', 'user_id']);
   });
 
+  test('a channel’s first message follows messages moved out of it and into it', async () => {
+    const from = await createChannel(server.owner);
+    const to = await createChannel(server.owner);
+    const channel = async (id: number) => (await server.owner.get(`/streams/${id}`)).body.stream;
+    // Both channels open with the notification bot's creation notice; move the origin's away.
+    const notice = (await channel(from.id)).first_message_id as number;
+    const later = await send(server.owner, { type: 'stream', to: from.name, topic: 'later', content: 'stays' });
+    const watcher = await listen(server.owner, { event_types: ['stream'] });
+    const moved = await server.owner.patch(`/messages/${notice}`, { stream_id: to.id, send_notification_to_new_thread: false });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.equal((await channel(from.id)).first_message_id, later);
+    assert.equal((await channel(to.id)).first_message_id, notice, 'the older message now opens the other channel');
+    const updates = (await watcher()).filter((e) => e.property === 'first_message_id');
+    assert.deepEqual(updates.map((e) => [e.stream_id, e.value]), [
+      [from.id, later],
+      [to.id, notice],
+    ]);
+  });
+
   test('guests may rename topics but not move messages to another channel', async () => {
     const guest = await server.createUser();
     assert.equal((await server.owner.patch(`/users/${guest.userId}`, { role: 600 })).status, 200);

@@ -323,11 +323,15 @@ function streamUpdate(channel: ChannelRow, property: string, value: unknown, ext
   return { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property, value, ...extra };
 }
 
-/** Records a channel's first message, which clients show as where its history starts. */
-export function noteFirstMessage(stoa: Stoa, channel: ChannelRow, messageId: number): void {
-  if (channel.first_message_id !== null) return;
-  stoa.channels.update(channel.id, { first_message_id: messageId });
-  sendEvent(stoa, streamUpdate(channel, 'first_message_id', messageId), channelAudience(stoa, channel));
+/**
+ * Brings a channel's first message (where clients show its history starting) up to date after
+ * messages arrive, leave or move, and tells those who may see the channel when it changed.
+ */
+export function refreshFirstMessage(stoa: Stoa, channel: ChannelRow): void {
+  const first = stoa.messages.firstIn(channel.recipient_id) ?? null;
+  if (first === channel.first_message_id) return;
+  stoa.channels.update(channel.id, { first_message_id: first });
+  sendEvent(stoa, streamUpdate(channel, 'first_message_id', first), channelAudience(stoa, channel));
 }
 
 /**

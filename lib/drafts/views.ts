@@ -2,7 +2,7 @@ import { accessChannelById } from '../channels/access';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
-import { REALM_SERVER_FACTS } from '../realm/settings';
+import { truncateContent, truncateTopic } from '../messages/addressing';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
@@ -10,8 +10,6 @@ import { createDrafts, deleteDraft, editDraft } from './actions';
 import { presentDraft } from './present';
 import type { DraftFields, DraftType } from './queries';
 
-const MAX_TOPIC_LENGTH = REALM_SERVER_FACTS.max_topic_length as number;
-const MAX_MESSAGE_LENGTH = REALM_SERVER_FACTS.max_message_length as number;
 /** The last moment a timestamp may name (the end of year 9999, as Python's datetime allows). */
 const MAX_TIMESTAMP = 253402300799;
 
@@ -37,12 +35,6 @@ interface DraftParam {
   timestamp?: number | null;
 }
 
-/** Shortens text longer than `max` characters (code points, as Zulip counts), ending it with `marker`. */
-function truncate(text: string, max: number, marker: string): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return chars.slice(0, max - Array.from(marker).length).join('') + marker;
-}
 
 function draftDoesNotExist(): ApiError {
   return new ApiError('BAD_REQUEST', 'Draft does not exist', 404);
@@ -85,11 +77,11 @@ function cleanDraft(stoa: Stoa, user: UserRow, draft: DraftParam, name: string):
     type: draft.type,
     to: [],
     topic: '',
-    content: truncate(content, MAX_MESSAGE_LENGTH, '\n[message truncated]'),
+    content: truncateContent(content),
     lastEditTime: Math.round(timestamp * 1e6) / 1e6,
   };
   if (draft.type === 'stream') {
-    fields.topic = truncate(draft.topic, MAX_TOPIC_LENGTH, '...');
+    fields.topic = truncateTopic(draft.topic);
     if (fields.topic.includes('\0')) throw badRequest('Topic must not contain null bytes');
     if (draft.to.length !== 1) throw badRequest('Must specify exactly 1 channel ID for channel messages');
     fields.to = [accessChannelById(stoa, user, draft.to[0], { need: 'content' }).id];

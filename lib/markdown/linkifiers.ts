@@ -1,3 +1,5 @@
+import { parse as parseTemplate } from 'uri-template';
+
 /** A realm linkifier made ready to run: its pattern compiled, its URL template ready to expand. */
 export interface CompiledLinkifier {
   matches(text: string): Array<{ start: number; end: number; text: string; url: string }>;
@@ -20,26 +22,6 @@ function toJavaScriptPattern(pattern: string): RegExp | null {
   return null;
 }
 
-/** RFC 6570 unreserved characters stay; with "+" and "#" expansion, reserved ones stay too. */
-function encodeTemplateValue(value: string, reserved: boolean): string {
-  const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-  if (!reserved) return encoded;
-  return encoded.replace(/%(21|23|24|26|27|28|29|2A|2B|2C|2F|3A|3B|3D|3F|40|5B|5D)/g, (escape) => decodeURIComponent(escape));
-}
-
-/** Expands the simple, reserved and fragment forms of an RFC 6570 template ({var}, {+var}, {#var}). */
-export function expandUrlTemplate(template: string, values: Record<string, string | undefined>): string {
-  return template.replace(/\{([+#]?)([\w.,]+)\}/g, (_whole, operator: string, names: string) => {
-    const parts = names
-      .split(',')
-      .map((name) => values[name])
-      .filter((value): value is string => value !== undefined)
-      .map((value) => encodeTemplateValue(value, operator !== ''));
-    if (parts.length === 0) return '';
-    return (operator === '#' ? '#' : '') + parts.join(',');
-  });
-}
-
 const compiledCache = new Map<string, CompiledLinkifier[]>();
 
 export function compileLinkifiers(
@@ -53,6 +35,13 @@ export function compileLinkifiers(
   for (const { pattern, url_template } of linkifiers) {
     const regex = toJavaScriptPattern(pattern);
     if (!regex) continue;
+    // Templates are checked as RFC 6570 when stored (lib/linkifiers); the same package expands them.
+    let template: ReturnType<typeof parseTemplate>;
+    try {
+      template = parseTemplate(url_template);
+    } catch {
+      continue;
+    }
     compiled.push({
       matches(text) {
         const found = [];
@@ -62,7 +51,7 @@ export function compileLinkifiers(
             start: match.index,
             end: match.index + match[0].length,
             text: match[0],
-            url: expandUrlTemplate(url_template, match.groups ?? {}),
+            url: template.expand(match.groups ?? {}),
           });
         }
         return found;

@@ -1,5 +1,5 @@
 import { notifyMobileDevices } from '../push/actions';
-import { noteFirstMessage } from '../channels/actions';
+import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
@@ -121,7 +121,8 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       flags.set(userId, initial);
     }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
-    if (addressee.type === 'channel') noteFirstMessage(stoa, addressee.channel, id);
+    // Only a channel's first message changes where its history starts.
+    if (addressee.type === 'channel' && addressee.channel.first_message_id === null) refreshFirstMessage(stoa, addressee.channel);
     const row = stoa.messages.byId(id)!;
     announceMessage(stoa, row, flags, options.local);
     notifyMobileDevices(stoa, row, flags);

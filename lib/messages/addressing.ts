@@ -30,7 +30,17 @@ export function normalizeContent(raw: string): string {
   const content = raw.trimEnd().replace(/^\n+/, '');
   if (content === '') throw badRequest('Message must not be empty');
   if (content.includes('\0')) throw badRequest('Message must not contain null bytes');
+  return truncateContent(content);
+}
+
+/** Content over the realm's length, cut with Zulip's marker (messages and drafts alike). */
+export function truncateContent(content: string): string {
   return truncate(content, MAX_MESSAGE_LENGTH, TRUNCATED_CONTENT_SUFFIX);
+}
+
+/** A topic over the realm's length, cut with an ellipsis (messages and drafts alike). */
+export function truncateTopic(topic: string): string {
+  return truncate(topic, MAX_TOPIC_LENGTH, TRUNCATED_TOPIC_SUFFIX);
 }
 
 /**
@@ -43,7 +53,7 @@ export function normalizeTopic(raw: string): string {
   const bad = points.findIndex((c) => /[\p{Cc}\p{Cs}\p{Co}\p{Cn}]/u.test(c));
   if (bad >= 0) throw badRequest(`Invalid character in topic, at position ${bad + 1}!`);
   if (topic === EMPTY_TOPIC_DISPLAY_NAME || topic === '(no topic)') return '';
-  return truncate(topic, MAX_TOPIC_LENGTH, TRUNCATED_TOPIC_SUFFIX);
+  return truncateTopic(topic);
 }
 
 /** The channel a `to` names: an ID (a JSON number), or a name; a one-element list holds either. */

@@ -1,4 +1,4 @@
-import { channelAudience } from '../channels/actions';
+import { refreshFirstMessage } from '../channels/actions';
 import { holdsChannelSetting } from '../channels/access';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
@@ -39,15 +39,7 @@ export function deleteMessage(stoa: Stoa, actor: UserRow, row: MessageRow): void
     audience.add(actor.id);
     const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
     stoa.messages.delete(row.id);
-    if (channel && channel.first_message_id === row.id) {
-      const next = stoa.messages.firstIn(channel.recipient_id) ?? null;
-      stoa.channels.update(channel.id, { first_message_id: next });
-      sendEvent(
-        stoa,
-        { type: 'stream', op: 'update', stream_id: channel.id, name: channel.name, property: 'first_message_id', value: next },
-        channelAudience(stoa, channel),
-      );
-    }
+    if (channel) refreshFirstMessage(stoa, channel);
     const place = channel ? { message_type: 'stream', stream_id: channel.id } : { message_type: 'private' };
     // Clients declaring bulk_message_deletion get the list form; older ones one event per message.
     const topicFor = (queue: EventQueue) =>

@@ -1,4 +1,5 @@
 import { hasContentAccess, holdsChannelSetting, accessChannelById } from '../channels/access';
+import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
@@ -274,7 +275,12 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
           ...(resolution ? {} : { last_moved_time: timestamp }),
         });
       }
-      if (edit.target !== undefined) moveBetweenChannels(stoa, origin, target, moved);
+      if (edit.target !== undefined) {
+        moveBetweenChannels(stoa, origin, target, moved);
+        // Either channel may now start its history at another message.
+        refreshFirstMessage(stoa, origin);
+        refreshFirstMessage(stoa, stoa.channels.byId(target.id)!);
+      }
     }
 
     // Everyone who has the message hears, with their flags; a channel with shared history
