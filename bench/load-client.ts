@@ -5,9 +5,9 @@
  * event has reached every poll, as wall-clock times comparable across processes.
  */
 import http from 'node:http';
-import type { ClientMessage, ServerMessage, Credentials } from './protocol';
+import type { FromLoadClient, ToLoadClient, Credentials } from './protocol';
 
-const send = (message: ClientMessage) => process.send!(message);
+const send = (message: FromLoadClient) => process.send!(message);
 
 let base: URL;
 let agent: http.Agent;
@@ -110,7 +110,7 @@ async function parkAll(queues: Queue[]): Promise<void> {
 
 let idleQueues: Queue[] = [];
 
-process.on('message', async (message: ServerMessage) => {
+process.on('message', async (message: ToLoadClient) => {
   switch (message.type) {
     case 'setup':
       base = new URL(message.url);

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createApp } from './app';
+import { createRequestListener } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -42,6 +42,26 @@ export interface StartOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * The default log: stdout, written once per turn of the event loop. One event can answer
+ * thousands of parked polls in a single turn, and a write per line would cost a system call
+ * per answer.
+ */
+function stdoutLog(): { log: (line: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    process.stdout.write(`${pending.join('\n')}\n`);
+    pending = [];
+  };
+  return {
+    log: (line) => {
+      if (pending.push(line) === 1) setImmediate(flush);
+    },
+    flush,
+  };
+}
+
 function siteUrl(host: string, port: number): string {
   // A wildcard address is where we listen, not where a client can reach us.
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
@@ -68,13 +88,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * and write the owner's zuliprc. Tests call this too, so they exercise the same path.
  */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const stdout = options.log ? undefined : stdoutLog();
+  const log = options.log ?? stdout!.log;
   const inMemory = config.data === ':memory:';
   if (!inMemory) mkdirSync(config.data, { recursive: true });
   const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
-  const server = createServer(createApp(stoa, { log }));
+  const server = createServer(createRequestListener(stoa, log));
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
   // that timer before it reads a request already waiting on the socket: the client then sees
@@ -86,6 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await listen(server, config.port, config.host);
   } catch (err) {
     db.close();
+    stdout?.flush();
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
@@ -122,6 +144,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
           void Promise.race([backgroundSettled(stoa), grace]).then(() => {
             db.close();
+            stdout?.flush();
             resolve();
           });
         });

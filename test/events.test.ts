@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { sendEvent, write } from '../lib/events/send';
 import type { Client } from './support/client';
@@ -158,6 +159,65 @@ describe('GET /events', () => {
     await assert.rejects(poll);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(queue.parked, null, 'the server let go of it');
+  });
+});
+
+describe('GET /events outside Express', () => {
+  // Plain polls take a lean path that skips Express (lib/http/long-poll.ts); whatever that
+  // path does not take must still get the answers of the general one.
+
+  test('reports parameters it does not know and logs the poll without its query string', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    server.logs.length = 0;
+    const response = await getEvents(server.owner, { queue_id, last_event_id: -1, dont_block: true, colour: 'blue' });
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body.ignored_parameters_unsupported, ['colour']);
+    assert.deepEqual(server.logs.filter((line) => line.includes('/events')).map((line) => line.replace(/[\d.]+ms$/, 'ms')), [
+      'GET /api/v1/events 200 ms',
+    ]);
+  });
+
+  test('answers a missing, malformed or wrong login as every endpoint does', async () => {
+    const { queue_id } = await registerQueue(server.owner);
+    const params = { queue_id, last_event_id: -1, dont_block: true };
+    const anonymous = await server.owner.as(undefined).get('/events', params);
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.body.code, 'UNAUTHORIZED');
+    assert.equal(anonymous.headers.get('www-authenticate'), 'Basic realm="zulip"');
+    const wrongKey = await server.owner.as({ email: 'desdemona@example.com', apiKey: 'a'.repeat(32) }).get('/events', params);
+    assert.equal(wrongKey.status, 401);
+    assert.equal(wrongKey.body.code, 'INVALID_API_KEY');
+    const malformed = await server.owner.request('GET', '/events', params, { headers: { authorization: 'Basic %%%' } });
+    assert.equal(malformed.status, 401);
+    assert.equal(malformed.headers.get('www-authenticate'), 'Basic realm="zulip"');
+  });
+
+  test('a poll with its parameters in a form body is served too', async () => {
+    const user = await server.createUser();
+    const { queue_id } = await registerQueue(user, { event_types: ['alert_words'] });
+    await user.post('/users/me/alert_words', { alert_words: ['bodily'] });
+    // fetch() refuses a GET with a body; some HTTP clients send one.
+    const body = new URLSearchParams({ queue_id, last_event_id: '-1', dont_block: 'true' }).toString();
+    const { email, apiKey } = user.credentials;
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(`${server.url}/api/v1/events`, {
+        method: 'GET',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body.events, [{ type: 'alert_words', alert_words: ['bodily'], id: 0 }]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
 /** Zulip keeps client names to this length. */
 const MAX_CLIENT_NAME_LENGTH = 30;
@@ -8,8 +8,8 @@ const MAX_CLIENT_NAME_LENGTH = 30;
  * `client` parameter if given, else the product token of the User-Agent (`ZulipMobile/27.1
  * (Android 14)` is ZulipMobile), else "Unspecified".
  */
-export function clientName(req: Request, clientParam: string | undefined): string {
-  const fromAgent = req.get('user-agent')?.split('/')[0].trim();
+export function clientName(req: IncomingMessage, clientParam: string | undefined): string {
+  const fromAgent = req.headers['user-agent']?.split('/')[0].trim();
   const name = clientParam?.trim() || fromAgent || 'Unspecified';
   return name.slice(0, MAX_CLIENT_NAME_LENGTH);
 }

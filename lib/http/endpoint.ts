@@ -1,14 +1,18 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import type { ParamsSchema } from './validate';
+import { sendSuccess } from './respond';
+import { compileParams, type ParamsSchema } from './validate';
 
-/** What a view gets: the server, the validated parameters and, for authenticated endpoints, the caller. */
+/**
+ * What a view gets: the server, the validated parameters and, for authenticated endpoints, the
+ * caller. The request and response are Node's: the long-poll path serves views without Express.
+ */
 export interface PublicCall<P> {
   stoa: Stoa;
   params: P;
-  req: Request;
-  res: Response;
+  req: IncomingMessage;
+  res: ServerResponse;
 }
 export interface Call<P> extends PublicCall<P> {
   user: UserRow;
@@ -45,3 +49,30 @@ export function publicEndpoint<P>(def: {
 
 /** The parameter schema of an endpoint that takes none. */
 export const NO_PARAMS: ParamsSchema = { properties: {} };
+
+/**
+ * Runs an endpoint for one request whose caller (if it needs one) is already known: parses the
+ * raw parameters, calls the view and writes its success body unless the view answered itself.
+ * Errors are thrown, or the promise rejected, for the caller to render.
+ */
+export function compileEndpoint(stoa: Stoa, endpoint: Endpoint, pathParams: readonly string[] = []) {
+  const parse = compileParams<unknown>(endpoint.params, pathParams);
+  return (
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: UserRow | undefined,
+    raw: Map<string, string>,
+    path: Record<string, string>,
+  ): Promise<void> | void => {
+    const { params, ignored } = parse(raw, path);
+    const data = endpoint.view({ stoa, params, req, res, user: user! });
+    // Not an async function: a parked long-poll would keep this call's frame (the caller's
+    // row, the raw parameters) alive for as long as it waits.
+    if (!(data instanceof Promise)) return answer(res, data, ignored);
+    return data.then((fields) => answer(res, fields, ignored));
+  };
+}
+
+function answer(res: ServerResponse, data: Record<string, unknown>, ignored: readonly string[]): void {
+  if (!res.headersSent) sendSuccess(res, data, ignored);
+}

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import busboy from 'busboy';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -19,7 +21,7 @@ function tooLarge(): ApiError {
   return new ApiError('BAD_REQUEST', `Request body too large (limit: ${MAX_BODY_BYTES} bytes)`, 413);
 }
 
-function hasBody(req: Request): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   if (length !== undefined) return length !== '0';
   return req.headers['transfer-encoding'] !== undefined;
@@ -134,9 +136,15 @@ export const parseBody: RequestHandler = (req, res, next) => {
   );
 };
 
+/** The parameters of a URL's query string, parsed as Express's default ("simple") parser does. */
+export function queryFields(url: string): Map<string, string> {
+  const start = url.indexOf('?');
+  return start < 0 ? new Map() : toFieldMap(parseQueryString(url.slice(start + 1)));
+}
+
 /** All request parameters by name: body fields first, then the query string, for every method. */
 export function requestParams(req: Request): Map<string, string> {
-  const params = toFieldMap(req.query as Record<string, unknown>);
+  const params = queryFields(req.originalUrl);
   for (const [name, value] of req.bodyFields ?? []) params.set(name, value);
   return params;
 }

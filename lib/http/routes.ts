@@ -24,6 +24,9 @@ import * as userTopicViews from '../user-topics/views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
 
+/** Where every route below is mounted. */
+export const API_PREFIX = '/api/v1';
+
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Route {

@@ -1,0 +1,49 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import parseBasicAuth from 'basic-auth';
+import { getEvents } from '../events/views';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { checkApiKey } from './auth';
+import { compileEndpoint } from './endpoint';
+import { ApiError } from './errors';
+import { hasBody, queryFields } from './params';
+import { API_PREFIX } from './routes';
+import { pathOf, sendError, type Log } from './respond';
+
+/** The path of the route table's GET /events, which this serves in its stead. */
+const EVENTS_PATH = `${API_PREFIX}/events`;
+
+/**
+ * GET /events served from Node's request event, without Express.
+ *
+ * Every client keeps one of these polls parked at all times, so their cost decides how many
+ * clients a small server holds and how fast one event reaches them all. Express gives each
+ * request its own prototypes, router state and closures, which stay alive as long as the poll
+ * is parked, and its per-response work more than doubles the CPU time of answering a fan-out
+ * (bench/RESULTS.md). This path runs the very same endpoint (parameters, view, answers).
+ *
+ * It takes only a well-formed poll by a caller whose credentials check out: a body, a
+ * missing or failed login, or anything else unusual goes to Express, whose answers (the
+ * Basic challenge, body errors) are then the only ones there are.
+ */
+export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log): RequestListener {
+  const run = compileEndpoint(stoa, getEvents);
+  return (req, res) => {
+    const user = pollCaller(stoa, req);
+    if (!user) return fallback(req, res);
+    try {
+      run(req, res, user, queryFields(req.url!), {})?.catch((err: unknown) => sendError(req, res, err, log));
+    } catch (err) {
+      sendError(req, res, err, log);
+    }
+  };
+}
+
+/** The caller of a plain GET /events, or undefined when the request is for the general path. */
+function pollCaller(stoa: Stoa, req: IncomingMessage): UserRow | undefined {
+  if (req.method !== 'GET' || pathOf(req.url) !== EVENTS_PATH || hasBody(req)) return undefined;
+  const credentials = parseBasicAuth(req);
+  if (!credentials) return undefined;
+  const outcome = checkApiKey(stoa, credentials.name, credentials.pass);
+  return outcome instanceof ApiError ? undefined : outcome;
+}

@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './errors';
+import { bodyJson } from './json';
+
+/**
+ * Writing answers with Node's own response methods, so the Express routes and the long-poll
+ * path (lib/http/long-poll.ts), which never goes through Express, answer alike.
+ */
+
+export type Log = (line: string) => void;
+
+function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // Node sets Content-Length for a body given whole; no ETag or freshness check is wanted.
+  res.end(text);
+}
+
+/** A view's fields in a success body, with the parameters this endpoint ignored. */
+export function sendSuccess(res: ServerResponse, data: Record<string, unknown>, ignored: readonly string[]): void {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  sendJson(res, 200, bodyJson(body));
+}
+
+/**
+ * The one renderer of error bodies. Anything thrown that is not an ApiError is our bug: it is
+ * logged with its stack and answered 500.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, log: Log): void {
+  let error: ApiError;
+  if (err instanceof ApiError) {
+    error = err;
+  } else {
+    log(`error: ${req.method} ${pathOf(req.url)}: ${(err as Error)?.stack ?? String(err)}`);
+    error = new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500);
+  }
+  if (res.headersSent) return void res.end();
+  sendJson(res, error.status, JSON.stringify(error.body()), error.headers);
+}
+
+/** A URL's path without its query string, which may hold credentials and is never logged. */
+export function pathOf(url: string | undefined): string {
+  const text = url ?? '';
+  const query = text.indexOf('?');
+  return query < 0 ? text : text.slice(0, query);
+}
+
+/** Logs method, path, status and time of a request when its response closes. */
+export function logRequest(req: IncomingMessage, res: ServerResponse, log: Log): void {
+  const start = performance.now();
+  // Read now: Express rewrites req.url as it routes.
+  const path = pathOf(req.url);
+  res.once('close', () => {
+    const status = res.writableFinished ? String(res.statusCode) : 'closed';
+    log(`${req.method} ${path} ${status} ${(performance.now() - start).toFixed(1)}ms`);
+  });
+}
