@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { write } from '../lib/events/send';
 import { OWNER_EMAIL, TestServer } from './support/server';
 
 let server: TestServer;
@@ -212,5 +213,36 @@ describe('the organization', () => {
     assert.deepEqual(server.stoa.groups.directMemberIds(byName.get('role:nobody')!), []);
     const owner = server.stoa.users.firstOwner()!;
     assert.ok(server.stoa.groups.directMemberIds(byName.get('role:owners')!).includes(owner.id));
+  });
+});
+
+describe('kept user rows', () => {
+  // lib/users/queries.ts keeps rows between requests; these are the ways one could go stale.
+  test('a change undone by a failed transaction is not remembered', async () => {
+    const user = await server.createUser('Kept Name');
+    assert.throws(() =>
+      write(server.stoa, () => {
+        server.stoa.users.setFullName(user.userId, 'Undone Name');
+        assert.equal(server.stoa.users.byId(user.userId)!.full_name, 'Undone Name', 'the transaction sees its own write');
+        throw new Error('undo');
+      }),
+    );
+    assert.equal(server.stoa.users.byId(user.userId)!.full_name, 'Kept Name');
+    const me = await user.get('/users/me');
+    assert.equal(me.body.full_name, 'Kept Name');
+  });
+
+  test('a new API key takes effect at once, and the old one stops working', async () => {
+    const owner = await server.createUser();
+    const bot = (await owner.post('/bots', { full_name: 'Key Keeper', short_name: 'key-keeper' })).body;
+    const email = (await owner.get(`/users/${bot.user_id}`)).body.user.email;
+    const asBot = owner.as({ email, apiKey: bot.api_key });
+    assert.equal((await asBot.get('/users/me')).status, 200);
+    const regenerated = await owner.post(`/bots/${bot.user_id}/api_key/regenerate`);
+    assert.equal(regenerated.status, 200);
+    const stale = await asBot.get('/users/me');
+    assert.equal(stale.status, 401);
+    assert.equal(stale.body.code, 'INVALID_API_KEY');
+    assert.equal((await owner.as({ email, apiKey: regenerated.body.api_key }).get('/users/me')).status, 200);
   });
 });

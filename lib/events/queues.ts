@@ -82,6 +82,9 @@ export function badEventQueueId(queueId: string): ApiError {
 /** Legacy settings events that clients declaring user_settings_object never receive. */
 const LEGACY_SETTINGS_EVENTS = new Set(['update_display_settings', 'update_global_notifications']);
 
+/** Registration looks for idle queues at most this often. */
+const COLLECT_ON_REGISTER_EVERY_MS = 10_000;
+
 /** One heartbeat object serves every queue, so its JSON is made once. */
 const HEARTBEAT: Event = Object.freeze({ type: 'heartbeat' });
 
@@ -162,6 +165,8 @@ export class EventQueues {
   private readonly byId = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private shuttingDown = false;
+  /** When idle queues were last looked for (clock ms). */
+  private lastCollection = -Infinity;
   /** Each event's JSON, made on its first answer and reused for every other queue holding it. */
   private readonly eventTexts = new WeakMap<Event, string>();
   /** How many events were turned into JSON: one per distinct event object, however many queues got it. */
@@ -181,7 +186,9 @@ export class EventQueues {
   }
 
   create(settings: QueueSettings): EventQueue {
-    this.collectGarbage();
+    // Collecting walks every queue, so a burst of registrations (clients coming back after a
+    // restart) collects once, not once per registration.
+    if (this.clock.now() - this.lastCollection >= COLLECT_ON_REGISTER_EVERY_MS) this.collectGarbage();
     const queue = new EventQueue(settings, this.clock.now());
     this.byId.set(queue.id, queue);
     let mine = this.byUser.get(settings.userId);
@@ -295,6 +302,7 @@ export class EventQueues {
   /** Drops queues nobody has polled for longer than their lifespan. */
   collectGarbage(): number {
     const now = this.clock.now();
+    this.lastCollection = now;
     let removed = 0;
     for (const queue of this.byId.values()) {
       if (!queue.parked && now - queue.lastActive >= queue.settings.lifespanMs) {

@@ -14,6 +14,7 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
       return stoa.db.transaction(fn)();
     } catch (err) {
       pending.length = mark; // the savepoint's writes are gone, so are its events
+      stoa.users.forget(); // and any user rows it wrote
       throw err;
     }
   }
@@ -22,6 +23,9 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
   let result: T;
   try {
     result = stoa.db.transaction(fn).immediate();
+  } catch (err) {
+    stoa.users.forget(); // rows kept during the transaction may hold its undone writes
+    throw err;
   } finally {
     stoa.pendingEvents = null;
   }

@@ -103,6 +103,7 @@ export function prepareUserQueries(db: Db) {
   );
   const setBotOwner = db.prepare<[number, number]>('UPDATE users SET bot_owner_id = ? WHERE id = ?');
   const setApiKey = db.prepare<[string, number]>('UPDATE users SET api_key = ? WHERE id = ?');
+  const setCanCreateUsers = db.prepare<[number, number]>('UPDATE users SET can_create_users = ? WHERE id = ?');
   const setBotDefaults = db.prepare<[number | null, number | null, number, number]>(
     `UPDATE users SET default_sending_stream_id = ?, default_events_register_stream_id = ?,
        default_all_public_streams = ? WHERE id = ?`,
@@ -115,9 +116,39 @@ export function prepareUserQueries(db: Db) {
   );
   const deleteSetting = db.prepare<[number, string]>('DELETE FROM user_settings WHERE user_id = ? AND name = ?');
 
+  // Every request reads its caller's row, and many read other rows again and again; a row of
+  // 21 columns costs several microseconds to build. Rows are kept, frozen, until any user row
+  // is written (here, the only place that writes them) or a transaction rolls back (`forget`).
+  const rows = new Map<number, UserRow>();
+  const idsByEmail = new Map<string, number>();
+  const remember = (row: UserRow | undefined) => {
+    if (row) rows.set(row.id, Object.freeze(row));
+    return row;
+  };
+  const forget = () => {
+    rows.clear();
+    idsByEmail.clear();
+  };
+  /** Runs a statement that writes user rows, then drops every kept row. */
+  const writing =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      fn(...args);
+      forget();
+    };
+  const cachedById = (id: number) => rows.get(id) ?? remember(byId.get(id));
+
   return {
-    byId: (id: number) => byId.get(id),
-    byAnyEmail: (email: string) => byEmail.get(email) ?? byDeliveryEmail.get(email),
+    byId: cachedById,
+    byAnyEmail: (email: string) => {
+      const known = idsByEmail.get(email);
+      if (known !== undefined) return cachedById(known);
+      const row = remember(byEmail.get(email) ?? byDeliveryEmail.get(email));
+      if (row) idsByEmail.set(email, row.id);
+      return row;
+    },
+    /** Drops every kept row: the writes of a rolled-back transaction may be among them. */
+    forget,
     /** Every account of the organization, active or not, without the server's own bots. */
     inRealm: () => inRealm.all(),
     /** Every active account of the organization: who hears of changes everyone may see. */
@@ -127,27 +158,33 @@ export function prepareUserQueries(db: Db) {
     /** The server's own bots (the notification bot), which belong to no organization. */
     systemBots: () => systemBots.all(),
     firstOwner: () => firstOwner.get(),
-    insert: (user: NewUser) => Number(insert.run(user).lastInsertRowid),
-    setEmail: (id: number, email: string) => void setEmail.run(email, id),
+    insert: (user: NewUser) => {
+      const id = Number(insert.run(user).lastInsertRowid);
+      forget();
+      return id;
+    },
+    setEmail: writing((id: number, email: string) => void setEmail.run(email, id)),
     /** Back to the provider-hosted avatar, with a new version so caches refresh. */
-    resetAvatar: (id: number) => void resetAvatar.run(id),
-    setRole: (id: number, role: RoleValue) => void setRole.run(role, id),
-    setActive: (id: number, active: boolean) => void setActive.run(active ? 1 : 0, id),
+    resetAvatar: writing((id: number) => void resetAvatar.run(id)),
+    setRole: writing((id: number, role: RoleValue) => void setRole.run(role, id)),
+    setActive: writing((id: number, active: boolean) => void setActive.run(active ? 1 : 0, id)),
     activeOwnerCount: () => activeOwnerCount.get()!.n,
-    setFullName: (id: number, name: string) => void setFullName.run(name, id),
-    setTimezone: (id: number, timezone: string) => void setTimezone.run(timezone, id),
-    setEmailVisibility: (id: number, visibility: number) => void setEmailVisibility.run(visibility, id),
-    setPasswordHash: (id: number, hash: string) => void setPasswordHash.run(hash, id),
+    setFullName: writing((id: number, name: string) => void setFullName.run(name, id)),
+    setTimezone: writing((id: number, timezone: string) => void setTimezone.run(timezone, id)),
+    setEmailVisibility: writing((id: number, visibility: number) => void setEmailVisibility.run(visibility, id)),
+    setPasswordHash: writing((id: number, hash: string) => void setPasswordHash.run(hash, id)),
     /** Every bot of the organization, active or not. */
     bots: () => bots.all(),
     botsOwnedBy: (ownerId: number) => botsOwnedBy.all(ownerId),
     activeAdministratorIds: () => activeAdministratorIds.all().map((r) => r.id),
-    setBotOwner: (id: number, ownerId: number) => void setBotOwner.run(ownerId, id),
-    setApiKey: (id: number, apiKey: string) => void setApiKey.run(apiKey, id),
-    setBotDefaults: (
-      id: number,
-      defaults: { sendingChannelId: number | null; eventsChannelId: number | null; allPublicChannels: boolean },
-    ) => void setBotDefaults.run(defaults.sendingChannelId, defaults.eventsChannelId, defaults.allPublicChannels ? 1 : 0, id),
+    setBotOwner: writing((id: number, ownerId: number) => void setBotOwner.run(ownerId, id)),
+    setApiKey: writing((id: number, apiKey: string) => void setApiKey.run(apiKey, id)),
+    setBotDefaults: writing(
+      (id: number, defaults: { sendingChannelId: number | null; eventsChannelId: number | null; allPublicChannels: boolean }) =>
+        void setBotDefaults.run(defaults.sendingChannelId, defaults.eventsChannelId, defaults.allPublicChannels ? 1 : 0, id),
+    ),
+    /** Only a server operator grants this (the test harness does); no endpoint changes it. */
+    setCanCreateUsers: writing((id: number, allowed: boolean) => void setCanCreateUsers.run(allowed ? 1 : 0, id)),
     /** The user's settings that differ from their defaults, as stored JSON text. */
     settingOverrides: (id: number) => settingOverrides.all(id),
     /** Stores a setting's JSON value; a value equal to the default is stored as no row. */

@@ -136,7 +136,7 @@ export class TestServer {
    * fixture stands in for that command.
    */
   grantCanCreateUsers(userId: number): void {
-    this.stoa.db.prepare('UPDATE users SET can_create_users = 1 WHERE id = ?').run(userId);
+    this.stoa.users.setCanCreateUsers(userId, true);
   }
 
   async close(): Promise<void> {
