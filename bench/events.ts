@@ -94,7 +94,7 @@ interface FanOutResult {
 
 /** Starts one of bench/event-server.ts's servers in its own process and waits until it listens. */
 async function startServerProcess(script: string, mode: 'stoa' | 'bare', data: string) {
-  const profiling = args.profile && mode === 'stoa' ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+  const profiling = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
   // Stoa's request log stays on, as under `npm start`; it goes to /dev/null.
   const stdio = ['ignore', 'ignore', 'inherit', 'ipc'] as const;
   const child = new Child(`${mode} server`, fork(script, [mode, data], { execArgv: ['--expose-gc', ...profiling], stdio: [...stdio] }));

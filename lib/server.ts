@@ -9,6 +9,7 @@ import type { Config } from './config';
 import type { EventQueuesOptions } from './events/queues';
 import { openDatabase } from './db';
 import { createOrganization } from './realm/actions';
+import { commitShared } from './events/send';
 import { backgroundSettled } from './push/background';
 import { createStoa, type Stoa } from './stoa';
 
@@ -143,6 +144,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
           void Promise.race([backgroundSettled(stoa), grace]).then(() => {
+            commitShared(stoa);
             db.close();
             stdout?.flush();
             resolve();

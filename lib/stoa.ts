@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
+import type { SharedTransaction } from './events/send';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
 import { prepareProfileFieldQueries } from './profile-fields/queries';
@@ -30,6 +31,10 @@ export interface Stoa {
   log: (line: string) => void;
   /** Events sent inside the current transaction, delivered after it commits (see events/send.ts). */
   pendingEvents: Array<{ event: Deliverable; userIds: number[] }> | null;
+  /** Whether a request's handler is running: its writes then join the shared transaction. */
+  handlingRequest: boolean;
+  /** The transaction this turn's requests share, while one is open (see events/send.ts). */
+  shared: SharedTransaction | null;
   realm: ReturnType<typeof prepareRealmQueries>;
   users: ReturnType<typeof prepareUserQueries>;
   groups: ReturnType<typeof prepareGroupQueries>;
@@ -67,6 +72,8 @@ export function createStoa(
     queues: new EventQueues(clock, { ...DEFAULT_EVENT_QUEUE_OPTIONS, ...queueOptions }),
     log: (line) => console.log(line),
     pendingEvents: null,
+    handlingRequest: false,
+    shared: null,
     realm: prepareRealmQueries(db),
     users: prepareUserQueries(db),
     groups: prepareGroupQueries(db),

@@ -2,11 +2,33 @@ import type { Stoa } from '../stoa';
 import type { Deliverable } from './queues';
 
 /**
- * Runs fn in one IMMEDIATE transaction: all of its writes land, or none do. Events sent
- * inside it are held back and delivered only after the commit; if fn throws they are dropped
- * with the writes. Nested calls become savepoints of the outer transaction.
+ * Writes, and the events they cause.
+ *
+ * Every change runs through `write`: all of its writes land or none do, and the events it
+ * sends are delivered only once its writes are committed (dropped if they are undone).
+ *
+ * Group commit. Committing costs far more than the writes of one request (a message dirties
+ * a page per receiver, and each dirty page is written out at commit), so the requests that
+ * arrive in one turn of the event loop share one transaction: the first `write` made while
+ * handling a request begins it, each `write` is a savepoint inside it (undone alone if it
+ * fails), and it commits when the turn's I/O is done (setImmediate). Until then no response
+ * goes out (`afterCommit`): a client never hears of a change that could still be lost, nor
+ * reads one. Writes made outside a request (start-up, timers, tests) commit at once.
+ */
+
+/** The transaction the current turn's requests share, while one is open. */
+export interface SharedTransaction {
+  /** Told after the commit: null, or why it failed (and everything in it was undone). */
+  afterCommit: Array<(failure: unknown) => void>;
+}
+
+/**
+ * Runs fn in one transaction: all of its writes land, or none do. Events sent inside it are
+ * held back and delivered only after the commit; if fn throws they are dropped with the
+ * writes. Nested calls, and calls while requests share a transaction, are savepoints.
  */
 export function write<T>(stoa: Stoa, fn: () => T): T {
+  if (!stoa.pendingEvents && stoa.handlingRequest) beginShared(stoa);
   const pending = stoa.pendingEvents;
   if (pending) {
     const mark = pending.length;
@@ -31,6 +53,50 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
   }
   stoa.queues.deliver(batch);
   return result;
+}
+
+/**
+ * Runs a request's handler (its synchronous part) so that its writes join the transaction
+ * the turn's requests share.
+ */
+export function handleRequest<T>(stoa: Stoa, handler: () => T): T {
+  stoa.handlingRequest = true;
+  try {
+    return handler();
+  } finally {
+    stoa.handlingRequest = false;
+  }
+}
+
+/** Runs fn once nothing uncommitted can be seen any more: at once, or after the shared commit. */
+export function afterCommit(stoa: Stoa, fn: (failure: unknown) => void): void {
+  if (stoa.shared) stoa.shared.afterCommit.push(fn);
+  else fn(null);
+}
+
+function beginShared(stoa: Stoa): void {
+  stoa.db.exec('BEGIN IMMEDIATE');
+  stoa.pendingEvents = [];
+  stoa.shared = { afterCommit: [] };
+  setImmediate(() => commitShared(stoa));
+}
+
+/** Commits the shared transaction if one is open, then delivers its events and answers. */
+export function commitShared(stoa: Stoa): void {
+  const { shared, pendingEvents } = stoa;
+  if (!shared || !pendingEvents) return;
+  stoa.shared = null;
+  stoa.pendingEvents = null;
+  let failure: unknown = null;
+  try {
+    stoa.db.exec('COMMIT');
+  } catch (err) {
+    failure = err;
+    if (stoa.db.inTransaction) stoa.db.exec('ROLLBACK');
+    stoa.users.forget();
+  }
+  if (failure === null) stoa.queues.deliver(pendingEvents);
+  for (const done of shared.afterCommit) done(failure);
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { sendSuccess } from './respond';
+import { afterCommit, handleRequest } from '../events/send';
+import { sendError, sendSuccess } from './respond';
 import { compileParams, type ParamsSchema } from './validate';
 
 /**
@@ -65,14 +66,19 @@ export function compileEndpoint(stoa: Stoa, endpoint: Endpoint, pathParams: read
     path: Record<string, string>,
   ): Promise<void> | void => {
     const { params, ignored } = parse(raw, path);
-    const data = endpoint.view({ stoa, params, req, res, user: user! });
+    const data = handleRequest(stoa, () => endpoint.view({ stoa, params, req, res, user: user! }));
     // Not an async function: a parked long-poll would keep this call's frame (the caller's
     // row, the raw parameters) alive for as long as it waits.
-    if (!(data instanceof Promise)) return answer(res, data, ignored);
-    return data.then((fields) => answer(res, fields, ignored));
+    if (!(data instanceof Promise)) return answer(stoa, req, res, data, ignored);
+    return data.then((fields) => answer(stoa, req, res, fields, ignored));
   };
 }
 
-function answer(res: ServerResponse, data: Record<string, unknown>, ignored: readonly string[]): void {
-  if (!res.headersSent) sendSuccess(res, data, ignored);
+/** Writes a view's success body once what it did (or read) is committed. */
+function answer(stoa: Stoa, req: IncomingMessage, res: ServerResponse, data: Record<string, unknown>, ignored: readonly string[]): void {
+  afterCommit(stoa, (failure) => {
+    if (res.headersSent) return;
+    if (failure === null) sendSuccess(res, data, ignored);
+    else sendError(req, res, failure, stoa.log);
+  });
 }
