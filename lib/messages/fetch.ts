@@ -5,7 +5,7 @@ import type { UserRow } from '../users/queries';
 import { canReadChannelHistory } from './access';
 import { Flag } from './flags';
 import { flagsColumn, mutedCondition, rowConditions, type CompiledNarrow } from './narrow';
-import type { MessageRow } from './queries';
+import { MESSAGE_COLUMNS, type MessageRow } from './queries';
 
 /** The range parameters GET /messages and POST /messages/flags/narrow share. */
 export const RANGE_PARAMS: Record<string, ParamSchema> = {
@@ -112,18 +112,18 @@ export function fetchRange(
 ): RangeResult {
   const { from, idColumn, flags, conditions } = source(narrow);
   const personal = !narrow.includeHistory;
-  const select = `SELECT m.*, ${flags} AS user_flags FROM ${from}`;
+  const select = `SELECT ${MESSAGE_COLUMNS}, ${flags} AS user_flags FROM ${from}`;
   let before: FetchedRow[] = [];
   if (numBefore > 0) {
     const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @limit`;
-    before = (stoa.messages.prepared(sql).all({ ...narrow.params, anchor, limit: numBefore }) as FetchedRow[]).reverse();
+    before = stoa.messages.messagesOf<FetchedRow>(sql, { ...narrow.params, anchor, limit: numBefore }).reverse();
   }
   let after: FetchedRow[] = [];
   const afterLimit = numAfter + (includeAnchor ? 1 : 0);
   if (afterLimit > 0) {
     const op = includeAnchor ? '>=' : '>';
     const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @limit`;
-    after = stoa.messages.prepared(sql).all({ ...narrow.params, anchor, limit: afterLimit }) as FetchedRow[];
+    after = stoa.messages.messagesOf<FetchedRow>(sql, { ...narrow.params, anchor, limit: afterLimit });
   }
   const foundAnchor = includeAnchor && after.length > 0 && after[0].id === anchor;
   // Without the anchor among them, the extra row we asked for is one too many.
@@ -144,13 +144,11 @@ export function fetchByIds(stoa: Stoa, user: UserRow, narrow: CompiledNarrow, id
     .filter((channel) => canReadChannelHistory(stoa, user, channel))
     .map((channel) => channel.recipient_id);
   const flags = flagsColumn(true);
-  const sql = `SELECT m.*, ${flags} AS user_flags
+  const sql = `SELECT ${MESSAGE_COLUMNS}, ${flags} AS user_flags
     FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user
     ${whereClause({ ...narrow, conditions: rowConditions(narrow) }, flags, ['m.id IN (SELECT value FROM json_each(@ids))', '(um.user_id IS NOT NULL OR m.recipient_id IN (SELECT value FROM json_each(@history)))'], false)}
     ORDER BY m.id`;
-  return stoa.messages
-    .prepared(sql)
-    .all({ ...narrow.params, ids: JSON.stringify(ids), history: JSON.stringify(readableHistory) }) as FetchedRow[];
+  return stoa.messages.messagesOf<FetchedRow>(sql, { ...narrow.params, ids: JSON.stringify(ids), history: JSON.stringify(readableHistory) });
 }
 
 /**
@@ -160,7 +158,7 @@ export function fetchByIds(stoa: Stoa, user: UserRow, narrow: CompiledNarrow, id
 export function ownMatchesByIds(stoa: Stoa, narrow: CompiledNarrow, ids: readonly number[]): MessageRow[] {
   const personal = { ...narrow, includeHistory: false };
   const { from, flags } = source(personal);
-  const sql = `SELECT m.* FROM ${from}
+  const sql = `SELECT ${MESSAGE_COLUMNS} FROM ${from}
     ${whereClause(personal, flags, ['um.message_id IN (SELECT value FROM json_each(@ids))'], true)} ORDER BY um.message_id`;
-  return stoa.messages.prepared(sql).all({ ...narrow.params, ids: JSON.stringify(ids) }) as MessageRow[];
+  return stoa.messages.messagesOf(sql, { ...narrow.params, ids: JSON.stringify(ids) });
 }

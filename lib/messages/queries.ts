@@ -32,12 +32,57 @@ export interface ReactionRow {
   reaction_type: string;
 }
 
+/** The columns `messagesOf` reads, in MessageRow's order; a query may select user_flags after them. */
+export const MESSAGE_COLUMNS =
+  'm.id, m.sender_id, m.recipient_id, m.stream_id, m.topic, m.topic_key, m.content, m.rendered_content, m.date_sent, ' +
+  'm.sending_client, m.is_me_message, m.has_link, m.has_image, m.has_attachment, m.last_edit_time, m.last_moved_time, m.edit_history';
+
+/** One row of MESSAGE_COLUMNS (and user_flags, when selected) as the object the code reads. */
+function messageFromValues(v: any[]): MessageRow & { user_flags?: number } {
+  return {
+    id: v[0],
+    sender_id: v[1],
+    recipient_id: v[2],
+    stream_id: v[3],
+    topic: v[4],
+    topic_key: v[5],
+    content: v[6],
+    rendered_content: v[7],
+    date_sent: v[8],
+    sending_client: v[9],
+    is_me_message: v[10],
+    has_link: v[11],
+    has_image: v[12],
+    has_attachment: v[13],
+    last_edit_time: v[14],
+    last_moved_time: v[15],
+    edit_history: v[16],
+    user_flags: v[17],
+  };
+}
+
 /** The text a message is found by in full-text search: its Markdown source. */
 function searchableText(content: string): string {
   return content;
 }
 
 export function prepareMessageQueries(db: Db) {
+  const statements = new Map<string, Database.Statement>();
+  /**
+   * A statement built from our own SQL text (narrow queries), prepared once per distinct text
+   * and mode (rows as arrays or as objects). The text never contains request values; those
+   * are always bound parameters.
+   */
+  const prepared = (sql: string, asArrays = false): Database.Statement => {
+    const key = asArrays ? `raw:${sql}` : sql;
+    let statement = statements.get(key);
+    if (!statement) {
+      statement = db.prepare(sql).raw(asArrays);
+      if (statements.size > 500) statements.clear();
+      statements.set(key, statement);
+    }
+    return statement;
+  };
   const insert = db.prepare<Record<string, unknown>>(
     `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, topic_key, content, rendered_content, date_sent,
        sending_client, is_me_message, has_link, has_image, has_attachment)
@@ -146,7 +191,6 @@ export function prepareMessageQueries(db: Db) {
   const setUserFlags = db.prepare<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
   const deleteUserMessage = db.prepare<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
   const updateStatements = new Map<string, Database.Statement>();
-  const statements = new Map<string, Database.Statement>();
 
   return {
     /** Stores a message and indexes it for search; returns its ID. */
@@ -244,18 +288,13 @@ export function prepareMessageQueries(db: Db) {
     /** Everyone who has sent or reacted to a message in a topic: its participants, for topic wildcard mentions. */
     topicParticipants: (recipientId: number, topic: string) =>
       topicParticipants.all({ recipient: recipientId, topic: topicKey(topic) }).map((r) => r.user_id),
+    prepared: (sql: string) => prepared(sql),
     /**
-     * A statement built from our own SQL text (narrow queries), prepared once per distinct text.
-     * The text never contains request values; those are always bound parameters.
+     * The messages a query of ours selects with MESSAGE_COLUMNS first. They are read as arrays
+     * and made into objects here: better-sqlite3 builds an object per row about twice as
+     * slowly, which was a third of the time of fetching 100 messages.
      */
-    prepared: (sql: string): Database.Statement => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        if (statements.size > 500) statements.clear();
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
+    messagesOf: <R extends MessageRow>(sql: string, params: Record<string, unknown>): R[] =>
+      (prepared(sql, true).all(params) as unknown[][]).map(messageFromValues) as R[],
   };
 }

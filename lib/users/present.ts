@@ -22,10 +22,21 @@ export function deliveryEmailVisibleToAll(target: UserRow): boolean {
   return target.is_bot === 1 || target.email_address_visibility === EmailVisibility.EVERYONE;
 }
 
+/**
+ * Gravatar URLs by user row. Rows are kept unchanged until the user changes (lib/users/queries.ts),
+ * so a row's URL is hashed once however many messages of theirs are shown.
+ */
+const gravatarUrls = new WeakMap<UserRow, string>();
+
 /** The provider-hosted avatar: an identicon keyed by the hash of the real address. */
 export function gravatarUrl(user: UserRow): string {
-  const hash = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
+  let url = gravatarUrls.get(user);
+  if (url === undefined) {
+    const hash = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
+    url = `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
+    gravatarUrls.set(user, url);
+  }
+  return url;
 }
 
 /** A larger rendition of the avatar, for profile cards. */
