@@ -224,7 +224,7 @@ async function main(): Promise<void> {
 
   const summary = (result: FanOutResult, key: keyof Round) => {
     const values = result.rounds.map((round) => round[key]);
-    return { median: percentile(values, 50), p99: percentile(values, 99), max: Math.max(...values) };
+    return { median: percentile(values, 50), p90: percentile(values, 90), p99: percentile(values, 99), max: Math.max(...values) };
   };
   const figures = (result: FanOutResult) => ({
     serverAnsweredAllMs: summary(result, 'serverMs'),
@@ -250,10 +250,11 @@ async function main(): Promise<void> {
     return;
   }
   const f = (n: number) => n.toFixed(1);
+  const signed = (n: number) => (n < 0 ? f(n) : `+${f(n)}`);
   const line = (name: string, key: keyof ReturnType<typeof figures>) => {
     const ms = (s: unknown) => {
-      const { median, p99 } = s as { median: number; p99: number };
-      return `median ${f(median).padStart(6)} ms, p99 ${f(p99).padStart(6)} ms`;
+      const { median, p90, p99 } = s as { median: number; p90: number; p99: number };
+      return `median ${f(median).padStart(6)} ms, p90 ${f(p90).padStart(6)} ms, p99 ${f(p99).padStart(6)} ms`;
     };
     return `${name.padEnd(34)} ${ms(result.stoa[key])}   bare: ${ms(result.bare[key])}`;
   };
@@ -265,7 +266,7 @@ async function main(): Promise<void> {
   console.log(line('server CPU time to answer all', 'serverCpuToAnswerAllMs'));
   const rss = (r: ReturnType<typeof figures>) => `${f(r.rssWithPollsParkedMb)} MB (heap ${f(r.heapWithPollsParkedMb)} MB; before the polls ${f(r.rssBeforePollsMb)} MB)`;
   console.log(`server RSS with ${POLLS} polls parked: ${rss(result.stoa)}   bare: ${rss(result.bare)}`);
-  console.log(`${IDLE} idle registered queues: RSS +${f(result.idleQueues.rssCostMb)} MB, heap +${f(result.idleQueues.heapCostMb)} MB`);
+  console.log(`${IDLE} idle registered queues: RSS ${signed(result.idleQueues.rssCostMb)} MB, heap ${signed(result.idleQueues.heapCostMb)} MB`);
 }
 
 void main().catch((err) => {

@@ -10,6 +10,10 @@
  * is killed with SIGKILL and the database file is opened again to check that every
  * acknowledged message is there. Every subscriber's queue must have received every message.
  *
+ * Before both, the storage floor: Stoa's own statements for a channel message (the row, its
+ * search entry, one per-user row per subscriber) run straight against SQLite in this
+ * process, eight messages per transaction, for 5 s: what storage alone allows.
+ *
  * fetch: GET /messages over a generated database of a million messages and ten million
  * per-user rows (bench/generate-messages-db.ts, cached): the newest 100 of a channel + topic
  * narrow, the same narrow around the first unread message, and full-text search, one request
@@ -24,7 +28,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { openDatabase } from '../lib/db';
+import { prepareMessageQueries } from '../lib/messages/queries';
 import { DATABASE_FILE } from '../lib/server';
+import { prepareUserQueries, Role } from '../lib/users/queries';
 import { Api, percentile, type Credentials } from './api';
 import { generatedDataFolder, HOT_CHANNEL, HOT_TOPIC, SEARCH_WORD_RANK, vocabulary } from './generate-messages-db';
 import { BARE_DATABASE_FILE, BENCH_OWNER } from './message-server';
@@ -267,7 +274,7 @@ async function runSend(kind: 'stoa' | 'bare'): Promise<SendRun> {
     acknowledged: load.ids.length,
     perSecond: load.ids.length / SECONDS,
     slowestSecond: Math.min(...load.bySecond),
-    latencyMs: { median: percentile(load.latencies, 50), p99: percentile(load.latencies, 99), max: Math.max(...load.latencies) },
+    latencyMs: { median: percentile(load.latencies, 50), p99: percentile(load.latencies, 99), max: load.latencies.reduce((a, b) => Math.max(a, b), 0) },
     errors: load.errors,
     serverCpuPerMessageMs: serverCpu / everyId.length,
     driverCpuPerMessageMs: driverCpu / everyId.length,
@@ -352,15 +359,87 @@ async function runFetch(): Promise<Array<{ name: string; count: number; median: 
   return results;
 }
 
+/** Messages per transaction in the storage floor: what group commit made of this load (about 7.5). */
+const FLOOR_BATCH = 8;
+const FLOOR_SECONDS = 5;
+
+/**
+ * The storage floor: what storing a channel message costs SQLite alone, in our schema and with
+ * Stoa's own statements (the message row, its search entry, one user_messages row per
+ * subscriber, the sender's read), FLOOR_BATCH messages per transaction. No HTTP, Markdown or
+ * events: the most messages per second one process could store on this machine now.
+ */
+function storageFloor(): { perSecond: number; cpuPerMessageMs: number } {
+  const data = mkdtempSync(path.join(tmpdir(), 'stoa-bench-floor-'));
+  const db = openDatabase(path.join(data, DATABASE_FILE));
+  const users = prepareUserQueries(db);
+  const messages = prepareMessageQueries(db);
+  const subscribers = Array.from({ length: SUBSCRIBERS }, (_, i) =>
+    users.insert({
+      email: `floor${i}@bench.local`,
+      delivery_email: `floor${i}@bench.local`,
+      full_name: `Floor ${i}`,
+      password_hash: null,
+      api_key: `floor-key-${i}`,
+      role: Role.MEMBER,
+      is_bot: 0,
+      bot_type: null,
+      bot_owner_id: null,
+      is_system_bot: 0,
+      can_create_users: 0,
+      date_joined_ms: 0,
+      email_address_visibility: 1,
+    }),
+  );
+  const recipientId = Number(db.prepare('INSERT INTO recipients (type, type_id) VALUES (2, 1)').run().lastInsertRowid);
+  let n = 0;
+  const store = db.transaction(() => {
+    for (let k = 0; k < FLOOR_BATCH; k++, n++) {
+      const content = `Message ${n}: the **build** is green again, see https://example.com/builds/${n} for details.`;
+      const id = messages.insert({
+        sender_id: subscribers[n % SUBSCRIBERS],
+        recipient_id: recipientId,
+        stream_id: null,
+        topic: `topic ${n % 10}`,
+        content,
+        rendered_content: `<p>${content}</p>`,
+        date_sent: 0,
+        sending_client: 'bench',
+        is_me_message: 0,
+        has_link: 1,
+        has_image: 0,
+        has_attachment: 0,
+      });
+      for (const userId of subscribers) messages.insertUserMessage(userId, id, userId === subscribers[n % SUBSCRIBERS] ? 1 : 0);
+    }
+  });
+  const warmupEnd = performance.now() + WARMUP_SECONDS * 1000;
+  while (performance.now() < warmupEnd) store.immediate();
+  const stored = n;
+  const cpu = process.cpuUsage();
+  const end = performance.now() + FLOOR_SECONDS * 1000;
+  while (performance.now() < end) store.immediate();
+  const used = process.cpuUsage(cpu);
+  db.close();
+  rmSync(data, { recursive: true, force: true });
+  const count = n - stored;
+  return { perSecond: count / FLOOR_SECONDS, cpuPerMessageMs: (used.user + used.system) / 1000 / count };
+}
+
 async function main(): Promise<void> {
   const machine = { nproc: cpus().length, ramGb: Math.round(totalmem() / 2 ** 30), node: process.version, loadBefore: loadavg()[0] };
   log(`${machine.nproc} CPUs, ${machine.ramGb} GB, Node ${machine.node}, load average ${machine.loadBefore.toFixed(1)}`);
   const result: Record<string, unknown> = { date: new Date().toISOString(), machine };
   if (args.part === 'send' || args.part === 'all') {
+    const floor = storageFloor();
+    log(
+      `storage floor: ${floor.perSecond.toFixed(0)} messages/s stored by SQLite alone (${SUBSCRIBERS} rows each, ` +
+        `${FLOOR_BATCH} per transaction), CPU ${floor.cpuPerMessageMs.toFixed(3)} ms per message`,
+    );
     const bare = await runSend('bare');
     const stoa = await runSend('stoa');
-    result.send = { subscribers: SUBSCRIBERS, senders: SENDERS, seconds: SECONDS, bare, stoa, ratio: stoa.perSecond / bare.perSecond };
-    log(`stoa / bare throughput: ${(stoa.perSecond / bare.perSecond).toFixed(2)}`);
+    result.send = { subscribers: SUBSCRIBERS, senders: SENDERS, seconds: SECONDS, floor, bare, stoa, ratio: stoa.perSecond / bare.perSecond };
+    log(`stoa / bare throughput: ${(stoa.perSecond / bare.perSecond).toFixed(2)}; stoa / storage floor: ${(stoa.perSecond / floor.perSecond).toFixed(2)}`);
   }
   if (args.part === 'fetch' || args.part === 'all') result.fetch = await runFetch();
   result.loadAfter = loadavg()[0];
