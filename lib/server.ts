@@ -6,10 +6,10 @@ import { createRequestListener } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
-import type { EventQueuesOptions } from './events/queues';
 import { openDatabase } from './db';
-import { createOrganization } from './realm/actions';
+import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
+import { createOrganization } from './realm/actions';
 import { backgroundSettled } from './push/background';
 import { createStoa, type Stoa } from './stoa';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterCommit, handleRequest } from '../events/send';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { afterCommit, handleRequest } from '../events/send';
 import { sendError, sendSuccess } from './respond';
 import { compileParams, type ParamsSchema } from './validate';
 

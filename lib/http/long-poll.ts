@@ -7,8 +7,8 @@ import { checkApiKey } from './auth';
 import { compileEndpoint } from './endpoint';
 import { ApiError } from './errors';
 import { hasBody, queryFields } from './params';
-import { API_PREFIX } from './routes';
 import { pathOf, sendError, type Log } from './respond';
+import { API_PREFIX } from './routes';
 
 /** The path of the route table's GET /events, which this serves in its stead. */
 const EVENTS_PATH = `${API_PREFIX}/events`;
@@ -42,6 +42,7 @@ export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log
 /** The caller of a plain GET /events, or undefined when the request is for the general path. */
 function pollCaller(stoa: Stoa, req: IncomingMessage): UserRow | undefined {
   if (req.method !== 'GET' || pathOf(req.url) !== EVENTS_PATH || hasBody(req)) return undefined;
+  // The header parser express-basic-auth itself uses, so both paths read credentials alike.
   const credentials = parseBasicAuth(req);
   if (!credentials) return undefined;
   const outcome = checkApiKey(stoa, credentials.name, credentials.pass);
