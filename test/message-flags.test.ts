@@ -66,6 +66,7 @@ describe('POST /messages/flags', () => {
     await reader.delete('/users/me/subscriptions', { subscriptions: JSON.stringify([channel.name]) });
     const response = await reader.post('/messages/flags', { messages: JSON.stringify([id]), op: 'remove', flag: 'read' });
     assert.deepEqual(response.body.ignored_because_not_subscribed_channels, [channel.id]);
+    assert.deepEqual(response.body.messages, [], 'a skipped message was not modified, so it is not listed');
   });
 
   test('starring a message from a channel’s history gives the user a historical copy', async () => {

@@ -89,6 +89,21 @@ describe('POST /messages/{message_id}/reactions', () => {
     ]);
   });
 
+  test('either name of the Zulip emoji’s type adds and removes the same reaction', async () => {
+    const { member, id } = await setting();
+    for (const [adding, removing] of [
+      ['service_extra_emoji', 'zulip_extra_emoji'],
+      ['zulip_extra_emoji', 'service_extra_emoji'],
+    ]) {
+      await react(member, id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: adding });
+      const again = await member.post(`/messages/${id}/reactions`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: removing });
+      assert.equal(again.body.code, 'REACTION_ALREADY_EXISTS', 'both names are one type');
+      const removed = await member.delete(`/messages/${id}/reactions`, { emoji_code: 'zulip', reaction_type: removing });
+      assert.equal(removed.status, 200, JSON.stringify(removed.body));
+      assert.deepEqual(await reactionsOn(member, id), []);
+    }
+  });
+
   test('a second user with the same emoji votes for the first reaction and keeps its name', async () => {
     const { member, id } = await setting();
     await react(server.owner, id, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });

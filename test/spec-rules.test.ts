@@ -725,6 +725,7 @@ describe('States and transitions', () => {
     const response = await member.post('/messages/flags', { messages: [mine, other], op: 'remove', flag: 'read' });
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.deepEqual(response.body.ignored_because_not_subscribed_channels, [otherChannel.id]);
+    assert.deepEqual(response.body.messages, [mine], 'messages lists only the modified IDs');
     assert.ok(!(await member.get(`/messages/${mine}`)).body.message.flags.includes('read'));
   });
 

@@ -9,6 +9,8 @@ import type { MessageRow } from './queries';
 export interface FlagChange {
   /** Messages whose flag actually changed. */
   changed: number[];
+  /** Messages the request applied to: all of them but those in the ignored channels. */
+  applied: number[];
   /** For read removal: channels the user left, whose messages were skipped. */
   ignoredChannelIds: number[];
 }
@@ -88,7 +90,7 @@ export function updateFlags(stoa: Stoa, user: UserRow, messageIds: readonly numb
       );
     }
     announceFlags(stoa, user, op, flag, toChange, details);
-    return { changed: toChange, ignoredChannelIds: [...ignoredChannelIds].sort((a, b) => a - b) };
+    return { changed: toChange, applied: candidates, ignoredChannelIds: [...ignoredChannelIds].sort((a, b) => a - b) };
   });
 }
 

@@ -36,8 +36,10 @@ export const updateFlagsView = endpoint<{ messages: number[]; op: string; flag: 
   view: ({ stoa, user, params }) => {
     const flag = changeableFlag(params.flag);
     const op = checkOp(params.op);
-    const { ignoredChannelIds } = updateFlags(stoa, user, params.messages, op, flag);
-    const body: Record<string, unknown> = { messages: params.messages };
+    const { applied, ignoredChannelIds } = updateFlags(stoa, user, params.messages, op, flag);
+    // Messages skipped because their channel is not subscribed were not modified, so they are not listed.
+    const appliedIds = new Set(applied);
+    const body: Record<string, unknown> = { messages: params.messages.filter((id) => appliedIds.has(id)) };
     if (flag === 'read' && op === 'remove') body.ignored_because_not_subscribed_channels = ignoredChannelIds;
     return body;
   },
