@@ -20,6 +20,11 @@ export interface Config {
   webPublic: boolean;
   /** Base URL of the push notification relay; undefined: mobile push is off. */
   pushRelay: string | undefined;
+  /**
+   * The address people reach the server by (behind a proxy, or from other machines), without
+   * a trailing slash; undefined: derived from where the server listens.
+   */
+  site: string | undefined;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -77,6 +82,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: 'URL of the push notification relay that delivers mobile notifications (default: none, push off)',
   },
+  site: {
+    flag: 'site',
+    env: 'STOA_SITE',
+    kind: 'string',
+    help: 'the URL people reach the server by, e.g. https://chat.example.org (default: from --host and --port)',
+  },
 };
 
 export const DEFAULTS = {
@@ -88,6 +99,7 @@ export const DEFAULTS = {
   dev: false,
   webPublic: false,
   pushRelay: undefined as string | undefined,
+  site: undefined as string | undefined,
 };
 
 export function usage(): string {
@@ -125,6 +137,26 @@ function parseRelayUrl(name: string, value: string): string {
     throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
   }
   return value;
+}
+
+/**
+ * Clients build every URL from the organization's URL by appending paths such as /api/v1, so
+ * it may name only a scheme, host and port: Stoa serves from the root of its address.
+ */
+function parseSiteUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
+  }
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${name} must be a scheme, host and port only, like https://chat.example.org, not '${value}'`);
+  }
+  return url.origin;
 }
 
 function nonEmpty(name: string, value: string): string {
@@ -171,6 +203,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   }
   const adminPassword = raw('adminPassword');
   const pushRelay = raw('pushRelay');
+  const site = raw('site');
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
@@ -183,5 +216,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     pushRelay: pushRelay
       ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))
       : DEFAULTS.pushRelay,
+    site: site ? parseSiteUrl(site.source, String(site.value)) : DEFAULTS.site,
   };
 }

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { createRequestListener } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
@@ -63,10 +64,31 @@ function stdoutLog(): { log: (line: string) => void; flush: () => void } {
   };
 }
 
-function siteUrl(host: string, port: number): string {
-  // A wildcard address is where we listen, not where a client can reach us.
+/** The URL this machine itself reaches the server by. */
+function localUrl(host: string, port: number): string {
+  // A wildcard address is where we listen, not an address to connect to.
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+  return urlOf(reachable, port);
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The organization's URL, which clients on other machines build every request from: --site
+ * when given; otherwise, when listening on every interface, this machine's first network
+ * address, so that a phone on the same network is not sent to its own loopback.
+ */
+function siteUrl(config: Config, port: number): string {
+  if (config.site !== undefined) return config.site;
+  if (config.host === '0.0.0.0' || config.host === '::') {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal);
+    if (external) return urlOf(external.address, port);
+  }
+  return localUrl(config.host, port);
 }
 
 /** The [api] section Zulip's clients (the Python bindings, zulip-js, zulip-terminal) read. */
@@ -112,7 +134,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  stoa.site = siteUrl(config.host, port);
+  stoa.site = siteUrl(config, port);
+  const local = localUrl(config.host, port);
 
   const owner = stoa.users.firstOwner()!;
   const zuliprc = zuliprcText(owner.delivery_email, owner.api_key, stoa.site);
@@ -126,7 +149,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     chmodSync(zuliprcPath, 0o600);
     log(`The owner's zuliprc is at ${zuliprcPath}`);
   }
-  log(`Stoa is listening on ${stoa.site}`);
+  log(`Stoa is listening on ${local}`);
+  if (stoa.site !== local) log(`People reach it at ${stoa.site}`);
 
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
@@ -157,7 +181,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     return closing;
   };
-  return { stoa, url: stoa.site, port, http: server, zuliprcPath, close };
+  return { stoa, url: local, port, http: server, zuliprcPath, close };
 }
 
 /** On an empty database, creates the organization from the settings; later starts reuse it. */

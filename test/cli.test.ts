@@ -20,7 +20,7 @@ describe('the command line', () => {
   test('--help prints every flag with its environment variable and exits 0', async () => {
     const child = spawnStoa(['--help']);
     assert.equal(await child.exited, 0);
-    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--help']) {
+    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--site', '--help']) {
       assert.ok(child.output().includes(flag), flag);
     }
     assert.ok(child.output().includes('STOA_ADMIN_PASSWORD'));
@@ -36,6 +36,9 @@ describe('the command line', () => {
       [[], { STOA_WEB_PUBLIC: 'sometimes' }],
       [['--admin-email', 'not an email'], {}],
       [['--data', ''], {}],
+      [['--site', 'chat.example.org'], {}],
+      [['--site', 'ftp://chat.example.org'], {}],
+      [[], { STOA_SITE: 'https://chat.example.org/stoa' }],
     ];
     for (const [args, env] of cases) {
       const child = spawnStoa(args, env);
@@ -90,6 +93,47 @@ describe('the command line', () => {
       assert.equal((await new Client(url).get('/server_settings')).body.realm_name, 'From flag');
     } finally {
       await stop(child);
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the organization’s URL', () => {
+  test('is the --site address in every place a client reads it, while the server listens locally', async () => {
+    const data = tempDir();
+    const child = spawnStoa(['--port', '0', '--data', data, '--site', 'https://chat.example.org/']);
+    try {
+      const url = await child.listening;
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(child.output(), /People reach it at https:\/\/chat\.example\.org$/m);
+      const settings = (await new Client(url).get('/server_settings')).body;
+      assert.deepEqual([settings.realm_url, settings.realm_uri], ['https://chat.example.org', 'https://chat.example.org']);
+      assert.equal(readZuliprc(path.join(data, 'zuliprc')).site, 'https://chat.example.org');
+      const state = await ownerClient(url, data).post('/register', { fetch_event_types: ['realm'] });
+      assert.equal(state.body.realm_url, 'https://chat.example.org');
+    } finally {
+      await stop(child);
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  test('comes from STOA_SITE too, and without either is never a wildcard address', async () => {
+    const data = tempDir();
+    const fromEnv = spawnStoa(['--port', '0', '--data', data], { STOA_SITE: 'http://10.1.2.3:8080' });
+    try {
+      const url = await fromEnv.listening;
+      assert.equal((await new Client(url).get('/server_settings')).body.realm_url, 'http://10.1.2.3:8080');
+    } finally {
+      await stop(fromEnv);
+    }
+    const everywhere = spawnStoa(['--port', '0', '--data', data, '--host', '0.0.0.0']);
+    try {
+      const url = await everywhere.listening;
+      const realmUrl: string = (await new Client(url).get('/server_settings')).body.realm_url;
+      assert.doesNotMatch(realmUrl, /0\.0\.0\.0/);
+      assert.match(realmUrl, /^http:\/\/[\d.]+:\d+$/);
+    } finally {
+      await stop(everywhere);
       rmSync(data, { recursive: true, force: true });
     }
   });
