@@ -1,22 +1,8 @@
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
-
-/** The emoji data's fields the server reads (lib/markdown/emoji.ts); the rest is a megabyte of image metadata. */
-const EMOJI_FIELDS = ['unified', 'short_name', 'short_names', 'category', 'has_img_google', 'has_img_twitter'];
-
-const slimEmojiData: Plugin = {
-  name: 'slim-emoji-data',
-  setup(bundle) {
-    bundle.onLoad({ filter: /emoji-datasource[\\/]emoji\.json$/ }, ({ path: file }) => {
-      const entries = JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>;
-      const slim = entries.map((entry) => Object.fromEntries(EMOJI_FIELDS.map((field) => [field, entry[field]])));
-      return { contents: JSON.stringify(slim), loader: 'json' };
-    });
-  },
-};
 
 /**
  * Bundles the server into one script. Everything is inside it but better-sqlite3, whose
@@ -32,7 +18,6 @@ export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), 
     target: 'node20',
     format: 'cjs',
     external: ['better-sqlite3'],
-    plugins: [slimEmojiData],
     define: { STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')) },
     banner: { js: '#!/usr/bin/env node' },
     legalComments: 'none',

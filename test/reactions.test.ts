@@ -56,29 +56,31 @@ describe('POST /messages/{message_id}/reactions', () => {
     const { member, id } = await setting();
     await react(member, id, { emoji_name: 'octopus' });
     await react(member, id, { emoji_name: 'zulip' });
-    await react(member, id, { emoji_name: 'thumbsup', reaction_type: 'unicode_emoji' });
+    await react(member, id, { emoji_name: 'thumbs_up', reaction_type: 'unicode_emoji' });
     assert.deepEqual(
       (await reactionsOn(member, id)).map((r) => [r.emoji_name, r.emoji_code, r.reaction_type]),
       [
         ['octopus', '1f419', 'unicode_emoji'],
         ['zulip', 'zulip', 'service_extra_emoji'],
-        ['thumbsup', '1f44d', 'unicode_emoji'],
+        ['thumbs_up', '1f44d', 'unicode_emoji'],
       ],
     );
   });
 
-  test('accepts the names Zulip gives emoji, even where the emoji data names another emoji so', async () => {
-    // Zulip calls 1f642 `smile`; the emoji data's `smile` is 1f604.
+  test('knows emoji by Zulip’s names, and refuses a name that belongs to another emoji', async () => {
+    // Zulip calls 1f642 `smile`; the Unicode emoji data's `smile` is 1f604, Zulip's `big_smile`.
     const { member, id } = await setting();
-    await react(member, id, { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' });
     await react(member, id, { emoji_name: 'smile' });
+    await react(member, id, { emoji_name: 'big_smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' });
     assert.deepEqual(
       (await reactionsOn(member, id)).map((r) => [r.emoji_name, r.emoji_code]),
       [
         ['smile', '1f642'],
-        ['smile', '1f604'],
+        ['big_smile', '1f604'],
       ],
     );
+    const mismatched = await member.post(`/messages/${id}/reactions`, { emoji_name: 'smile', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });
+    assert.deepEqual([mismatched.status, mismatched.body.msg], [400, 'Invalid emoji name.']);
   });
 
   test('takes Zulip’s name for the Zulip emoji’s type and answers with the specification’s', async () => {

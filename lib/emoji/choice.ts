@@ -9,9 +9,6 @@ export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoj
 
 const REACTION_TYPE_ALIASES: Record<string, string> = { zulip_extra_emoji: 'service_extra_emoji' };
 
-/** The shape of every emoji name in the emoji data, and of Zulip's own spellings. */
-const EMOJI_NAME = /^[a-z0-9_+-]+$/;
-
 /** An emoji a user picked (for a reaction or a status). The type is as the client sent it until checked. */
 export interface EmojiChoice<Type extends string = ReactionType> {
   name: string;
@@ -48,21 +45,16 @@ export function completeEmoji(name: string, code: string | undefined, reactionTy
 
 /**
  * THE ONE PLACE an emoji choice is checked, for reactions and status alike; answers the
- * choice with its type known to be one of ours.
- *
- * A Unicode emoji is identified by its code, which must be an emoji of the emoji data; the
- * name is the label clients show, and need only look like an emoji name. Zulip renames some
- * emoji (its `smile` is 1f642, the emoji data's is 1f604) and a Zulip client reacts with the
- * name and code pairs it knows, which we cannot all list, so a name the data gives another
- * emoji, or none, is no reason to refuse. No custom emoji exist, so every `realm_emoji` is
- * refused as an unknown one.
+ * choice with its type known to be one of ours. A Unicode emoji is identified by its code,
+ * and its name must be one of that emoji's names, aliases included, as on Zulip. No custom
+ * emoji exist, so every `realm_emoji` is refused as an unknown one.
  */
 export function checkEmoji(choice: EmojiChoice<string>): EmojiChoice {
   const { name, code, reactionType } = choice;
   switch (reactionType) {
     case 'unicode_emoji':
       if (emojiNameByCode(code) === null) throw invalidEmojiCode();
-      if (!EMOJI_NAME.test(name)) throw invalidEmojiName();
+      if (emojiCodeByName(name) !== code) throw invalidEmojiName();
       return { name, code, reactionType };
     case 'service_extra_emoji':
       if (code !== ZULIP_EXTRA_EMOJI.code) throw invalidEmojiCode();

@@ -1,49 +1,24 @@
-import emojiData from 'emoji-datasource/emoji.json';
+import emojiNames from '../emoji/names.json';
 
 /**
- * Unicode emoji by name and by code, from the emoji-datasource package (iamcal's emoji data,
- * the same upstream Zulip builds its emoji set from). Codes are Zulip's: lowercase hex code
- * points joined by "-", with variation selectors (U+FE0F) removed.
+ * Unicode emoji by name and by code, from lib/emoji/names.json (made by
+ * scripts/generate-emoji-names.ts from Zulip's table of emoji names). Codes are Zulip's:
+ * lowercase hex code points joined by "-", without variation selectors (U+FE0F).
  */
-
-interface DatasourceEntry {
-  unified: string;
-  short_name: string;
-  short_names: string[];
-  category: string;
-  has_img_google: boolean;
-  has_img_twitter: boolean;
-}
 
 /** Zulip's own emoji, for reactions only: `zulip_extra_emoji`. */
 export const ZULIP_EXTRA_EMOJI = { name: 'zulip', code: 'zulip' } as const;
 
 const VARIATION_SELECTOR = 0xfe0f;
-/** Gendered and family sequences join these people and signs; Zulip offers none of those variants. */
-const PERSON_OR_GENDER = new Set([0x1f466, 0x1f467, 0x1f468, 0x1f469, 0x1f9d1, 0x2640, 0x2642]);
-const ZERO_WIDTH_JOINER = 0x200d;
+
+/** Each emoji's names, canonical name first, by code: the `code_to_names` clients download. */
+export const EMOJI_NAMES_BY_CODE: Readonly<Record<string, readonly string[]>> = emojiNames;
 
 const codeByName = new Map<string, string>();
 const nameByCode = new Map<string, string>();
-
-function isOffered(entry: DatasourceEntry, codePoints: number[]): boolean {
-  // Skin tone and hair components are modifiers, not emoji one can pick.
-  if (entry.category === 'Component') return false;
-  // Zulip offers only emoji every one of its emoji sets can draw.
-  if (!entry.has_img_google || !entry.has_img_twitter) return false;
-  if (codePoints.includes(ZERO_WIDTH_JOINER) && codePoints.some((c) => PERSON_OR_GENDER.has(c))) return false;
-  return true;
-}
-
-for (const entry of emojiData as DatasourceEntry[]) {
-  const codePoints = entry.unified
-    .split('-')
-    .map((hex) => parseInt(hex, 16))
-    .filter((c) => c !== VARIATION_SELECTOR);
-  if (!isOffered(entry, codePoints)) continue;
-  const code = codePoints.map((c) => c.toString(16).padStart(4, '0')).join('-');
-  nameByCode.set(code, entry.short_name);
-  for (const name of entry.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
+for (const [code, names] of Object.entries(EMOJI_NAMES_BY_CODE)) {
+  nameByCode.set(code, names[0]);
+  for (const name of names) codeByName.set(name, code);
 }
 
 /** The code of a Unicode emoji by any of its names, or null. */
