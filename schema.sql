@@ -225,6 +225,15 @@ CREATE TABLE user_topics (
   PRIMARY KEY (user_id, stream_id, topic_key)
 ) STRICT, WITHOUT ROWID;
 
+-- Users a user has muted: their messages reach the muter already read.
+CREATE TABLE muted_users (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  muted_user_id     INTEGER NOT NULL REFERENCES users (id),
+  date_muted        INTEGER NOT NULL,
+  PRIMARY KEY (user_id, muted_user_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX muted_users_by_muted_user ON muted_users (muted_user_id);
+
 -- Direct-message conversations between two or more people (Zulip's direct message groups).
 -- A one-to-one conversation is one of these too, so both directions share its recipient;
 -- a conversation with oneself uses the user's personal recipient instead.

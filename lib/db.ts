@@ -16,7 +16,19 @@ function schemaSql(): string {
  * Upgrades from each older schema version, in order: MIGRATIONS[i] takes a database from
  * version i + 1 to i + 2. schema.sql already contains every step, so a fresh database skips them.
  */
-const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [];
+const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
+  // 1 -> 2: muted users.
+  (db) =>
+    db.exec(`
+      CREATE TABLE muted_users (
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        muted_user_id     INTEGER NOT NULL REFERENCES users (id),
+        date_muted        INTEGER NOT NULL,
+        PRIMARY KEY (user_id, muted_user_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX muted_users_by_muted_user ON muted_users (muted_user_id);
+    `),
+];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 
 /** Thrown when another process (or another server in this one) already holds the database. */

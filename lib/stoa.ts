@@ -8,6 +8,7 @@ import { EventQueues, type Deliverable, type EventQueuesOptions } from './events
 import type { SharedTransaction } from './events/send';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
+import { prepareMutedUserQueries } from './muted-users/queries';
 import { prepareProfileFieldQueries } from './profile-fields/queries';
 import { preparePresenceQueries } from './presence/queries';
 import { preparePushQueries } from './push/queries';
@@ -42,6 +43,7 @@ export interface Stoa {
   channels: ReturnType<typeof prepareChannelQueries>;
   userTopics: ReturnType<typeof prepareUserTopicQueries>;
   messages: ReturnType<typeof prepareMessageQueries>;
+  mutedUsers: ReturnType<typeof prepareMutedUserQueries>;
   presence: ReturnType<typeof preparePresenceQueries>;
   userStatus: ReturnType<typeof prepareUserStatusQueries>;
   drafts: ReturnType<typeof prepareDraftQueries>;
@@ -81,6 +83,7 @@ export function createStoa(
     channels: prepareChannelQueries(db),
     userTopics: prepareUserTopicQueries(db),
     messages: prepareMessageQueries(db),
+    mutedUsers: prepareMutedUserQueries(db),
     presence: preparePresenceQueries(db),
     userStatus: prepareUserStatusQueries(db),
     drafts: prepareDraftQueries(db),

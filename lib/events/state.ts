@@ -9,6 +9,7 @@ import {
   starredMessagesState,
   unreadMessagesState,
 } from '../messages/state';
+import { mutedUsersState } from '../muted-users/state';
 import { presenceState } from '../presence/state';
 import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
@@ -44,6 +45,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   user_settings: userSettingsState,
   user_topic: userTopicState,
   muted_topics: mutedTopicsState,
+  muted_users: mutedUsersState,
   message: messageState,
   // unread_msgs needs `message` too; the provider checks.
   update_message_flags: unreadMessagesState,

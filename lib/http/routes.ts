@@ -12,6 +12,7 @@ import * as messageFlagViews from '../messages/flag-views';
 import * as reactionViews from '../messages/reactions';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
+import * as mutedUserViews from '../muted-users/views';
 import * as profileFieldViews from '../profile-fields/views';
 import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
@@ -100,6 +101,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.addFcmToken },
   { method: 'DELETE', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.removeFcmToken },
   { method: 'DELETE', path: '/users/me/platform_device_token', endpoint: pushViews.removePlatformToken },
+  { method: 'POST', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.muteUserView },
+  { method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.unmuteUserView },
   { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },
   { method: 'PATCH', path: '/users/:user_id', endpoint: userViews.updateUser },
   { method: 'DELETE', path: '/users/:user_id', endpoint: userViews.deactivateUserView },

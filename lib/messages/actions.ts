@@ -113,8 +113,11 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       has_attachment: rendered.hasAttachment ? 1 : 0,
     });
     const flags = contentFlags(stoa, sender.id, receiverIds, rendered, participants);
+    const muters = stoa.mutedUsers.mutersOf(sender.id);
     for (const [userId, bits] of flags) {
       let initial = bits;
+      // A muted sender's messages reach whoever muted them already read: no unread, no notification.
+      if (muters.has(userId)) initial |= Flag.read;
       if (addressee.type === 'direct') initial |= Flag.is_private;
       if (userId === sender.id && options.readBySender) initial |= Flag.read;
       if (options.alreadyReadBy?.(userId)) initial |= Flag.read;

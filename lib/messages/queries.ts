@@ -150,6 +150,10 @@ export function prepareMessageQueries(db: Db) {
     `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? ORDER BY um.message_id`,
   );
+  const unreadFromSender = db.prepare<[number, number], { message_id: number }>(
+    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ? ORDER BY um.message_id`,
+  );
   const unreadInTopic = db.prepare<[number, number, string], { message_id: number }>(
     `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? AND m.topic_key = ? ORDER BY um.message_id`,
@@ -214,6 +218,8 @@ export function prepareMessageQueries(db: Db) {
     clearFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
       void clearFlag.run(bit, userId, JSON.stringify(messageIds)),
     unreadIn: (userId: number, recipientId: number) => unreadIn.all(userId, recipientId).map((r) => r.message_id),
+    unreadFromSender: (userId: number, senderId: number) =>
+      unreadFromSender.all(userId, senderId).map((r) => r.message_id),
     unreadInTopic: (userId: number, recipientId: number, topic: string) =>
       unreadInTopic.all(userId, recipientId, topicKey(topic)).map((r) => r.message_id),
     hasTopicRow: (userId: number, recipientId: number, topic: string) =>

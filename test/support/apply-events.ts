@@ -494,6 +494,9 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'muted_topics':
       state.muted_topics = event.muted_topics;
       return;
+    case 'muted_users':
+      state.muted_users = event.muted_users;
+      return;
     case 'user_topic': {
       if (!state.user_topics) return;
       const same = (t: Record<string, any>) =>

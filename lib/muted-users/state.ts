@@ -1,0 +1,6 @@
+import type { StateContext } from '../events/register';
+
+/** Register state for fetch type `muted_users`. */
+export function mutedUsersState({ stoa, user }: StateContext): Record<string, unknown> {
+  return { muted_users: stoa.mutedUsers.forUser(user.id) };
+}
