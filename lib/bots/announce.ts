@@ -4,8 +4,8 @@ import { Role, type UserRow } from '../users/queries';
 import { botAudience, presentBot } from './present';
 
 // The realm_bot events. Changes to any account (a rename, a role change, a deactivation) may
-// concern bots, so the users' actions send these as well as the bots' own; they live here,
-// below both, so that neither kind of action has to import the other.
+// concern bots, so users' actions send these as well as bots' own; they live here, below
+// both, because bots' actions create accounts through users' actions and so sit above them.
 
 /** Tells the bot's administrators about one change to it (the changed fields only). */
 export function announceBotUpdate(stoa: Stoa, bot: UserRow, change: Record<string, unknown>): void {
