@@ -5,7 +5,6 @@ import type { Config } from './config';
 import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
-import type { SharedTransaction } from './events/send';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
 import { prepareMutedUserQueries } from './muted-users/queries';
@@ -19,6 +18,12 @@ import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
+
+/** The transaction the current turn's requests share, while one is open (see events/send.ts). */
+export interface SharedTransaction {
+  /** Told after the commit: null, or why it failed (and everything in it was undone). */
+  afterCommit: Array<(failure: unknown) => void>;
+}
 
 /** The running server's state: the database, its prepared queries, the event queues, the settings and the clock. */
 export interface Stoa {

@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { addAlertWords, removeAlertWords } from './actions';
 

@@ -3,7 +3,8 @@ import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { createUser } from '../users/actions';
 import { Role, type UserRow } from '../users/queries';
-import { botAudience, presentBot } from './present';
+import { announceBotUpdate, botAddEvent } from './announce';
+import { botAudience } from './present';
 
 export interface NewBot {
   email: string;
@@ -13,15 +14,6 @@ export interface NewBot {
   sendingChannelId: number | null;
   eventsChannelId: number | null;
   allPublicChannels: boolean;
-}
-
-/** Tells the bot's administrators about one change to it (the changed fields only). */
-export function announceBotUpdate(stoa: Stoa, bot: UserRow, change: Record<string, unknown>): void {
-  sendEvent(stoa, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...change } }, botAudience(stoa, bot));
-}
-
-function addEvent(stoa: Stoa, bot: UserRow) {
-  return { type: 'realm_bot', op: 'add', bot: presentBot(stoa, bot) };
 }
 
 /** Creates a bot owned by `ownerId`: everyone learns of the new account, its administrators of the bot. */
@@ -36,7 +28,7 @@ export function createBot(stoa: Stoa, spec: NewBot): UserRow {
     });
     stoa.users.setBotDefaults(id, spec);
     const bot = stoa.users.byId(id)!;
-    sendEvent(stoa, addEvent(stoa, bot), botAudience(stoa, bot));
+    sendEvent(stoa, botAddEvent(stoa, bot), botAudience(stoa, bot));
     return bot;
   });
 }
@@ -60,7 +52,7 @@ export function changeBotOwner(stoa: Stoa, botId: number, ownerId: number): void
     }
     const owner = stoa.users.byId(ownerId)!;
     if (owner.role > Role.ADMINISTRATOR) {
-      sendEvent(stoa, addEvent(stoa, bot), [ownerId]);
+      sendEvent(stoa, botAddEvent(stoa, bot), [ownerId]);
       updated.delete(ownerId);
     }
     sendEvent(stoa, { type: 'realm_bot', op: 'update', bot: { user_id: botId, owner_id: ownerId } }, updated);
@@ -103,19 +95,4 @@ export function regenerateBotApiKey(stoa: Stoa, botId: number): string {
     announceBotUpdate(stoa, stoa.users.byId(botId)!, { api_key: apiKey });
     return apiKey;
   });
-}
-
-/**
- * After a role change, a user who became an administrator gains every bot they did not own
- * in their bot list, and one who stopped being one loses them.
- */
-export function announceAdministeredBots(stoa: Stoa, before: UserRow, after: UserRow): void {
-  const wasAdministrator = before.role <= Role.ADMINISTRATOR;
-  const isAdministrator = after.role <= Role.ADMINISTRATOR;
-  if (after.is_bot || wasAdministrator === isAdministrator) return;
-  for (const bot of stoa.users.bots()) {
-    if (bot.bot_owner_id === after.id) continue;
-    const event = isAdministrator ? addEvent(stoa, bot) : { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } };
-    sendEvent(stoa, event, [after.id]);
-  }
 }

@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { botsAdministeredBy, presentBot } from './present';
 
 /** Register state for fetch type `realm_bot`: the bots the caller administers. */

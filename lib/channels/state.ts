@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { Role } from '../users/queries';
 import { hasMetadataAccess } from './access';
 import { presentChannel, presentSubscription, presentUnsubscribedChannel } from './present';

@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { userSettings } from '../users/settings-store';
 import { presentDraft } from './present';
 

@@ -1,10 +1,11 @@
 import { badRequest } from '../http/errors';
-import { NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from '../messages/narrow';
+import { NARROW_PARAM, normalizeNarrow } from '../messages/narrow';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version';
 import type { ClientCapabilities, QueueSettings } from './queues';
+import type { RegisterParams, StateContext } from './state-context';
 import { STATE_PROVIDERS } from './state';
 
 /** A queue nobody polls lives this long unless the client asks for longer (Zulip's default). */
@@ -26,20 +27,6 @@ export const REGISTER_PARAMS: Record<string, ParamSchema> = {
   narrow: NARROW_PARAM,
   queue_lifespan_secs: { type: 'integer', minimum: 0, default: 0 },
 };
-
-export interface RegisterParams {
-  apply_markdown: boolean;
-  client_gravatar: boolean;
-  include_subscribers: boolean | 'partial';
-  slim_presence: boolean;
-  presence_history_limit_days: number | null;
-  event_types: string[] | null;
-  fetch_event_types?: string[] | null;
-  all_public_streams: boolean;
-  client_capabilities: Record<string, unknown>;
-  narrow: RawNarrowTerm[];
-  queue_lifespan_secs: number;
-}
 
 const CAPABILITY_NAMES: ReadonlyArray<keyof ClientCapabilities> = [
   'notification_settings_null',
@@ -83,14 +70,6 @@ export function queueSettings(user: UserRow, params: RegisterParams): QueueSetti
     capabilities: capabilities(params.client_capabilities),
     lifespanMs: lifespanSecs * 1000,
   };
-}
-
-/** What the state providers of each area get to shape the initial state for this client. */
-export interface StateContext {
-  stoa: Stoa;
-  user: UserRow;
-  queue: QueueSettings;
-  params: RegisterParams;
 }
 
 /**

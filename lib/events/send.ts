@@ -16,12 +16,6 @@ import type { Deliverable } from './queues';
  * reads one. Writes made outside a request (start-up, timers, tests) commit at once.
  */
 
-/** The transaction the current turn's requests share, while one is open. */
-export interface SharedTransaction {
-  /** Told after the commit: null, or why it failed (and everything in it was undone). */
-  afterCommit: Array<(failure: unknown) => void>;
-}
-
 /**
  * Runs fn in one transaction: all of its writes land, or none do. Events sent inside it are
  * held back and delivered only after the commit; if fn throws they are dropped with the

@@ -21,7 +21,7 @@ import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState } from '../profile-fields/state';
 import { realmUserState } from '../users/state';
-import type { StateContext } from './register';
+import type { StateContext } from './state-context';
 
 /**
  * Register's initial state, by fetch type: each area supplies the keys zulip.yaml lists for

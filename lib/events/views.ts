@@ -2,7 +2,8 @@ import { endpoint } from '../http/endpoint';
 import { missingArgument } from '../http/errors';
 import { JsonText } from '../http/json';
 import type { EventQueues, PendingEvents } from './queues';
-import { register, REGISTER_PARAMS, queueSettings, type RegisterParams } from './register';
+import { register, REGISTER_PARAMS, queueSettings } from './register';
+import type { RegisterParams } from './state-context';
 
 export const registerView = endpoint<RegisterParams>({
   params: { properties: REGISTER_PARAMS },

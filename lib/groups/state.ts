@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { presentGroup } from './present';
 
 /** Register state for fetch type `realm_user_groups`: every named group the client can handle. */

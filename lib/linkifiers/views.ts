@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { endpoint, NO_PARAMS, type Call } from '../http/endpoint';
 import { administratorRequired, badRequest } from '../http/errors';
 import { BLANK_FIELD, FieldErrors } from '../http/field-errors';

@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { VisibilityPolicy } from '../user-topics/queries';

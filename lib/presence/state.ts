@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { presenceData } from './present';
 
 /** Register state for fetch type `presence`, in the format and history the client asked for. */

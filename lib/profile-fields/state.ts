@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { presentFields } from './present';
 
 /** Zulip's custom profile field types, by the names clients look them up with. */

@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { endpoint } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import { deviceStatus, TokenKind } from './queries';

@@ -1,5 +1,5 @@
 import { relayConfigured } from '../push/relay';
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { groupSettingValue } from '../groups/settings';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';

@@ -8,7 +8,7 @@ import {
   subscribeUsers,
   visibleChannelIds,
 } from '../channels/actions';
-import { announceAdministeredBots, announceBotUpdate } from '../bots/actions';
+import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';

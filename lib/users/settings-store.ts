@@ -1,5 +1,5 @@
-import { announceBotUpdate } from '../bots/actions';
-import type { StateContext } from '../events/register';
+import { announceBotUpdate } from '../bots/announce';
+import type { StateContext } from '../events/state-context';
 import { presenceEnabledChanged } from '../presence/actions';
 import { forgetDrafts } from '../drafts/actions';
 import { sendEvent, write } from '../events/send';

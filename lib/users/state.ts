@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { allProfileValues } from '../profile-fields/present';
