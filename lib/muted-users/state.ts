@@ -1,4 +1,4 @@
-import type { StateContext } from '../events/register';
+import type { StateContext } from '../events/state-context';
 
 /** Register state for fetch type `muted_users`. */
 export function mutedUsersState({ stoa, user }: StateContext): Record<string, unknown> {
