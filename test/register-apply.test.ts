@@ -156,6 +156,10 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (id === undefined) return;
         return actor.post('/user_topics', { stream_id: id, topic: rng.pick(['lunch', 'Lunch', 'deploys']), visibility_policy: rng.pick([0, 1, 2, 3]) });
       },
+      () => {
+        const actor = rng.pick(actors);
+        return actor[rng.pick(['post', 'delete'] as const)](`/users/me/muted_users/${someUserId()}`);
+      },
       async () => {
         const actor = rng.pick(actors);
         const subs = (await actor.get('/users/me/subscriptions')).body.subscriptions ?? [];
