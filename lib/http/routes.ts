@@ -10,6 +10,7 @@ import * as messageDeleteViews from '../messages/delete';
 import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
 import * as reactionViews from '../messages/reactions';
+import * as readReceiptViews from '../messages/read-receipts';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as mutedUserViews from '../muted-users/views';
@@ -66,6 +67,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/messages/:message_id', endpoint: messageEditViews.updateMessageView },
   { method: 'DELETE', path: '/messages/:message_id', endpoint: messageDeleteViews.deleteMessageView },
   { method: 'GET', path: '/messages/:message_id/history', endpoint: messageEditViews.getMessageHistory },
+  { method: 'GET', path: '/messages/:message_id/read_receipts', endpoint: readReceiptViews.readReceiptsView },
   { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
   { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },

@@ -150,6 +150,9 @@ export function prepareMessageQueries(db: Db) {
     `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? ORDER BY um.message_id`,
   );
+  const readers = db.prepare<[number], { user_id: number }>(
+    'SELECT user_id FROM user_messages WHERE message_id = ? AND (flags & 1) <> 0 ORDER BY user_id',
+  );
   const unreadFromSender = db.prepare<[number, number], { message_id: number }>(
     `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ? ORDER BY um.message_id`,
@@ -218,6 +221,8 @@ export function prepareMessageQueries(db: Db) {
     clearFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
       void clearFlag.run(bit, userId, JSON.stringify(messageIds)),
     unreadIn: (userId: number, recipientId: number) => unreadIn.all(userId, recipientId).map((r) => r.message_id),
+    /** Everyone with a copy of the message flagged read. */
+    readersOf: (messageId: number) => readers.all(messageId).map((r) => r.user_id),
     unreadFromSender: (userId: number, senderId: number) =>
       unreadFromSender.all(userId, senderId).map((r) => r.message_id),
     unreadInTopic: (userId: number, recipientId: number, topic: string) =>
