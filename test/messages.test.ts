@@ -303,6 +303,19 @@ describe('GET /messages', () => {
     assert.equal(response.body.found_anchor, true);
   });
 
+  test('first_unread in a conversation that never happened finds nothing, for a user with unread messages', async () => {
+    const reader = await server.createUser();
+    const stranger = await server.createUser();
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });
+    await send(server.owner, { type: 'stream', to: name, topic: 't', content: 'unread for the reader' });
+    for (const negated of [false, true]) {
+      const narrow = JSON.stringify([{ operator: 'dm', operand: [stranger.userId], negated }]);
+      const response = await reader.get('/messages', { anchor: 'first_unread', num_before: 1, num_after: 1, narrow });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      if (!negated) assert.deepEqual(response.body.messages, []);
+    }
+  });
+
   test('searches text and marks the matches', async () => {
     const { name } = await createChannel(server.owner);
     const word = `zebra${Date.now()}`;

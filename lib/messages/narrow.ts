@@ -32,6 +32,9 @@ export const REQUIRED_NARROW_PARAM: ParamSchema = { type: 'array', items: NARROW
 /** The `narrow` parameter of GET /messages, POST /register and the flags endpoints: no narrow by default. */
 export const NARROW_PARAM: ParamSchema = { ...REQUIRED_NARROW_PARAM, default: [] };
 
+/** No recipient has this ID: IDs start at 1. */
+const NO_RECIPIENT = 0;
+
 const OPERATOR_ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels', 'pm-with': 'dm' };
 const OPERAND_ALIASES: Record<string, Record<string, string>> = { is: { private: 'dm' } };
 
@@ -175,7 +178,9 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
         const others = dmUsers(stoa, operand);
         const recipientId =
           others.length === 0 ? undefined : existingDirectRecipient(stoa, [user.id, ...others.map((u) => u.id)]);
-        condition = recipientId === undefined ? '0' : `m.recipient_id = ${bind(recipientId)}`;
+        // A conversation that never happened matches no recipient. Not a constant false: SQLite
+        // folds that away and then refuses the unread index that firstUnreadId names.
+        condition = `m.recipient_id = ${bind(recipientId ?? NO_RECIPIENT)}`;
         break;
       }
       case 'dm-including':
