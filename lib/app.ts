@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { emojiDataPath, serveEmojiData } from './emoji/data';
 import { authenticate } from './http/auth';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError } from './http/errors';
@@ -68,6 +69,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   });
 
   app.use(API_PREFIX, api);
+  app.get(emojiDataPath(), serveEmojiData);
   app.use(() => {
     throw notFound();
   });

@@ -18,7 +18,7 @@ async function fetchState(types: string[], params: Record<string, unknown> = {})
 
 const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_version', 'zulip_feature_level', 'zulip_merge_base'];
 /** Keys whose areas are not built yet, so they are left out rather than invented. */
-const NOT_YET = ['server_emoji_data_url', 'server_supported_permission_settings'];
+const NOT_YET = ['server_supported_permission_settings'];
 
 describe('register state', () => {
   test('for `realm` has every key of the fetch type, with the server’s limits', async () => {
@@ -35,6 +35,25 @@ describe('register state', () => {
     const members = server.stoa.groups.byName('role:members')!.id;
     assert.equal(state.realm_can_create_public_channel_group, members);
     assert.equal(state.realm_create_public_stream_policy, 1, 'the legacy policy matches the group');
+  });
+
+  test('for `realm` names the emoji data by an absolute URL anyone may download', async () => {
+    const state = await fetchState(['realm']);
+    assert.ok(state.server_emoji_data_url.startsWith(`${server.url}/`), state.server_emoji_data_url);
+    const response = await fetch(state.server_emoji_data_url);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    assert.match(response.headers.get('cache-control') ?? '', /immutable/);
+    const data = (await response.json()) as { code_to_names: Record<string, string[]> };
+    assert.deepEqual(Object.keys(data), ['code_to_names']);
+    assert.deepEqual(data.code_to_names['1f642'], ['smile']);
+    assert.deepEqual(data.code_to_names['1f44d'], ['+1', 'thumbs_up', 'like']);
+    assert.ok(Object.keys(data.code_to_names).every((code) => /^[0-9a-f]{4,}(-[0-9a-f]{4,})*$/.test(code) && !code.includes('fe0f')));
+  });
+
+  test('for `realm_emoji` is the organization’s custom emoji, none yet', async () => {
+    const state = await fetchState(['realm_emoji']);
+    assert.deepEqual(state.realm_emoji, {});
   });
 
   test('for `realm_user` has every user, the caller’s identity and the cross-realm bots', async () => {

@@ -15,6 +15,7 @@ import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
+import { realmEmojiState } from '../realm-emoji/state';
 import { savedSnippetsState } from '../saved-snippets/views';
 import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
 import { userStatusState } from '../user-status/state';
@@ -34,6 +35,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,
+  realm_emoji: realmEmojiState,
   realm_bot: realmBotsState,
   realm_user_groups: userGroupsState,
   realm_linkifiers: realmLinkifiersState,

@@ -1,3 +1,4 @@
+import { emojiDataPath } from '../emoji/data';
 import { relayConfigured } from '../push/relay';
 import type { StateContext } from '../events/state-context';
 import { groupSettingValue } from '../groups/settings';
@@ -38,9 +39,8 @@ function loginMethods(stoa: Stoa): Record<string, { enabled: boolean; available:
 
 /**
  * Register state for fetch type `realm`: the organization's settings, the server's limits,
- * and the values computed from both. `server_emoji_data_url` and
- * `server_supported_permission_settings` are left out until emoji data and every group
- * setting exist.
+ * and the values computed from both. `server_supported_permission_settings` is left out
+ * until every group setting exists.
  */
 export function realmState({ stoa }: StateContext): Record<string, unknown> {
   const realm = stoa.realm.get()!;
@@ -56,6 +56,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     realm_date_created: realm.date_created,
     realm_url: stoa.site,
     realm_uri: stoa.site,
+    server_emoji_data_url: `${stoa.site}${emojiDataPath()}`,
     realm_bot_domain: INTERNAL_EMAIL_DOMAIN,
     realm_icon_url: realmIconUrl(stoa),
     realm_logo_url: DEFAULT_LOGO_URL,
