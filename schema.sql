@@ -272,6 +272,16 @@ CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
 CREATE INDEX messages_by_recipient_topic ON messages (recipient_id, topic_key, id);
 CREATE INDEX messages_by_sender ON messages (sender_id, id);
 
+-- The highest message ID ever deleted. SQLite would give the next message the highest ID in
+-- use plus one, so deleting the newest message would hand its ID out again; clients rely on
+-- IDs only growing, so new messages take IDs above this too (see lib/messages/queries.ts).
+CREATE TABLE deleted_messages_high_water (id INTEGER NOT NULL) STRICT;
+INSERT INTO deleted_messages_high_water (id) VALUES (0);
+CREATE TRIGGER messages_raise_high_water AFTER DELETE ON messages
+BEGIN
+  UPDATE deleted_messages_high_water SET id = max(id, OLD.id);
+END;
+
 -- One row per user who has the message in their history, with their flags as bits
 -- (lib/messages/flags.ts). Messages reached later through a channel's public history get a
 -- row flagged `historical` only when the user acts on them (stars, reacts, reads).

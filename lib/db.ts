@@ -28,6 +28,17 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX muted_users_by_muted_user ON muted_users (muted_user_id);
     `),
+  // 2 -> 3: message IDs are never given twice. IDs deleted before this are not known; the
+  // highest in use is the best floor there is.
+  (db) =>
+    db.exec(`
+      CREATE TABLE deleted_messages_high_water (id INTEGER NOT NULL) STRICT;
+      INSERT INTO deleted_messages_high_water (id) SELECT coalesce(max(id), 0) FROM messages;
+      CREATE TRIGGER messages_raise_high_water AFTER DELETE ON messages
+      BEGIN
+        UPDATE deleted_messages_high_water SET id = max(id, OLD.id);
+      END;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -84,9 +84,12 @@ export function prepareMessageQueries(db: Db) {
     return statement;
   };
   const insert = db.prepare<Record<string, unknown>>(
-    `INSERT INTO messages (sender_id, recipient_id, stream_id, topic, topic_key, content, rendered_content, date_sent,
+    // Above every ID in use and every ID ever deleted, so that no ID is given twice.
+    `INSERT INTO messages (id, sender_id, recipient_id, stream_id, topic, topic_key, content, rendered_content, date_sent,
        sending_client, is_me_message, has_link, has_image, has_attachment)
-     VALUES (@sender_id, @recipient_id, @stream_id, @topic, @topic_key, @content, @rendered_content, @date_sent,
+     VALUES (
+       max((SELECT id FROM deleted_messages_high_water), (SELECT coalesce(max(id), 0) FROM messages)) + 1,
+       @sender_id, @recipient_id, @stream_id, @topic, @topic_key, @content, @rendered_content, @date_sent,
        @sending_client, @is_me_message, @has_link, @has_image, @has_attachment)`,
   );
   const indexForSearch = db.prepare<[number, string, string]>('INSERT INTO messages_fts (rowid, topic, content) VALUES (?, ?, ?)');
