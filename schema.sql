@@ -414,3 +414,30 @@ CREATE TABLE push_devices (
   error_code                   TEXT,
   UNIQUE (user_id, push_account_id)
 ) STRICT;
+
+-- Uploaded files. The file itself is at uploads/<path_id> in the data folder; path_id is
+-- <realm id>/<two hex digits>/<random part>/<cleaned-up file name>, so no name can be guessed.
+CREATE TABLE attachments (
+  id                INTEGER PRIMARY KEY,
+  path_id           TEXT    NOT NULL UNIQUE,
+  -- The name as uploaded.
+  file_name         TEXT    NOT NULL,
+  owner_id          INTEGER NOT NULL REFERENCES users (id),
+  size              INTEGER NOT NULL,
+  -- Milliseconds since the epoch, as clients get it.
+  create_time       INTEGER NOT NULL,
+  content_type      TEXT,
+  -- Images only: their size in pixels and whether they move, for previews and thumbnails.
+  width             INTEGER,
+  height            INTEGER,
+  animated          INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX attachments_by_owner ON attachments (owner_id, id);
+
+-- Which messages link which uploads: who may download a file follows who may read them.
+CREATE TABLE attachment_messages (
+  attachment_id     INTEGER NOT NULL REFERENCES attachments (id) ON DELETE CASCADE,
+  message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  PRIMARY KEY (attachment_id, message_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX attachment_messages_by_message ON attachment_messages (message_id);

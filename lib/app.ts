@@ -2,17 +2,18 @@ import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { emojiDataPath, serveEmojiData } from './emoji/data';
+import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { authenticate } from './http/auth';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError } from './http/errors';
 import { longPollListener } from './http/long-poll';
-import { parseBody, requestParams } from './http/params';
+import { parseBody, parseBodyWithFiles, requestParams } from './http/params';
 import { logRequest, sendError, type Log } from './http/respond';
 import { API_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import type { Stoa } from './stoa';
 
 function routeHandler(stoa: Stoa, route: Route) {
-  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
   const run = compileEndpoint(stoa, route.endpoint, pathParams);
   const patterns = Object.entries(route.endpoint.pathPatterns ?? {});
 
@@ -21,8 +22,17 @@ function routeHandler(stoa: Stoa, route: Route) {
     for (const [name, pattern] of patterns) {
       if (!pattern.test(String(req.params[name]))) return next('route');
     }
-    return run(req, res, req.user, requestParams(req), req.params as Record<string, string>);
+    return run(req, res, req.user, requestParams(req), pathParamsOf(req));
   };
+}
+
+/** Path parameters as text: Express 5 hands a wildcard (`*name`) over as its segments. */
+function pathParamsOf(req: Request): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.params as Record<string, string | string[]>)) {
+    params[name] = Array.isArray(value) ? value.join('/') : value;
+  }
+  return params;
 }
 
 function notFound(): ApiError {
@@ -48,10 +58,19 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.set('etag', false);
 
   const api = express.Router({ caseSensitive: true, strict: false });
-  api.use(parseBody);
   const routes = ROUTES.filter((route) => !route.devOnly || stoa.config.dev);
   const auth = authenticate(stoa);
+  // Routes that take a file come first, with their own body parser, after authentication: no
+  // stranger's file is ever written.
   for (const route of routes) {
+    const receiver = route.endpoint.fileReceiver;
+    if (!receiver) continue;
+    const method = route.method.toLowerCase() as Lowercase<Method>;
+    api[method](route.path, auth, parseBodyWithFiles(() => receiver(stoa)), routeHandler(stoa, route));
+  }
+  api.use(parseBody);
+  for (const route of routes) {
+    if (route.endpoint.fileReceiver) continue;
     const method = route.method.toLowerCase() as Lowercase<Method>;
     const handlers = route.endpoint.auth ? [auth, routeHandler(stoa, route)] : [routeHandler(stoa, route)];
     api[method](route.path, ...handlers);
@@ -70,6 +89,9 @@ function createApp(stoa: Stoa, log: Log): express.Express {
 
   app.use(API_PREFIX, api);
   app.get(emojiDataPath(), serveEmojiData);
+  app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
+  app.get('/user_uploads/thumbnail/*path', auth, serveThumbnail(stoa));
+  app.get('/user_uploads/:realm_id/*path', auth, serveUpload(stoa));
   app.use(() => {
     throw notFound();
   });

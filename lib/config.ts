@@ -25,6 +25,10 @@ export interface Config {
    * a trailing slash; undefined: derived from where the server listens.
    */
   site: string | undefined;
+  /** The largest file one upload may be, in MiB (Zulip's max_file_upload_size_mib); 0 turns uploads off. */
+  maxFileUploadSizeMib: number;
+  /** How much all uploads together may take, in MiB; undefined: no limit. */
+  uploadQuotaMib: number | undefined;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -88,6 +92,18 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: 'the URL people reach the server by, e.g. https://chat.example.org (default: from --host and --port)',
   },
+  maxFileUploadSizeMib: {
+    flag: 'max-file-upload-size-mib',
+    env: 'STOA_MAX_FILE_UPLOAD_SIZE_MIB',
+    kind: 'string',
+    help: 'largest file one upload may be, in MiB; 0 turns uploads off (default 25)',
+  },
+  uploadQuotaMib: {
+    flag: 'upload-quota-mib',
+    env: 'STOA_UPLOAD_QUOTA_MIB',
+    kind: 'string',
+    help: 'how much all uploaded files together may take, in MiB (default: no limit)',
+  },
 };
 
 export const DEFAULTS = {
@@ -100,6 +116,8 @@ export const DEFAULTS = {
   webPublic: false,
   pushRelay: undefined as string | undefined,
   site: undefined as string | undefined,
+  maxFileUploadSizeMib: 25,
+  uploadQuotaMib: undefined as number | undefined,
 };
 
 export function usage(): string {
@@ -137,6 +155,11 @@ function parseRelayUrl(name: string, value: string): string {
     throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
   }
   return value;
+}
+
+function parseMib(name: string, value: string): number {
+  if (!/^\d{1,7}$/.test(value)) throw new ConfigError(`${name} must be a whole number of MiB, not '${value}'`);
+  return Number(value);
 }
 
 /**
@@ -204,6 +227,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   const adminPassword = raw('adminPassword');
   const pushRelay = raw('pushRelay');
   const site = raw('site');
+  const maxFileUploadSizeMib = raw('maxFileUploadSizeMib');
+  const uploadQuotaMib = raw('uploadQuotaMib');
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
@@ -217,5 +242,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
       ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))
       : DEFAULTS.pushRelay,
     site: site ? parseSiteUrl(site.source, String(site.value)) : DEFAULTS.site,
+    maxFileUploadSizeMib: maxFileUploadSizeMib
+      ? parseMib(maxFileUploadSizeMib.source, String(maxFileUploadSizeMib.value))
+      : DEFAULTS.maxFileUploadSizeMib,
+    uploadQuotaMib: uploadQuotaMib ? parseMib(uploadQuotaMib.source, String(uploadQuotaMib.value)) : DEFAULTS.uploadQuotaMib,
   };
 }

@@ -39,6 +39,29 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         UPDATE deleted_messages_high_water SET id = max(id, OLD.id);
       END;
     `),
+  // 3 -> 4: uploaded files.
+  (db) =>
+    db.exec(`
+      CREATE TABLE attachments (
+        id                INTEGER PRIMARY KEY,
+        path_id           TEXT    NOT NULL UNIQUE,
+        file_name         TEXT    NOT NULL,
+        owner_id          INTEGER NOT NULL REFERENCES users (id),
+        size              INTEGER NOT NULL,
+        create_time       INTEGER NOT NULL,
+        content_type      TEXT,
+        width             INTEGER,
+        height            INTEGER,
+        animated          INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX attachments_by_owner ON attachments (owner_id, id);
+      CREATE TABLE attachment_messages (
+        attachment_id     INTEGER NOT NULL REFERENCES attachments (id) ON DELETE CASCADE,
+        message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        PRIMARY KEY (attachment_id, message_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX attachment_messages_by_message ON attachment_messages (message_id);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

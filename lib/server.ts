@@ -154,6 +154,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
+  // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
+  const startedAt = Date.now();
+  const sweep = stoa.uploads
+    .sweep(stoa.attachments.allPaths(), startedAt)
+    .then((removed) => {
+      if (removed > 0) log(`Removed ${removed} uploaded file(s) left behind by an interrupted upload.`);
+    })
+    .catch((err: unknown) => log(`error: sweeping uploads: ${(err as Error).message}`));
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -167,9 +175,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          void Promise.race([backgroundSettled(stoa), grace]).then(() => {
+          void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(() => {
             commitShared(stoa);
             db.close();
+            stoa.uploads.close();
             stdout?.flush();
             resolve();
           });

@@ -18,6 +18,8 @@ import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
+import { prepareAttachmentQueries } from './uploads/queries';
+import { UploadStore } from './uploads/storage';
 
 /** The transaction the current turn's requests share, while one is open (see events/send.ts). */
 export interface SharedTransaction {
@@ -57,6 +59,9 @@ export interface Stoa {
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
   push: ReturnType<typeof preparePushQueries>;
   profileFields: ReturnType<typeof prepareProfileFieldQueries>;
+  attachments: ReturnType<typeof prepareAttachmentQueries>;
+  /** The uploaded files themselves, on disk. */
+  uploads: UploadStore;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -97,5 +102,7 @@ export function createStoa(
     playgrounds: preparePlaygroundQueries(db),
     push: preparePushQueries(db),
     profileFields: prepareProfileFieldQueries(db),
+    attachments: prepareAttachmentQueries(db),
+    uploads: new UploadStore(config.data),
   };
 }

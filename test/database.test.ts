@@ -23,6 +23,8 @@ describe('the database', () => {
     const old = openDatabase(file);
     // What version 1 lacked, taken away again: the migrations must put back exactly this.
     old.exec(`
+      DROP TABLE attachment_messages;
+      DROP TABLE attachments;
       DROP TABLE muted_users;
       DROP TRIGGER messages_raise_high_water;
       DROP TABLE deleted_messages_high_water;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterCommit, handleRequest } from '../events/send';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
+import type { FileReceiver } from './params';
 import { sendError, sendSuccess } from './respond';
 import { compileParams, type ParamsSchema } from './validate';
 
@@ -28,6 +29,8 @@ export interface Endpoint {
   params: ParamsSchema;
   /** Path parameters whose text must match, else the route table tries the next route. */
   pathPatterns?: Record<string, RegExp>;
+  /** For an endpoint that takes a file: where it goes and how large it may be. */
+  fileReceiver?: (stoa: Stoa) => FileReceiver;
   view: (call: Call<any>) => ViewResult;
 }
 
@@ -35,6 +38,7 @@ export interface Endpoint {
 export function endpoint<P>(def: {
   params: ParamsSchema;
   pathPatterns?: Record<string, RegExp>;
+  fileReceiver?: (stoa: Stoa) => FileReceiver;
   view: (call: Call<P>) => ViewResult;
 }): Endpoint {
   return { auth: true, ...def };

@@ -1,5 +1,8 @@
+import { createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
+import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -14,6 +17,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** Form fields of the body, parsed from either encoding Zulip clients use. */
     bodyFields?: Map<string, string>;
+    /** Files of a multipart body, on routes that take them (see parseBodyWithFiles). */
+    files?: ReceivedFile[];
   }
 }
 
@@ -63,23 +68,67 @@ function urlencodedBody(req: Request, res: Response, next: NextFunction): void {
   });
 }
 
-/** zulip-js sends POST bodies as multipart/form-data; fields become parameters like any other. */
-function multipartBody(req: Request, _res: Response, next: NextFunction): void {
+/** A file that arrived in a multipart body, written (and synced) where the receiver said. */
+export interface ReceivedFile {
+  path: string;
+  /** The name the client gave it. */
+  fileName: string;
+  /** The type the client declared; the receiver decides what it really is. */
+  mimeType: string;
+  size: number;
+}
+
+/** Where the files of a body that may carry them go: one at most, written to `target()`. */
+export interface FileReceiver {
+  maxBytes: number;
+  target: () => Promise<string>;
+  tooLarge: () => ApiError;
+}
+
+/** Writes an arriving file and syncs it, counting its bytes. */
+async function writeFile(stream: NodeJS.ReadableStream, file: string): Promise<number> {
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+  });
+  await pipeline(stream, createWriteStream(file, { flags: 'wx' }));
+  // Synced through a second descriptor: the data is the file's, whichever descriptor wrote it.
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return size;
+}
+
+/**
+ * zulip-js sends POST bodies as multipart/form-data; fields become parameters like any other.
+ * Files are refused unless the route takes one (a receiver is given).
+ */
+function multipartBody(req: Request, next: NextFunction, receiver?: FileReceiver): void {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: req.headers,
-      limits: { fieldSize: MAX_BODY_BYTES, fields: MAX_PARAMETERS, files: 0 },
+      limits: {
+        fieldSize: MAX_BODY_BYTES,
+        fields: MAX_PARAMETERS,
+        files: receiver ? 1 : 0,
+        ...(receiver ? { fileSize: receiver.maxBytes } : {}),
+      },
     });
   } catch (err) {
     return next(badRequest(`Malformed multipart body: ${(err as Error).message}`));
   }
   const fields = new Map<string, string>();
+  const files: Array<Promise<ReceivedFile | undefined>> = [];
   let failure: ApiError | undefined;
   let received = 0;
+  const maxBytes = MAX_BODY_BYTES + (receiver?.maxBytes ?? 0);
   req.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received > MAX_BODY_BYTES && !failure) {
+    if (received > maxBytes && !failure) {
       failure = tooLarge();
       req.unpipe(parser);
       finish();
@@ -89,21 +138,41 @@ function multipartBody(req: Request, _res: Response, next: NextFunction): void {
   const finish = () => {
     if (finished) return;
     finished = true;
-    if (failure) {
-      // Stop reading a body we have already refused, without waiting for all of it.
-      req.resume();
-      return next(failure);
-    }
-    req.bodyFields = fields;
-    next();
+    void Promise.all(files).then((arrived) => {
+      const written = arrived.filter((file): file is ReceivedFile => file !== undefined);
+      if (failure) {
+        for (const file of written) void rm(file.path, { force: true });
+        // Stop reading a body we have already refused, without waiting for all of it.
+        req.resume();
+        return next(failure);
+      }
+      req.bodyFields = fields;
+      req.files = written;
+      next();
+    });
   };
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) failure ??= tooLarge();
     fields.set(name, value);
   });
-  parser.on('file', (_name, stream) => stream.resume());
+  parser.on('file', (_name, stream, info) => {
+    if (!receiver) return void stream.resume();
+    stream.on('limit', () => {
+      failure ??= receiver.tooLarge();
+    });
+    files.push(
+      receiver.target().then(
+        async (file) => ({ path: file, fileName: info.filename ?? '', mimeType: info.mimeType, size: await writeFile(stream, file) }),
+        (err: unknown) => {
+          stream.resume();
+          failure ??= badRequest(`The file could not be stored: ${(err as Error).message}`);
+          return undefined;
+        },
+      ),
+    );
+  });
   parser.on('filesLimit', () => {
-    failure ??= badRequest('File uploads are not accepted by this endpoint');
+    failure ??= badRequest(receiver ? 'You may only upload one file at a time' : 'File uploads are not accepted by this endpoint');
   });
   parser.on('fieldsLimit', () => {
     failure ??= tooLarge();
@@ -120,21 +189,32 @@ function multipartBody(req: Request, _res: Response, next: NextFunction): void {
  * Parses a request body in either of the encodings Zulip accepts, for every method.
  * Any other content type with a non-empty body is refused rather than silently ignored.
  */
-export const parseBody: RequestHandler = (req, res, next) => {
+export const parseBody: RequestHandler = (req, res, next) => parseAnyBody(req, res, next);
+
+/**
+ * parseBody for a route that takes a file: it may arrive in a multipart body, and is written
+ * where the receiver says. A file that arrives but is not kept is the view's to remove.
+ */
+export function parseBodyWithFiles(receiver: (req: Request) => FileReceiver): RequestHandler {
+  return (req, res, next) => parseAnyBody(req, res, next, receiver(req));
+}
+
+function parseAnyBody(req: Request, res: Response, next: NextFunction, receiver?: FileReceiver): void {
+  req.files = [];
   if (!hasBody(req)) {
     req.bodyFields = new Map();
     return next();
   }
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType === 'application/x-www-form-urlencoded') return urlencodedBody(req, res, next);
-  if (contentType === 'multipart/form-data') return multipartBody(req, res, next);
+  if (contentType === 'multipart/form-data') return multipartBody(req, next, receiver);
   next(
     badRequest(
       `Unsupported Content-Type '${contentType || '(none)'}': send parameters as ` +
         'application/x-www-form-urlencoded or multipart/form-data',
     ),
   );
-};
+}
 
 /** The parameters of a URL's query string, parsed as Express's default ("simple") parser does. */
 export function queryFields(url: string): Map<string, string> {

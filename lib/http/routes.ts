@@ -23,6 +23,7 @@ import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as userTopicViews from '../user-topics/views';
+import * as uploadViews from '../uploads/views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
 
@@ -156,6 +157,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/realm/filters/:filter_id', endpoint: linkifierViews.removeLinkifierView },
   { method: 'POST', path: '/realm/playgrounds', endpoint: playgroundViews.addPlaygroundView },
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
+
+  { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
+  { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
+  { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
+  { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 
   { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },

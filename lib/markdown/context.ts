@@ -1,4 +1,7 @@
+import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { previewFormat } from '../uploads/images';
+import { uploadUrl } from '../uploads/present';
 import type { MarkdownContext } from './render';
 
 /** How Zulip shows its system groups to people; their API names ("role:members") are for machines. */
@@ -41,5 +44,18 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
     linkifiers: stoa.linkifiers.realmLinkifiers(),
     alertWords: [],
     realmUrl: stoa.site,
+    uploadedImage: (pathId) => {
+      const row = stoa.attachments.byPath(pathId);
+      if (!row || row.width === null || row.height === null || row.content_type === null) return null;
+      return {
+        width: row.width,
+        height: row.height,
+        contentType: row.content_type,
+        animated: row.animated === 1,
+        // The still format: clients swap in the moving one where they want it.
+        thumbnailUrl: `/user_uploads/thumbnail/${uploadUrl(row.path_id).slice('/user_uploads/'.length)}/${previewFormat(false).name}`,
+      };
+    },
+    inlineImagePreview: realmSetting(stoa, 'realm_inline_image_preview') !== false,
   };
 }

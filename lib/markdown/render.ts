@@ -35,6 +35,19 @@ export interface MarkdownContext {
   topicLinkMessageId?(channelId: number, topic: string): number | null;
   /** realm_empty_topic_display_name; "general chat" when not given. */
   emptyTopicDisplayName?: string;
+  /** An uploaded image by path ID (for its preview), or null for any other file or none. */
+  uploadedImage?(pathId: string): UploadedImage | null;
+  /** The organization's inline_image_preview: whether linked uploaded images are shown. */
+  inlineImagePreview?: boolean;
+}
+
+export interface UploadedImage {
+  width: number;
+  height: number;
+  contentType: string;
+  animated: boolean;
+  /** The thumbnail's URL, which the preview shows in place of the original. */
+  thumbnailUrl: string;
 }
 
 export interface RenderOptions {
@@ -57,6 +70,8 @@ export interface RenderedMarkdown {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+  /** The path IDs of the uploads the message links (/user_uploads/...), decoded. */
+  uploadPathIds: Set<string>;
   /** Which of the context's alert words occur, as whole words. */
   alertWordsFound: Set<string>;
 }
@@ -81,6 +96,8 @@ interface RenderEnv {
   options: RenderOptions;
   linkifiers: CompiledLinkifier[];
   result: RenderedMarkdown;
+  /** Image previews waiting for the end of the top-level block their links are in. */
+  previews: string[];
 }
 
 const WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
@@ -690,14 +707,55 @@ function buildParser() {
     if (href !== null) {
       env.result.hasLink = true;
       token.attrSet('href', internalHref(href, env.context.realmUrl));
-      if (/^\/?user_uploads\//.test(String(token.attrGet('href')))) {
+      const pathId = uploadPathId(String(token.attrGet('href')));
+      if (pathId !== null) {
         env.result.hasAttachment = true;
+        env.result.uploadPathIds.add(pathId);
         if (/\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(href)) env.result.hasImage = true;
+        const image = env.context.inlineImagePreview === false ? null : (env.context.uploadedImage?.(pathId) ?? null);
+        if (image) env.previews.push(imagePreview(String(token.attrGet('href')), linkText(tokens, idx), image));
       }
     }
     return self.renderToken(tokens, idx, options);
   };
+  // Previews of the images a paragraph links follow it, as on Zulip.
+  rules.paragraph_close = (tokens, idx, options, rawEnv, self) => {
+    const env = rawEnv as unknown as RenderEnv;
+    const html = self.renderToken(tokens, idx, options);
+    if (tokens[idx].level !== 0 || env.previews.length === 0) return html;
+    const previews = env.previews.join('');
+    env.previews = [];
+    return `${html}${previews}\n`;
+  };
   return md;
+}
+
+/** The path ID an upload link names (/user_uploads/2/ab/xyz/name.png), or null for any other link. */
+function uploadPathId(href: string): string | null {
+  const match = /^\/?user_uploads\/(\d+\/[^?#]+)/.exec(href);
+  if (!match || match[1].startsWith('temporary/') || match[1].startsWith('thumbnail/')) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The text of the link that opens at tokens[idx], for the preview's title. */
+function linkText(tokens: Token[], idx: number): string {
+  let text = '';
+  for (let i = idx + 1; i < tokens.length && tokens[i].type !== 'link_close'; i++) text += tokens[i].content;
+  return text;
+}
+
+/** Zulip's preview of an uploaded image: its thumbnail, linking to the original. */
+function imagePreview(href: string, title: string, image: UploadedImage): string {
+  const animated = image.animated ? ' data-animated="true"' : '';
+  return (
+    `<div class="message_inline_image"><a href="${escapeHtml(href)}" title="${escapeHtml(title)}">` +
+    `<img${animated} data-original-content-type="${escapeHtml(image.contentType)}" ` +
+    `data-original-dimensions="${image.width}x${image.height}" src="${escapeHtml(image.thumbnailUrl)}"></a></div>`
+  );
 }
 
 /** Links into this realm's web app and uploads become relative, so they work wherever the realm is reached. */
@@ -789,11 +847,14 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
     hasLink: false,
     hasImage: false,
     hasAttachment: false,
+    uploadPathIds: new Set(),
     alertWordsFound: alertWordsIn(content, context.alertWords),
   };
-  const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result };
+  const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result, previews: [] };
   const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
-  result.html = parser.render(source, env as unknown as Record<string, unknown>).replace(/\n$/, '');
+  const html = parser.render(source, env as unknown as Record<string, unknown>);
+  // Previews of links outside paragraphs (in lists, quotes, tables) close the message.
+  result.html = `${html}${env.previews.join('')}`.replace(/\n$/, '');
   return result;
 }
 

@@ -1,3 +1,4 @@
+import { claimAttachments } from '../uploads/actions';
 import { notifyMobileDevices } from '../push/actions';
 import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
@@ -124,6 +125,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       flags.set(userId, initial);
     }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
+    if (rendered.uploadPathIds.size > 0) claimAttachments(stoa, sender, id, rendered.uploadPathIds);
     // Only a channel's first message changes where its history starts.
     if (addressee.type === 'channel' && addressee.channel.first_message_id === null) refreshFirstMessage(stoa, addressee.channel);
     const row = stoa.messages.byId(id)!;

@@ -1,3 +1,4 @@
+import { attachmentsOfMessage, releaseAttachments } from '../uploads/actions';
 import { refreshFirstMessage } from '../channels/actions';
 import { holdsChannelSetting } from '../channels/access';
 import { perShape, type EventQueue } from '../events/queues';
@@ -38,7 +39,9 @@ export function deleteMessage(stoa: Stoa, actor: UserRow, row: MessageRow): void
     const audience = messageAudience(stoa, row);
     audience.add(actor.id);
     const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
+    const attachments = attachmentsOfMessage(stoa, row.id);
     stoa.messages.delete(row.id);
+    releaseAttachments(stoa, attachments);
     if (channel) refreshFirstMessage(stoa, channel);
     const place = channel ? { message_type: 'stream', stream_id: channel.id } : { message_type: 'private' };
     // Clients declaring bulk_message_deletion get the list form; older ones one event per message.

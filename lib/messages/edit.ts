@@ -1,3 +1,4 @@
+import { claimAttachments } from '../uploads/actions';
 import { hasContentAccess, holdsChannelSetting, accessChannelById } from '../channels/access';
 import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
@@ -252,6 +253,7 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
         last_edit_time: timestamp,
         edit_history: JSON.stringify([entry, ...editHistoryOf(row)]),
       });
+      claimAttachments(stoa, sender, row.id, rendered.uploadPathIds);
       Object.assign(event, {
         orig_content: row.content,
         orig_rendered_content: row.rendered_content,

@@ -215,13 +215,9 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   max_stream_description_length: 1024,
   max_topic_length: 60,
   max_message_length: 10000,
-  // Zero tells clients that file uploads are off, so they hide the attach button.
-  max_file_upload_size_mib: 0,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
-  realm_upload_quota_mib: null,
-  server_thumbnail_formats: [],
   // Without uploads the icon is always the generated one and the logos the default ones.
   realm_icon_source: 'G',
   realm_logo_source: 'D',
@@ -321,6 +317,9 @@ export const REALM_DYNAMIC_KEYS: readonly string[] = [
   'realm_push_notifications_enabled',
   'server_web_public_streams_enabled',
   'server_emoji_data_url',
+  'max_file_upload_size_mib',
+  'realm_upload_quota_mib',
+  'server_thumbnail_formats',
   'server_generation',
   'event_queue_longpoll_timeout_seconds',
   'realm_empty_topic_display_name',

@@ -1,4 +1,5 @@
 import { emojiDataPath } from '../emoji/data';
+import { THUMBNAIL_FORMATS } from '../uploads/images';
 import { relayConfigured } from '../push/relay';
 import type { StateContext } from '../events/state-context';
 import { groupSettingValue } from '../groups/settings';
@@ -57,6 +58,10 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     realm_url: stoa.site,
     realm_uri: stoa.site,
     server_emoji_data_url: `${stoa.site}${emojiDataPath()}`,
+    // Zero tells clients that uploads are off, so they hide the attach button.
+    max_file_upload_size_mib: stoa.config.maxFileUploadSizeMib,
+    realm_upload_quota_mib: stoa.config.uploadQuotaMib ?? null,
+    server_thumbnail_formats: THUMBNAIL_FORMATS,
     realm_bot_domain: INTERNAL_EMAIL_DOMAIN,
     realm_icon_url: realmIconUrl(stoa),
     realm_logo_url: DEFAULT_LOGO_URL,

@@ -71,6 +71,35 @@ export class Client {
     return { status: response.status, headers: response.headers, body: json };
   }
 
+  private authorization(): Record<string, string> {
+    if (!this.credentials) return {};
+    return { authorization: `Basic ${Buffer.from(`${this.credentials.email}:${this.credentials.apiKey}`).toString('base64')}` };
+  }
+
+  /** POSTs files (and fields) as multipart/form-data, as clients upload. */
+  async upload(
+    path: string,
+    files: ReadonlyArray<{ name: string; bytes: Buffer | string; type?: string; field?: string }>,
+    fields: Record<string, string> = {},
+  ): Promise<ApiResponse> {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const file of files) {
+      form.append(file.field ?? 'file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+    }
+    const url = new URL(`/api/v1${path}`, this.baseUrl);
+    const response = await fetch(url, { method: 'POST', headers: this.authorization(), body: form });
+    const json: unknown = JSON.parse(await response.text());
+    assertValidResponse('POST', url.pathname, response.status, json);
+    return { status: response.status, headers: response.headers, body: json };
+  }
+
+  /** GETs a URL of the server outside the API (such as an upload), as this client. */
+  async download(urlPath: string, options: { anonymous?: boolean } = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+    const response = await fetch(new URL(urlPath, this.baseUrl), { headers: options.anonymous ? {} : this.authorization() });
+    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+  }
+
   get(path: string, params?: Record<string, unknown>, encoding?: Encoding) {
     return this.request('GET', path, params, { encoding });
   }

@@ -683,7 +683,10 @@ function decodeSegment(segment: string): string {
  * parameter, which beats any other parameter. Undefined when it doesn't fit.
  */
 function fit(route: Route, segments: string[]): number[] | undefined {
-  if (route.segments.length !== segments.length) return undefined;
+  const last = route.segments.at(-1);
+  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is "4e/m2A3.../zulip.txt").
+  const restOfPath = last !== undefined && 'param' in last && last.param === 'filename';
+  if (restOfPath ? segments.length < route.segments.length : route.segments.length !== segments.length) return undefined;
   const scores: number[] = [];
   for (const [index, part] of route.segments.entries()) {
     const actual = segments[index];

@@ -47,6 +47,8 @@ export interface TestServerOptions {
   heartbeatMs?: number;
   /** The push relay's URL (see test/support/relay.ts); by default none. */
   pushRelay?: string;
+  /** Other settings, as their flags would give them. */
+  config?: Partial<Config>;
 }
 
 /**
@@ -99,6 +101,7 @@ export class TestServer {
       dev: this.options.dev ?? false,
       webPublic: this.options.webPublic ?? false,
       pushRelay: this.options.pushRelay,
+      ...this.options.config,
     };
   }
 

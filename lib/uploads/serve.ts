@@ -1,0 +1,87 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../http/errors';
+import type { Stoa } from '../stoa';
+import { makeThumbnail, THUMBNAIL_FORMATS } from './images';
+import type { AttachmentRow } from './queries';
+import { downloadable, pathIdOfToken } from './views';
+
+/**
+ * Downloads of uploaded files, outside /api/v1 as on Zulip: /user_uploads/{path_id} for
+ * callers who may read the file (HTTP Basic, as for the API), /user_uploads/temporary/... for
+ * anyone holding a fresh temporary URL, and /user_uploads/thumbnail/{path_id}/{format}.
+ */
+
+/** Types a browser may show in the page; anything else (HTML and SVG among them) is a download. */
+const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|audio\/[\w.+-]+|video\/[\w.+-]+|text\/plain)$/;
+
+/** Express 5 hands a wildcard parameter over as its segments. */
+function joined(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join('/') : (value ?? '');
+}
+
+function send(res: Response, file: string, type: string, disposition: 'inline' | 'attachment', name: string): void {
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(name)}`);
+  // An upload never runs in our pages, whatever it holds.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
+  const stream = createReadStream(file);
+  stream.on('error', () => {
+    if (!res.headersSent) res.status(404).json(new ApiError('BAD_REQUEST', 'File not found', 404).body());
+    else res.destroy();
+  });
+  stream.pipe(res);
+}
+
+function sendUpload(stoa: Stoa, res: Response, row: AttachmentRow): void {
+  const type = row.content_type ?? 'application/octet-stream';
+  const inline = INLINE_TYPES.test(type);
+  send(res, stoa.uploads.filePath(row.path_id), inline ? type : 'application/octet-stream', inline ? 'inline' : 'attachment', row.file_name);
+}
+
+export function serveUpload(stoa: Stoa) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    try {
+      sendUpload(stoa, res, downloadable(stoa, req.user!, `${req.params.realm_id}/${joined(req.params.path)}`));
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function serveTemporaryUpload(stoa: Stoa) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const pathId = pathIdOfToken(stoa, String(req.params.token));
+    const row = pathId === undefined ? undefined : stoa.attachments.byPath(pathId);
+    if (!row || row.path_id.split('/').at(-1) !== req.params.filename) {
+      return next(new ApiError('BAD_REQUEST', 'Invalid or expired temporary URL', 404));
+    }
+    sendUpload(stoa, res, row);
+  };
+}
+
+/** Thumbnails are made on first request and kept; they are always WebP. */
+export function serveThumbnail(stoa: Stoa) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const segments = joined(req.params.path).split('/');
+    const formatName = segments.pop()!;
+    const format = THUMBNAIL_FORMATS.find((f) => f.name === formatName);
+    let row: AttachmentRow;
+    try {
+      row = downloadable(stoa, req.user!, segments.join('/'));
+    } catch (err) {
+      return next(err);
+    }
+    if (!format || row.width === null) return next(new ApiError('BAD_REQUEST', 'No such thumbnail', 404));
+    const target = stoa.uploads.thumbnailPath(row.path_id, format.name);
+    access(target)
+      .catch(() => makeThumbnail(stoa.uploads.filePath(row.path_id), target, format))
+      .then(
+        () => send(res, target, 'image/webp', 'inline', `${row.file_name}.webp`),
+        () => next(new ApiError('BAD_REQUEST', 'The thumbnail could not be made', 404)),
+      );
+  };
+}

@@ -1,0 +1,132 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { Request } from 'express';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { ApiError, badRequest } from '../http/errors';
+import type { FileReceiver } from '../http/params';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { canDownload } from './access';
+import { addAttachment, removeAttachment } from './actions';
+import { probeImage } from './images';
+import { presentAttachment, uploadUrl } from './present';
+import type { AttachmentRow } from './queries';
+import { UploadStore } from './storage';
+
+const MIB = 1024 * 1024;
+
+function tooLarge(stoa: Stoa) {
+  return badRequest(`Uploaded file is larger than the allowed limit of ${stoa.config.maxFileUploadSizeMib} MiB`);
+}
+
+/** Files arrive under the store's incoming folder, at most as large as the server allows. */
+function uploadReceiver(stoa: Stoa): FileReceiver {
+  return {
+    // One byte over the limit is enough to know a file is too large (the view checks).
+    maxBytes: stoa.config.maxFileUploadSizeMib * MIB + 1,
+    target: () => stoa.uploads.incomingPath(),
+    tooLarge: () => tooLarge(stoa),
+  };
+}
+
+/** POST /user_uploads: stores one file and answers where it is. Only its owner may read it until a message links it. */
+export const uploadFileView = endpoint({
+  params: NO_PARAMS,
+  fileReceiver: uploadReceiver,
+  view: async ({ stoa, user, req }) => {
+    const files = (req as Request).files ?? [];
+    try {
+      if (files.length === 0) throw badRequest('You must specify a file to upload');
+      const [file] = files;
+      if (file.size === 0) throw badRequest('The uploaded file is empty');
+      if (file.size > stoa.config.maxFileUploadSizeMib * MIB) throw tooLarge(stoa);
+      const quota = stoa.config.uploadQuotaMib;
+      if (quota !== undefined && stoa.attachments.spaceUsed() + file.size > quota * MIB) {
+        throw badRequest("Upload would exceed your organization's upload quota.");
+      }
+      const image = await probeImage(file.path);
+      const fileName = file.fileName === '' ? 'uploaded-file' : file.fileName;
+      const pathId = UploadStore.newPathId(stoa.realm.get()!.id, fileName);
+      await stoa.uploads.place(file.path, pathId);
+      addAttachment(stoa, {
+        path_id: pathId,
+        file_name: fileName,
+        owner_id: user.id,
+        size: file.size,
+        create_time: stoa.clock.now(),
+        // An image is what sharp found. A file that only claims to be one is not believed.
+        content_type: image?.contentType ?? (file.mimeType.startsWith('image/') ? null : file.mimeType || null),
+        width: image?.width ?? null,
+        height: image?.height ?? null,
+        animated: image?.animated ? 1 : 0,
+      });
+      const url = uploadUrl(pathId);
+      return { uri: url, url, filename: fileName };
+    } finally {
+      for (const file of files) await rm(file.path, { force: true });
+    }
+  },
+});
+
+export const getAttachments = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => ({
+    attachments: stoa.attachments.ofOwner(user.id).map((row) => presentAttachment(stoa, row)),
+    upload_space_used: stoa.attachments.spaceUsed(),
+  }),
+});
+
+export const removeAttachmentView = endpoint<{ attachment_id: number }>({
+  pathPatterns: { attachment_id: /^\d+$/ },
+  params: { properties: { attachment_id: { type: 'integer' } }, required: ['attachment_id'] },
+  view: ({ stoa, user, params }) => {
+    const row = stoa.attachments.byId(params.attachment_id);
+    if (!row || row.owner_id !== user.id) throw badRequest('Invalid attachment');
+    removeAttachment(stoa, row);
+    return {};
+  },
+});
+
+/** The upload at a path ID, if the user may download it; Zulip's 404 or 403 otherwise. */
+export function downloadable(stoa: Stoa, user: UserRow, pathId: string): AttachmentRow {
+  const row = stoa.attachments.byPath(pathId);
+  if (!row) throw new ApiError('BAD_REQUEST', 'File not found', 404);
+  if (!canDownload(stoa, user, row)) throw new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403);
+  return row;
+}
+
+/** Temporary URLs last a minute, as on Zulip: long enough to hand to another program. */
+const TEMPORARY_URL_MS = 60_000;
+/** Signs temporary URLs; a restart invalidates the few that are still fresh. */
+const SIGNING_KEY = randomBytes(32);
+
+function signature(payload: string): Buffer {
+  return createHmac('sha256', SIGNING_KEY).update(payload).digest();
+}
+
+/** A URL that serves the file without authentication until it expires. */
+export function temporaryUrl(stoa: Stoa, row: AttachmentRow): string {
+  const payload = Buffer.from(JSON.stringify([row.path_id, stoa.clock.now() + TEMPORARY_URL_MS])).toString('base64url');
+  const token = `${payload}.${signature(payload).toString('base64url')}`;
+  return `/user_uploads/temporary/${token}/${encodeURIComponent(row.path_id.split('/').at(-1)!)}`;
+}
+
+/** The path ID a temporary URL's token stands for, while it is valid. */
+export function pathIdOfToken(stoa: Stoa, token: string): string | undefined {
+  const [payload, mac] = token.split('.');
+  if (!payload || !mac) return undefined;
+  const given = Buffer.from(mac, 'base64url');
+  const expected = signature(payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const [pathId, expires] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, number];
+  return stoa.clock.now() <= expires ? pathId : undefined;
+}
+
+/** GET /user_uploads/{realm_id_str}/{filename}: a temporary URL for a file the caller may read. */
+export const temporaryUrlView = endpoint<{ realm_id_str: number; filename: string }>({
+  pathPatterns: { realm_id_str: /^\d+$/ },
+  params: { properties: { realm_id_str: { type: 'integer' }, filename: { type: 'string' } }, required: ['realm_id_str', 'filename'] },
+  view: ({ stoa, user, params }) => {
+    return { url: temporaryUrl(stoa, downloadable(stoa, user, `${params.realm_id_str}/${params.filename}`)) };
+  },
+});
