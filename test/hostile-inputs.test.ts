@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
+import { addAlertWords } from '../lib/alert-words/actions';
+import { handleRequest } from '../lib/events/send';
 import { API_PREFIX, ROUTES, type Route } from '../lib/http/routes';
 import type { ParamSchema } from '../lib/http/validate';
 import { createChannel } from './support/channels';
@@ -408,6 +410,24 @@ before(async () => {
 after(async () => {
   agent.destroy();
   await server?.close();
+});
+
+test('a request that fails after some of its writes leaves none of them behind', async () => {
+  const { stoa } = server;
+  const before = stoa.alertWords.forUser(server.ownerId);
+  assert.throws(
+    () =>
+      handleRequest(stoa, () => {
+        addAlertWords(stoa, server.ownerId, ['half-written']);
+        throw new Error('a crash after the first write');
+      }),
+    /a crash/,
+  );
+  // The turn's shared transaction commits on the next turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(stoa.alertWords.forUser(server.ownerId), before);
+  const response = await send({ label: 'words', actor: 'owner', method: 'GET', target: `${API_PREFIX}/users/me/alert_words` });
+  assert.deepEqual(JSON.parse(response.text).alert_words, before);
 });
 
 test('every route answers hostile input as a client error, never 5xx, and the data stays whole', async () => {
