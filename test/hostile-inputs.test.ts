@@ -308,6 +308,7 @@ function casesFor(route: Route, actor: Actor, f: Fixtures, pick: () => number): 
     ['truncated multipart', 'multipart/form-data; boundary=x', Buffer.from('--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nval')],
     ['multipart with a file', 'multipart/form-data; boundary=x', Buffer.from('--x\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhi\r\n--x--\r\n')],
     ['JSON body', 'application/json', Buffer.from('{"content":"x"}')],
+    ['raw bytes in urlencoded', 'application/x-www-form-urlencoded', Buffer.from([0x61, 0x3d, 0xff, 0xfe, 0x26, 0xed, 0xa0, 0x80, 0x3d, 0x31])],
     ['no content type', '', Buffer.from('a=1')],
   ];
   for (const [what, contentType, data] of sample(bodies, QUOTA.bodies, pick)) {
@@ -410,6 +411,31 @@ before(async () => {
 after(async () => {
   agent.destroy();
   await server?.close();
+});
+
+test('an undecodable path parameter is a bad request on every route that has one, before routing and login', async () => {
+  const routes = ROUTES.filter((route) => route.path.includes(':'));
+  assert.ok(routes.length > 0);
+  for (const route of routes) {
+    for (const bad of ['%zz', '%ED%A0%80', '%', '%E0%A4%A']) {
+      const target = `${API_PREFIX}${route.path.replace(/:\w+/, bad).replace(/:\w+/g, '1')}`;
+      for (const actor of ['owner', 'anonymous'] as const) {
+        const response = await send({ label: target, actor, method: route.method, target });
+        assert.equal(response.status, 400, `${route.method} ${target}: ${response.text}`);
+        assert.deepEqual(JSON.parse(response.text), {
+          result: 'error',
+          msg: 'Malformed URL: the path is not valid percent-encoded UTF-8',
+          code: 'BAD_REQUEST',
+        });
+      }
+    }
+  }
+  // The long-poll path (GET /events, served without Express) answers the same.
+  for (const target of [`${API_PREFIX}/events%zz`, `${API_PREFIX}/%ED%A0%80/events`, `${API_PREFIX}/events/%`]) {
+    const response = await send({ label: target, actor: 'owner', method: 'GET', target: `${target}?queue_id=x` });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(JSON.parse(response.text).code, 'BAD_REQUEST');
+  }
 });
 
 test('a request that fails after some of its writes leaves none of them behind', async () => {
