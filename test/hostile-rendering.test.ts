@@ -96,9 +96,13 @@ describe('hostile message content through the API', () => {
   after(() => server.close());
 
   /** POST /messages/render with a body as typed, broken escapes and all. */
-  async function renderRaw(body: string): Promise<{ status: number; body: any }> {
+  function renderRaw(body: string): Promise<{ status: number; body: any }> {
+    return postRaw('/messages/render', body);
+  }
+
+  async function postRaw(path: string, body: string): Promise<{ status: number; body: any }> {
     const token = Buffer.from(`${server.owner.credentials!.email}:${server.owner.credentials!.apiKey}`).toString('base64');
-    const response = await fetch(`${server.url}/api/v1/messages/render`, {
+    const response = await fetch(`${server.url}/api/v1${path}`, {
       method: 'POST',
       headers: { authorization: `Basic ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
       body,
@@ -119,6 +123,13 @@ describe('hostile message content through the API', () => {
       assert.equal(response.body.result, 'success');
     }
     assert.equal((await renderRaw('content=x%ED%A0%80y')).body.rendered, '<p>x\ufffd\ufffd\ufffdy</p>');
+  });
+
+  test('sending a repeated content parameter or one with broken escapes sends the last value, decoded as far as it goes', async () => {
+    const sent = await postRaw('/messages', `type=stream&to=${channelId}&topic=t&content=a&content=x%ED%A0%80y%zz`);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const message = (await server.owner.get(`/messages/${sent.body.id}`, { apply_markdown: false })).body.message;
+    assert.equal(message.content, 'x\ufffd\ufffd\ufffdy%zz');
   });
 
   test('rendering content longer than a message may be is refused, as Zulip refuses it', async () => {
