@@ -8,7 +8,7 @@ import { compileEndpoint } from './http/endpoint';
 import { ApiError } from './http/errors';
 import { longPollListener } from './http/long-poll';
 import { parseBody, parseBodyWithFiles, requestParams } from './http/params';
-import { logRequest, sendError, type Log } from './http/respond';
+import { logRequest, pathOf, sendError, type Log } from './http/respond';
 import { API_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import type { Stoa } from './stoa';
 
@@ -47,8 +47,27 @@ export function createRequestListener(stoa: Stoa, log: Log): RequestListener {
   const serve = longPollListener(stoa, createApp(stoa, log), log);
   return (req, res) => {
     logRequest(req, res, log);
+    // Refused here, before either path routes it: Express would fail decoding a path
+    // parameter deep in its router, and the long-poll path compares the raw path.
+    const undecodable = undecodablePath(req.url);
+    if (undecodable) return sendError(req, res, undecodable, log);
     serve(req, res);
   };
+}
+
+/**
+ * A path whose percent-encoding does not decode (a "%" without two hex digits, or bytes that
+ * are not UTF-8, such as an encoded surrogate) names nothing: it is the client's mistake.
+ */
+function undecodablePath(url: string | undefined): ApiError | undefined {
+  const path = pathOf(url);
+  if (!path.includes('%')) return undefined;
+  try {
+    decodeURIComponent(path);
+    return undefined;
+  } catch {
+    return new ApiError('BAD_REQUEST', 'Malformed URL: the path is not valid percent-encoded UTF-8', 400);
+  }
 }
 
 /** The Express application for one server; it never listens by itself. */

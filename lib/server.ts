@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { createRequestListener } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
@@ -107,6 +108,26 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /**
+ * A request Node's HTTP parser refuses (a request line or headers too long, bytes a URL may
+ * not hold) never reaches the application; its answer is still a Zulip error body, so a
+ * client can tell what it did wrong.
+ */
+function answerUnparsable(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, reason, msg] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'Request line or headers too large: send long parameters in the body']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'Request timed out']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
  * Starts Stoa as `npm start` and the bundle do: open (or create) the organization, listen,
  * and write the owner's zuliprc. Tests call this too, so they exercise the same path.
  */
@@ -125,6 +146,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // ECONNRESET. Idle connections of long-poll clients are cheap, so keep them a while.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
+  server.on('clientError', answerUnparsable);
   try {
     await createOrganizationOnFirstStart(stoa, log);
     await listen(server, config.port, config.host);

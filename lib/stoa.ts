@@ -41,6 +41,8 @@ export interface Stoa {
   pendingEvents: Array<{ event: Deliverable; userIds: number[] }> | null;
   /** Whether a request's handler is running: its writes then join the shared transaction. */
   handlingRequest: boolean;
+  /** Where the running request's writes began (the savepoint is open), or null before its first write. */
+  requestStart: { events: number } | null;
   /** The transaction this turn's requests share, while one is open (see events/send.ts). */
   shared: SharedTransaction | null;
   realm: ReturnType<typeof prepareRealmQueries>;
@@ -85,6 +87,7 @@ export function createStoa(
     log: (line) => console.log(line),
     pendingEvents: null,
     handlingRequest: false,
+    requestStart: null,
     shared: null,
     realm: prepareRealmQueries(db),
     users: prepareUserQueries(db),

@@ -22,7 +22,7 @@ import type { Deliverable } from './queues';
  * writes. Nested calls, and calls while requests share a transaction, are savepoints.
  */
 export function write<T>(stoa: Stoa, fn: () => T): T {
-  if (!stoa.pendingEvents && stoa.handlingRequest) beginShared(stoa);
+  if (stoa.handlingRequest && !stoa.requestStart) beginRequestWrites(stoa);
   const pending = stoa.pendingEvents;
   if (pending) {
     const mark = pending.length;
@@ -56,10 +56,33 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
 export function handleRequest<T>(stoa: Stoa, handler: () => T): T {
   stoa.handlingRequest = true;
   try {
-    return handler();
+    const result = handler();
+    if (stoa.requestStart) stoa.db.exec(`RELEASE ${REQUEST_SAVEPOINT}`);
+    return result;
+  } catch (err) {
+    // A request that fails after some of its writes (a second action refused, a bug) leaves
+    // none of them behind: the client was told it failed.
+    if (stoa.requestStart && stoa.db.inTransaction) {
+      stoa.db.exec(`ROLLBACK TO ${REQUEST_SAVEPOINT}`);
+      stoa.db.exec(`RELEASE ${REQUEST_SAVEPOINT}`);
+      if (stoa.pendingEvents) stoa.pendingEvents.length = stoa.requestStart.events;
+      stoa.users.forget();
+    }
+    throw err;
   } finally {
     stoa.handlingRequest = false;
+    stoa.requestStart = null;
   }
+}
+
+/** The savepoint around one request's writes inside the shared transaction. */
+const REQUEST_SAVEPOINT = 'stoa_request';
+
+/** Before a request's first write: join (or begin) the shared transaction and mark where this request starts. */
+function beginRequestWrites(stoa: Stoa): void {
+  if (!stoa.pendingEvents) beginShared(stoa);
+  stoa.db.exec(`SAVEPOINT ${REQUEST_SAVEPOINT}`);
+  stoa.requestStart = { events: stoa.pendingEvents!.length };
 }
 
 /** Runs fn once nothing uncommitted can be seen any more: at once, or after the shared commit. */

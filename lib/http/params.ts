@@ -48,24 +48,30 @@ function toFieldMap(record: Record<string, unknown>): Map<string, string> {
   return fields;
 }
 
-const urlencoded = express.urlencoded({
-  extended: false,
-  limit: MAX_BODY_BYTES,
-  parameterLimit: MAX_PARAMETERS,
-  type: () => true,
-});
+// The body is read as text and parsed as the query string is (queryFields), so a parameter
+// means the same in either place: undecodable escapes become U+FFFD, as in Django, instead of
+// staying as typed as the qs package (body-parser's urlencoded) leaves them.
+const urlencodedText = express.text({ type: () => true, limit: MAX_BODY_BYTES, defaultCharset: 'utf-8' });
 
 /** Maps body-parser's failures to the API's error shape; it never answers a client itself. */
 function urlencodedBody(req: Request, res: Response, next: NextFunction): void {
-  urlencoded(req, res, (err?: unknown) => {
+  urlencodedText(req, res, (err?: unknown) => {
     if (err) {
       const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large' || type === 'parameters.too.many') return next(tooLarge());
+      if (type === 'entity.too.large') return next(tooLarge());
       return next(badRequest(`Malformed request body: ${(err as Error).message}`));
     }
-    req.bodyFields = toFieldMap((req.body ?? {}) as Record<string, unknown>);
+    const text = typeof req.body === 'string' ? req.body : '';
+    if (countParameters(text) > MAX_PARAMETERS) return next(tooLarge());
+    req.bodyFields = toFieldMap(parseQueryString(text, '&', '=', { maxKeys: MAX_PARAMETERS }));
     next();
   });
+}
+
+function countParameters(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf('&'); at >= 0; at = text.indexOf('&', at + 1)) count++;
+  return count;
 }
 
 /** A file that arrived in a multipart body, written (and synced) where the receiver said. */
@@ -219,7 +225,7 @@ function parseAnyBody(req: Request, res: Response, next: NextFunction, receiver?
 /** The parameters of a URL's query string, parsed as Express's default ("simple") parser does. */
 export function queryFields(url: string): Map<string, string> {
   const start = url.indexOf('?');
-  return start < 0 ? new Map() : toFieldMap(parseQueryString(url.slice(start + 1)));
+  return start < 0 ? new Map() : toFieldMap(parseQueryString(url.slice(start + 1), '&', '=', { maxKeys: MAX_PARAMETERS }));
 }
 
 /** All request parameters by name: body fields first, then the query string, for every method. */

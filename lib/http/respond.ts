@@ -32,12 +32,22 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
   let error: ApiError;
   if (err instanceof ApiError) {
     error = err;
+  } else if (isClientHttpError(err)) {
+    // A library's own refusal of a client's request (Express's router, body parsing): the
+    // client's mistake, said in the library's words.
+    error = new ApiError('BAD_REQUEST', err.message, err.status);
   } else {
     log(`error: ${req.method} ${pathOf(req.url)}: ${(err as Error)?.stack ?? String(err)}`);
     error = new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500);
   }
   if (res.headersSent) return void res.end();
   sendJson(res, error.status, JSON.stringify(error.body()), error.headers);
+}
+
+/** An error made by the http-errors package for a 4xx status, whose message is meant for clients. */
+function isClientHttpError(err: unknown): err is Error & { status: number } {
+  const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
+  return err instanceof Error && expose === true && typeof status === 'number' && status >= 400 && status < 500;
 }
 
 /** A URL's path without its query string, which may hold credentials and is never logged. */

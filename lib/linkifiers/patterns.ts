@@ -21,8 +21,16 @@ const RE2_WORDS: Record<string, string> = {
 
 export type CompiledPattern = { groups: string[] } | { error: string };
 
+/**
+ * RE2 refuses a pattern whose compiled program outgrows its memory budget; RE2JS has no such
+ * budget, and every message is matched against every linkifier, so a length bound stands in
+ * for it. Real linkifiers are a few dozen characters.
+ */
+export const MAX_PATTERN_LENGTH = 1000;
+
 /** The named groups of an RE2 pattern, or Zulip's complaint about it. */
 export function compilePattern(pattern: string): CompiledPattern {
+  if (pattern.length > MAX_PATTERN_LENGTH) return { error: 'Bad regular expression: pattern too large - compile failed' };
   try {
     return { groups: Object.keys(RE2JS.compile(pattern).namedGroups()) };
   } catch (err) {

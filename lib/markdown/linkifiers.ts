@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { parse as parseTemplate } from 'uri-template';
 
 /** A realm linkifier made ready to run: its pattern compiled, its URL template ready to expand. */
@@ -6,20 +7,18 @@ export interface CompiledLinkifier {
 }
 
 /**
- * Zulip's linkifier patterns are Python regular expressions; JavaScript spells named groups
- * differently. A linkifier matches only where a word may start and ends at a word's end.
+ * A linkifier's pattern, run by RE2 as Zulip runs it: in time linear in the text whatever the
+ * pattern, so no pattern an administrator saves can stall rendering. A match must start the
+ * text or follow a space, quote, "(", ",", ":" or "<", and be followed by the end or by
+ * something other than a letter or digit; RE2 has no look-around, so those neighbours are
+ * matched too and the pattern's own match is group 1. Null when the pattern does not compile.
  */
-function toJavaScriptPattern(pattern: string): RegExp | null {
-  const source = pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
-  const wrapped = `(?<![^\\s'"(,:<])(?:${source})(?!\\w)`;
-  for (const flags of ['gu', 'g']) {
-    try {
-      return new RegExp(wrapped, flags);
-    } catch {
-      // Try without Unicode mode, which rejects some escapes Python allows.
-    }
+function toRe2Pattern(pattern: string): RE2JS | null {
+  try {
+    return RE2JS.compile(`(?:^|[\\s'"(,:<])((?:${pattern}))(?:[^\\pL\\pN]|$)`);
+  } catch {
+    return null;
   }
-  return null;
 }
 
 const compiledCache = new Map<string, CompiledLinkifier[]>();
@@ -33,7 +32,7 @@ export function compileLinkifiers(
   if (cached) return cached;
   const compiled: CompiledLinkifier[] = [];
   for (const { pattern, url_template } of linkifiers) {
-    const regex = toJavaScriptPattern(pattern);
+    const regex = toRe2Pattern(pattern);
     if (!regex) continue;
     // Templates are checked as RFC 6570 when stored (lib/linkifiers); the same package expands them.
     let template: ReturnType<typeof parseTemplate>;
@@ -42,17 +41,24 @@ export function compileLinkifiers(
     } catch {
       continue;
     }
+    const groups = Object.keys(regex.namedGroups());
     compiled.push({
       matches(text) {
         const found = [];
-        for (const match of text.matchAll(regex)) {
-          if (match[0] === '') continue;
-          found.push({
-            start: match.index,
-            end: match.index + match[0].length,
-            text: match[0],
-            url: template.expand(match.groups ?? {}),
-          });
+        const matcher = regex.matcher(text);
+        // The next search starts where this match ends, so the character after it may
+        // also be the one before the next.
+        for (let from = 0; from <= text.length && matcher.find(from); ) {
+          const start = matcher.start(1);
+          const end = matcher.end(1);
+          from = end > start ? end : matcher.end();
+          if (end === start) continue;
+          const values: Record<string, string> = {};
+          for (const name of groups) {
+            const value = matcher.group(name);
+            if (value !== null) values[name] = value;
+          }
+          found.push({ start, end, text: text.slice(start, end), url: template.expand(values) });
         }
         return found;
       },

@@ -98,7 +98,17 @@ interface RenderEnv {
   result: RenderedMarkdown;
   /** Image previews waiting for the end of the top-level block their links are in. */
   previews: string[];
+  /** How many quote and spoiler blocks enclose what is being rendered. */
+  depth: number;
 }
+
+/**
+ * Quote and spoiler blocks render their content as Markdown of its own, so each level parses
+ * what it holds again. Deeper blocks show their content as code: nobody reads a quote twenty
+ * deep, and without a bound a message of nested fences costs time quadratic in its length
+ * and a stack frame per level.
+ */
+const MAX_FENCE_DEPTH = 16;
 
 const WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
 /** Mentions start a word: Zulip looks for one of these (or the start) just before the "@". */
@@ -141,7 +151,8 @@ const MENTION = /@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/y;
 const CHANNEL_LINK = /#\*\*([^*>]+)(?:>([^*]*))?\*\*/y;
 const EMOJI_NAME = /:([\w+-]+):/y;
 const INLINE_MATH = /\$\$([^\n_$](?:\\\$|[^\n$])*)\$\$(?!\$)/y;
-const GLOBAL_TIME = /<time:([^>]+)>/y;
+// Bounded, so a message of unclosed "<time:" does not scan to its end from each of them.
+const GLOBAL_TIME = /<time:([^>]{1,200})>/y;
 
 function matchAt(pattern: RegExp, state: StateInline): RegExpExecArray | null {
   pattern.lastIndex = state.pos;
@@ -683,10 +694,20 @@ function buildParser() {
     const token = tokens[idx];
     const [, ...rest] = token.info.trim().split(/\s+/);
     const language = fenceKind(token.info);
-    if (language === 'quote') return `<blockquote>\n${md.render(token.content, rawEnv)}</blockquote>\n`;
+    const env = rawEnv as unknown as RenderEnv;
+    if (MARKDOWN_FENCES.has(language) && env.depth >= MAX_FENCE_DEPTH) return codeBlock(token.content, null);
+    const inner = (text: string) => {
+      env.depth++;
+      try {
+        return md.render(text, rawEnv);
+      } finally {
+        env.depth--;
+      }
+    };
+    if (language === 'quote') return `<blockquote>\n${inner(token.content)}</blockquote>\n`;
     if (language === 'spoiler') {
-      const header = md.render(rest.join(' '), rawEnv);
-      return `<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${md.render(token.content, rawEnv)}</div></div>\n`;
+      const header = inner(rest.join(' '));
+      return `<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${inner(token.content)}</div></div>\n`;
     }
     if (language === 'math') {
       const tex = token.content.replace(/\n$/, '');
@@ -850,7 +871,7 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
     uploadPathIds: new Set(),
     alertWordsFound: alertWordsIn(content, context.alertWords),
   };
-  const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result, previews: [] };
+  const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result, previews: [], depth: 0 };
   const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
   const html = parser.render(source, env as unknown as Record<string, unknown>);
   // Previews of links outside paragraphs (in lists, quotes, tables) close the message.

@@ -11,7 +11,7 @@ import type { RenderedMarkdown } from '../markdown/render';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './topics';
 
 const MAX_TOPIC_LENGTH = REALM_SERVER_FACTS.max_topic_length as number;
-const MAX_MESSAGE_LENGTH = REALM_SERVER_FACTS.max_message_length as number;
+export const MAX_MESSAGE_LENGTH = REALM_SERVER_FACTS.max_message_length as number;
 const TRUNCATED_TOPIC_SUFFIX = '...';
 const TRUNCATED_CONTENT_SUFFIX = '\n[message truncated]';
 

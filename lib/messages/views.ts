@@ -14,6 +14,7 @@ import {
   checkCanSendDirect,
   checkTopicPolicy,
   directRecipients,
+  MAX_MESSAGE_LENGTH,
   normalizeContent,
   normalizeTopic,
 } from './addressing';
@@ -230,7 +231,8 @@ export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean
 });
 
 export const renderMessageView = endpoint<{ content: string }>({
-  params: { properties: { content: { type: 'string' } }, required: ['content'] },
+  // Zulip refuses to preview what it would cut when sent.
+  params: { properties: { content: { type: 'string', maxLength: MAX_MESSAGE_LENGTH } }, required: ['content'] },
   view: ({ stoa, user, params }) => ({ rendered: renderContent(stoa, user, params.content, []).html }),
 });
 
