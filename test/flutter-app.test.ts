@@ -6,6 +6,7 @@ import {
   API_ERROR,
   CHANNEL_TOPICS,
   EMOJI_DATA,
+  enumOf,
   EVENTS,
   eventShape,
   FETCH_API_KEY,
@@ -13,12 +14,17 @@ import {
   GET_MESSAGE,
   GET_MESSAGES,
   INITIAL_SNAPSHOT,
+  int,
+  list,
   NOT_PRODUCED,
+  obj,
   OLDEST_FEATURE_LEVEL,
   PRESENCE,
+  REACTION_TYPE,
   READ_RECEIPTS,
   SEND_MESSAGE,
   SERVER_SETTINGS,
+  str,
   UPDATE_FLAGS,
   UPDATE_FLAGS_FOR_NARROW,
   violations,
@@ -169,6 +175,20 @@ async function sharedChannel() {
   const messageId = await sendMessage(other, { type: 'stream', to: channel.id, topic: 'hello', content: 'hi Ada' });
   return { ...channel, messageId };
 }
+
+describe('the checker', () => {
+  test('names the path of every value the app would refuse, and lets through what it tolerates', () => {
+    const shape: Shape = obj({ id: int, reactions: list(obj({ reaction_type: REACTION_TYPE })), role: enumOf([100, 200], 'fallback') }, { topic: str });
+    assert.deepEqual(violations({ id: 1, reactions: [], role: 999, topic: null, extra: 'ignored' }, shape), []);
+    assert.deepEqual(violations({ id: 1.5, reactions: [{ reaction_type: 'service_extra_emoji' }], role: '100', topic: 3 }, shape), [
+      '$.id: expected int, got 1.5',
+      '$.reactions[0].reaction_type: expected one of ["unicode_emoji","realm_emoji","zulip_extra_emoji"] (the app has no fallback), got "service_extra_emoji"',
+      '$.role: expected one of [100,200], got "100"',
+      '$.topic: expected str, got 3',
+    ]);
+    assert.deepEqual(violations({ reactions: null, role: 100 }, shape), ['$.id: required (int), got nothing', '$.reactions: required (list of object), got null']);
+  });
+});
 
 describe('logging in, as the app does', () => {
   test('GET /server_settings has every key the login screen reads, and a feature level the app accepts', async () => {
@@ -335,6 +355,9 @@ describe('events, each produced over HTTP and decoded as the app decodes them', 
     const waited = await queue.poll(true);
     assert.deepEqual(waited.map((e) => e.type), ['heartbeat']);
     seen.set('heartbeat/', 1);
+
+    // And a register now, with all of that in place (a status with the Zulip emoji among it), still decodes.
+    await appQueue();
 
     const missing = Object.entries(EVENTS)
       .flatMap(([type, ops]) => Object.keys(ops).map((op) => `${type}/${op}`))

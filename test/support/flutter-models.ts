@@ -673,8 +673,8 @@ export const NOT_PRODUCED: Record<string, string> = {
   'device/add': 'the app sends device events only to servers at feature level 468 or later',
   'device/remove': 'the app sends device events only to servers at feature level 468 or later',
   'device/update': 'the app sends device events only to servers at feature level 468 or later',
-  'user_group/remove': 'Zulip deactivates groups (a user_group update) rather than removing them',
-  'realm_user/remove': 'deactivation is a realm_user update with is_active false at this feature level',
+  'user_group/remove': 'the app declares include_deactivated_groups, so a deactivated group reaches it as a user_group update',
+  'realm_user/remove': 'a deactivated user is a realm_user update with is_active false at this feature level',
 };
 
 /**
