@@ -360,6 +360,9 @@ export const INITIAL_SNAPSHOT = obj(
     server_thumbnail_formats: list(obj({ name: str, max_width: int, max_height: int, animated: bool, format: str })),
     saved_snippets: list(obj({ id: int, title: str, content: str, date_created: int })),
     channel_folders: list(CHANNEL_FOLDER),
+    devices: intMap(
+      obj({}, { push_key_id: int, push_token_id: str, pending_push_token_id: str, push_token_last_updated_timestamp: int, push_registration_error_code: str }),
+    ),
     realm_can_delete_any_message_group: GROUP_SETTING,
     realm_can_delete_own_message_group: GROUP_SETTING,
     realm_delete_own_message_policy: enumOf([1, 2, 3, 4, 5], 'strict'),
