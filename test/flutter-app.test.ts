@@ -27,6 +27,7 @@ import {
   str,
   UPDATE_FLAGS,
   UPDATE_FLAGS_FOR_NARROW,
+  UPLOAD_FILE,
   violations,
   type Json,
   type Shape,
@@ -425,10 +426,26 @@ describe('message lists, as the app fetches them', () => {
     await app.ok('POST', 'users/me/apns_device_token', { token: raw('ab'.repeat(32)), appid: raw('org.zulip.Zulip') });
   });
 
-  test('attachments: a size limit above zero and POST /user_uploads answering uri', { skip: 'pending: file uploads (max_file_upload_size_mib, POST /user_uploads) are not implemented yet' }, async () => {
-    const { state } = await appQueue();
-    assert.ok(state.max_file_upload_size_mib > 0);
-  });
+  test(
+    'attachments: a size limit above zero, and POST /user_uploads answering uri for a multipart "file"',
+    { skip: 'pending: file uploads (max_file_upload_size_mib above 0, POST /user_uploads) are not implemented yet' },
+    async () => {
+      const { state } = await appQueue();
+      assert.ok(state.max_file_upload_size_mib > 0, 'the app refuses every file larger than this many MiB');
+      const form = new FormData();
+      form.append('file', new Blob(['hello from the app'], { type: 'text/plain' }), 'hello.txt');
+      const response = await fetch(new URL('/api/v1/user_uploads', server.url), {
+        method: 'POST',
+        headers: {
+          'user-agent': APP_USER_AGENT,
+          authorization: `Basic ${Buffer.from(`${app.credentials!.email}:${app.credentials!.apiKey}`).toString('base64')}`,
+        },
+        body: form,
+      });
+      assert.equal(response.status, 200);
+      assertDecodes(await response.json(), UPLOAD_FILE, 'POST user_uploads');
+    },
+  );
 });
 
 describe('the emoji data at server_emoji_data_url', () => {
