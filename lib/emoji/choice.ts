@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { isZulipMobileApp } from '../http/client-name';
 import { badRequest } from '../http/errors';
 import { emojiCodeByName, emojiNameByCode, ZULIP_EXTRA_EMOJI } from '../markdown/emoji';
 
@@ -8,6 +10,25 @@ import { emojiCodeByName, emojiNameByCode, ZULIP_EXTRA_EMOJI } from '../markdown
 export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
 
 const REACTION_TYPE_ALIASES: Record<string, string> = { zulip_extra_emoji: 'service_extra_emoji' };
+
+/**
+ * Which name the Zulip emoji's type goes by in what a client reads. The specification's name
+ * is the default; Zulip's own mobile apps know only Zulip's name and refuse a message, an
+ * event or a whole initial state that carries another, so they are answered in theirs.
+ * Chosen once per request (or per event queue, at registration) and passed down with the
+ * other knobs of presentation, never by rewriting JSON text.
+ */
+export type ReactionTypeNames = 'specification' | 'zulip';
+
+/** The names for a request: Zulip's for Zulip's mobile apps, the specification's for everyone else. */
+export function reactionTypeNamesFor(req: IncomingMessage): ReactionTypeNames {
+  return isZulipMobileApp(req) ? 'zulip' : 'specification';
+}
+
+/** A stored reaction type as a client reading `names` must see it. */
+export function presentReactionType(stored: string, names: ReactionTypeNames): string {
+  return names === 'zulip' && stored === 'service_extra_emoji' ? 'zulip_extra_emoji' : stored;
+}
 
 /** An emoji a user picked (for a reaction or a status). The type is as the client sent it until checked. */
 export interface EmojiChoice<Type extends string = ReactionType> {

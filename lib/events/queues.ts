@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
+import type { ReactionTypeNames } from '../emoji/choice';
 import { ApiError, badRequest } from '../http/errors';
 
 /**
@@ -65,6 +66,8 @@ export interface QueueSettings {
   /** Whether presence events leave out the email, as for clients that key presence by user ID. */
   slimPresence: boolean;
   capabilities: ClientCapabilities;
+  /** The names of reaction types the registering client knows (by its User-Agent at registration). */
+  reactionTypeNames: ReactionTypeNames;
   /** How long the queue lives without a client polling it. */
   lifespanMs: number;
 }

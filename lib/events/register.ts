@@ -1,3 +1,4 @@
+import type { ReactionTypeNames } from '../emoji/choice';
 import { badRequest } from '../http/errors';
 import { NARROW_PARAM, normalizeNarrow } from '../messages/narrow';
 import type { ParamSchema } from '../http/validate';
@@ -53,7 +54,11 @@ function capabilities(declared: Record<string, unknown>): ClientCapabilities {
 }
 
 /** The queue a set of register parameters asks for. */
-export function queueSettings(user: UserRow, params: RegisterParams): QueueSettings {
+export function queueSettings(
+  user: UserRow,
+  params: RegisterParams,
+  reactionTypeNames: ReactionTypeNames = 'specification',
+): QueueSettings {
   const lifespanSecs =
     params.queue_lifespan_secs === 0
       ? DEFAULT_QUEUE_LIFESPAN_SECS
@@ -68,6 +73,7 @@ export function queueSettings(user: UserRow, params: RegisterParams): QueueSetti
     clientGravatar: params.client_gravatar,
     slimPresence: params.slim_presence,
     capabilities: capabilities(params.client_capabilities),
+    reactionTypeNames,
     lifespanMs: lifespanSecs * 1000,
   };
 }
@@ -78,8 +84,13 @@ export function queueSettings(user: UserRow, params: RegisterParams): QueueSetti
  * step, so the state has it and the queue does not, or wholly after, so the queue has it.
  * Nothing can fall in between, so the state plus the queue's events never miss or double a change.
  */
-export function register(stoa: Stoa, user: UserRow, params: RegisterParams): Record<string, unknown> {
-  const settings = queueSettings(user, params);
+export function register(
+  stoa: Stoa,
+  user: UserRow,
+  params: RegisterParams,
+  reactionTypeNames: ReactionTypeNames = 'specification',
+): Record<string, unknown> {
+  const settings = queueSettings(user, params, reactionTypeNames);
   const fetchTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : params.event_types;
   const wanted = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   const queue = stoa.queues.create(settings);

@@ -1,3 +1,4 @@
+import { reactionTypeNamesFor } from '../emoji/choice';
 import { endpoint } from '../http/endpoint';
 import { missingArgument } from '../http/errors';
 import { JsonText } from '../http/json';
@@ -7,7 +8,7 @@ import type { RegisterParams } from './state-context';
 
 export const registerView = endpoint<RegisterParams>({
   params: { properties: REGISTER_PARAMS },
-  view: ({ stoa, user, params }) => register(stoa, user, params),
+  view: ({ stoa, user, params, req }) => register(stoa, user, params, reactionTypeNamesFor(req)),
 });
 
 interface GetEventsParams extends RegisterParams {
@@ -29,11 +30,11 @@ export const getEvents = endpoint<GetEventsParams>({
       ...REGISTER_PARAMS,
     },
   },
-  view: ({ stoa, user, params, res }) => {
+  view: ({ stoa, user, params, req, res }) => {
     if (params.queue_id === undefined) {
       // Without a queue, a non-blocking call registers one from the register parameters.
       if (!params.dont_block) throw missingArgument('queue_id');
-      const queue = stoa.queues.create(queueSettings(user, params));
+      const queue = stoa.queues.create(queueSettings(user, params, reactionTypeNamesFor(req)));
       return { events: [], queue_id: queue.id };
     }
     const queue = stoa.queues.get(user.id, params.queue_id);

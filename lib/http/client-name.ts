@@ -14,6 +14,19 @@ export function clientName(req: IncomingMessage, clientParam: string | undefined
   return name.slice(0, MAX_CLIENT_NAME_LENGTH);
 }
 
+/** The User-Agent product tokens of Zulip's official mobile apps: the Flutter app and the older React Native one. */
+const ZULIP_MOBILE_APPS = ['ZulipFlutter', 'ZulipMobile'];
+
+/**
+ * Whether the request comes from one of Zulip's official mobile apps, by its User-Agent alone
+ * (a `client` parameter names the sending client of a message, not the software decoding
+ * our answer). These apps accept only Zulip's own names for some enumerations.
+ */
+export function isZulipMobileApp(req: IncomingMessage): boolean {
+  const agent = req.headers['user-agent'] ?? '';
+  return ZULIP_MOBILE_APPS.some((app) => agent.startsWith(app));
+}
+
 /** Clients whose users read what they send as they send it; other API clients' messages start unread. */
 const INTERACTIVE_CLIENTS = new Set([
   'zulipandroid',

@@ -161,12 +161,13 @@ function announceMessage(
     applyMarkdown: queue.settings.applyMarkdown,
     clientGravatar: queue.settings.clientGravatar,
     allowEmptyTopicName: queue.settings.capabilities.empty_topic_name,
+    reactionTypeNames: queue.settings.reactionTypeNames,
   });
   // Bodies are shared between events that differ only in flags or local ID.
   const bodies = new Map<string, Record<string, unknown>>();
   const bodyShape = (queue: EventQueue) => {
     const view = viewOf(queue);
-    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${clientComputesAvatar(() => presenter.user(queue.userId), sender, view.clientGravatar)}`;
+    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${view.reactionTypeNames}|${clientComputesAvatar(() => presenter.user(queue.userId), sender, view.clientGravatar)}`;
   };
   const bodyFor = (queue: EventQueue) => {
     const shape = bodyShape(queue);

@@ -1,5 +1,6 @@
 import type { Stoa } from '../stoa';
 import { RecipientType } from '../channels/queries';
+import { presentReactionType, type ReactionTypeNames } from '../emoji/choice';
 import { realmSetting } from '../realm/settings-store';
 import { avatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
@@ -14,6 +15,8 @@ export interface MessageView {
   clientGravatar: boolean;
   /** Whether the client shows the empty topic itself (the empty_topic_name capability). */
   allowEmptyTopicName: boolean;
+  /** The name the client knows the Zulip emoji's reaction type by. */
+  reactionTypeNames: ReactionTypeNames;
 }
 
 export interface DisplayRecipientEntry {
@@ -143,7 +146,7 @@ export class MessagePresenter {
       reactions: reactions.map((r) => ({
         emoji_name: r.emoji_name,
         emoji_code: r.emoji_code,
-        reaction_type: r.reaction_type,
+        reaction_type: presentReactionType(r.reaction_type, view.reactionTypeNames),
         user_id: r.user_id,
       })),
       submessages: [],

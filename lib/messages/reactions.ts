@@ -1,4 +1,5 @@
-import { checkEmoji, completeEmoji, storedReactionType } from '../emoji/choice';
+import { checkEmoji, completeEmoji, presentReactionType, storedReactionType } from '../emoji/choice';
+import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
@@ -9,7 +10,8 @@ import { HISTORICAL_VIEW_FLAGS } from './flags';
 import type { MessageRow, ReactionRow } from './queries';
 
 function announceReaction(stoa: Stoa, reactor: UserRow, row: MessageRow, reaction: ReactionRow, op: 'add' | 'remove'): void {
-  const event = {
+  const names = (queue: EventQueue) => queue.settings.reactionTypeNames;
+  const event = perShape(names, (queue) => ({
     type: 'reaction',
     op,
     user_id: reactor.id,
@@ -18,8 +20,8 @@ function announceReaction(stoa: Stoa, reactor: UserRow, row: MessageRow, reactio
     message_id: row.id,
     emoji_name: reaction.emoji_name,
     emoji_code: reaction.emoji_code,
-    reaction_type: reaction.reaction_type,
-  };
+    reaction_type: presentReactionType(reaction.reaction_type, names(queue)),
+  }));
   sendEvent(stoa, event, messageAudience(stoa, row));
 }
 

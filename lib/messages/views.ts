@@ -1,3 +1,4 @@
+import { reactionTypeNamesFor } from '../emoji/choice';
 import { clientName, defaultReadBySender } from '../http/client-name';
 import { endpoint } from '../http/endpoint';
 import { badRequest, missingArgument } from '../http/errors';
@@ -125,12 +126,13 @@ export const getMessages = endpoint<GetMessagesParams>({
       use_first_unread_anchor: { type: 'boolean' },
     },
   },
-  view: ({ stoa, user, params }) => {
+  view: ({ stoa, user, params, req }) => {
     const narrow = compileNarrow(stoa, user, normalizeNarrow(params.narrow));
     const view: MessageView = {
       applyMarkdown: params.apply_markdown,
       clientGravatar: params.client_gravatar,
       allowEmptyTopicName: params.allow_empty_topic_name,
+      reactionTypeNames: reactionTypeNamesFor(req),
     };
     if (params.message_ids !== undefined) {
       if (params.num_before || params.num_after || params.anchor !== undefined || params.use_first_unread_anchor) {
@@ -218,12 +220,13 @@ export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean
     },
     required: ['message_id'],
   },
-  view: ({ stoa, user, params }) => {
+  view: ({ stoa, user, params, req }) => {
     const { row, flags } = accessMessage(stoa, user, params.message_id);
     const view: MessageView = {
       applyMarkdown: params.apply_markdown,
       clientGravatar: false,
       allowEmptyTopicName: params.allow_empty_topic_name,
+      reactionTypeNames: reactionTypeNamesFor(req),
     };
     const [message] = new MessagePresenter(stoa).present(user, [row], view, new Map([[row.id, flags]]));
     return { raw_content: row.content, message };

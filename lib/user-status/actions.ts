@@ -1,4 +1,6 @@
 import { unixSeconds } from '../clock';
+import { presentReactionType } from '../emoji/choice';
+import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -13,14 +15,20 @@ export function updateUserStatus(stoa: Stoa, user: UserRow, change: StatusChange
   write(stoa, () => {
     if (change.away !== undefined) changeUserSettings(stoa, user.id, { presence_enabled: !change.away });
     stoa.userStatus.change(user.id, change, unixSeconds(stoa.clock));
-    const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
-    if (change.away !== undefined) event.away = change.away;
-    if (change.statusText !== undefined) event.status_text = change.statusText;
-    if (change.emoji) {
-      event.emoji_name = change.emoji.name;
-      event.emoji_code = change.emoji.code;
-      event.reaction_type = change.emoji.reactionType;
-    }
-    sendEvent(stoa, event as { type: string }, stoa.users.activeIds());
+    const event = perShape(
+      (queue) => queue.settings.reactionTypeNames,
+      (queue) => {
+        const shaped: Record<string, unknown> = { type: 'user_status', user_id: user.id };
+        if (change.away !== undefined) shaped.away = change.away;
+        if (change.statusText !== undefined) shaped.status_text = change.statusText;
+        if (change.emoji) {
+          shaped.emoji_name = change.emoji.name;
+          shaped.emoji_code = change.emoji.code;
+          shaped.reaction_type = presentReactionType(change.emoji.reactionType, queue.settings.reactionTypeNames);
+        }
+        return shaped as { type: string };
+      },
+    );
+    sendEvent(stoa, event, stoa.users.activeIds());
   });
 }

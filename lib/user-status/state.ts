@@ -6,11 +6,11 @@ import { statusOf } from './views';
  * including `away` for those who turned presence_enabled off, so that the user_status event
  * sent when that setting changes keeps this map current.
  */
-export function userStatusState({ stoa }: StateContext): Record<string, unknown> {
+export function userStatusState({ stoa, queue }: StateContext): Record<string, unknown> {
   const statuses: Record<string, unknown> = {};
   for (const user of stoa.users.inRealm()) {
     if (!user.is_active) continue;
-    const status = statusOf(stoa, user);
+    const status = statusOf(stoa, user, queue.reactionTypeNames);
     if (Object.keys(status).length > 0) statuses[String(user.id)] = status;
   }
   return { user_status: statuses };

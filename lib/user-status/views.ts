@@ -1,4 +1,4 @@
-import { checkEmoji, completeEmoji, type EmojiChoice } from '../emoji/choice';
+import { checkEmoji, completeEmoji, reactionTypeNamesFor, type EmojiChoice, type ReactionTypeNames } from '../emoji/choice';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import { requireHuman } from '../presence/views';
@@ -11,9 +11,9 @@ import { presentStatus } from './present';
 /** Zulip's longest status text, counted after surrounding spaces are dropped. */
 const MAX_STATUS_TEXT_LENGTH = 60;
 
-/** A user's status as others see it. */
-export function statusOf(stoa: Stoa, user: UserRow): Record<string, unknown> {
-  return presentStatus(stoa.userStatus.byUser(user.id), userSettings(stoa, user).presence_enabled as boolean);
+/** A user's status as others see it, through a client that knows reaction types by `names`. */
+export function statusOf(stoa: Stoa, user: UserRow, names: ReactionTypeNames): Record<string, unknown> {
+  return presentStatus(stoa.userStatus.byUser(user.id), userSettings(stoa, user).presence_enabled as boolean, names);
 }
 
 interface UpdateStatusParams {
@@ -60,16 +60,16 @@ export const updateStatusView = endpoint<UpdateStatusParams>({
 
 export const getOwnStatus = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, user }) => ({ status: statusOf(stoa, user) }),
+  view: ({ stoa, user, req }) => ({ status: statusOf(stoa, user, reactionTypeNamesFor(req)) }),
 });
 
 export const getUserStatus = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
-  view: ({ stoa, params }) => {
+  view: ({ stoa, params, req }) => {
     const target = stoa.users.byId(params.user_id);
     if (!target || target.is_system_bot || target.is_bot) throw badRequest('No such user');
     if (!target.is_active) throw badRequest('User is deactivated');
-    return { status: statusOf(stoa, target) };
+    return { status: statusOf(stoa, target, reactionTypeNamesFor(req)) };
   },
 });
