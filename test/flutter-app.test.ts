@@ -426,10 +426,7 @@ describe('message lists, as the app fetches them', () => {
     await app.ok('POST', 'users/me/apns_device_token', { token: raw('ab'.repeat(32)), appid: raw('org.zulip.Zulip') });
   });
 
-  test(
-    'attachments: a size limit above zero, and POST /user_uploads answering uri for a multipart "file"',
-    { skip: 'pending: file uploads (max_file_upload_size_mib above 0, POST /user_uploads) are not implemented yet' },
-    async () => {
+  test('attachments: a size limit above zero, and POST /user_uploads answering uri for a multipart "file"', async () => {
       const { state } = await appQueue();
       assert.ok(state.max_file_upload_size_mib > 0, 'the app refuses every file larger than this many MiB');
       const form = new FormData();
@@ -444,8 +441,7 @@ describe('message lists, as the app fetches them', () => {
       });
       assert.equal(response.status, 200);
       assertDecodes(await response.json(), UPLOAD_FILE, 'POST user_uploads');
-    },
-  );
+  });
 });
 
 describe('the emoji data at server_emoji_data_url', () => {
