@@ -26,6 +26,7 @@ describe('the database', () => {
       DROP TABLE muted_users;
       DROP TRIGGER messages_raise_high_water;
       DROP TABLE deleted_messages_high_water;
+      DROP TABLE submessages;
       PRAGMA user_version = 1;
     `);
     old.close();

@@ -12,6 +12,7 @@ import { matchesEventNarrow } from './narrow-events';
 import { MessagePresenter, type MessageView } from './present';
 import type { MessageRow } from './queries';
 import { renderContent, type RenderedContent } from './render';
+import { WIDGET_MSG_TYPE, widgetJson, widgetOfContent } from './widgets';
 
 /** Where a message goes: a channel's topic, or a conversation of people. */
 export type Addressee =
@@ -124,6 +125,12 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       flags.set(userId, initial);
     }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
+    // A widget's first submessage is the sender's, stored with the message so that the
+    // message event already carries it (no submessage event is sent for it).
+    const widget = widgetOfContent(content);
+    if (widget) {
+      stoa.messages.insertSubmessage({ message_id: id, sender_id: sender.id, msg_type: WIDGET_MSG_TYPE, content: widgetJson(widget) });
+    }
     // Only a channel's first message changes where its history starts.
     if (addressee.type === 'channel' && addressee.channel.first_message_id === null) refreshFirstMessage(stoa, addressee.channel);
     const row = stoa.messages.byId(id)!;
