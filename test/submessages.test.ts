@@ -125,6 +125,60 @@ describe('sending /poll', () => {
   });
 });
 
+describe('sending with widget_content', () => {
+  test('a zform given whole becomes the widget, whatever the content says', async () => {
+    const { channel } = await setting();
+    const widget = {
+      widget_type: 'zform',
+      extra_data: { type: 'choices', heading: 'Pick one', choices: [{ short_name: 'A', long_name: 'Apple', reply: 'apple' }] },
+    };
+    const id = await send(server.owner, {
+      type: 'stream',
+      to: channel.name,
+      topic: 'zform',
+      content: '/poll Not this one',
+      widget_content: JSON.stringify(widget),
+    });
+    const [stored] = await submessagesOf(server.owner, id);
+    assert.equal(
+      stored.content,
+      '{"widget_type": "zform", "extra_data": {"type": "choices", "heading": "Pick one", ' +
+        '"choices": [{"short_name": "A", "long_name": "Apple", "reply": "apple"}]}}',
+    );
+  });
+
+  test('refuses what is not a zform, in Zulip’s words', async () => {
+    const { channel } = await setting();
+    const attempt = async (widgetContent: string, msg: string) => {
+      const response = await server.owner.post('/messages', {
+        type: 'stream',
+        to: channel.name,
+        topic: 'zform',
+        content: 'hello',
+        widget_content: widgetContent,
+      });
+      assert.equal(response.status, 400, widgetContent);
+      assert.equal(response.body.msg, msg);
+    };
+    await attempt('{{{', 'Widgets: API programmer sent invalid JSON content');
+    await attempt('5', 'Widgets: widget_content is not a dict');
+    await attempt('{}', 'Widgets: widget_type is not in widget_content');
+    await attempt('{"widget_type": "zform"}', 'Widgets: extra_data is not in widget_content');
+    await attempt('{"widget_type": "zform", "extra_data": 4}', 'Widgets: extra_data is not a dict');
+    await attempt('{"widget_type": "poll", "extra_data": {}}', 'Widgets: unknown widget type: poll');
+    await attempt('{"widget_type": "zform", "extra_data": {}}', 'Widgets: zform is missing type field');
+    await attempt('{"widget_type": "zform", "extra_data": {"type": "bogus"}}', 'Widgets: unknown zform type: bogus');
+    const zform = (extra: Record<string, unknown>) => JSON.stringify({ widget_type: 'zform', extra_data: { type: 'choices', ...extra } });
+    await attempt(zform({}), 'Widgets: heading key is missing from extra_data');
+    await attempt(zform({ heading: 'h', choices: 99 }), 'Widgets: extra_data["choices"] is not a list');
+    await attempt(zform({ heading: 'h', choices: [99] }), 'Widgets: extra_data["choices"][0] is not a dict');
+    await attempt(
+      zform({ heading: 'h', choices: [{ long_name: 'foo', reply: 'bar' }] }),
+      'Widgets: short_name key is missing from extra_data["choices"][0]',
+    );
+  });
+});
+
 describe('POST /submessage on a poll', () => {
   test('votes and new options from several people reach everyone with the message, in order', async () => {
     const { alice, bob, channel } = await setting();

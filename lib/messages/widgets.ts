@@ -25,9 +25,10 @@ export interface TodoExtraData {
   tasks: Array<{ task: string; desc: string }>;
 }
 
+/** What a widget's first submessage holds: which widget, and what it starts with. */
 export interface WidgetContent {
-  widget_type: WidgetType;
-  extra_data: PollExtraData | TodoExtraData;
+  widget_type: string;
+  extra_data: unknown;
 }
 
 // Zulip parses the command with Python's notion of whitespace and of line breaks, which
@@ -85,6 +86,41 @@ export function widgetJson(value: unknown): string {
     return `{${Object.entries(value).map(([key, item]) => `${widgetJson(key)}: ${widgetJson(item)}`).join(', ')}}`;
   }
   return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The `widget_content` of POST /messages (undocumented, used by bots): a widget given whole
+ * instead of by command. Zulip knows one kind, `zform`, a set of choice buttons whose replies
+ * the client sends as messages. Throws Zulip's errors, prefixed `Widgets: `.
+ */
+export function parseWidgetContent(raw: string): WidgetContent {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw badRequest('Widgets: API programmer sent invalid JSON content');
+  }
+  const fail = (message: string) => badRequest(`Widgets: ${message}`);
+  if (!isDict(value)) throw fail('widget_content is not a dict');
+  if (!('widget_type' in value)) throw fail('widget_type is not in widget_content');
+  if (!('extra_data' in value)) throw fail('extra_data is not in widget_content');
+  const { widget_type: widgetType, extra_data: extraData } = value;
+  if (!isDict(extraData)) throw fail('extra_data is not a dict');
+  if (widgetType !== 'zform') throw fail(`unknown widget type: ${String(widgetType)}`);
+  if (!('type' in extraData)) throw fail('zform is missing type field');
+  if (extraData.type !== 'choices') throw fail(`unknown zform type: ${String(extraData.type)}`);
+  const choices: Checker = (name, list) => {
+    if (!Array.isArray(list)) throw badRequest(`${name} is not a list`);
+    list.forEach((choice, i) =>
+      checkDict(`${name}[${i}]`, choice, [['short_name', string], ['long_name', string], ['reply', string]], false),
+    );
+  };
+  try {
+    checkDict('extra_data', extraData, [['heading', string], ['choices', choices]], false);
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  return { widget_type: widgetType, extra_data: extraData };
 }
 
 /** The widget type a message's first `widget` submessage names, if it is a well-formed one. */
