@@ -162,6 +162,7 @@ describe('sending with widget_content', () => {
     };
     await attempt('{{{', 'Widgets: API programmer sent invalid JSON content');
     await attempt('5', 'Widgets: widget_content is not a dict');
+    await attempt(`{"widget_type": "zform", "extra_data": {"deep": ${'['.repeat(5000)}${']'.repeat(5000)}}}`, 'Widgets: API programmer sent invalid JSON content');
     await attempt('{}', 'Widgets: widget_type is not in widget_content');
     await attempt('{"widget_type": "zform"}', 'Widgets: extra_data is not in widget_content');
     await attempt('{"widget_type": "zform", "extra_data": 4}', 'Widgets: extra_data is not a dict');
@@ -344,11 +345,15 @@ describe('POST /submessage errors and rules', () => {
     await accepted(alice, id, { anything: 'goes' });
     await accepted(bob, id, [1, 2, 3]);
     await refused(bob, id, '{oops', 'Invalid json for submessage');
+    // Zulip's JSON parser takes at most 1024 levels of nesting.
+    await refused(bob, id, `${'['.repeat(1025)}${']'.repeat(1025)}`, 'Invalid json for submessage');
+    await accepted(bob, id, `${'['.repeat(1024)}${']'.repeat(1024)}`);
     assert.deepEqual(
       (await submessagesOf(server.owner, id)).map((s) => [s.sender_id, s.content]),
       [
         [alice.userId, '{"anything":"goes"}'],
         [bob.userId, '[1,2,3]'],
+        [bob.userId, `${'['.repeat(1024)}${']'.repeat(1024)}`],
       ],
     );
   });

@@ -5,7 +5,7 @@ import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { accessMessage, messageAudience } from './access';
 import type { MessageRow } from './queries';
-import { checkWidgetEvent, isCheckedWidgetType, WIDGET_MSG_TYPE, widgetTypeOf } from './widgets';
+import { checkWidgetEvent, isCheckedWidgetType, parseJson, WIDGET_MSG_TYPE, widgetTypeOf } from './widgets';
 
 /**
  * Stores a submessage and tells everyone who may read the message. Zulip tells only those
@@ -55,7 +55,7 @@ export const submessageView = endpoint<SubmessageParams>({
     }
     let data: unknown;
     try {
-      data = JSON.parse(params.content);
+      data = parseJson(params.content);
     } catch {
       throw badRequest('Invalid json for submessage');
     }

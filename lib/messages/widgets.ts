@@ -88,6 +88,29 @@ export function widgetJson(value: unknown): string {
   return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** How deeply JSON may nest: Zulip's JSON parser refuses deeper text as invalid. */
+const MAX_JSON_DEPTH = 1024;
+
+/**
+ * JSON.parse, refusing (with a SyntaxError, as for any invalid text) what nests more deeply
+ * than Zulip's parser takes; that also keeps the recursive writer above within the stack.
+ */
+export function parseJson(text: string): unknown {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) throw new SyntaxError('JSON nests too deeply');
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return JSON.parse(text);
+}
+
 /**
  * The `widget_content` of POST /messages (undocumented, used by bots): a widget given whole
  * instead of by command. Zulip knows one kind, `zform`, a set of choice buttons whose replies
@@ -96,7 +119,7 @@ export function widgetJson(value: unknown): string {
 export function parseWidgetContent(raw: string): WidgetContent {
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = parseJson(raw);
   } catch {
     throw badRequest('Widgets: API programmer sent invalid JSON content');
   }
