@@ -308,6 +308,19 @@ CREATE TABLE reactions (
   UNIQUE (message_id, user_id, reaction_type, emoji_code)
 ) STRICT;
 
+-- Submessages: what widgets (polls, to-do lists) add to a message, in the order they came.
+-- The first, of msg_type 'widget', says which widget the message is; the rest are the
+-- widget's events (votes, new options, ticked tasks). `content` is the client's JSON text,
+-- kept as sent. AUTOINCREMENT: a deleted message's submessage IDs are never given again.
+CREATE TABLE submessages (
+  id                INTEGER PRIMARY KEY AUTOINCREMENT,
+  message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  sender_id         INTEGER NOT NULL REFERENCES users (id),
+  msg_type          TEXT    NOT NULL,
+  content           TEXT    NOT NULL
+) STRICT;
+CREATE INDEX submessages_by_message ON submessages (message_id, id);
+
 -- Full-text search over topics and message text. Contentless: the text lives in messages,
 -- and lib/messages/queries.ts keeps the index in step with it.
 CREATE VIRTUAL TABLE messages_fts USING fts5 (topic, content, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');

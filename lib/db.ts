@@ -62,6 +62,18 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX attachment_messages_by_message ON attachment_messages (message_id);
     `),
+  // 4 -> 5: submessages (widgets). A new table, so older messages simply have none.
+  (db) =>
+    db.exec(`
+      CREATE TABLE submessages (
+        id                INTEGER PRIMARY KEY AUTOINCREMENT,
+        message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        sender_id         INTEGER NOT NULL REFERENCES users (id),
+        msg_type          TEXT    NOT NULL,
+        content           TEXT    NOT NULL
+      ) STRICT;
+      CREATE INDEX submessages_by_message ON submessages (message_id, id);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -274,6 +274,14 @@ describe('events, each produced over HTTP and decoded as the app decodes them', 
     }
     await other.post(`/messages/${unread}/reactions`, { emoji_name: 'zulip' });
 
+    // A poll, and a vote on it as the app sends one.
+    const poll = await sendMessage(other, { type: 'stream', to: target.id, topic: 'flags', content: '/poll Lunch?\nPizza\nSalad' });
+    await app.ok('POST', 'submessage', {
+      message_id: poll,
+      msg_type: raw('widget'),
+      content: raw(JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 })),
+    });
+
     // Typing, in a topic and in a direct conversation.
     for (const op of ['start', 'stop']) {
       await other.post('/typing', { op, type: 'stream', stream_id: target.id, topic: 'flags' });

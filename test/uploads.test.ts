@@ -28,6 +28,13 @@ async function upload(client: Client, name: string, bytes: Buffer | string, type
   return { url: response.body.url, filename: response.body.filename };
 }
 
+/** Whether a file is gone within a few seconds: files are removed after the request that removes them is answered. */
+async function gone(file: string): Promise<boolean> {
+  const deadline = Date.now() + 5000;
+  while (existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return !existsSync(file);
+}
+
 /** A client for a user again after a restart, which moves the server to a new port. */
 function again(user: User): User {
   return Object.assign(server.anonymous.as(user.credentials), { userId: user.userId, credentials: user.credentials });
@@ -184,8 +191,7 @@ describe('DELETE /attachments/{attachment_id}', () => {
     assert.equal((await owner.delete(`/attachments/${attachment.id}`)).status, 200);
     assert.deepEqual(await events(), [{ type: 'attachment', op: 'remove', attachment: { id: attachment.id }, upload_space_used: (await owner.get('/attachments')).body.upload_space_used }]);
     assert.equal((await owner.download(url)).status, 404);
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(existsSync(path.join(server.data, 'uploads', attachment.path_id)), false);
+    assert.equal(await gone(path.join(server.data, 'uploads', attachment.path_id)), true);
   });
 
   test('deleting the last message that links a file deletes the file, as on Zulip', async () => {
@@ -219,10 +225,8 @@ describe('uploads on disk', () => {
 
     await server.restart();
     owner = again(owner);
-    const deadline = Date.now() + 5000;
-    while ((existsSync(orphan) || existsSync(arrival)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(existsSync(orphan), false, 'a file without a row is removed');
-    assert.equal(existsSync(arrival), false, 'an interrupted arrival is removed');
+    assert.equal(await gone(orphan), true, 'a file without a row is removed');
+    assert.equal(await gone(arrival), true, 'an interrupted arrival is removed');
     const kept = await owner.download(url);
     assert.deepEqual([kept.status, kept.bytes.toString()], [200, 'kept']);
   });

@@ -11,6 +11,7 @@ import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
 import * as reactionViews from '../messages/reactions';
 import * as readReceiptViews from '../messages/read-receipts';
+import * as submessageViews from '../messages/submessages';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as mutedUserViews from '../muted-users/views';
@@ -71,6 +72,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/messages/:message_id/read_receipts', endpoint: readReceiptViews.readReceiptsView },
   { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
   { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
+  { method: 'POST', path: '/submessage', endpoint: submessageViews.submessageView },
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
 
   { method: 'POST', path: '/mobile_push/register', endpoint: pushViews.registerDevice },

@@ -13,6 +13,7 @@ import { matchesEventNarrow } from './narrow-events';
 import { MessagePresenter, type MessageView } from './present';
 import type { MessageRow } from './queries';
 import { renderContent, type RenderedContent } from './render';
+import { WIDGET_MSG_TYPE, widgetJson, widgetOfContent, type WidgetContent } from './widgets';
 
 /** Where a message goes: a channel's topic, or a conversation of people. */
 export type Addressee =
@@ -29,6 +30,8 @@ export interface SendOptions {
   alreadyReadBy?: (userId: number) => boolean;
   /** The sender's event queue and the ID its client gave the message, echoed in that queue's event. */
   local?: { queueId: string; localId: string };
+  /** A widget given whole (POST /messages' widget_content), instead of any command in the content. */
+  widget?: WidgetContent;
 }
 
 /** The recipient of a direct conversation: shared by everyone in it, whoever sends. */
@@ -126,6 +129,12 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     }
     for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
     if (rendered.uploadPathIds.size > 0) claimAttachments(stoa, sender, id, rendered.uploadPathIds);
+    // A widget's first submessage is the sender's, stored with the message so that the
+    // message event already carries it (no submessage event is sent for it).
+    const widget = options.widget ?? widgetOfContent(content);
+    if (widget) {
+      stoa.messages.insertSubmessage({ message_id: id, sender_id: sender.id, msg_type: WIDGET_MSG_TYPE, content: widgetJson(widget) });
+    }
     // Only a channel's first message changes where its history starts.
     if (addressee.type === 'channel' && addressee.channel.first_message_id === null) refreshFirstMessage(stoa, addressee.channel);
     const row = stoa.messages.byId(id)!;

@@ -403,6 +403,8 @@ export const updateMessageView = endpoint<EditParams>({
     if (streamId !== undefined && params.content !== undefined) {
       throw badRequest('Cannot change message content while changing channel');
     }
+    // A widget's events refer to its options and tasks as sent; new content would not change them.
+    if (params.content !== undefined && stoa.messages.hasSubmessages(row.id)) throw badRequest('Widgets cannot be edited.');
     const content =
       params.content === undefined ? undefined : params.content.trim() === '' ? '(deleted)' : normalizeContent(params.content);
     const target = streamId === undefined ? undefined : accessChannelById(stoa, user, streamId, { need: 'content' });

@@ -5,7 +5,7 @@ import { realmSetting } from '../realm/settings-store';
 import { avatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
 import { flagNames } from './flags';
-import type { MessageRow, ReactionRow } from './queries';
+import type { MessageRow, ReactionRow, SubmessageRow } from './queries';
 import { linksInTopic, type TopicLink } from './render';
 import { displayTopic } from './topics';
 
@@ -99,17 +99,41 @@ export class MessagePresenter {
     view: MessageView,
     flagsById: ReadonlyMap<number, number> | null,
   ): Record<string, unknown>[] {
-    const reactions = this.reactionsByMessage(rows.map((row) => row.id));
+    const ids = rows.map((row) => row.id);
+    const reactions = this.reactionsByMessage(ids);
+    const submessages = this.submessagesByMessage(ids);
     return rows.map((row) => {
-      const message = this.base(viewer, row, view, reactions.get(row.id) ?? []);
+      const message = this.base(viewer, row, view, reactions.get(row.id) ?? [], submessages.get(row.id) ?? []);
       if (flagsById) message.flags = flagNames(flagsById.get(row.id) ?? 0);
       return message;
     });
   }
 
+  /** What hangs on the message of an event, read once however many shapes of it queues want. */
+  private attached: { id: number; reactions: ReactionRow[]; submessages: SubmessageRow[] } | undefined;
+
   /** One message without flags: the body of a `message` event. */
   presentOne(viewer: UserRow, row: MessageRow, view: MessageView): Record<string, unknown> {
-    return this.base(viewer, row, view, this.reactionsByMessage([row.id]).get(row.id) ?? []);
+    if (this.attached?.id !== row.id) {
+      this.attached = {
+        id: row.id,
+        reactions: this.reactionsByMessage([row.id]).get(row.id) ?? [],
+        submessages: this.submessagesByMessage([row.id]).get(row.id) ?? [],
+      };
+    }
+    return this.base(viewer, row, view, this.attached.reactions, this.attached.submessages);
+  }
+
+  /** Every message's submessages, read in one query, each message's in the order they came. */
+  private submessagesByMessage(ids: readonly number[]): Map<number, SubmessageRow[]> {
+    const byMessage = new Map<number, SubmessageRow[]>();
+    if (ids.length === 0) return byMessage;
+    for (const submessage of this.stoa.messages.submessagesOf(ids)) {
+      let list = byMessage.get(submessage.message_id);
+      if (!list) byMessage.set(submessage.message_id, (list = []));
+      list.push(submessage);
+    }
+    return byMessage;
   }
 
   private reactionsByMessage(ids: readonly number[]): Map<number, ReactionRow[]> {
@@ -123,7 +147,13 @@ export class MessagePresenter {
     return byMessage;
   }
 
-  private base(viewer: UserRow, row: MessageRow, view: MessageView, reactions: readonly ReactionRow[]): Record<string, unknown> {
+  private base(
+    viewer: UserRow,
+    row: MessageRow,
+    view: MessageView,
+    reactions: readonly ReactionRow[],
+    submessages: readonly SubmessageRow[],
+  ): Record<string, unknown> {
     const sender = this.user(row.sender_id);
     const isChannel = row.stream_id !== null;
     const message: Record<string, unknown> = {
@@ -149,7 +179,13 @@ export class MessagePresenter {
         reaction_type: presentReactionType(r.reaction_type, view.reactionTypeNames),
         user_id: r.user_id,
       })),
-      submessages: [],
+      submessages: submessages.map((s) => ({
+        id: s.id,
+        message_id: s.message_id,
+        sender_id: s.sender_id,
+        msg_type: s.msg_type,
+        content: s.content,
+      })),
     };
     if (isChannel) message.stream_id = row.stream_id;
     const history = this.visibleHistory(row);

@@ -32,6 +32,16 @@ export interface ReactionRow {
   reaction_type: string;
 }
 
+export interface SubmessageRow {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
+export type NewSubmessage = Omit<SubmessageRow, 'id'>;
+
 /** The columns `messagesOf` reads, in MessageRow's order; a query may select user_flags after them. */
 export const MESSAGE_COLUMNS =
   'm.id, m.sender_id, m.recipient_id, m.stream_id, m.topic, m.topic_key, m.content, m.rendered_content, m.date_sent, ' +
@@ -139,6 +149,21 @@ export function prepareMessageQueries(db: Db) {
   const deleteReaction = db.prepare<[number, number, string, string]>(
     'DELETE FROM reactions WHERE message_id = ? AND user_id = ? AND emoji_code = ? AND reaction_type = ?',
   );
+  const submessagesOf = db.prepare<[string], SubmessageRow>(
+    `SELECT id, message_id, sender_id, msg_type, content FROM submessages
+     WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, id`,
+  );
+  const insertSubmessage = db.prepare<NewSubmessage>(
+    `INSERT INTO submessages (message_id, sender_id, msg_type, content)
+     VALUES (@message_id, @sender_id, @msg_type, @content)`,
+  );
+  const firstSubmessageOfType = db.prepare<[number, string], { content: string }>(
+    'SELECT content FROM submessages WHERE message_id = ? AND msg_type = ? ORDER BY id LIMIT 1',
+  );
+  const hasSubmessageFrom = db.prepare<[number, number], { found: 1 }>(
+    'SELECT 1 AS found FROM submessages WHERE message_id = ? AND sender_id = ? LIMIT 1',
+  );
+  const hasSubmessages = db.prepare<[number], { found: 1 }>('SELECT 1 AS found FROM submessages WHERE message_id = ? LIMIT 1');
   const flagsOfMany = db.prepare<[number, string], { message_id: number; flags: number }>(
     'SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
@@ -263,7 +288,7 @@ export function prepareMessageQueries(db: Db) {
     },
     setUserFlags: (userId: number, messageId: number, flags: number) => void setUserFlags.run(flags, userId, messageId),
     deleteUserMessage: (userId: number, messageId: number) => void deleteUserMessage.run(userId, messageId),
-    /** Deletes a message with everyone's copies, reactions and search entry. */
+    /** Deletes a message with everyone's copies, reactions, submessages and search entry. */
     delete: (id: number) => {
       deleteFromSearch.run(id);
       deleteMessage.run(id);
@@ -284,6 +309,14 @@ export function prepareMessageQueries(db: Db) {
     insertReaction: (reaction: ReactionRow) => void insertReaction.run(reaction),
     deleteReaction: (reaction: ReactionRow) =>
       void deleteReaction.run(reaction.message_id, reaction.user_id, reaction.emoji_code, reaction.reaction_type),
+    /** The submessages of these messages, each message's in the order they came. */
+    submessagesOf: (messageIds: readonly number[]) => submessagesOf.all(JSON.stringify(messageIds)),
+    /** Stores a submessage; returns its ID. */
+    insertSubmessage: (submessage: NewSubmessage): number => Number(insertSubmessage.run(submessage).lastInsertRowid),
+    /** The content of the message's first submessage of this type, if any. */
+    firstSubmessageOfType: (messageId: number, msgType: string) => firstSubmessageOfType.get(messageId, msgType)?.content,
+    hasSubmessageFrom: (messageId: number, senderId: number) => hasSubmessageFrom.get(messageId, senderId) !== undefined,
+    hasSubmessages: (messageId: number) => hasSubmessages.get(messageId) !== undefined,
     directGroupRecipient: (userIds: string) => directGroupByUsers.get(userIds)?.recipient_id,
     /** Creates the conversation of these users (sorted, comma-separated IDs); returns its recipient ID. */
     insertDirectGroup: (userIds: string): number => {

@@ -24,6 +24,7 @@ import { highlightContent, highlightTopic } from './highlight';
 import { compileNarrow, NARROW_PARAM, normalizeNarrow, REQUIRED_NARROW_PARAM, type RawNarrowTerm } from './narrow';
 import { MessagePresenter, type MessageView } from './present';
 import { renderContent } from './render';
+import { parseWidgetContent } from './widgets';
 import { displayTopic } from './topics';
 
 /** The most messages one GET /messages may ask for. */
@@ -44,6 +45,7 @@ interface SendParams {
   local_id?: string;
   read_by_sender?: boolean;
   client?: string;
+  widget_content?: string;
 }
 
 export const sendMessageView = endpoint<SendParams>({
@@ -59,6 +61,7 @@ export const sendMessageView = endpoint<SendParams>({
       local_id: { type: 'string' },
       read_by_sender: { type: 'boolean' },
       client: { type: 'string' },
+      widget_content: { type: 'string' },
     },
     required: ['type', 'content'],
   },
@@ -91,7 +94,9 @@ function send(stoa: Stoa, user: UserRow, addressee: Addressee, content: string, 
       ids.length === 1 || stoa.messages.directGroupRecipient(ids.join(',')) !== undefined;
     checkCanSendDirect(stoa, user, addressee.users, exists);
   }
+  const widget = params.widget_content === undefined ? undefined : parseWidgetContent(params.widget_content);
   return sendMessage(stoa, user, addressee, content, {
+    widget,
     client,
     readBySender: params.read_by_sender ?? defaultReadBySender(client),
     local:

@@ -564,6 +564,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyDeleteMessageEvent(state, event);
     case 'reaction':
       return; // reactions live in messages, which register state does not hold
+    case 'submessage':
+      return; // so do submessages
     case 'user_group':
       return applyGroupEvent(state, event);
     default:

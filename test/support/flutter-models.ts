@@ -672,7 +672,6 @@ export const NOT_PRODUCED: Record<string, string> = {
   'channel_folder/add': 'channel folders are not supported',
   'channel_folder/update': 'channel folders are not supported',
   'channel_folder/reorder': 'channel folders are not supported',
-  'submessage/': 'submessages (widgets) are not on this branch',
   'device/add': 'the app sends device events only to servers at feature level 468 or later',
   'device/remove': 'the app sends device events only to servers at feature level 468 or later',
   'device/update': 'the app sends device events only to servers at feature level 468 or later',

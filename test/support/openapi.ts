@@ -119,6 +119,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   // Its success body is the plain one; its errors are generic coded errors.
   { operation: 'POST /mobile_push/e2ee/test_notification', success: 'SimpleSuccess', since: 420 },
   { operation: 'POST /mobile_push/register', success: 'SimpleSuccess', since: 406 },
+  // Zulip's widgets endpoint, which its OpenAPI description leaves out (it has the event).
+  { operation: 'POST /submessage', success: 'SimpleSuccess', since: 'undocumented' },
   // The specification's removal of a push token of either kind.
   { operation: 'DELETE /users/me/platform_device_token', success: 'SimpleSuccess', since: 'undocumented' },
   // End-to-end-encrypted push devices by push account ID (a string key), with their status.
