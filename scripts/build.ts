@@ -5,8 +5,8 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..');
 
 /**
- * Bundles the server into one script. Everything is inside it but better-sqlite3, whose
- * native addon must come from an installed package; schema.sql rides along as text. The
+ * Bundles the server into one script. Everything is inside it but better-sqlite3 and sharp,
+ * whose native parts must come from installed packages; schema.sql rides along as text. The
  * benchmarks bundle their own server entry the same way, to measure what users run.
  */
 export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), entry = path.join(root, 'server.ts')): Promise<string> {
@@ -17,7 +17,7 @@ export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), 
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', 'sharp'],
     define: { STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')) },
     banner: { js: '#!/usr/bin/env node' },
     legalComments: 'none',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle } from '../scripts/build';
@@ -12,10 +12,14 @@ function runtimeClosure(name: string, seen = new Set<string>()): Set<string> {
   seen.add(name);
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'));
   for (const dependency of Object.keys(manifest.dependencies ?? {})) runtimeClosure(dependency, seen);
+  // Native builds for each platform come as optional dependencies; those installed here count.
+  for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) {
+    if (existsSync(path.join(REPO_ROOT, 'node_modules', dependency))) runtimeClosure(dependency, seen);
+  }
   return seen;
 }
 
-test('the bundle dist/stoa.js starts with only better-sqlite3 installed beside it, and answers the API', async () => {
+test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installed beside it, and answers the API', async () => {
   const built = await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js'));
   assert.ok(readFileSync(built, 'utf8').includes('CREATE TABLE realm'), 'schema.sql is inside the bundle');
 
@@ -25,7 +29,9 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 installed beside i
   const bundle = path.join(install, 'stoa.js');
   copyFileSync(built, bundle);
   mkdirSync(path.join(install, 'node_modules'));
-  for (const name of runtimeClosure('better-sqlite3')) {
+  const native = runtimeClosure('sharp', runtimeClosure('better-sqlite3'));
+  for (const name of native) {
+    mkdirSync(path.dirname(path.join(install, 'node_modules', name)), { recursive: true });
     symlinkSync(path.join(REPO_ROOT, 'node_modules', name), path.join(install, 'node_modules', name), 'dir');
   }
   const data = path.join(install, 'data');
@@ -47,6 +53,16 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 installed beside i
     assert.match(rendered, /class="emoji emoji-1f389"/);
     assert.match(rendered, /<a href="http:\/\/example.com">example.com<\/a>/);
     assert.match(rendered, /class="katex"/);
+    // Images are decoded and thumbnailed by sharp, installed beside the bundle.
+    const form = new FormData();
+    const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+    form.append('file', new Blob([pixel], { type: 'image/png' }), 'pixel.png');
+    const auth = { authorization: `Basic ${Buffer.from(`${rc.email}:${rc.key}`).toString('base64')}` };
+    const uploaded = (await (await fetch(`${url}/api/v1/user_uploads`, { method: 'POST', headers: auth, body: form })).json()) as { result: string; url: string };
+    assert.equal(uploaded.result, 'success', JSON.stringify(uploaded));
+    const thumbnail = await fetch(`${url}/user_uploads/thumbnail/${uploaded.url.slice('/user_uploads/'.length)}/840x560.webp`, { headers: auth });
+    assert.equal(thumbnail.status, 200);
+    assert.equal(thumbnail.headers.get('content-type'), 'image/webp');
     child.process.kill('SIGTERM');
     assert.equal(await child.exited, 0);
   } finally {

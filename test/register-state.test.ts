@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
 import { REALM_FETCH_KEYS } from '../lib/realm/settings';
 import { LEGACY_TOP_LEVEL, USER_SETTINGS, USER_SETTINGS_EXTRAS } from '../lib/users/settings';
 import { OWNER_EMAIL, TestServer } from './support/server';
@@ -49,6 +50,14 @@ describe('register state', () => {
     assert.deepEqual(data.code_to_names['1f642'], ['smile']);
     assert.deepEqual(data.code_to_names['1f44d'], ['+1', 'thumbs_up', 'like']);
     assert.ok(Object.keys(data.code_to_names).every((code) => /^[0-9a-f]{4,}(-[0-9a-f]{4,})*$/.test(code) && !code.includes('fe0f')));
+  });
+
+  test('the zulip emoji’s picture is served where Zulip’s clients look for it, to anyone', async () => {
+    const response = await fetch(`${server.url}/static/generated/emoji/images/emoji/unicode/zulip.png`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/png');
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['png', 64, 64]);
   });
 
   test('for `realm_emoji` is the organization’s custom emoji, none yet', async () => {

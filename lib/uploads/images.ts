@@ -85,3 +85,8 @@ export async function makeThumbnail(source: string, target: string, format: Thum
     await rm(partial, { force: true });
   }
 }
+
+/** A PNG of an SVG drawing of our own (never a user's: SVG may reference other files). */
+export function renderSvgToPng(svg: string): Promise<Buffer> {
+  return sharp()(Buffer.from(svg)).png().toBuffer();
+}
