@@ -4,6 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { emojiDataPath, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
+import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
+import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
 import { authenticate } from './http/auth';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError } from './http/errors';
@@ -110,6 +112,8 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.use(API_PREFIX, api);
   app.get(emojiDataPath(), serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
+  app.get(`${USER_AVATARS_PATH}/:realm_id/:file`, serveAvatar(stoa));
+  app.get(DEFAULT_AVATAR_PATH, serveDefaultAvatar);
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   app.get('/user_uploads/thumbnail/*path', auth, serveThumbnail(stoa));
   app.get('/user_uploads/:realm_id/*path', auth, serveUpload(stoa));

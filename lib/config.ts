@@ -29,6 +29,8 @@ export interface Config {
   maxFileUploadSizeMib: number;
   /** How much all uploads together may take, in MiB; undefined: no limit. */
   uploadQuotaMib: number | undefined;
+  /** Whether people without an uploaded avatar get a gravatar; off, nothing points outside the server. */
+  gravatar: boolean;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -98,6 +100,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: 'largest file one upload may be, in MiB; 0 turns uploads off (default 25)',
   },
+  gravatar: {
+    flag: 'no-gravatar',
+    env: 'STOA_NO_GRAVATAR',
+    kind: 'boolean',
+    help: 'never use gravatar: people without an uploaded avatar get a default picture served by Stoa',
+  },
   uploadQuotaMib: {
     flag: 'upload-quota-mib',
     env: 'STOA_UPLOAD_QUOTA_MIB',
@@ -118,6 +126,7 @@ export const DEFAULTS = {
   site: undefined as string | undefined,
   maxFileUploadSizeMib: 25,
   uploadQuotaMib: undefined as number | undefined,
+  gravatar: true,
 };
 
 export function usage(): string {
@@ -215,9 +224,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   };
 
   const port = raw('port');
-  const flag = (key: 'dev' | 'webPublic'): boolean => {
+  const flag = (key: 'dev' | 'webPublic' | 'gravatar'): boolean => {
     const setting = raw(key);
-    if (setting === undefined) return DEFAULTS[key];
+    if (setting === undefined) return false;
     return typeof setting.value === 'boolean' ? setting.value : parseBoolean(setting.source, setting.value);
   };
   const adminEmail = text('adminEmail', DEFAULTS.adminEmail);
@@ -246,5 +255,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
       ? parseMib(maxFileUploadSizeMib.source, String(maxFileUploadSizeMib.value))
       : DEFAULTS.maxFileUploadSizeMib,
     uploadQuotaMib: uploadQuotaMib ? parseMib(uploadQuotaMib.source, String(uploadQuotaMib.value)) : DEFAULTS.uploadQuotaMib,
+    // The flag says "no", the setting "yes".
+    gravatar: !flag('gravatar'),
   };
 }

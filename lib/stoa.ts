@@ -18,6 +18,7 @@ import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
+import { Avatars } from './users/avatars';
 import { prepareAttachmentQueries } from './uploads/queries';
 import { UploadStore } from './uploads/storage';
 
@@ -64,6 +65,7 @@ export interface Stoa {
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
+  avatars: Avatars;
 }
 
 /** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
@@ -78,7 +80,7 @@ export function createStoa(
   clock: Clock,
   queueOptions: Partial<EventQueuesOptions> = {},
 ): Stoa {
-  return {
+  const stoa: Stoa = {
     db,
     config,
     clock,
@@ -107,5 +109,7 @@ export function createStoa(
     profileFields: prepareProfileFieldQueries(db),
     attachments: prepareAttachmentQueries(db),
     uploads: new UploadStore(config.data),
+    avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };
+  return stoa;
 }

@@ -1,5 +1,4 @@
 import type { Stoa } from '../stoa';
-import { gravatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
 
 function channelName(stoa: Stoa, channelId: number | null): string | null {
@@ -25,7 +24,7 @@ export function presentBot(stoa: Stoa, bot: UserRow): Record<string, unknown> {
     is_active: bot.is_active === 1,
     api_key: bot.api_key,
     ...botDefaults(stoa, bot),
-    avatar_url: gravatarUrl(bot),
+    avatar_url: stoa.avatars.url(bot),
     // Only outgoing-webhook and embedded bots have services, and Stoa offers neither.
     services: [],
     owner_id: bot.bot_owner_id,

@@ -4,11 +4,13 @@ import { administratorRequired, ApiError, badRequest } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeRole, deactivateUser, INTERNAL_EMAIL_DOMAIN } from '../users/actions';
-import { gravatarUrl } from '../users/present';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/views';
-import { changeBotDefaults, changeBotOwner, createBot, regenerateBotApiKey } from './actions';
+import { avatarReceiver, botAvatarOf, discardFiles, useAvatar, type AvatarImages } from '../users/avatar-views';
+import type { Request } from 'express';
+import { changeBotDefaults, changeBotOwner, createBot as insertBot, regenerateBotApiKey } from './actions';
+import { announceBotUpdate } from './announce';
 import { botDefaults } from './present';
 
 const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2 } as const;
@@ -64,6 +66,7 @@ interface CreateParams {
 }
 
 export const createBotView = endpoint<CreateParams>({
+  fileReceiver: botAvatarReceiver,
   params: {
     properties: {
       full_name: { type: 'string' },
@@ -78,36 +81,57 @@ export const createBotView = endpoint<CreateParams>({
     },
     required: ['full_name', 'short_name'],
   },
-  view: ({ stoa, user, params }) => {
-    requireMember(user);
-    const shortName = params.short_name.trim();
-    if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
-    const fullName = params.full_name.trim();
-    checkFullName(fullName);
-    const email = `${shortName}-bot@${INTERNAL_EMAIL_DOMAIN}`;
-    if (stoa.users.byAnyEmail(email)) throw badRequest('Username already in use');
-    checkBotNameFree(stoa, fullName);
-    checkCanCreate(stoa, user, params.bot_type);
-    // Outgoing-webhook and embedded bots need a server that calls out to them, which Stoa does not do.
-    if (params.bot_type !== BotType.GENERIC && params.bot_type !== BotType.INCOMING_WEBHOOK) throw badRequest('Invalid bot type');
-    const sendingChannelId =
-      params.default_sending_stream === undefined ? null : accessChannelByName(stoa, user, params.default_sending_stream).id;
-    const eventsChannelId =
-      params.default_events_register_stream === undefined
-        ? null
-        : accessChannelByName(stoa, user, params.default_events_register_stream).id;
-    const bot = createBot(stoa, {
-      email,
-      fullName,
-      type: params.bot_type,
-      ownerId: user.id,
-      sendingChannelId,
-      eventsChannelId,
-      allPublicChannels: params.default_all_public_streams ?? false,
-    });
-    return { user_id: bot.id, api_key: bot.api_key, avatar_url: gravatarUrl(bot), ...botDefaults(stoa, bot) };
+  view: async ({ stoa, user, params, req }) => {
+    try {
+      return await createBotWithAvatar(stoa, user, params, await botAvatarOf(req as Request));
+    } finally {
+      await discardFiles(req as Request);
+    }
   },
 });
+
+/** Checks everything first, then creates the bot, then gives it the avatar it came with. */
+async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreateParams, avatar: AvatarImages | undefined) {
+  requireMember(user);
+  const shortName = params.short_name.trim();
+  if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
+  const fullName = params.full_name.trim();
+  checkFullName(fullName);
+  const email = `${shortName}-bot@${INTERNAL_EMAIL_DOMAIN}`;
+  if (stoa.users.byAnyEmail(email)) throw badRequest('Username already in use');
+  checkBotNameFree(stoa, fullName);
+  checkCanCreate(stoa, user, params.bot_type);
+  // Outgoing-webhook and embedded bots need a server that calls out to them, which Stoa does not do.
+  if (params.bot_type !== BotType.GENERIC && params.bot_type !== BotType.INCOMING_WEBHOOK) throw badRequest('Invalid bot type');
+  const sendingChannelId =
+    params.default_sending_stream === undefined ? null : accessChannelByName(stoa, user, params.default_sending_stream).id;
+  const eventsChannelId =
+    params.default_events_register_stream === undefined
+      ? null
+      : accessChannelByName(stoa, user, params.default_events_register_stream).id;
+  let bot = insertBot(stoa, {
+    email,
+    fullName,
+    type: params.bot_type,
+    ownerId: user.id,
+    sendingChannelId,
+    eventsChannelId,
+    allPublicChannels: params.default_all_public_streams ?? false,
+  });
+  if (avatar) bot = await useBotAvatar(stoa, bot, avatar);
+  return { user_id: bot.id, api_key: bot.api_key, avatar_url: stoa.avatars.url(bot), ...botDefaults(stoa, bot) };
+}
+
+/** A bot's new avatar, told to everyone as a user's is, and to its administrators as a bot's. */
+async function useBotAvatar(stoa: Stoa, bot: UserRow, avatar: AvatarImages): Promise<UserRow> {
+  const after = await useAvatar(stoa, bot.id, avatar);
+  announceBotUpdate(stoa, after, { avatar_url: stoa.avatars.url(after) });
+  return after;
+}
+
+function botAvatarReceiver(stoa: Stoa) {
+  return { ...avatarReceiver(stoa), tooMany: () => badRequest('You may only upload one file at a time') };
+}
 
 export const getBots = endpoint({
   params: NO_PARAMS,
@@ -119,7 +143,7 @@ export const getBots = endpoint({
         username: bot.email,
         full_name: bot.full_name,
         api_key: bot.api_key,
-        avatar_url: gravatarUrl(bot),
+        avatar_url: stoa.avatars.url(bot),
         ...botDefaults(stoa, bot),
       })),
     };
@@ -154,57 +178,67 @@ export const updateBotView = endpoint<UpdateParams>({
     required: ['bot_id'],
   },
   pathPatterns: BOT_ID,
-  view: ({ stoa, user, params }) => {
-    requireMember(user);
-    const bot = accessBot(stoa, user, params.bot_id);
-    const fullName = params.full_name?.trim();
-    const renamed = fullName !== undefined && fullName !== bot.full_name;
-    if (renamed) {
-      checkFullName(fullName);
-      checkBotNameFree(stoa, fullName);
+  fileReceiver: botAvatarReceiver,
+  view: async ({ stoa, user, params, req }) => {
+    try {
+      return await updateBot(stoa, user, params, await botAvatarOf(req as Request));
+    } finally {
+      await discardFiles(req as Request);
     }
-    const newRole = params.role !== undefined && params.role !== bot.role ? params.role : undefined;
-    if (newRole !== undefined) {
-      if ((newRole === Role.OWNER || bot.role === Role.OWNER) && user.role !== Role.OWNER) {
-        throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
-      }
-      if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-    }
-    if (params.bot_owner_id !== undefined) {
-      const owner = stoa.users.byId(params.bot_owner_id);
-      if (!owner || owner.is_system_bot) throw failedOwnerChange('no such user');
-      if (!owner.is_active) throw failedOwnerChange('user is deactivated');
-      if (owner.is_bot) throw failedOwnerChange("bots can't own other bots");
-    }
-    const sendingChannelId =
-      params.default_sending_stream === undefined ? undefined : channelIdFor(stoa, user, params.default_sending_stream);
-    const eventsChannelId =
-      params.default_events_register_stream === undefined
-        ? undefined
-        : channelIdFor(stoa, user, params.default_events_register_stream);
-
-    if (renamed) changeFullName(stoa, bot.id, fullName);
-    if (newRole !== undefined) changeRole(stoa, bot.id, newRole);
-    if (params.bot_owner_id !== undefined) changeBotOwner(stoa, bot.id, params.bot_owner_id);
-    changeBotDefaults(stoa, bot.id, {
-      sendingChannelId,
-      eventsChannelId,
-      allPublicChannels: params.default_all_public_streams,
-    });
-
-    const after = stoa.users.byId(bot.id)!;
-    const owner = after.bot_owner_id === null ? undefined : stoa.users.byId(after.bot_owner_id);
-    return {
-      full_name: after.full_name,
-      avatar_url: gravatarUrl(after),
-      service_interface: 1,
-      service_payload_url: null,
-      config_data: null,
-      ...botDefaults(stoa, after),
-      ...(owner ? { bot_owner: owner.email } : {}),
-    };
   },
 });
+
+/** Checks everything first, then changes what the request names, the avatar last. */
+async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar: AvatarImages | undefined) {
+  requireMember(user);
+  const bot = accessBot(stoa, user, params.bot_id);
+  const fullName = params.full_name?.trim();
+  const renamed = fullName !== undefined && fullName !== bot.full_name;
+  if (renamed) {
+    checkFullName(fullName);
+    checkBotNameFree(stoa, fullName);
+  }
+  const newRole = params.role !== undefined && params.role !== bot.role ? params.role : undefined;
+  if (newRole !== undefined) {
+    if ((newRole === Role.OWNER || bot.role === Role.OWNER) && user.role !== Role.OWNER) {
+      throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+    }
+    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+  }
+  if (params.bot_owner_id !== undefined) {
+    const owner = stoa.users.byId(params.bot_owner_id);
+    if (!owner || owner.is_system_bot) throw failedOwnerChange('no such user');
+    if (!owner.is_active) throw failedOwnerChange('user is deactivated');
+    if (owner.is_bot) throw failedOwnerChange("bots can't own other bots");
+  }
+  const sendingChannelId =
+    params.default_sending_stream === undefined ? undefined : channelIdFor(stoa, user, params.default_sending_stream);
+  const eventsChannelId =
+    params.default_events_register_stream === undefined
+      ? undefined
+      : channelIdFor(stoa, user, params.default_events_register_stream);
+
+  if (renamed) changeFullName(stoa, bot.id, fullName);
+  if (newRole !== undefined) changeRole(stoa, bot.id, newRole);
+  if (params.bot_owner_id !== undefined) changeBotOwner(stoa, bot.id, params.bot_owner_id);
+  changeBotDefaults(stoa, bot.id, {
+    sendingChannelId,
+    eventsChannelId,
+    allPublicChannels: params.default_all_public_streams,
+  });
+
+  const after = avatar ? await useBotAvatar(stoa, bot, avatar) : stoa.users.byId(bot.id)!;
+  const owner = after.bot_owner_id === null ? undefined : stoa.users.byId(after.bot_owner_id);
+  return {
+    full_name: after.full_name,
+    avatar_url: stoa.avatars.url(after),
+    service_interface: 1,
+    service_payload_url: null,
+    config_data: null,
+    ...botDefaults(stoa, after),
+    ...(owner ? { bot_owner: owner.email } : {}),
+  };
+}
 
 export const deactivateBotView = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },

@@ -89,6 +89,8 @@ export interface FileReceiver {
   maxBytes: number;
   target: () => Promise<string>;
   tooLarge: () => ApiError;
+  /** The error for a second file; by default Zulip's word for uploads. */
+  tooMany?: () => ApiError;
 }
 
 /** Writes an arriving file and syncs it, counting its bytes. */
@@ -178,7 +180,8 @@ function multipartBody(req: Request, next: NextFunction, receiver?: FileReceiver
     );
   });
   parser.on('filesLimit', () => {
-    failure ??= badRequest(receiver ? 'You may only upload one file at a time' : 'File uploads are not accepted by this endpoint');
+    if (!receiver) failure ??= badRequest('File uploads are not accepted by this endpoint');
+    else failure ??= receiver.tooMany?.() ?? badRequest('You may only upload one file at a time');
   });
   parser.on('fieldsLimit', () => {
     failure ??= tooLarge();

@@ -25,6 +25,7 @@ import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as userTopicViews from '../user-topics/views';
 import * as uploadViews from '../uploads/views';
+import * as avatarViews from '../users/avatar-views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
 
@@ -86,6 +87,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users', endpoint: userViews.createUserView },
   { method: 'GET', path: '/users/me', endpoint: userViews.getOwnUser },
   { method: 'DELETE', path: '/users/me', endpoint: userViews.deactivateOwnAccount },
+  { method: 'POST', path: '/users/me/avatar', endpoint: avatarViews.uploadOwnAvatarView },
   { method: 'DELETE', path: '/users/me/avatar', endpoint: userViews.deleteOwnAvatar },
   { method: 'GET', path: '/users/me/subscriptions', endpoint: channelViews.getSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },

@@ -5,7 +5,6 @@ import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
-import { clientComputesAvatar } from '../users/present';
 import { Role, type UserRow } from '../users/queries';
 import { Flag, flagNames, HISTORICAL_VIEW_FLAGS } from './flags';
 import { checkMentionPermissions } from './addressing';
@@ -176,7 +175,7 @@ function announceMessage(
   const bodies = new Map<string, Record<string, unknown>>();
   const bodyShape = (queue: EventQueue) => {
     const view = viewOf(queue);
-    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${view.reactionTypeNames}|${clientComputesAvatar(() => presenter.user(queue.userId), sender, view.clientGravatar)}`;
+    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${view.reactionTypeNames}|${stoa.avatars.clientComputes(() => presenter.user(queue.userId), sender, view.clientGravatar)}`;
   };
   const bodyFor = (queue: EventQueue) => {
     const shape = bodyShape(queue);

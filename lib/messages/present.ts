@@ -2,7 +2,6 @@ import type { Stoa } from '../stoa';
 import { RecipientType } from '../channels/queries';
 import { presentReactionType, type ReactionTypeNames } from '../emoji/choice';
 import { realmSetting } from '../realm/settings-store';
-import { avatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
 import { flagNames } from './flags';
 import type { MessageRow, ReactionRow, SubmessageRow } from './queries';
@@ -162,7 +161,7 @@ export class MessagePresenter {
       sender_email: sender.email,
       sender_full_name: sender.full_name,
       sender_realm_str: (this.realmString ??= this.stoa.realm.get()!.string_id),
-      avatar_url: avatarUrl(viewer, sender, view.clientGravatar),
+      avatar_url: this.stoa.avatars.urlFor(viewer, sender, view.clientGravatar),
       type: isChannel ? 'stream' : 'private',
       recipient_id: row.recipient_id,
       display_recipient: this.displayRecipient(row.recipient_id),

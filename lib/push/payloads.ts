@@ -1,7 +1,6 @@
 import type { MessageRow } from '../messages/queries';
 import type { Stoa } from '../stoa';
 import { apiEmailFor } from '../users/actions';
-import { gravatarUrl } from '../users/present';
 import type { UserRow } from '../users/queries';
 
 /**
@@ -92,7 +91,7 @@ export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) 
     zulip_message_id: message.id,
     ...truncated(text),
     sender_full_name: sender.full_name,
-    sender_avatar_url: gravatarUrl(sender),
+    sender_avatar_url: stoa.avatars.url(sender),
   };
   return { apns, gcm };
 }
@@ -111,7 +110,7 @@ export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: 
     time: message.date_sent,
     content: plainText(message.rendered_content),
     sender_full_name: sender.full_name,
-    sender_avatar_url: gravatarUrl(sender),
+    sender_avatar_url: stoa.avatars.url(sender),
   };
   if (message.stream_id !== null) {
     Object.assign(payload, { recipient_type: 'channel', channel_id: message.stream_id, channel_name: notice.channelName, topic: message.topic });

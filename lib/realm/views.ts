@@ -1,3 +1,4 @@
+import { DEFAULT_AVATAR_PATH } from '../users/avatars';
 import { relayConfigured } from '../push/relay';
 import { createHash } from 'node:crypto';
 import { accessChannelById } from '../channels/access';
@@ -22,6 +23,7 @@ import { realmSetting, webPublicChannelsEnabled } from './settings-store';
 
 /** An organization without an uploaded icon gets a provider-hosted identicon, as on Zulip. */
 export function realmIconUrl(stoa: Stoa): string {
+  if (!stoa.config.gravatar) return DEFAULT_AVATAR_PATH;
   const hash = createHash('md5').update(`realm:${stoa.site}`).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
 }

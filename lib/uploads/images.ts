@@ -90,3 +90,12 @@ export async function makeThumbnail(source: string, target: string, format: Thum
 export function renderSvgToPng(svg: string): Promise<Buffer> {
   return sharp()(Buffer.from(svg)).png().toBuffer();
 }
+
+/** A square PNG of an image, cropped to fill it, as avatars are shown. Null when it is not an image. */
+export async function squareImage(input: string | Buffer, size: number): Promise<Buffer | null> {
+  try {
+    return await sharp()(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize(size, size, { fit: 'cover' }).png().toBuffer();
+  } catch {
+    return null;
+  }
+}

@@ -8,6 +8,8 @@ import path from 'node:path';
 const INCOMING = '.incoming';
 /** Thumbnails are made from the stored files on demand, so they can always be thrown away. */
 const THUMBNAILS = '.thumbnails';
+/** Avatars, served to anyone: not uploads with rows, so the sweep leaves them alone. */
+const AVATARS = '.avatars';
 
 /**
  * Uploaded files on disk, under the data folder (or a private temporary folder for a server
@@ -49,6 +51,26 @@ export class UploadStore {
     return path.join(this.root, pathId);
   }
 
+  /** Where an avatar file of lib/users/avatars.ts's naming is kept. */
+  avatarPath(fileName: string): string {
+    return path.join(this.root, AVATARS, fileName);
+  }
+
+  /** Replaces a file as a whole: readers see the old one or the new one, never half of one. */
+  async replace(file: string, bytes: Buffer): Promise<void> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+    const handle = await open(partial, 'wx');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(partial, file);
+    await syncFolder(path.dirname(file));
+  }
+
   thumbnailPath(pathId: string, format: string): string {
     return path.join(this.root, THUMBNAILS, pathId, format);
   }
@@ -76,7 +98,7 @@ export class UploadStore {
       for (const entry of entries) {
         const full = path.join(folder, entry.name);
         const id = relative === '' ? entry.name : `${relative}/${entry.name}`;
-        if (relative === '' && entry.name === THUMBNAILS) continue;
+        if (relative === '' && (entry.name === THUMBNAILS || entry.name === AVATARS)) continue;
         if (entry.isDirectory()) {
           await walk(full, id);
           continue;

@@ -12,7 +12,8 @@ import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
-import { canSeeDeliveryEmail, gravatarUrl, mediumAvatarUrl, presentUser } from './present';
+import { canSeeDeliveryEmail } from './email-visibility';
+import { presentUser } from './present';
 import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
 import { announceReturningRealmSettingHolder } from '../realm/settings-actions';
 
@@ -75,6 +76,7 @@ function announceUser(stoa: Stoa, userId: number): void {
     (queue) => {
       const viewer = stoa.users.byId(queue.userId)!;
       const person = presentUser(viewer, stoa.users.byId(userId)!, {
+        avatars: stoa.avatars,
         clientGravatar: queue.settings.clientGravatar,
         // A newcomer has filled in no profile fields yet.
         profileData: new Map(),
@@ -174,14 +176,23 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
 
 /** Returns a user to the provider-hosted avatar, telling everyone's clients. */
 export function resetAvatar(stoa: Stoa, userId: number): UserRow {
+  return changeAvatar(stoa, userId, 'G');
+}
+
+/**
+ * Switches a user to their avatar's new version: the uploaded one ('U', whose files are
+ * already in place) or the provider-hosted one ('G'). Everyone hears of it.
+ */
+export function changeAvatar(stoa: Stoa, userId: number, source: 'G' | 'U'): UserRow {
   return write(stoa, () => {
-    stoa.users.resetAvatar(userId);
+    if (source === 'U') stoa.users.useUploadedAvatar(userId);
+    else stoa.users.resetAvatar(userId);
     const user = stoa.users.byId(userId)!;
     announcePersonUpdate(stoa, {
       user_id: userId,
-      avatar_url: gravatarUrl(user),
+      avatar_url: stoa.avatars.url(user),
       avatar_source: user.avatar_source,
-      avatar_url_medium: mediumAvatarUrl(user),
+      avatar_url_medium: stoa.avatars.mediumUrl(user),
       avatar_version: user.avatar_version,
     });
     return user;

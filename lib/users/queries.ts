@@ -85,6 +85,9 @@ export function prepareUserQueries(db: Db) {
   const resetAvatar = db.prepare<[number]>(
     "UPDATE users SET avatar_source = 'G', avatar_version = avatar_version + 1 WHERE id = ?",
   );
+  const useUploadedAvatar = db.prepare<[number]>(
+    "UPDATE users SET avatar_source = 'U', avatar_version = avatar_version + 1 WHERE id = ?",
+  );
   const setRole = db.prepare<[number, number]>('UPDATE users SET role = ? WHERE id = ?');
   const setActive = db.prepare<[number, number]>('UPDATE users SET is_active = ? WHERE id = ?');
   const activeOwnerCount = db.prepare<[], { n: number }>(
@@ -166,6 +169,7 @@ export function prepareUserQueries(db: Db) {
     setEmail: writing((id: number, email: string) => void setEmail.run(email, id)),
     /** Back to the provider-hosted avatar, with a new version so caches refresh. */
     resetAvatar: writing((id: number) => void resetAvatar.run(id)),
+    useUploadedAvatar: writing((id: number) => void useUploadedAvatar.run(id)),
     setRole: writing((id: number, role: RoleValue) => void setRole.run(role, id)),
     setActive: writing((id: number, active: boolean) => void setActive.run(active ? 1 : 0, id)),
     activeOwnerCount: () => activeOwnerCount.get()!.n,

@@ -5,7 +5,7 @@ import { forgetDrafts } from '../drafts/actions';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { apiEmailFor } from './actions';
-import { canSeeDeliveryEmail } from './present';
+import { canSeeDeliveryEmail } from './email-visibility';
 import type { UserRow } from './queries';
 import { LEGACY_TOP_LEVEL, USER_SETTINGS, USER_SETTINGS_BY_NAME, USER_SETTINGS_EXTRAS } from './settings';
 

@@ -2,19 +2,19 @@ import type { StateContext } from '../events/state-context';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { allProfileValues } from '../profile-fields/present';
-import { avatarUrl, mediumAvatarUrl, presentUser } from './present';
+import { presentUser } from './present';
 import { Role, type UserRow } from './queries';
 
 /** The server's own bots, which clients know as cross-realm bots. */
 function crossRealmBots(stoa: Stoa, viewer: UserRow, clientGravatar: boolean) {
   return stoa.users
     .systemBots()
-    .map((bot) => ({ ...presentUser(viewer, bot, { clientGravatar, profileData: null }), is_system_bot: true }));
+    .map((bot) => ({ ...presentUser(viewer, bot, { avatars: stoa.avatars, clientGravatar, profileData: null }), is_system_bot: true }));
 }
 
 /** Register state for fetch type `realm_user`: every user, and who the caller is and may do. */
 export function realmUserState({ stoa, user, queue }: StateContext): Record<string, unknown> {
-  const view = { clientGravatar: queue.clientGravatar, profileData: allProfileValues(stoa) };
+  const view = { avatars: stoa.avatars, clientGravatar: queue.clientGravatar, profileData: allProfileValues(stoa) };
   const active: unknown[] = [];
   const inactive: unknown[] = [];
   for (const target of stoa.users.inRealm()) {
@@ -28,8 +28,8 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
     realm_users: active,
     realm_non_active_users: inactive,
     avatar_source: user.avatar_source,
-    avatar_url_medium: mediumAvatarUrl(user),
-    avatar_url: avatarUrl(user, user, false),
+    avatar_url_medium: stoa.avatars.mediumUrl(user),
+    avatar_url: stoa.avatars.url(user),
     can_create_streams: canCreatePublic || canCreatePrivate || canCreateWebPublic,
     can_create_public_streams: canCreatePublic,
     can_create_private_streams: canCreatePrivate,

@@ -11,7 +11,8 @@ import type { Stoa } from '../stoa';
 import { addUser, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
 import { isValidNotificationSound, USER_SETTINGS } from './settings';
 import { changeFullName, languageName, updateAccount, type SettingValue } from './settings-store';
-import { canSeeDeliveryEmail, gravatarUrl, presentUser } from './present';
+import { canSeeDeliveryEmail } from './email-visibility';
+import { presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
 /** Zulip's longest full name; longer names are refused rather than cut. */
@@ -60,7 +61,7 @@ function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow 
 export const getUsers = endpoint<UserViewParams>({
   params: { properties: userViewParams },
   view: ({ stoa, user, params }) => {
-    const view = { clientGravatar: params.client_gravatar, profileData: params.include_custom_profile_fields ? allProfileValues(stoa) : null };
+    const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: params.include_custom_profile_fields ? allProfileValues(stoa) : null };
     return { members: stoa.users.inRealm().map((target) => presentUser(user, target, view)) };
   },
 });
@@ -70,6 +71,7 @@ export const getOwnUser = endpoint({
   view: ({ stoa, user }) => {
     // The own-user object is a User without the bot fields, plus max_message_id.
     const { bot_type: _botType, bot_owner_id: _botOwnerId, ...me } = presentUser(user, user, {
+      avatars: stoa.avatars,
       clientGravatar: false,
       profileData: profileValuesOf(stoa, user.id),
     });
@@ -83,7 +85,7 @@ export const getUserById = endpoint<UserViewParams & { user_id: number }>({
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
     const target = accessUserById(stoa, params.user_id);
-    const view = { clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
+    const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
 });
@@ -92,7 +94,7 @@ export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
   params: { properties: { email: { type: 'string' }, ...userViewParams }, required: ['email'] },
   view: ({ stoa, user, params }) => {
     const target = accessUserByEmail(stoa, user, params.email);
-    const view = { clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
+    const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
 });
@@ -292,5 +294,5 @@ export const deactivateOwnAccount = endpoint({
 /** Drops an uploaded avatar for the provider-hosted one (the only kind Stoa has so far). */
 export const deleteOwnAvatar = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, user }) => ({ avatar_url: gravatarUrl(resetAvatar(stoa, user.id)) }),
+  view: ({ stoa, user }) => ({ avatar_url: stoa.avatars.url(resetAvatar(stoa, user.id)) }),
 });

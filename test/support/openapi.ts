@@ -121,6 +121,17 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { operation: 'POST /mobile_push/register', success: 'SimpleSuccess', since: 406 },
   // Zulip's widgets endpoint, which its OpenAPI description leaves out (it has the event).
   { operation: 'POST /submessage', success: 'SimpleSuccess', since: 'undocumented' },
+  // Uploading an avatar, which Zulip's OpenAPI description leaves out: it answers the new URL.
+  {
+    operation: 'POST /users/me/avatar',
+    success: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['result', 'msg', 'avatar_url'],
+      properties: { result: { enum: ['success'] }, msg: { type: 'string' }, avatar_url: { type: 'string' } },
+    },
+    since: 'undocumented',
+  },
   // The specification's removal of a push token of either kind.
   { operation: 'DELETE /users/me/platform_device_token', success: 'SimpleSuccess', since: 'undocumented' },
   // End-to-end-encrypted push devices by push account ID (a string key), with their status.

@@ -1,0 +1,126 @@
+import { rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import type { NextFunction, Request, Response } from 'express';
+import type { Stoa } from '../stoa';
+import { ApiError, badRequest } from '../http/errors';
+import type { FileReceiver, ReceivedFile } from '../http/params';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { REALM_SERVER_FACTS } from '../realm/settings';
+import { realmSetting } from '../realm/settings-store';
+import { renderSvgToPng, squareImage } from '../uploads/images';
+import { changeAvatar } from './actions';
+import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE } from './avatars';
+import { Role, type UserRow } from './queries';
+
+const MIB = 1024 * 1024;
+const MAX_AVATAR_MIB = REALM_SERVER_FACTS.max_avatar_file_size_mib as number;
+
+function exactlyOne() {
+  return badRequest('You must upload exactly one avatar.');
+}
+
+/** Avatars arrive like uploads, up to max_avatar_file_size_mib. */
+export function avatarReceiver(stoa: Stoa): FileReceiver {
+  return {
+    maxBytes: MAX_AVATAR_MIB * MIB + 1,
+    target: () => stoa.uploads.incomingPath(),
+    tooLarge: () => badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_MIB} MiB`),
+    tooMany: exactlyOne,
+  };
+}
+
+export interface AvatarImages {
+  small: Buffer;
+  medium: Buffer;
+}
+
+/** The avatar's pictures (the small and the medium square) made from an uploaded image, or Zulip's error. */
+export async function avatarImages(file: ReceivedFile): Promise<AvatarImages> {
+  if (file.size > MAX_AVATAR_MIB * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_MIB} MiB`);
+  const [small, medium] = await Promise.all([squareImage(file.path, AVATAR_SIZE), squareImage(file.path, MEDIUM_AVATAR_SIZE)]);
+  if (!small || !medium) throw badRequest('Could not decode image; did you upload an image file?');
+  return { small, medium };
+}
+
+/** Puts a user's avatar pictures in place and switches the user to them, telling everyone. */
+export async function useAvatar(stoa: Stoa, userId: number, images: AvatarImages): Promise<UserRow> {
+  await stoa.uploads.replace(stoa.uploads.avatarPath(stoa.avatars.fileName(userId, false)), images.small);
+  await stoa.uploads.replace(stoa.uploads.avatarPath(stoa.avatars.fileName(userId, true)), images.medium);
+  return changeAvatar(stoa, userId, 'U');
+}
+
+/** The avatar a bot request brought (none, or exactly one image), checked before anything changes. */
+export async function botAvatarOf(req: Request): Promise<AvatarImages | undefined> {
+  const files = req.files ?? [];
+  if (files.length === 0) return undefined;
+  return avatarImages(files[0]);
+}
+
+/** Removes the files a request brought that nothing kept. */
+export async function discardFiles(req: Request): Promise<void> {
+  for (const file of req.files ?? []) await rm(file.path, { force: true });
+}
+
+export function checkAvatarChangesAllowed(stoa: Stoa, user: UserRow): void {
+  if (realmSetting(stoa, 'realm_avatar_changes_disabled') === true && user.role > Role.ADMINISTRATOR) {
+    throw badRequest('Avatar changes are disabled in this organization.');
+  }
+}
+
+/** POST /users/me/avatar: one image, made into the user's avatar for everyone to see. */
+export const uploadOwnAvatarView = endpoint({
+  params: NO_PARAMS,
+  fileReceiver: avatarReceiver,
+  view: async ({ stoa, user, req }) => {
+    try {
+      checkAvatarChangesAllowed(stoa, user);
+      const files = (req as Request).files ?? [];
+      if (files.length !== 1) throw exactlyOne();
+      const images = await avatarImages(files[0]);
+      return { avatar_url: stoa.avatars.url(await useAvatar(stoa, user.id, images)) };
+    } finally {
+      await discardFiles(req as Request);
+    }
+  },
+});
+
+/** Avatars are public, as on Zulip; each URL names a version, so browsers may keep them long. */
+export function serveAvatar(stoa: Stoa) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const file = `${req.params.realm_id}/${req.params.file}`;
+    if (!/^\d+\/[0-9a-f]{40}(-medium)?\.png$/.test(file)) return next(new ApiError('BAD_REQUEST', 'No such avatar', 404));
+    res.setHeader('Content-Type', 'image/png');
+    res.setHeader('Cache-Control', 'public, max-age=31536000');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const stream = createReadStream(stoa.uploads.avatarPath(file));
+    stream.on('error', () => {
+      if (res.headersSent) return void res.destroy();
+      res.removeHeader('Cache-Control');
+      next(new ApiError('BAD_REQUEST', 'No such avatar', 404));
+    });
+    stream.pipe(res);
+  };
+}
+
+/** Stoa's own picture for anyone without an avatar when gravatar is off: a grey figure. */
+const DEFAULT_AVATAR = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+  <rect width="100" height="100" fill="#d4d4d8"/>
+  <circle cx="50" cy="38" r="18" fill="#a1a1aa"/>
+  <path d="M16 96c2-20 16-32 34-32s32 12 34 32z" fill="#a1a1aa"/>
+</svg>`;
+let defaultAvatar: Promise<Buffer> | undefined;
+
+export function serveDefaultAvatar(_req: Request, res: Response, next: NextFunction): void {
+  defaultAvatar ??= renderSvgToPng(DEFAULT_AVATAR);
+  defaultAvatar.then(
+    (bytes) => {
+      res.setHeader('Content-Type', 'image/png');
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.end(bytes);
+    },
+    (err: unknown) => {
+      defaultAvatar = undefined;
+      next(err);
+    },
+  );
+}

@@ -1,0 +1,21 @@
+import { EmailVisibility, Role, type UserRow } from './queries';
+
+/** Whether `viewer` may see `target`'s real email address, by the target's visibility setting. */
+export function canSeeDeliveryEmail(viewer: UserRow, target: UserRow): boolean {
+  if (viewer.id === target.id || deliveryEmailVisibleToAll(target)) return true;
+  switch (target.email_address_visibility) {
+    case EmailVisibility.MEMBERS:
+      return viewer.role !== Role.GUEST;
+    case EmailVisibility.MODERATORS:
+      return viewer.role <= Role.MODERATOR;
+    case EmailVisibility.ADMINS:
+      return viewer.role <= Role.ADMINISTRATOR;
+    default:
+      return false;
+  }
+}
+
+/** Whether everyone may see the target's real email address, whoever they are. */
+export function deliveryEmailVisibleToAll(target: UserRow): boolean {
+  return target.is_bot === 1 || target.email_address_visibility === EmailVisibility.EVERYONE;
+}
