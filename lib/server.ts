@@ -96,6 +96,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
+  // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
+  // while the application is built instead of after.
+  const firstStart = startFirstStart(stoa);
   const server = createServer(createRequestListener(stoa, log));
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
@@ -104,7 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
   try {
-    await createOrganizationOnFirstStart(stoa, log);
+    createOrganizationOnFirstStart(stoa, await firstStart, log);
     await listen(server, config.port, config.host);
   } catch (err) {
     db.close();
@@ -160,15 +163,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return { stoa, url: stoa.site, port, http: server, zuliprcPath, close };
 }
 
+/** On an empty database, the owner's password and its hash (begun at once); null on later starts. */
+function startFirstStart(stoa: Stoa): Promise<{ password: string; hash: string } | null> {
+  if (stoa.realm.get()) return Promise.resolve(null);
+  const password = stoa.config.adminPassword ?? generatePassword();
+  return hashPassword(password).then((hash) => ({ password, hash }));
+}
+
 /** On an empty database, creates the organization from the settings; later starts reuse it. */
-async function createOrganizationOnFirstStart(stoa: Stoa, log: (line: string) => void): Promise<void> {
-  if (stoa.realm.get()) return;
+function createOrganizationOnFirstStart(stoa: Stoa, owner: { password: string; hash: string } | null, log: (line: string) => void): void {
+  if (!owner) return;
   const { config } = stoa;
-  const password = config.adminPassword ?? generatePassword();
+  const { password } = owner;
   createOrganization(stoa, {
     name: config.realmName,
     ownerEmail: config.adminEmail,
-    ownerPasswordHash: await hashPassword(password),
+    ownerPasswordHash: owner.hash,
   });
   log(`Created the organization "${config.realmName}" with owner ${config.adminEmail}.`);
   if (!config.adminPassword) log(`The owner's password is ${password} (shown this once).`);

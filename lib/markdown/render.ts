@@ -1,6 +1,4 @@
-import katex from 'katex';
 import MarkdownIt from 'markdown-it';
-import allTlds from 'tlds';
 import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
 import { codeLanguageName } from './languages';
@@ -242,6 +240,13 @@ function emojiNameRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/**
+ * KaTeX is loaded on the first formula: evaluating it builds large symbol tables, which
+ * would cost every start (time and memory) though most servers rarely see math.
+ */
+let katexModule: typeof import('katex') | undefined;
+const katex = () => (katexModule ??= require('katex') as typeof import('katex'));
+
 /** KaTeX takes a millisecond or so per formula, and the same formulas come back (quotes, edits). */
 const renderedTex = new Map<string, string | null>();
 const RENDERED_TEX_KEPT = 500;
@@ -252,7 +257,7 @@ function renderTex(tex: string, displayMode: boolean): string | null {
   if (known !== undefined) return known;
   let html: string | null;
   try {
-    html = katex.renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
+    html = katex().renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
   } catch {
     html = null;
   }
@@ -455,7 +460,9 @@ function textPiecesRule(state: StateCore): void {
 const MAY_HOLD_LINK = /[\w-]\.[^\s\d!-/:-@[-`{-~]{2}|:\/\//;
 
 /** Every top-level domain but those that are common file extensions, as Zulip links them. */
-const LINKABLE_TLDS = (allTlds as string[]).filter((tld) => !['java', 'md', 'mov', 'py', 'zip'].includes(tld));
+function linkableTlds(): string[] {
+  return (require('tlds') as string[]).filter((tld) => !['java', 'md', 'mov', 'py', 'zip'].includes(tld));
+}
 
 /** Zulip keeps the spaces that end a paragraph's last line, which CommonMark trims. */
 function trailingSpacesRule(state: StateCore): void {
@@ -595,7 +602,7 @@ function codeBlock(content: string, language: string | null): string {
 function buildParser() {
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: true });
-  md.linkify.tlds(LINKABLE_TLDS, false);
+  md.linkify.tlds(linkableTlds(), false);
   // A link shows its URL exactly as typed (Zulip does not decode %-escapes in the text).
   md.normalizeLinkText = (text) => text;
   // Finding fuzzy links costs more than the rest of rendering; most text has no "x.yz" or "://" to find.
@@ -708,7 +715,11 @@ function internalHref(href: string, realmUrl: string): string {
   return href;
 }
 
-const parser = buildParser();
+// Built on the first render, not at start-up: building it (and loading the list of top-level
+// domains) is a good part of what starting the server would otherwise cost, and a server
+// need not render anything before its first request that does.
+let builtParser: ReturnType<typeof buildParser> | undefined;
+const parser = () => (builtParser ??= buildParser());
 
 /** A list item indented by two spaces or more, which may belong inside a numbered item above it. */
 const NESTED_UNDER_NUMBERED = /^ {2,}(?:[*+-]|\d{1,9}[.)])[ \t]/m;
@@ -793,7 +804,7 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
   };
   const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result };
   const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
-  result.html = parser.render(source, env as unknown as Record<string, unknown>).replace(/\n$/, '');
+  result.html = parser().render(source, env as unknown as Record<string, unknown>).replace(/\n$/, '');
   return result;
 }
 
@@ -805,7 +816,7 @@ export function topicLinks(topic: string, context: MarkdownContext): Array<{ tex
       if (!found.some((f) => match.start < f.end && match.end > f.start)) found.push(match);
     }
   }
-  for (const match of parser.linkify.match(topic) ?? []) {
+  for (const match of parser().linkify.match(topic) ?? []) {
     if (found.some((f) => match.index < f.end && match.lastIndex > f.start)) continue;
     const url = match.schema === '' ? match.url.replace(/^http:/, 'https:') : match.url;
     found.push({ start: match.index, end: match.lastIndex, text: match.raw, url });
