@@ -52,10 +52,16 @@ export interface Stoa {
   profileFields: ReturnType<typeof prepareProfileFieldQueries>;
 }
 
-/** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
+/**
+ * Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. Zulip sets no
+ * number of queues per user; a user rarely has more than a few (a browser tab, a phone, a
+ * bot or two), so 50 leaves room for anyone real while no one can pile up thousands.
+ */
 export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
   heartbeatMs: 50_000,
   maxEventsPerQueue: 10_000,
+  maxQueuesPerUser: 50,
+  maxQueuedBytes: 64 * 1024 * 1024,
 };
 
 export function createStoa(

@@ -250,6 +250,15 @@ const katex = () => (katexModule ??= require('katex') as typeof import('katex'))
 /** KaTeX takes a millisecond or so per formula, and the same formulas come back (quotes, edits). */
 const renderedTex = new Map<string, string | null>();
 const RENDERED_TEX_KEPT = 500;
+/** A long formula renders to a lot of HTML, so the cache is bounded by size as well as count. */
+const RENDERED_TEX_CHARS_KEPT = 2_000_000;
+let renderedTexChars = 0;
+const texChars = (key: string, html: string | null) => key.length + (html?.length ?? 0);
+
+/** What the formula cache holds, for tests of its bounds. */
+export function renderedTexCacheSize(): { entries: number; chars: number } {
+  return { entries: renderedTex.size, chars: renderedTexChars };
+}
 
 function renderTex(tex: string, displayMode: boolean): string | null {
   const key = (displayMode ? 'D' : 'I') + tex;
@@ -261,7 +270,12 @@ function renderTex(tex: string, displayMode: boolean): string | null {
   } catch {
     html = null;
   }
-  if (renderedTex.size >= RENDERED_TEX_KEPT) renderedTex.delete(renderedTex.keys().next().value!);
+  renderedTexChars += texChars(key, html);
+  while (renderedTex.size > 0 && (renderedTex.size >= RENDERED_TEX_KEPT || renderedTexChars > RENDERED_TEX_CHARS_KEPT)) {
+    const [oldest, oldHtml] = renderedTex.entries().next().value!;
+    renderedTex.delete(oldest);
+    renderedTexChars -= texChars(oldest, oldHtml);
+  }
   renderedTex.set(key, html);
   return html;
 }
