@@ -10,11 +10,12 @@
  *   npm run bench:startup -- [--runs 15] [--idle-ms 1500] [--bundle path/to/stoa.js] [--json]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildBundle } from '../scripts/build';
+import { rssMb } from './api';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,13 +37,6 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-
-/** Resident memory of a process, from the kernel's own accounting (Linux). */
-export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]);
-  return kb / 1024;
-}
 
 /** The bare yardstick: Express and better-sqlite3 opening a WAL database and listening. */
 const BARE_SERVER = `
@@ -136,12 +130,10 @@ async function main(): Promise<void> {
   console.log(`load average after: ${loadAfter.toFixed(2)}`);
 }
 
-if (require.main === module) {
-  void main().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+void main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export type Db = Database.Database;
 
@@ -22,28 +23,34 @@ export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 /** Thrown when another process (or another server in this one) already holds the database. */
 export class DatabaseInUseError extends Error {}
 
+/** How often the checkpointer copies committed pages from the WAL into the database file. */
+const CHECKPOINT_EVERY_MS = 500;
+
 /**
  * Opens (creating if needed) the database file, takes it for this server alone, and brings
  * its schema up to date. `:memory:` gives a private database that lives as long as the server.
  */
 export function openDatabase(file: string): Db {
+  const memory = file === ':memory:';
+  // One server per database: a lock on a small file beside it, held by a connection of its
+  // own in EXCLUSIVE locking mode from its first write until close. A second server on the
+  // same folder fails at start instead of interleaving writes with ours, and the OS drops the
+  // lock if we die, so there is no stale lock to clean. (The database itself cannot be held
+  // this way: the checkpointer below needs a connection of its own to it.)
+  const lock = memory ? undefined : takeLock(file);
   // No busy timeout: if someone else holds the file we want to know at once, not wait.
   const db = new Database(file, { timeout: 0 });
   try {
-    // EXCLUSIVE locking: the first write below takes the file's lock and keeps it until
-    // close, so a second server on the same folder fails at start instead of interleaving
-    // writes with ours. The OS drops the lock if we die, so there is no stale lock to clean.
-    // It also lets WAL run without a shared-memory index, since nobody else reads the file.
-    db.pragma('locking_mode = EXCLUSIVE');
     // WAL: readers never wait for the writer, and a commit is one sequential append.
     db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a committed transaction survives a crash of this process; only a
     // power loss can lose the last few commits. FULL would fsync on every commit.
     db.pragma('synchronous = NORMAL');
-    // A checkpoint copies the WAL's pages into the file and syncs both. A message touches a
-    // page per receiver, and the same pages again with the next message, so checkpointing
-    // every 40 MB instead of every 4 MB copies each hot page once instead of ten times.
-    db.pragma('wal_autocheckpoint = 10000');
+    // A checkpoint copies the WAL's pages into the file and syncs both, which can take
+    // hundreds of milliseconds on a slow disk; run on this thread, every request would wait
+    // for it. A worker thread checkpoints instead (see startCheckpointer). This connection
+    // checkpoints only if the WAL grows past 200 MB anyway (the worker cannot keep up).
+    db.pragma(`wal_autocheckpoint = ${memory ? 10000 : 50000}`);
     db.pragma('foreign_keys = ON');
     // 16 MB page cache (negative means KiB): enough for the hot indexes, small for a small box.
     db.pragma('cache_size = -16000');
@@ -51,12 +58,91 @@ export function openDatabase(file: string): Db {
     migrate(db);
   } catch (err) {
     db.close();
+    lock?.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
       throw new DatabaseInUseError(`${file} is in use by another Stoa server`);
     }
     throw err;
   }
+  if (lock) {
+    // Released with the database, whoever closes it.
+    const close = db.close.bind(db);
+    db.close = () => {
+      close();
+      lock.close();
+      return db;
+    };
+  }
   return db;
+}
+
+function takeLock(file: string): Db {
+  const lock = new Database(`${file}-lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.pragma('journal_mode = MEMORY');
+    // A write takes the EXCLUSIVE lock, kept until close in this locking mode.
+    lock.pragma('user_version = 1');
+  } catch (err) {
+    lock.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DatabaseInUseError(`${file} is in use by another Stoa server`);
+    }
+    throw err;
+  }
+  return lock;
+}
+
+/**
+ * The checkpointer's code, run in a worker thread with its own connection to the database:
+ * every CHECKPOINT_EVERY_MS, a PASSIVE checkpoint, which copies what is committed without
+ * waiting for (or blocking) the server's writes. Durability is the same as a checkpoint
+ * made by the server's own connection, with the same synchronous setting.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { timeout: 1000 });
+db.pragma('synchronous = NORMAL');
+db.pragma('wal_autocheckpoint = 0');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+  }
+}, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.postMessage({ closed: true });
+});
+`;
+
+/**
+ * Starts checkpointing the database file in a worker thread. The returned function stops it
+ * (its connection closed), which must happen before the server's own connection closes, so
+ * that the last close checkpoints what is left and removes the WAL.
+ */
+export function startCheckpointer(file: string, report: (line: string) => void): () => Promise<void> {
+  const worker = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { file, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+  });
+  worker.unref();
+  let exited = false;
+  worker.once('exit', () => (exited = true));
+  worker.on('message', (message: { error?: string; closed?: boolean }) => {
+    if (message.error) report(`Checkpoint failed: ${message.error}`);
+    if (message.closed) void worker.terminate();
+  });
+  worker.on('error', (err) => report(`Checkpointer stopped: ${err.message}`));
+  return () =>
+    new Promise<void>((resolve) => {
+      if (exited) return resolve();
+      worker.once('exit', () => resolve());
+      worker.postMessage('stop');
+    });
 }
 
 function migrate(db: Db): void {

@@ -6,7 +6,7 @@ import { createRequestListener } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
-import { openDatabase } from './db';
+import { openDatabase, startCheckpointer } from './db';
 import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
 import { createOrganization } from './realm/actions';
@@ -93,7 +93,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? stdout!.log;
   const inMemory = config.data === ':memory:';
   if (!inMemory) mkdirSync(config.data, { recursive: true });
-  const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
+  const file = inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE);
+  const db = openDatabase(file);
+  const stopCheckpointer = inMemory ? () => Promise.resolve() : startCheckpointer(file, log);
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
   // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
@@ -110,6 +112,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     createOrganizationOnFirstStart(stoa, await firstStart, log);
     await listen(server, config.port, config.host);
   } catch (err) {
+    await stopCheckpointer();
     db.close();
     stdout?.flush();
     throw err;
@@ -146,8 +149,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          void Promise.race([backgroundSettled(stoa), grace]).then(() => {
+          void Promise.race([backgroundSettled(stoa), grace]).then(async () => {
             commitShared(stoa);
+            await stopCheckpointer();
             db.close();
             stdout?.flush();
             resolve();

@@ -61,7 +61,7 @@ export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
   heartbeatMs: 50_000,
   maxEventsPerQueue: 10_000,
   maxQueuesPerUser: 50,
-  maxQueuedBytes: 64 * 1024 * 1024,
+  maxQueuedBytes: 32 * 1024 * 1024,
 };
 
 export function createStoa(

@@ -20,7 +20,19 @@ import type { Deliverable } from './queues';
 export interface SharedTransaction {
   /** Told after the commit: null, or why it failed (and everything in it was undone). */
   afterCommit: Array<(failure: unknown) => void>;
+  /** When it began (performance.now()). */
+  begunAt: number;
 }
+
+/**
+ * A shared transaction commits once it has been open this long, even before the turn ends.
+ * Under heavy load one turn can bring dozens of requests; without a bound the first of them
+ * would wait for all the others to be handled before being answered.
+ */
+export const GROUP_COMMIT_MAX_MS = 8;
+
+/** How many `write` calls are running (nested ones are savepoints): only at 0 may a shared transaction commit early. */
+let writeDepth = 0;
 
 /**
  * Runs fn in one transaction: all of its writes land, or none do. Events sent inside it are
@@ -28,16 +40,24 @@ export interface SharedTransaction {
  * writes. Nested calls, and calls while requests share a transaction, are savepoints.
  */
 export function write<T>(stoa: Stoa, fn: () => T): T {
+  // Between two writes nothing is half done, so a shared transaction open long enough can
+  // commit here and answer its requests before this one joins a new one.
+  if (writeDepth === 0 && stoa.shared && stoa.handlingRequest && performance.now() - stoa.shared.begunAt >= GROUP_COMMIT_MAX_MS) {
+    commitShared(stoa);
+  }
   if (!stoa.pendingEvents && stoa.handlingRequest) beginShared(stoa);
   const pending = stoa.pendingEvents;
   if (pending) {
     const mark = pending.length;
+    writeDepth++;
     try {
       return stoa.db.transaction(fn)();
     } catch (err) {
       pending.length = mark; // the savepoint's writes are gone, so are its events
       stoa.users.forget(); // and any user rows it wrote
       throw err;
+    } finally {
+      writeDepth--;
     }
   }
   const batch: NonNullable<Stoa['pendingEvents']> = [];
@@ -77,8 +97,12 @@ export function afterCommit(stoa: Stoa, fn: (failure: unknown) => void): void {
 function beginShared(stoa: Stoa): void {
   stoa.db.exec('BEGIN IMMEDIATE');
   stoa.pendingEvents = [];
-  stoa.shared = { afterCommit: [] };
-  setImmediate(() => commitShared(stoa));
+  const shared: SharedTransaction = { afterCommit: [], begunAt: performance.now() };
+  stoa.shared = shared;
+  setImmediate(() => {
+    // Unless it was committed early (see GROUP_COMMIT_MAX_MS) and another one begun since.
+    if (stoa.shared === shared) commitShared(stoa);
+  });
 }
 
 /** Commits the shared transaction if one is open, then delivers its events and answers. */
