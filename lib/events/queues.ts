@@ -48,7 +48,7 @@ export interface PendingEvents {
   events: readonly string[];
 }
 
-/** What all queues together hold: the text of each distinct event, counted once. */
+/** What all queues together hold: the text of each distinct event, counted once, and every queue's references to them. */
 interface Ledger {
   bytes: number;
 }
@@ -101,6 +101,12 @@ const LEGACY_SETTINGS_EVENTS = new Set(['update_display_settings', 'update_globa
 /** Registration looks for idle queues at most this often. */
 const COLLECT_ON_REGISTER_EVERY_MS = 10_000;
 
+/**
+ * What holding an event costs a queue besides its text: its slot in the queue's array. Shared
+ * events are cheap, but thousands of queues each holding thousands of them are not.
+ */
+const REFERENCE_BYTES = 16;
+
 /** One heartbeat serves every queue, so its JSON is made once. */
 const HEARTBEAT_TEXT = JSON.stringify({ type: 'heartbeat' });
 
@@ -142,14 +148,16 @@ export class EventQueue {
 
   push(event: QueuedEvent): void {
     this.events.push(event);
-    this.bytes += event.text.length;
+    this.bytes += event.text.length + REFERENCE_BYTES;
+    this.ledger.bytes += REFERENCE_BYTES;
     if (event.holders++ === 0) this.ledger.bytes += event.text.length;
   }
 
   /** Drops the oldest `count` events (all by default), releasing their share of the budget. */
   drop(count = this.events.length): void {
     for (const event of this.events.splice(0, count)) {
-      this.bytes -= event.text.length;
+      this.bytes -= event.text.length + REFERENCE_BYTES;
+      this.ledger.bytes -= REFERENCE_BYTES;
       if (--event.holders === 0) this.ledger.bytes -= event.text.length;
     }
   }
