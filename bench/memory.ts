@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '24' },
     pause: { type: 'string', default: '3000' },
     seed: { type: 'string', default: '1' },
+    /** Leave out the requests with bodies of up to 1.7 MB (to tell their cost from the rest). */
+    'no-large-bodies': { type: 'boolean', default: false },
     bundle: { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
   },
@@ -211,6 +213,7 @@ function floodRequest(r: Random, n: number, auths: string[], emails: string[], m
     case 2:
       return { method: 'GET', path: '/users/me', auth: Api.authHeader({ email: `nobody${n}@bench.local`, apiKey: `key${n}` }) };
     case 3:
+      if (args['no-large-bodies']) return { method: 'GET', path: '/users/me', auth };
       return { method: 'POST', path: '/messages', auth, raw: `type=stream&to=general&topic=big&content=${'x'.repeat(200_000 + r.int(1_500_000))}` };
     case 4:
       return { method: 'GET', path: '/events', auth, form: { queue_id: `fake-${n}`, last_event_id: 3 } };

@@ -210,12 +210,12 @@ export interface EventQueuesOptions {
 
 /**
  * V8 builds a long JSON text as a tree of pieces joined lazily; kept that way for minutes it
- * costs a node per piece on top of the characters. A numeric conversion makes V8 join the
- * pieces into one flat string (the conversion's result is not used).
+ * costs a node per piece on top of the characters (a third more, measured). Decoding it back
+ * from its bytes gives the same text as one flat string. (JSON.stringify escapes lone
+ * surrogates, so the UTF-8 round trip is exact.)
  */
 function flat(text: string): string {
-  void Number(text);
-  return text;
+  return Buffer.from(text).toString();
 }
 
 /** The queue to give up first among a user's: one nobody is polling, idle longest; else the idlest. */
