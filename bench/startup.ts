@@ -10,7 +10,7 @@
  *   npm run bench:startup -- [--runs 15] [--idle-ms 1500] [--bundle path/to/stoa.js] [--json]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,7 +53,16 @@ const server = app.listen(0, '127.0.0.1', () => console.log('${READY_LINE} http:
 
 interface Start {
   readyMs: number;
+  /** CPU time (user + system) the process had used when it printed its ready line. */
+  readyCpuMs: number;
   idleRssMb: number;
+}
+
+/** A process's CPU time so far (user + system), from /proc, in ms (10 ms resolution). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command's ")".
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** Starts a server, times it to its ready line, waits while it idles, reads its RSS and kills it. */
@@ -67,9 +76,10 @@ function startOnce(script: string, extraArgs: string[]): Promise<Start> {
       output += chunk.toString();
       if (readyMs === undefined && output.includes(READY_LINE)) {
         readyMs = performance.now() - startedAt;
+        const readyCpuMs = cpuMs(child.pid!);
         void sleep(IDLE_MS).then(() => {
           const idleRssMb = rssMb(child.pid!);
-          child.once('exit', () => resolve({ readyMs: readyMs!, idleRssMb }));
+          child.once('exit', () => resolve({ readyMs: readyMs!, readyCpuMs, idleRssMb }));
           child.kill('SIGKILL');
         });
       }
@@ -113,6 +123,7 @@ async function main(): Promise<void> {
   const summary = kinds.map((kind, k) => ({
     name: kind.name,
     runs: results[k].length,
+    readyCpuMs: median(results[k].map((r) => r.readyCpuMs)),
     readyMs: { median: median(results[k].map((r) => r.readyMs)), min: Math.min(...results[k].map((r) => r.readyMs)), max: Math.max(...results[k].map((r) => r.readyMs)) },
     idleRssMb: { median: median(results[k].map((r) => r.idleRssMb)), min: Math.min(...results[k].map((r) => r.idleRssMb)), max: Math.max(...results[k].map((r) => r.idleRssMb)) },
   }));
@@ -123,7 +134,8 @@ async function main(): Promise<void> {
   }
   for (const s of summary) {
     console.log(
-      `${s.name.padEnd(48)} ready: median ${s.readyMs.median.toFixed(0)} ms (${s.readyMs.min.toFixed(0)} to ${s.readyMs.max.toFixed(0)}); ` +
+      `${s.name.padEnd(48)} ready: median ${s.readyMs.median.toFixed(0)} ms (${s.readyMs.min.toFixed(0)} to ${s.readyMs.max.toFixed(0)}), ` +
+        `CPU time until ready: median ${s.readyCpuMs.toFixed(0)} ms; ` +
         `idle RSS: median ${s.idleRssMb.median.toFixed(1)} MB (${s.idleRssMb.min.toFixed(1)} to ${s.idleRssMb.max.toFixed(1)})`,
     );
   }
