@@ -1,4 +1,5 @@
 /** A small Zulip API client for the benchmarks: keep-alive sockets, form bodies, timed answers. */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 export interface Credentials {
@@ -82,4 +83,10 @@ export class Api {
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Resident memory of a process, from the kernel's own accounting (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
 }

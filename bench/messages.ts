@@ -19,8 +19,11 @@
  * narrow, the same narrow around the first unread message, and full-text search, one request
  * at a time; latency is measured by the client.
  *
+ * With --listeners N, only the first N subscribers register a queue and poll (the rest only
+ * send); --listeners 0 measures sending alone, with nobody listening for events.
+ *
  *   node --import tsx bench/messages.ts [--part send|fetch|all] [--seconds 30] [--subscribers 50]
- *     [--senders 16] [--fetches 300] [--json]
+ *     [--senders 16] [--listeners 50] [--no-bare] [--fetches 300] [--json]
  */
 import Database from 'better-sqlite3';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -43,6 +46,10 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     subscribers: { type: 'string', default: '50' },
     senders: { type: 'string', default: '16' },
+    /** How many subscribers hold a queue with a parked poll; all of them unless given. */
+    listeners: { type: 'string' },
+    /** Leave out the bare server (and the storage floor) to measure Stoa alone. */
+    'no-bare': { type: 'boolean', default: false },
     fetches: { type: 'string', default: '300' },
     /** Write a CPU profile of each server to this folder (the server then exits cleanly instead of being killed). */
     profile: { type: 'string' },
@@ -53,6 +60,7 @@ const SECONDS = Number(args.seconds);
 const WARMUP_SECONDS = Number(args.warmup);
 const SUBSCRIBERS = Number(args.subscribers);
 const SENDERS = Number(args.senders);
+const LISTENERS = args.listeners === undefined ? SUBSCRIBERS : Number(args.listeners);
 const FETCHES = Number(args.fetches);
 const CHANNEL = 'bench';
 
@@ -160,7 +168,7 @@ interface SendRun {
   acknowledged: number;
   perSecond: number;
   slowestSecond: number;
-  latencyMs: { median: number; p99: number; max: number };
+  latencyMs: { median: number; p90: number; p99: number; max: number };
   errors: number;
   /** Server CPU time per acknowledged message, warm-up included, and the driver's. */
   serverCpuPerMessageMs: number;
@@ -240,11 +248,11 @@ async function runSend(kind: 'stoa' | 'bare'): Promise<SendRun> {
     await api.call('POST', '/users/me/subscriptions', ownerAuth, { subscriptions: [{ name: CHANNEL }], principals: users.map((u) => u.email) });
     senders = users.map(Api.authHeader);
     const queues = [];
-    for (const auth of senders) {
+    for (const auth of senders.slice(0, LISTENERS)) {
       const registered = await api.call('POST', '/register', auth, { event_types: ['message'], fetch_event_types: [] });
       queues.push({ auth, id: registered.queue_id as string, lastEventId: registered.last_event_id as number });
     }
-    pollers = new Pollers(api, queues);
+    if (queues.length > 0) pollers = new Pollers(api, queues);
     await sleep(200);
   } else {
     senders = Array.from({ length: SUBSCRIBERS }, (_, i) => Api.authHeader({ email: `user${i}@bench.local`, apiKey: 'x' }));
@@ -274,7 +282,11 @@ async function runSend(kind: 'stoa' | 'bare'): Promise<SendRun> {
     acknowledged: load.ids.length,
     perSecond: load.ids.length / SECONDS,
     slowestSecond: Math.min(...load.bySecond),
-    latencyMs: { median: percentile(load.latencies, 50), p99: percentile(load.latencies, 99), max: load.latencies.reduce((a, b) => Math.max(a, b), 0) },
+    latencyMs: {
+      median: percentile(load.latencies, 50),
+      p90: percentile(load.latencies, 90),
+      p99: percentile(load.latencies, 99),
+      max: load.latencies.reduce((a, b) => Math.max(a, b), 0) },
     errors: load.errors,
     serverCpuPerMessageMs: serverCpu / everyId.length,
     driverCpuPerMessageMs: driverCpu / everyId.length,
@@ -283,7 +295,7 @@ async function runSend(kind: 'stoa' | 'bare'): Promise<SendRun> {
   };
   log(
     `${kind}: ${run.perSecond.toFixed(0)} messages/s (slowest second ${run.slowestSecond}), latency median ${run.latencyMs.median.toFixed(1)} ms, ` +
-      `p99 ${run.latencyMs.p99.toFixed(1)} ms, max ${run.latencyMs.max.toFixed(1)} ms; errors ${run.errors}; ` +
+      `p90 ${run.latencyMs.p90.toFixed(1)} ms, p99 ${run.latencyMs.p99.toFixed(1)} ms (p99 / median ${(run.latencyMs.p99 / run.latencyMs.median).toFixed(1)}), max ${run.latencyMs.max.toFixed(1)} ms; errors ${run.errors}; ` +
       `CPU per message: server ${run.serverCpuPerMessageMs.toFixed(3)} ms, driver ${run.driverCpuPerMessageMs.toFixed(3)} ms; ` +
       `${stored} of ${everyId.length} acknowledged messages in the file after ${args.profile ? 'exit' : 'SIGKILL'}` +
       (fannedOut === undefined ? '' : `; every queue got every message: ${fannedOut}; poll answers per message: ${pollAnswersPerMessage!.toFixed(1)}`),
@@ -430,7 +442,10 @@ async function main(): Promise<void> {
   const machine = { nproc: cpus().length, ramGb: Math.round(totalmem() / 2 ** 30), node: process.version, loadBefore: loadavg()[0] };
   log(`${machine.nproc} CPUs, ${machine.ramGb} GB, Node ${machine.node}, load average ${machine.loadBefore.toFixed(1)}`);
   const result: Record<string, unknown> = { date: new Date().toISOString(), machine };
-  if (args.part === 'send' || args.part === 'all') {
+  if ((args.part === 'send' || args.part === 'all') && args['no-bare']) {
+    log(`${SENDERS} senders, ${SUBSCRIBERS} subscribers, ${LISTENERS} of them listening`);
+    result.send = { subscribers: SUBSCRIBERS, senders: SENDERS, listeners: LISTENERS, seconds: SECONDS, stoa: await runSend('stoa') };
+  } else if (args.part === 'send' || args.part === 'all') {
     const floor = storageFloor();
     log(
       `storage floor: ${floor.perSecond.toFixed(0)} messages/s stored by SQLite alone (${SUBSCRIBERS} rows each, ` +

@@ -73,6 +73,25 @@ function undecodablePath(url: string | undefined): ApiError | undefined {
   }
 }
 
+/**
+ * Each path of the route table with the methods it has, in the table's order. A `:name`
+ * segment matches what Express matches there (one or more characters other than "/"), and a
+ * trailing slash is optional, as in the router (not strict).
+ */
+function allowedMethods(routes: readonly Route[]): Array<{ pattern: RegExp; methods: Method[] }> {
+  const methodsByPath = new Map<string, Method[]>();
+  for (const route of routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  return [...methodsByPath].map(([path, methods]) => {
+    const source = path
+      .split('/')
+      .map((segment) =>
+        segment.startsWith(':') ? '[^/]+' : segment.startsWith('*') ? '.+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    return { pattern: new RegExp(`^${source}/?$`), methods };
+  });
+}
+
 /** The Express application for one server; it never listens by itself. */
 function createApp(stoa: Stoa, log: Log): express.Express {
   const app = express();
@@ -91,22 +110,32 @@ function createApp(stoa: Stoa, log: Log): express.Express {
     api[method](route.path, auth, parseBodyWithFiles(() => receiver(stoa)), routeHandler(stoa, route));
   }
   api.use(parseBody);
+  // One handler per route, authentication included: Express compiles a path pattern for every
+  // handler it is given, and those compilations were most of the start-up's routing cost.
   for (const route of routes) {
     if (route.endpoint.fileReceiver) continue;
     const method = route.method.toLowerCase() as Lowercase<Method>;
-    const handlers = route.endpoint.auth ? [auth, routeHandler(stoa, route)] : [routeHandler(stoa, route)];
-    api[method](route.path, ...handlers);
+    const handler = routeHandler(stoa, route);
+    const authenticated = (req: Request, res: Response, next: NextFunction) => {
+      // Authentication is synchronous; the handler's promise goes back to Express, which
+      // renders its rejection.
+      let result: unknown;
+      auth(req, res, (err?: unknown) => {
+        result = err === undefined ? handler(req, res, next) : next(err);
+      });
+      return result;
+    };
+    api[method](route.path, route.endpoint.auth ? authenticated : handler);
   }
-  // A known path with a method it does not have: 405 and the methods it does have.
-  const methodsByPath = new Map<string, Method[]>();
-  for (const route of routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
-  for (const [path, methods] of methodsByPath) {
-    api.all(path, () => {
-      throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: methods }, { Allow: methods.join(', ') });
-    });
-  }
-  api.use(() => {
-    throw notFound();
+  // A known path with a method it does not have: 405 and the methods it does have. Matched
+  // by our own patterns, made when a request first falls through, not at start-up.
+  let allowed: Array<{ pattern: RegExp; methods: Method[] }> | undefined;
+  api.use((req: Request) => {
+    allowed ??= allowedMethods(routes);
+    const found = allowed.find(({ pattern }) => pattern.test(req.path));
+    if (!found) throw notFound();
+    const { methods } = found;
+    throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: methods }, { Allow: methods.join(', ') });
   });
 
   app.use(API_PREFIX, api);

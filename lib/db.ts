@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { readFileSync, stat } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export type Db = Database.Database;
 
@@ -80,19 +81,24 @@ export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 /** Thrown when another process (or another server in this one) already holds the database. */
 export class DatabaseInUseError extends Error {}
 
+/** How often the checkpointer copies committed pages from the WAL into the database file. */
+const CHECKPOINT_EVERY_MS = 500;
+
 /**
  * Opens (creating if needed) the database file, takes it for this server alone, and brings
  * its schema up to date. `:memory:` gives a private database that lives as long as the server.
  */
 export function openDatabase(file: string): Db {
+  const memory = file === ':memory:';
+  // One server per database: a lock on a small file beside it, held by a connection of its
+  // own in EXCLUSIVE locking mode from its first write until close. A second server on the
+  // same folder fails at start instead of interleaving writes with ours, and the OS drops the
+  // lock if we die, so there is no stale lock to clean. (The database itself cannot be held
+  // this way: the checkpointer below needs a connection of its own to it.)
+  const lock = memory ? undefined : takeLock(file);
   // No busy timeout: if someone else holds the file we want to know at once, not wait.
   const db = new Database(file, { timeout: 0 });
   try {
-    // EXCLUSIVE locking: the first write below takes the file's lock and keeps it until
-    // close, so a second server on the same folder fails at start instead of interleaving
-    // writes with ours. The OS drops the lock if we die, so there is no stale lock to clean.
-    // It also lets WAL run without a shared-memory index, since nobody else reads the file.
-    db.pragma('locking_mode = EXCLUSIVE');
     // WAL: readers never wait for the writer, and a commit is one sequential append.
     db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a committed transaction survives a crash of this process; only a
@@ -101,6 +107,9 @@ export function openDatabase(file: string): Db {
     // A checkpoint copies the WAL's pages into the file and syncs both. A message touches a
     // page per receiver, and the same pages again with the next message, so checkpointing
     // every 40 MB instead of every 4 MB copies each hot page once instead of ten times.
+    // Under sustained writes a worker thread checkpoints long before that (startCheckpointer):
+    // a checkpoint can take hundreds of milliseconds on a slow disk, and on this thread every
+    // request would wait for it.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
     // 16 MB page cache (negative means KiB): enough for the hot indexes, small for a small box.
@@ -109,12 +118,133 @@ export function openDatabase(file: string): Db {
     migrate(db);
   } catch (err) {
     db.close();
+    lock?.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
       throw new DatabaseInUseError(`${file} is in use by another Stoa server`);
     }
     throw err;
   }
+  if (lock) {
+    // Released with the database, whoever closes it.
+    const close = db.close.bind(db);
+    db.close = () => {
+      close();
+      lock.close();
+      return db;
+    };
+  }
   return db;
+}
+
+function takeLock(file: string): Db {
+  const lock = new Database(`${file}-lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.pragma('journal_mode = MEMORY');
+    // A write takes the EXCLUSIVE lock, kept until close in this locking mode.
+    lock.pragma('user_version = 1');
+  } catch (err) {
+    lock.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new DatabaseInUseError(`${file} is in use by another Stoa server`);
+    }
+    throw err;
+  }
+  return lock;
+}
+
+/**
+ * The checkpointer's code, run in a worker thread with its own connection to the database:
+ * every CHECKPOINT_EVERY_MS, a PASSIVE checkpoint, which copies what is committed without
+ * waiting for (or blocking) the server's writes. Durability is the same as a checkpoint
+ * made by the server's own connection, with the same synchronous setting.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { timeout: 1000 });
+db.pragma('synchronous = NORMAL');
+db.pragma('wal_autocheckpoint = 0');
+const checkpoint = () => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+  }
+};
+const timer = setInterval(checkpoint, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.postMessage({ closed: true });
+});
+`;
+
+/** Writes must go on for this many consecutive seconds before the checkpointer starts... */
+const BUSY_SECONDS_TO_START = 2;
+/** ...and stop for this many before it stops, handing checkpoints back to the server's own connection. */
+const QUIET_SECONDS_TO_STOP = 30;
+
+/**
+ * Checkpoints the database file in a worker thread while writes keep coming. A worker holds
+ * a JavaScript engine of its own (about 10 MB), so it runs only under sustained writes: the
+ * write-ahead log's modification time, looked at once a second, tells when. Otherwise the
+ * server's connection checkpoints by itself (wal_autocheckpoint), rarely, as writes are few.
+ * The returned function stops it, which must happen before the server's own connection
+ * closes, so that the last close checkpoints what is left and removes the WAL.
+ */
+export function startCheckpointer(file: string, report: (line: string) => void): () => Promise<void> {
+  let worker: Worker | undefined;
+  let stopping: Promise<void> | undefined;
+  let lastModified = 0;
+  let busySeconds = 0;
+  let quietSeconds = 0;
+
+  const startWorker = () => {
+    const started = new Worker(CHECKPOINTER, {
+      eval: true,
+      workerData: { file, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+    });
+    started.unref();
+    started.on('message', (message: { error?: string; closed?: boolean }) => {
+      if (message.error) report(`Checkpoint failed: ${message.error}`);
+      if (message.closed) void started.terminate();
+    });
+    started.on('error', (err) => report(`Checkpointer stopped: ${err.message}`));
+    started.once('exit', () => {
+      if (worker === started) worker = undefined;
+    });
+    worker = started;
+  };
+  const stopWorker = (): Promise<void> => {
+    const running = worker;
+    if (!running) return Promise.resolve();
+    worker = undefined;
+    return new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.postMessage('stop');
+    });
+  };
+
+  const watch = setInterval(() => {
+    stat(`${file}-wal`, (err, stats) => {
+      if (stopping) return;
+      const modified = err ? 0 : stats.mtimeMs;
+      const busy = modified !== lastModified;
+      lastModified = modified;
+      busySeconds = busy ? busySeconds + 1 : 0;
+      quietSeconds = busy ? 0 : quietSeconds + 1;
+      if (!worker && busySeconds >= BUSY_SECONDS_TO_START) startWorker();
+      if (worker && quietSeconds >= QUIET_SECONDS_TO_STOP) void stopWorker();
+    });
+  }, 1000).unref();
+
+  return () => {
+    clearInterval(watch);
+    stopping ??= stopWorker();
+    return stopping;
+  };
 }
 
 function migrate(db: Db): void {

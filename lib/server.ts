@@ -8,7 +8,7 @@ import { createRequestListener } from './app';
 import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
-import { openDatabase } from './db';
+import { openDatabase, startCheckpointer } from './db';
 import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
 import { createOrganization } from './realm/actions';
@@ -136,9 +136,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? stdout!.log;
   const inMemory = config.data === ':memory:';
   if (!inMemory) mkdirSync(config.data, { recursive: true });
-  const db = openDatabase(inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE));
+  const file = inMemory ? ':memory:' : path.join(config.data, DATABASE_FILE);
+  const db = openDatabase(file);
+  const stopCheckpointer = inMemory ? () => Promise.resolve() : startCheckpointer(file, log);
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
+  // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
+  // while the application is built instead of after.
+  const firstStart = startFirstStart(stoa);
   const server = createServer(createRequestListener(stoa, log));
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
@@ -148,9 +153,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
   server.on('clientError', answerUnparsable);
   try {
-    await createOrganizationOnFirstStart(stoa, log);
+    createOrganizationOnFirstStart(stoa, await firstStart, log);
     await listen(server, config.port, config.host);
   } catch (err) {
+    await stopCheckpointer();
     db.close();
     stdout?.flush();
     throw err;
@@ -197,8 +203,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(() => {
+          void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(async () => {
             commitShared(stoa);
+            await stopCheckpointer();
             db.close();
             stoa.uploads.close();
             stdout?.flush();
@@ -215,15 +222,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return { stoa, url: local, port, http: server, zuliprcPath, close };
 }
 
+/** On an empty database, the owner's password and its hash (begun at once); null on later starts. */
+function startFirstStart(stoa: Stoa): Promise<{ password: string; hash: string } | null> {
+  if (stoa.realm.get()) return Promise.resolve(null);
+  const password = stoa.config.adminPassword ?? generatePassword();
+  return hashPassword(password).then((hash) => ({ password, hash }));
+}
+
 /** On an empty database, creates the organization from the settings; later starts reuse it. */
-async function createOrganizationOnFirstStart(stoa: Stoa, log: (line: string) => void): Promise<void> {
-  if (stoa.realm.get()) return;
+function createOrganizationOnFirstStart(stoa: Stoa, owner: { password: string; hash: string } | null, log: (line: string) => void): void {
+  if (!owner) return;
   const { config } = stoa;
-  const password = config.adminPassword ?? generatePassword();
+  const { password } = owner;
   createOrganization(stoa, {
     name: config.realmName,
     ownerEmail: config.adminEmail,
-    ownerPasswordHash: await hashPassword(password),
+    ownerPasswordHash: owner.hash,
   });
   log(`Created the organization "${config.realmName}" with owner ${config.adminEmail}.`);
   if (!config.adminPassword) log(`The owner's password is ${password} (shown this once).`);

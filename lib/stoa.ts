@@ -26,6 +26,8 @@ import { UploadStore } from './uploads/storage';
 export interface SharedTransaction {
   /** Told after the commit: null, or why it failed (and everything in it was undone). */
   afterCommit: Array<(failure: unknown) => void>;
+  /** When it began (performance.now()), so that it commits early under load (see events/send.ts). */
+  begunAt: number;
 }
 
 /** The running server's state: the database, its prepared queries, the event queues, the settings and the clock. */
@@ -68,10 +70,16 @@ export interface Stoa {
   avatars: Avatars;
 }
 
-/** Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. */
+/**
+ * Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. Zulip sets no
+ * number of queues per user; a user rarely has more than a few (a browser tab, a phone, a
+ * bot or two), so 50 leaves room for anyone real while no one can pile up thousands.
+ */
 export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
   heartbeatMs: 50_000,
   maxEventsPerQueue: 10_000,
+  maxQueuesPerUser: 50,
+  maxQueuedBytes: 32 * 1024 * 1024,
 };
 
 export function createStoa(

@@ -281,19 +281,26 @@ describe('serializing events', () => {
   });
 
   test('builds an event shaped per client once for all the queues that get the same shape', async () => {
-    const watcher = await server.createUser();
-    const queueIds = [];
-    for (let i = 0; i < 3; i++) queueIds.push((await registerQueue(watcher, { event_types: ['realm_user'] })).queue_id);
-    const before = server.stoa.queues.serializedEvents;
-    const newcomer = await server.createUser();
-    const added = [];
-    for (const queue_id of queueIds) {
-      added.push((await getEvents(watcher, { queue_id, last_event_id: -1, dont_block: true })).body.events);
+    // A server of its own: events are turned into JSON as they are queued, and the queues of
+    // the other tests would receive the newcomer in shapes of their own.
+    const quiet = await TestServer.start();
+    try {
+      const watcher = await quiet.createUser();
+      const queueIds = [];
+      for (let i = 0; i < 3; i++) queueIds.push((await registerQueue(watcher, { event_types: ['realm_user'] })).queue_id);
+      const before = quiet.stoa.queues.serializedEvents;
+      const newcomer = await quiet.createUser();
+      const added = [];
+      for (const queue_id of queueIds) {
+        added.push((await getEvents(watcher, { queue_id, last_event_id: -1, dont_block: true })).body.events);
+      }
+      assert.equal(added[0][0].person.user_id, newcomer.userId);
+      assert.deepEqual(added[1], added[0]);
+      assert.deepEqual(added[2], added[0]);
+      assert.equal(quiet.stoa.queues.serializedEvents - before, 1);
+    } finally {
+      await quiet.close();
     }
-    assert.equal(added[0][0].person.user_id, newcomer.userId);
-    assert.deepEqual(added[1], added[0]);
-    assert.deepEqual(added[2], added[0]);
-    assert.equal(server.stoa.queues.serializedEvents - before, 1);
   });
 });
 

@@ -22,7 +22,7 @@ function watch(userId: number) {
   const queue = server.stoa.queues.create(
     queueSettings(user, { event_types: null, narrow: [], client_capabilities: {}, queue_lifespan_secs: 0 } as never),
   );
-  return () => queue.contents().events.map((event) => event.type);
+  return () => queue.contents().events.map((text) => (JSON.parse(text) as { type: string }).type);
 }
 
 /** Counts the COMMITs the server's database runs from now on. */

@@ -32,10 +32,26 @@ export function perShape(shapeOf: (queue: EventQueue) => string, build: (queue: 
   };
 }
 
-/** Events waiting in a queue, oldest first; their ids are consecutive from `firstId`. */
+/**
+ * An event as queues hold it: its JSON text, made once and shared by every queue that got
+ * the same event object. Queues keep the text, not the object: the text is what every answer
+ * needs, and keeping both would hold each event twice.
+ */
+interface QueuedEvent {
+  readonly text: string;
+  /** How many queues hold it; its text counts against the budget while any does. */
+  holders: number;
+}
+
+/** Events waiting in a queue, oldest first, as JSON texts; their ids are consecutive from `firstId`. */
 export interface PendingEvents {
   firstId: number;
-  events: readonly Event[];
+  events: readonly string[];
+}
+
+/** What all queues together hold: the text of each distinct event, counted once, and every queue's references to them. */
+interface Ledger {
+  bytes: number;
 }
 
 /** The client features of POST /register's client_capabilities that change what we send. */
@@ -88,13 +104,21 @@ const LEGACY_SETTINGS_EVENTS = new Set(['update_display_settings', 'update_globa
 /** Registration looks for idle queues at most this often. */
 const COLLECT_ON_REGISTER_EVERY_MS = 10_000;
 
-/** One heartbeat object serves every queue, so its JSON is made once. */
-const HEARTBEAT: Event = Object.freeze({ type: 'heartbeat' });
+/**
+ * What holding an event costs a queue besides its text: its slot in the queue's array. Shared
+ * events are cheap, but thousands of queues each holding thousands of them are not.
+ */
+const REFERENCE_BYTES = 16;
+
+/** One heartbeat serves every queue, so its JSON is made once. */
+const HEARTBEAT_TEXT = JSON.stringify({ type: 'heartbeat' });
 
 export class EventQueue {
   readonly id = randomUUID();
   /** Shared with every other queue that got the same event; the ids follow from the position. */
-  private events: Event[] = [];
+  private events: QueuedEvent[] = [];
+  /** The length of the texts this queue holds (shared texts counted in full). */
+  bytes = 0;
   /** The newest event id a client has acknowledged (and we dropped); -1 before any. */
   private newestPrunedId = -1;
   parked: ParkedPoll | null = null;
@@ -103,6 +127,7 @@ export class EventQueue {
     readonly settings: QueueSettings,
     /** When a client last polled or was last answered (clock ms); idle time counts from here. */
     public lastActive: number,
+    private readonly ledger: Ledger,
   ) {}
 
   get userId(): number {
@@ -124,8 +149,20 @@ export class EventQueue {
     return true;
   }
 
-  push(event: Event): void {
+  push(event: QueuedEvent): void {
     this.events.push(event);
+    this.bytes += event.text.length + REFERENCE_BYTES;
+    this.ledger.bytes += REFERENCE_BYTES;
+    if (event.holders++ === 0) this.ledger.bytes += event.text.length;
+  }
+
+  /** Drops the oldest `count` events (all by default), releasing their share of the budget. */
+  drop(count = this.events.length): void {
+    for (const event of this.events.splice(0, count)) {
+      this.bytes -= event.text.length + REFERENCE_BYTES;
+      this.ledger.bytes -= REFERENCE_BYTES;
+      if (--event.holders === 0) this.ledger.bytes -= event.text.length;
+    }
   }
 
   /**
@@ -139,13 +176,13 @@ export class EventQueue {
     const drop = Math.min(lastEventId - this.newestPrunedId, this.events.length);
     if (drop > 0) {
       this.newestPrunedId += drop;
-      this.events.splice(0, drop);
+      this.drop(drop);
     }
     if (lastEventId !== this.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
   }
 
   contents(): PendingEvents {
-    return { firstId: this.newestPrunedId + 1, events: [...this.events] };
+    return { firstId: this.newestPrunedId + 1, events: this.events.map((event) => event.text) };
   }
 }
 
@@ -157,10 +194,42 @@ export interface EventQueuesOptions {
    */
   maxEventsPerQueue: number;
   /**
+   * The most queues one user may hold. Registering another drops the one idle longest (its
+   * client gets BAD_EVENT_QUEUE_ID and registers again), so nobody can pile up queues.
+   */
+  maxQueuesPerUser: number;
+  /**
+   * The most event text all queues together may hold (each distinct event counted once).
+   * Past it, the queues holding the most that nobody is polling are dropped, as if their
+   * clients had gone, until the rest fit: memory stays bounded whatever clients do.
+   */
+  maxQueuedBytes: number;
+  /**
    * Off unless given: told after each delivery when it began (performance.now(), right after
    * the commit) and how many parked polls it answered. Benchmarks time fan-out with it.
    */
   onDelivery?: (delivery: { startedAt: number; answeredPolls: number }) => void;
+}
+
+/**
+ * V8 builds a long JSON text as a tree of pieces joined lazily; kept that way for minutes it
+ * costs a node per piece on top of the characters (a third more, measured). Decoding it back
+ * from its bytes gives the same text as one flat string. (JSON.stringify escapes lone
+ * surrogates, so the UTF-8 round trip is exact.)
+ */
+function flat(text: string): string {
+  return Buffer.from(text).toString();
+}
+
+/** The queue to give up first among a user's: one nobody is polling, idle longest; else the idlest. */
+function idlest(queues: Iterable<EventQueue>): EventQueue {
+  let found: EventQueue | undefined;
+  for (const queue of queues) {
+    if (!found || (found.parked && !queue.parked) || (!found.parked === !queue.parked && queue.lastActive < found.lastActive)) {
+      found = queue;
+    }
+  }
+  return found!;
 }
 
 /** Every event queue of the server: registration, delivery, long-polls and garbage collection. */
@@ -170,8 +239,9 @@ export class EventQueues {
   private shuttingDown = false;
   /** When idle queues were last looked for (clock ms). */
   private lastCollection = -Infinity;
-  /** Each event's JSON, made on its first answer and reused for every other queue holding it. */
-  private readonly eventTexts = new WeakMap<Event, string>();
+  /** Each event object's queued form, so an object delivered again is not serialized again. */
+  private readonly queued = new WeakMap<Event, QueuedEvent>();
+  private readonly ledger: Ledger = { bytes: 0 };
   /** How many events were turned into JSON: one per distinct event object, however many queues got it. */
   serializedEvents = 0;
 
@@ -188,14 +258,20 @@ export class EventQueues {
     return this.options.heartbeatMs;
   }
 
+  /** The event text all queues hold, each distinct event counted once. */
+  get queuedBytes(): number {
+    return this.ledger.bytes;
+  }
+
   create(settings: QueueSettings): EventQueue {
     // Collecting walks every queue, so a burst of registrations (clients coming back after a
     // restart) collects once, not once per registration.
     if (this.clock.now() - this.lastCollection >= COLLECT_ON_REGISTER_EVERY_MS) this.collectGarbage();
-    const queue = new EventQueue(settings, this.clock.now());
-    this.byId.set(queue.id, queue);
     let mine = this.byUser.get(settings.userId);
     if (!mine) this.byUser.set(settings.userId, (mine = new Set()));
+    while (mine.size >= this.options.maxQueuesPerUser) this.delete(idlest(mine));
+    const queue = new EventQueue(settings, this.clock.now(), this.ledger);
+    this.byId.set(queue.id, queue);
     mine.add(queue);
     return queue;
   }
@@ -208,7 +284,7 @@ export class EventQueues {
   }
 
   delete(queue: EventQueue): void {
-    this.byId.delete(queue.id);
+    if (!this.byId.delete(queue.id)) return;
     this.byUser.get(queue.userId)?.delete(queue);
     if (this.byUser.get(queue.userId)?.size === 0) this.byUser.delete(queue.userId);
     if (queue.parked) {
@@ -217,6 +293,7 @@ export class EventQueues {
       queue.parked = null;
       answer(queue.contents());
     }
+    queue.drop();
   }
 
   /** Users with a queue registered with all_public_streams (bots and mirrors that follow every public channel). */
@@ -241,7 +318,7 @@ export class EventQueues {
         for (const queue of this.queuesOf(userId)) {
           const shaped = typeof event === 'function' ? event(queue) : event;
           if (shaped && queue.accepts(shaped)) {
-            queue.push(shaped);
+            queue.push(this.toQueued(shaped));
             touched.add(queue);
           }
         }
@@ -253,21 +330,37 @@ export class EventQueues {
       if (queue.size > this.options.maxEventsPerQueue) this.delete(queue);
       else this.wake(queue);
     }
+    if (this.ledger.bytes > this.options.maxQueuedBytes) this.shed();
     this.options.onDelivery?.({ startedAt, answeredPolls });
+  }
+
+  /** An event's queued form: its JSON, made once per event object whatever the number of queues. */
+  private toQueued(event: Event): QueuedEvent {
+    let queued = this.queued.get(event);
+    if (queued === undefined) {
+      queued = { text: flat(JSON.stringify(event)), holders: 0 };
+      this.queued.set(event, queued);
+      this.serializedEvents++;
+    }
+    return queued;
+  }
+
+  /** Drops the unpolled queues holding the most until what all queues hold fits the budget again. */
+  private shed(): void {
+    while (this.ledger.bytes > this.options.maxQueuedBytes) {
+      let largest: EventQueue | undefined;
+      for (const queue of this.byId.values()) {
+        if (!queue.parked && queue.size > 0 && (!largest || queue.bytes > largest.bytes)) largest = queue;
+      }
+      if (!largest) return; // what is left is on its way to clients being answered now
+      this.delete(largest);
+    }
   }
 
   /** The JSON array of a queue's pending events, each with the queue's own id spliced in. */
   toJson({ firstId, events }: PendingEvents): string {
-    const parts = events.map((event, index) => {
-      let text = this.eventTexts.get(event);
-      if (text === undefined) {
-        text = JSON.stringify(event);
-        this.eventTexts.set(event, text);
-        this.serializedEvents++;
-      }
-      // An event is an object with at least its type, so its text ends in the closing brace.
-      return `${text.slice(0, -1)},"id":${firstId + index}}`;
-    });
+    // An event is an object with at least its type, so its text ends in the closing brace.
+    const parts = events.map((text, index) => `${text.slice(0, -1)},"id":${firstId + index}}`);
     return `[${parts.join(',')}]`;
   }
 
@@ -279,7 +372,7 @@ export class EventQueues {
     if (this.shuttingDown) return answer(queue.contents());
     this.wake(queue);
     const heartbeat = setTimeout(() => {
-      queue.push(HEARTBEAT);
+      queue.push({ text: HEARTBEAT_TEXT, holders: 0 });
       this.wake(queue);
     }, this.options.heartbeatMs);
     queue.parked = { answer, heartbeat };

@@ -17,12 +17,24 @@ import type { Deliverable } from './queues';
  */
 
 /**
+ * A shared transaction commits once it has been open this long, even before the turn ends.
+ * Under heavy load one turn can bring dozens of requests; without a bound the first of them
+ * would wait for all the others to be handled before being answered.
+ */
+export const GROUP_COMMIT_MAX_MS = 8;
+
+/**
  * Runs fn in one transaction: all of its writes land, or none do. Events sent inside it are
  * held back and delivered only after the commit; if fn throws they are dropped with the
  * writes. Nested calls, and calls while requests share a transaction, are savepoints.
  */
 export function write<T>(stoa: Stoa, fn: () => T): T {
-  if (stoa.handlingRequest && !stoa.requestStart) beginRequestWrites(stoa);
+  if (stoa.handlingRequest && !stoa.requestStart) {
+    // Between two requests nothing is half done, so a shared transaction open long enough
+    // commits here, answering its requests, before this one begins a new one.
+    if (stoa.shared && performance.now() - stoa.shared.begunAt >= GROUP_COMMIT_MAX_MS) commitShared(stoa);
+    beginRequestWrites(stoa);
+  }
   const pending = stoa.pendingEvents;
   if (pending) {
     const mark = pending.length;
@@ -94,8 +106,12 @@ export function afterCommit(stoa: Stoa, fn: (failure: unknown) => void): void {
 function beginShared(stoa: Stoa): void {
   stoa.db.exec('BEGIN IMMEDIATE');
   stoa.pendingEvents = [];
-  stoa.shared = { afterCommit: [] };
-  setImmediate(() => commitShared(stoa));
+  const shared: NonNullable<Stoa['shared']> = { afterCommit: [], begunAt: performance.now() };
+  stoa.shared = shared;
+  setImmediate(() => {
+    // Unless it was committed early (see GROUP_COMMIT_MAX_MS) and another one begun since.
+    if (stoa.shared === shared) commitShared(stoa);
+  });
 }
 
 /** Commits the shared transaction if one is open, then delivers its events and answers. */

@@ -18,8 +18,11 @@ export interface ParsedParams<P> {
 }
 
 // One Ajv instance for the whole process; `useDefaults` fills omitted parameters from the
-// schema, so every default lives next to the parameter's type.
-const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: true, allowUnionTypes: true });
+// schema, so every default lives next to the parameter's type. Made with the first schema
+// compiled, not at start-up: making one compiles JSON Schema's own meta-schema.
+let ajvInstance: Ajv | undefined;
+const ajv = () =>
+  (ajvInstance ??= new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: true, allowUnionTypes: true }));
 
 function typesOf(schema: ParamSchema): string[] | undefined {
   if (schema.type === undefined) return undefined;
@@ -96,7 +99,7 @@ function toApiError(error: ErrorObject): ApiError {
 export function compileParams<P>(schema: ParamsSchema, pathParams: readonly string[] = []) {
   let compiled: ValidateFunction | undefined;
   const validator = (): ValidateFunction =>
-    (compiled ??= ajv.compile({
+    (compiled ??= ajv().compile({
       type: 'object',
       properties: schema.properties,
       required: [...(schema.required ?? [])],

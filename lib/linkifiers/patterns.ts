@@ -1,4 +1,3 @@
-import { RE2JS, RE2JSSyntaxException } from 're2js';
 
 /**
  * Zulip compiles linkifier patterns with Google's RE2 and repeats its error text; RE2JS
@@ -19,6 +18,9 @@ const RE2_WORDS: Record<string, string> = {
   'unexpected )': 'unexpected )',
 };
 
+/** RE2JS is loaded when a pattern is first checked: it is large, and only linkifier changes need it. */
+let re2js: typeof import('re2js') | undefined;
+
 export type CompiledPattern = { groups: string[] } | { error: string };
 
 /**
@@ -31,6 +33,7 @@ export const MAX_PATTERN_LENGTH = 1000;
 /** The named groups of an RE2 pattern, or Zulip's complaint about it. */
 export function compilePattern(pattern: string): CompiledPattern {
   if (pattern.length > MAX_PATTERN_LENGTH) return { error: 'Bad regular expression: pattern too large - compile failed' };
+  const { RE2JS, RE2JSSyntaxException } = (re2js ??= require('re2js') as typeof import('re2js'));
   try {
     return { groups: Object.keys(RE2JS.compile(pattern).namedGroups()) };
   } catch (err) {

@@ -1,6 +1,4 @@
-import katex from 'katex';
 import MarkdownIt from 'markdown-it';
-import allTlds from 'tlds';
 import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
 import { codeLanguageName } from './languages';
@@ -270,9 +268,25 @@ function emojiNameRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/**
+ * KaTeX is loaded on the first formula: evaluating it builds large symbol tables, which
+ * would cost every start (time and memory) though most servers rarely see math.
+ */
+let katexModule: typeof import('katex') | undefined;
+const katex = () => (katexModule ??= require('katex') as typeof import('katex'));
+
 /** KaTeX takes a millisecond or so per formula, and the same formulas come back (quotes, edits). */
 const renderedTex = new Map<string, string | null>();
 const RENDERED_TEX_KEPT = 500;
+/** A long formula renders to a lot of HTML, so the cache is bounded by size as well as count. */
+const RENDERED_TEX_CHARS_KEPT = 2_000_000;
+let renderedTexChars = 0;
+const texChars = (key: string, html: string | null) => key.length + (html?.length ?? 0);
+
+/** What the formula cache holds, for tests of its bounds. */
+export function renderedTexCacheSize(): { entries: number; chars: number } {
+  return { entries: renderedTex.size, chars: renderedTexChars };
+}
 
 function renderTex(tex: string, displayMode: boolean): string | null {
   const key = (displayMode ? 'D' : 'I') + tex;
@@ -280,11 +294,16 @@ function renderTex(tex: string, displayMode: boolean): string | null {
   if (known !== undefined) return known;
   let html: string | null;
   try {
-    html = katex.renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
+    html = katex().renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
   } catch {
     html = null;
   }
-  if (renderedTex.size >= RENDERED_TEX_KEPT) renderedTex.delete(renderedTex.keys().next().value!);
+  renderedTexChars += texChars(key, html);
+  while (renderedTex.size > 0 && (renderedTex.size >= RENDERED_TEX_KEPT || renderedTexChars > RENDERED_TEX_CHARS_KEPT)) {
+    const [oldest, oldHtml] = renderedTex.entries().next().value!;
+    renderedTex.delete(oldest);
+    renderedTexChars -= texChars(oldest, oldHtml);
+  }
   renderedTex.set(key, html);
   return html;
 }
@@ -483,7 +502,9 @@ function textPiecesRule(state: StateCore): void {
 const MAY_HOLD_LINK = /[\w-]\.[^\s\d!-/:-@[-`{-~]{2}|:\/\//;
 
 /** Every top-level domain but those that are common file extensions, as Zulip links them. */
-const LINKABLE_TLDS = (allTlds as string[]).filter((tld) => !['java', 'md', 'mov', 'py', 'zip'].includes(tld));
+function linkableTlds(): string[] {
+  return (require('tlds') as string[]).filter((tld) => !['java', 'md', 'mov', 'py', 'zip'].includes(tld));
+}
 
 /** Zulip keeps the spaces that end a paragraph's last line, which CommonMark trims. */
 function trailingSpacesRule(state: StateCore): void {
@@ -623,7 +644,7 @@ function codeBlock(content: string, language: string | null): string {
 function buildParser() {
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: true });
-  md.linkify.tlds(LINKABLE_TLDS, false);
+  md.linkify.tlds(linkableTlds(), false);
   // A link shows its URL exactly as typed (Zulip does not decode %-escapes in the text).
   md.normalizeLinkText = (text) => text;
   // Finding fuzzy links costs more than the rest of rendering; most text has no "x.yz" or "://" to find.
@@ -787,7 +808,11 @@ function internalHref(href: string, realmUrl: string): string {
   return href;
 }
 
-const parser = buildParser();
+// Built on the first render, not at start-up: building it (and loading the list of top-level
+// domains) is a good part of what starting the server would otherwise cost, and a server
+// need not render anything before its first request that does.
+let builtParser: ReturnType<typeof buildParser> | undefined;
+const parser = () => (builtParser ??= buildParser());
 
 /** A list item indented by two spaces or more, which may belong inside a numbered item above it. */
 const NESTED_UNDER_NUMBERED = /^ {2,}(?:[*+-]|\d{1,9}[.)])[ \t]/m;
@@ -873,7 +898,7 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
   };
   const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result, previews: [], depth: 0 };
   const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
-  const html = parser.render(source, env as unknown as Record<string, unknown>);
+  const html = parser().render(source, env as unknown as Record<string, unknown>);
   // Previews of links outside paragraphs (in lists, quotes, tables) close the message.
   result.html = `${html}${env.previews.join('')}`.replace(/\n$/, '');
   return result;
@@ -887,7 +912,7 @@ export function topicLinks(topic: string, context: MarkdownContext): Array<{ tex
       if (!found.some((f) => match.start < f.end && match.end > f.start)) found.push(match);
     }
   }
-  for (const match of parser.linkify.match(topic) ?? []) {
+  for (const match of parser().linkify.match(topic) ?? []) {
     if (found.some((f) => match.index < f.end && match.lastIndex > f.start)) continue;
     const url = match.schema === '' ? match.url.replace(/^http:/, 'https:') : match.url;
     found.push({ start: match.index, end: match.lastIndex, text: match.raw, url });

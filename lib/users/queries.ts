@@ -60,6 +60,9 @@ export type NewUser = Pick<
 >;
 
 /** Prepared once per database; the only place user rows are read or written by SQL. */
+/** How many user rows (and email lookups) are kept between requests. */
+export const USER_ROWS_KEPT = 1000;
+
 export function prepareUserQueries(db: Db) {
   const byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
   // An API email or a delivery email names the same account; either is accepted to log in.
@@ -122,10 +125,16 @@ export function prepareUserQueries(db: Db) {
   // Every request reads its caller's row, and many read other rows again and again; a row of
   // 21 columns costs several microseconds to build. Rows are kept, frozen, until any user row
   // is written (here, the only place that writes them) or a transaction rolls back (`forget`).
+  // At most USER_ROWS_KEPT of each, the oldest kept going first: a large organization (or a
+  // flood of lookups) must not keep every row in memory.
   const rows = new Map<number, UserRow>();
   const idsByEmail = new Map<string, number>();
+  const keep = <K, V>(map: Map<K, V>, key: K, value: V) => {
+    if (map.size >= USER_ROWS_KEPT) map.delete(map.keys().next().value!);
+    map.set(key, value);
+  };
   const remember = (row: UserRow | undefined) => {
-    if (row) rows.set(row.id, Object.freeze(row));
+    if (row) keep(rows, row.id, Object.freeze(row));
     return row;
   };
   const forget = () => {
@@ -147,11 +156,13 @@ export function prepareUserQueries(db: Db) {
       const known = idsByEmail.get(email);
       if (known !== undefined) return cachedById(known);
       const row = remember(byEmail.get(email) ?? byDeliveryEmail.get(email));
-      if (row) idsByEmail.set(email, row.id);
+      if (row) keep(idsByEmail, email, row.id);
       return row;
     },
     /** Drops every kept row: the writes of a rolled-back transaction may be among them. */
     forget,
+    /** How many rows are kept now (at most USER_ROWS_KEPT), for tests of the bound. */
+    keptRows: () => rows.size,
     /** Every account of the organization, active or not, without the server's own bots. */
     inRealm: () => inRealm.all(),
     /** Every active account of the organization: who hears of changes everyone may see. */

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { systemClock } from '../lib/clock';
+import { EventQueues, type Event } from '../lib/events/queues';
+import { queueSettings } from '../lib/events/register';
+import { renderedTexCacheSize, renderMarkdown, type MarkdownContext } from '../lib/markdown/render';
+import { DEFAULT_EVENT_QUEUE_OPTIONS } from '../lib/stoa';
+import { Role, USER_ROWS_KEPT, type UserRow } from '../lib/users/queries';
+import { TestServer } from './support/server';
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start();
+});
+after(() => server.close());
+
+const LIMIT = DEFAULT_EVENT_QUEUE_OPTIONS.maxQueuesPerUser;
+
+describe('event queues per user', () => {
+  test(`a user registering more than ${LIMIT} queues keeps the newest ${LIMIT}; the oldest answers BAD_EVENT_QUEUE_ID`, async () => {
+    const user = await server.createUser();
+    const queueIds: string[] = [];
+    for (let i = 0; i < LIMIT + 3; i++) {
+      const response = await user.post('/register', { event_types: ['alert_words'], fetch_event_types: [], queue_lifespan_secs: 7 * 24 * 3600 });
+      assert.equal(response.status, 200);
+      queueIds.push(response.body.queue_id);
+    }
+    for (const [index, queue_id] of queueIds.entries()) {
+      const response = await user.get('/events', { queue_id, last_event_id: -1, dont_block: true });
+      if (index < 3) {
+        assert.equal(response.status, 400, `queue ${index} should be gone`);
+        assert.equal(response.body.code, 'BAD_EVENT_QUEUE_ID');
+        assert.equal(response.body.queue_id, queue_id);
+      } else {
+        assert.equal(response.status, 200, `queue ${index} should be kept`);
+      }
+    }
+    // Another user's queues are not touched by this one's.
+    const other = await server.createUser();
+    const theirs = (await other.post('/register', { event_types: ['alert_words'], fetch_event_types: [] })).body.queue_id;
+    await user.post('/register', { event_types: ['alert_words'], fetch_event_types: [] });
+    assert.equal((await other.get('/events', { queue_id: theirs, last_event_id: -1, dont_block: true })).status, 200);
+  });
+
+  test('a queue a client is polling is kept over idle ones', async () => {
+    const user = await server.createUser();
+    const polled = (await user.post('/register', { event_types: ['alert_words'], fetch_event_types: [] })).body.queue_id;
+    const controller = new AbortController();
+    const poll = user.request('GET', '/events', { queue_id: polled, last_event_id: -1 }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < LIMIT + 2; i++) await user.post('/register', { event_types: ['alert_words'], fetch_event_types: [] });
+    // The parked poll is still waiting: it is answered by the next event, not dropped.
+    await user.post('/users/me/alert_words', { alert_words: ['kept'] });
+    const answer = await poll;
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body.events.map((e: { type: string }) => e.type), ['alert_words']);
+    controller.abort();
+  });
+});
+
+describe('what event queues hold', () => {
+  const settings = (userId: number) =>
+    queueSettings({ id: userId } as UserRow, {
+      event_types: null,
+      narrow: [],
+      client_capabilities: {},
+      queue_lifespan_secs: 0,
+    } as never);
+
+  test('stays within its budget: the unpolled queues holding the most are dropped first', () => {
+    const queues = new EventQueues(systemClock, { ...DEFAULT_EVENT_QUEUE_OPTIONS, maxQueuedBytes: 10_000 });
+    const heavy = queues.create(settings(1));
+    const light = queues.create(settings(2));
+    const event = (n: number, size: number): Event => ({ type: 'custom', n, text: 'x'.repeat(size) });
+    // Both get small events; only the heavy one's user gets the big ones.
+    for (let n = 0; n < 5; n++) queues.deliver([{ event: event(n, 100), userIds: [1, 2] }]);
+    for (let n = 5; n < 20; n++) {
+      queues.deliver([{ event: event(n, 1000), userIds: [1] }]);
+      assert.ok(queues.queuedBytes <= 10_000, `holding ${queues.queuedBytes} bytes`);
+    }
+    assert.throws(() => queues.get(1, heavy.id), /Bad event queue ID/);
+    assert.equal(queues.get(2, light.id).size, 5);
+    // A shared event counts once, however many queues hold it.
+    const shared = event(99, 2000);
+    for (let userId = 3; userId < 10; userId++) queues.create(settings(userId));
+    const before = queues.queuedBytes;
+    queues.deliver([{ event: shared, userIds: [2, 3, 4, 5, 6, 7, 8, 9] }]);
+    // Its text once, and a reference (16 bytes) per queue.
+    assert.equal(queues.queuedBytes - before, JSON.stringify(shared).length + 8 * 16);
+  });
+
+  test('acknowledged and deleted events leave the budget', () => {
+    const queues = new EventQueues(systemClock, DEFAULT_EVENT_QUEUE_OPTIONS);
+    const first = queues.create(settings(1));
+    const second = queues.create(settings(1));
+    queues.deliver([{ event: { type: 'custom', n: 1 }, userIds: [1] }]);
+    queues.deliver([{ event: { type: 'custom', n: 2 }, userIds: [1] }]);
+    assert.ok(queues.queuedBytes > 0);
+    first.acknowledge(1);
+    assert.ok(queues.queuedBytes > 0, 'the other queue still holds both');
+    queues.delete(second);
+    assert.equal(queues.queuedBytes, 0);
+  });
+});
+
+describe('caches', () => {
+  test(`user rows kept between requests never exceed ${USER_ROWS_KEPT}`, () => {
+    const { users } = server.stoa;
+    const ids: number[] = [];
+    for (let i = 0; i < USER_ROWS_KEPT + 50; i++) {
+      ids.push(
+        users.insert({
+          email: `row${i}@example.com`,
+          delivery_email: `row${i}@example.com`,
+          full_name: `Row ${i}`,
+          password_hash: null,
+          api_key: `row-key-${i}`,
+          role: Role.MEMBER,
+          is_bot: 0,
+          bot_type: null,
+          bot_owner_id: null,
+          is_system_bot: 0,
+          can_create_users: 0,
+          date_joined_ms: 0,
+          email_address_visibility: 1,
+        }),
+      );
+    }
+    for (const id of ids) assert.equal(users.byId(id)!.id, id);
+    for (const id of ids) users.byAnyEmail(`row${id % 1000}@example.com`);
+    assert.ok(users.keptRows() <= USER_ROWS_KEPT, `${users.keptRows()} rows kept`);
+    // Rows still read right after being pushed out.
+    assert.equal(users.byId(ids[0])!.full_name, 'Row 0');
+  });
+
+  test('rendered formulas are kept up to a count and a size', () => {
+    const context: MarkdownContext = {
+      usersByName: () => [],
+      userById: () => null,
+      groupByName: () => null,
+      channelByName: () => null,
+      realmEmoji: () => null,
+      linkifiers: [],
+      alertWords: [],
+      realmUrl: 'http://127.0.0.1:9991',
+    };
+    for (let i = 0; i < 600; i++) renderMarkdown(`$$x^{${i}}$$`, context);
+    assert.ok(renderedTexCacheSize().entries <= 500, `${renderedTexCacheSize().entries} formulas kept`);
+    // Long formulas render to a lot of HTML each.
+    for (let i = 0; i < 12; i++) renderMarkdown(`$$${`\\sqrt{x_${i}}+`.repeat(600)}y$$`, context);
+    assert.ok(renderedTexCacheSize().chars <= 2_000_000, `${renderedTexCacheSize().chars} characters kept`);
+  });
+});
