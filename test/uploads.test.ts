@@ -109,6 +109,12 @@ describe('POST /user_uploads', () => {
         `<div class="message_inline_image"><a href="${url}" title="photo.png">` +
         `<img data-original-content-type="image/png" data-original-dimensions="1200x900" src="${thumbnail}"></a></div>`,
     );
+    const listed = await sendMessage(owner, { type: 'stream', to: channel.id, topic: 'pictures', content: `* first\n* [photo.png](${url})\n* last` });
+    assert.match(
+      (await owner.get(`/messages/${listed}`)).body.message.content,
+      /<li><a href="[^"]+">photo\.png<\/a><div class="message_inline_image">.*<\/div><\/li>\n<li>last<\/li>/,
+      'in a list, the preview closes the item that links the image, as on Zulip',
+    );
     const made = await owner.download(thumbnail);
     assert.equal(made.status, 200);
     assert.equal(made.headers.get('content-type'), 'image/webp');

@@ -760,14 +760,15 @@ function buildParser() {
     }
     return self.renderToken(tokens, idx, options);
   };
-  // Previews of the images a paragraph links follow it, as on Zulip.
+  // Previews of the images a paragraph links follow it, as on Zulip; in a tight list item
+  // (whose paragraph is not shown) they close the item.
   rules.paragraph_close = (tokens, idx, options, rawEnv, self) => {
     const env = rawEnv as unknown as RenderEnv;
     const html = self.renderToken(tokens, idx, options);
-    if (tokens[idx].level !== 0 || env.previews.length === 0) return html;
+    if (env.previews.length === 0) return html;
     const previews = env.previews.join('');
     env.previews = [];
-    return `${html}${previews}\n`;
+    return tokens[idx].hidden ? previews : `${html}${previews}\n`;
   };
   return md;
 }
@@ -899,7 +900,7 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
   const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result, previews: [], depth: 0 };
   const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
   const html = parser().render(source, env as unknown as Record<string, unknown>);
-  // Previews of links outside paragraphs (in lists, quotes, tables) close the message.
+  // Previews of links outside paragraphs (in tables, headings) close the message.
   result.html = `${html}${env.previews.join('')}`.replace(/\n$/, '');
   return result;
 }
