@@ -3,6 +3,7 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { emojiDataPath, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
+import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { authenticate } from './http/auth';
 import { compileEndpoint } from './http/endpoint';
@@ -110,6 +111,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.use(API_PREFIX, api);
   app.get(emojiDataPath(), serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
+  app.get('/user_avatars/:realm_id/emoji/images/*path', serveRealmEmoji(stoa));
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   app.get('/user_uploads/thumbnail/*path', auth, serveThumbnail(stoa));
   app.get('/user_uploads/:realm_id/*path', auth, serveUpload(stoa));

@@ -45,6 +45,23 @@ export class UploadStore {
     await syncFolder(path.dirname(target));
   }
 
+  /** Stores bytes made here (not received) at a path ID, durably: written and synced, then placed. */
+  async store(pathId: string, bytes: Buffer): Promise<void> {
+    const incoming = await this.incomingPath();
+    try {
+      const handle = await open(incoming, 'wx');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.place(incoming, pathId);
+    } finally {
+      await rm(incoming, { force: true });
+    }
+  }
+
   filePath(pathId: string): string {
     return path.join(this.root, pathId);
   }
