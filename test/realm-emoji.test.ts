@@ -89,6 +89,18 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     assert.deepEqual([stillMeta.format, stillMeta.pages ?? 1, stillMeta.width], ['png', 1, 64]);
   });
 
+  test('keeps an animated WebP moving too', async () => {
+    const gif = await animatedGif(90, 90);
+    const webp = await sharp(gif, { animated: true }).webp().toBuffer();
+    const emoji = await added(server.owner, 'spinner', webp, 'spinner.webp');
+    assert.match(emoji.source_url, /\.webp$/);
+    assert.ok(emoji.still_url);
+    const moving = await server.anonymous.download(emoji.source_url, { anonymous: true });
+    assert.equal(moving.headers.get('content-type'), 'image/webp');
+    const meta = await sharp(moving.bytes).metadata();
+    assert.deepEqual([meta.format, meta.pages, meta.width], ['webp', 2, 64]);
+  });
+
   test('a small image keeps its size', async () => {
     const emoji = await added(server.owner, 'tiny', await png(16, 16));
     const meta = await sharp((await server.anonymous.download(emoji.source_url, { anonymous: true })).bytes).metadata();
