@@ -454,3 +454,16 @@ CREATE TABLE attachment_messages (
   PRIMARY KEY (attachment_id, message_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX attachment_messages_by_message ON attachment_messages (message_id);
+
+-- Custom emoji. A deactivated emoji keeps its row and image: old messages, reactions and
+-- statuses still show it, but it cannot be newly used, and its name is free again.
+CREATE TABLE realm_emoji (
+  id                INTEGER PRIMARY KEY,
+  name              TEXT    NOT NULL,
+  -- The image's file name under uploads/emoji/<realm id>/: random, with the format's extension.
+  file_name         TEXT    NOT NULL,
+  author_id         INTEGER REFERENCES users (id),
+  is_animated       INTEGER NOT NULL DEFAULT 0,
+  deactivated       INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;

@@ -3,6 +3,7 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { emojiDataPath, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
+import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
@@ -141,6 +142,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.use(API_PREFIX, api);
   app.get(emojiDataPath(), serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
+  app.get('/user_avatars/:realm_id/emoji/images/*path', serveRealmEmoji(stoa));
   app.get(`${USER_AVATARS_PATH}/:realm_id/:file`, serveAvatar(stoa));
   app.get(DEFAULT_AVATAR_PATH, serveDefaultAvatar);
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));

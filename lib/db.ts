@@ -75,6 +75,19 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE INDEX submessages_by_message ON submessages (message_id, id);
     `),
+  // 5 -> 6: custom emoji.
+  (db) =>
+    db.exec(`
+      CREATE TABLE realm_emoji (
+        id                INTEGER PRIMARY KEY,
+        name              TEXT    NOT NULL,
+        file_name         TEXT    NOT NULL,
+        author_id         INTEGER REFERENCES users (id),
+        is_animated       INTEGER NOT NULL DEFAULT 0,
+        deactivated       INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

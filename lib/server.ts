@@ -12,6 +12,7 @@ import { openDatabase, startCheckpointer } from './db';
 import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
 import { createOrganization } from './realm/actions';
+import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
 import { createStoa, type Stoa } from './stoa';
 
@@ -185,7 +186,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
   const startedAt = Date.now();
   const sweep = stoa.uploads
-    .sweep(stoa.attachments.allPaths(), startedAt)
+    .sweep(new Set([...stoa.attachments.allPaths(), ...emojiPathIds(stoa)]), startedAt)
     .then((removed) => {
       if (removed > 0) log(`Removed ${removed} uploaded file(s) left behind by an interrupted upload.`);
     })

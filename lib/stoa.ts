@@ -14,6 +14,7 @@ import { preparePushQueries } from './push/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserStatusQueries } from './user-status/queries';
 import { prepareLinkifierQueries } from './linkifiers/queries';
+import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
@@ -65,6 +66,7 @@ export interface Stoa {
   push: ReturnType<typeof preparePushQueries>;
   profileFields: ReturnType<typeof prepareProfileFieldQueries>;
   attachments: ReturnType<typeof prepareAttachmentQueries>;
+  realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
   avatars: Avatars;
@@ -116,6 +118,7 @@ export function createStoa(
     push: preparePushQueries(db),
     profileFields: prepareProfileFieldQueries(db),
     attachments: prepareAttachmentQueries(db),
+    realmEmoji: prepareRealmEmojiQueries(db),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };

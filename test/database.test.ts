@@ -29,6 +29,7 @@ describe('the database', () => {
       DROP TRIGGER messages_raise_high_water;
       DROP TABLE deleted_messages_high_water;
       DROP TABLE submessages;
+      DROP TABLE realm_emoji;
       PRAGMA user_version = 1;
     `);
     old.close();

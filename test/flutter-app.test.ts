@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
 import { createChannel, uniqueName } from './support/channels';
 import type { Client } from './support/client';
 import {
@@ -273,6 +274,19 @@ describe('events, each produced over HTTP and decoded as the app decodes them', 
       await app.ok(op, `messages/${unread}/reactions`, { emoji_name: raw('zulip'), emoji_code: raw('zulip'), reaction_type: raw('zulip_extra_emoji') });
     }
     await other.post(`/messages/${unread}/reactions`, { emoji_name: 'zulip' });
+
+    // A custom emoji: added (a realm_emoji update), reacted with and worn as a status as the
+    // app sends them, then deactivated while both still show it.
+    const image = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 0, g: 120, b: 200 } } }).png().toBuffer();
+    const uploaded = await owner.upload('/realm/emoji/app_emoji', [{ name: 'app_emoji.png', bytes: image, type: 'image/png' }]);
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body));
+    const customId = Object.values((await owner.get('/realm/emoji')).body.emoji as Record<string, { id: string; name: string }>).find(
+      (emoji) => emoji.name === 'app_emoji',
+    )!.id;
+    const custom = { emoji_name: raw('app_emoji'), emoji_code: raw(customId), reaction_type: raw('realm_emoji') };
+    await app.ok('POST', `messages/${unread}/reactions`, custom);
+    await app.ok('POST', 'users/me/status', { status_text: raw('custom'), ...custom });
+    await owner.delete('/realm/emoji/app_emoji');
 
     // A poll, and a vote on it as the app sends one.
     const poll = await sendMessage(other, { type: 'stream', to: target.id, topic: 'flags', content: '/poll Lunch?\nPizza\nSalad' });

@@ -60,7 +60,7 @@ describe('register state', () => {
     assert.deepEqual([meta.format, meta.width, meta.height], ['png', 64, 64]);
   });
 
-  test('for `realm_emoji` is the organization’s custom emoji, none yet', async () => {
+  test('for `realm_emoji` is the organization’s custom emoji, none at first', async () => {
     const state = await fetchState(['realm_emoji']);
     assert.deepEqual(state.realm_emoji, {});
   });

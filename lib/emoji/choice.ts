@@ -42,11 +42,20 @@ export function storedReactionType(requested: string): string {
   return REACTION_TYPE_ALIASES[requested] ?? requested;
 }
 
+/** The organization's custom emoji, as checking a choice needs them. */
+export interface CustomEmojiLookup {
+  byId(id: number): { id: number; name: string; deactivated: 0 | 1 } | undefined;
+  activeByName(name: string): { id: number } | undefined;
+}
+
 /**
- * The code and type an emoji name stands for, when a client sends only the name. No custom
- * emoji exist, so a name is the Zulip emoji or a Unicode emoji of the emoji data.
+ * The code and type an emoji name stands for, when a client sends only the name: an active
+ * custom emoji first (its name hides a built-in one, as on Zulip), then the Zulip emoji, then
+ * a Unicode emoji of the emoji data.
  */
-function emojiByName(name: string): { code: string; reactionType: ReactionType } {
+function emojiByName(name: string, custom: CustomEmojiLookup): { code: string; reactionType: ReactionType } {
+  const realm = custom.activeByName(name);
+  if (realm) return { code: String(realm.id), reactionType: 'realm_emoji' };
   if (name === ZULIP_EXTRA_EMOJI.name) return { code: ZULIP_EXTRA_EMOJI.code, reactionType: 'service_extra_emoji' };
   const code = emojiCodeByName(name);
   if (code === null) throw badRequest(`Emoji '${name}' does not exist`);
@@ -57,20 +66,26 @@ function emojiByName(name: string): { code: string; reactionType: ReactionType }
  * Fills in what the client left out, the code or the type or both, from the name. What the
  * client gave is kept even where the name alone would say otherwise, as Zulip does.
  */
-export function completeEmoji(name: string, code: string | undefined, reactionType: string | undefined): EmojiChoice<string> {
+export function completeEmoji(
+  custom: CustomEmojiLookup,
+  name: string,
+  code: string | undefined,
+  reactionType: string | undefined,
+): EmojiChoice<string> {
   const type = reactionType === undefined ? undefined : storedReactionType(reactionType);
   if (code !== undefined && type !== undefined) return { name, code, reactionType: type };
-  const found = emojiByName(name);
+  const found = emojiByName(name, custom);
   return { name, code: code ?? found.code, reactionType: type ?? found.reactionType };
 }
 
 /**
  * THE ONE PLACE an emoji choice is checked, for reactions and status alike; answers the
  * choice with its type known to be one of ours. A Unicode emoji is identified by its code,
- * and its name must be one of that emoji's names, aliases included, as on Zulip. No custom
- * emoji exist, so every `realm_emoji` is refused as an unknown one.
+ * and its name must be one of that emoji's names, aliases included, as on Zulip. A custom emoji
+ * is identified by its ID, must go by its own name, and must not be deactivated: what already
+ * shows a deactivated one keeps it, but nothing new may use it.
  */
-export function checkEmoji(choice: EmojiChoice<string>): EmojiChoice {
+export function checkEmoji(custom: CustomEmojiLookup, choice: EmojiChoice<string>): EmojiChoice {
   const { name, code, reactionType } = choice;
   switch (reactionType) {
     case 'unicode_emoji':
@@ -81,8 +96,13 @@ export function checkEmoji(choice: EmojiChoice<string>): EmojiChoice {
       if (code !== ZULIP_EXTRA_EMOJI.code) throw invalidEmojiCode();
       if (name !== code) throw invalidEmojiName();
       return { name, code, reactionType };
-    case 'realm_emoji':
-      throw badRequest('Invalid custom emoji.');
+    case 'realm_emoji': {
+      const emoji = /^\d{1,15}$/.test(code) ? custom.byId(Number(code)) : undefined;
+      if (!emoji) throw badRequest('Invalid custom emoji.');
+      if (emoji.name !== name) throw badRequest('Invalid custom emoji name.');
+      if (emoji.deactivated) throw badRequest('This custom emoji has been deactivated.');
+      return { name, code, reactionType };
+    }
     default:
       throw badRequest('Invalid emoji type.');
   }

@@ -20,6 +20,7 @@ import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
 import * as userStatusViews from '../user-status/views';
 import * as linkifierViews from '../linkifiers/views';
+import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
@@ -154,6 +155,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/drafts', endpoint: draftViews.createDraftsView },
   { method: 'PATCH', path: '/drafts/:draft_id', endpoint: draftViews.editDraftView },
   { method: 'DELETE', path: '/drafts/:draft_id', endpoint: draftViews.deleteDraftView },
+  { method: 'GET', path: '/realm/emoji', endpoint: realmEmojiViews.getRealmEmoji },
+  { method: 'POST', path: '/realm/emoji/:emoji_name', endpoint: realmEmojiViews.uploadRealmEmojiView },
+  { method: 'DELETE', path: '/realm/emoji/:emoji_name', endpoint: realmEmojiViews.deactivateRealmEmojiView },
   { method: 'GET', path: '/realm/linkifiers', endpoint: linkifierViews.getLinkifiers },
   { method: 'PATCH', path: '/realm/linkifiers', endpoint: linkifierViews.reorderLinkifiersView },
   { method: 'POST', path: '/realm/filters', endpoint: linkifierViews.addLinkifierView },

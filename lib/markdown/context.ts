@@ -1,3 +1,4 @@
+import { emojiUrl } from '../realm-emoji/present';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { previewFormat } from '../uploads/images';
@@ -39,8 +40,12 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
       const channel = stoa.channels.byName(name);
       return channel ? { id: channel.id, name: channel.name } : null;
     },
-    // No custom emoji exist yet.
-    realmEmoji: () => null,
+    realmEmoji: (name) => {
+      const row = stoa.realmEmoji.activeByName(name);
+      if (!row) return null;
+      const realmId = stoa.realm.get()!.id;
+      return { id: String(row.id), name: row.name, url: emojiUrl(realmId, row), stillUrl: row.is_animated ? emojiUrl(realmId, row, true) : null };
+    },
     linkifiers: stoa.linkifiers.realmLinkifiers(),
     alertWords: [],
     realmUrl: stoa.site,

@@ -62,7 +62,7 @@ export const addReactionView = endpoint<ReactionParams & { emoji_name: string }>
   params: { properties: REACTION_PARAMS, required: ['message_id', 'emoji_name'] },
   view: ({ stoa, user, params }) => {
     const { row, inHistory } = accessMessage(stoa, user, params.message_id, { modifying: true });
-    const wanted = completeEmoji(params.emoji_name, params.emoji_code, params.reaction_type);
+    const wanted = completeEmoji(stoa.realmEmoji, params.emoji_name, params.emoji_code, params.reaction_type);
     if (stoa.messages.ownReaction(row.id, user.id, wanted.code, wanted.reactionType)) {
       throw new ApiError('REACTION_ALREADY_EXISTS', 'Reaction already exists.');
     }
@@ -71,7 +71,7 @@ export const addReactionView = endpoint<ReactionParams & { emoji_name: string }>
     const earlier = stoa.messages.firstReaction(row.id, wanted.code, wanted.reactionType);
     const emoji = earlier
       ? { name: earlier.emoji_name, code: earlier.emoji_code, reactionType: earlier.reaction_type }
-      : checkEmoji(wanted);
+      : checkEmoji(stoa.realmEmoji, wanted);
     addReaction(stoa, user, row, inHistory, {
       message_id: row.id,
       user_id: user.id,
@@ -92,7 +92,7 @@ export const removeReactionView = endpoint<ReactionParams>({
       if (params.emoji_name === undefined) {
         throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
       }
-      code = completeEmoji(params.emoji_name, undefined, undefined).code;
+      code = completeEmoji(stoa.realmEmoji, params.emoji_name, undefined, undefined).code;
     }
     // Unlike adding, removing does not infer the type from the name; Zulip's clients send it.
     const type = storedReactionType(params.reaction_type ?? 'unicode_emoji');

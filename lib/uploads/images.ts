@@ -99,3 +99,52 @@ export async function squareImage(input: string | Buffer, size: number): Promise
     return null;
   }
 }
+
+/** Custom emoji are made no larger than this square, as on Zulip. */
+export const EMOJI_SIZE = 64;
+
+/** The formats a custom emoji may be, by sharp's name, with the extension its file gets. */
+const EMOJI_FORMATS: Record<string, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
+
+export interface EmojiImages {
+  /** The emoji as shown, in its own format, moving if it moved. */
+  image: Buffer;
+  extension: string;
+  /** Its first frame as a PNG, for an animated emoji only. */
+  still: Buffer | null;
+}
+
+/**
+ * A custom emoji's images from an uploaded file: made to fit the emoji square (smaller ones are
+ * left their size) and kept in their format, animation included. Null when the file is not an
+ * image of a format an emoji may be.
+ */
+export async function makeEmojiImages(input: string): Promise<EmojiImages | null> {
+  let format: string | undefined;
+  let animated: boolean;
+  try {
+    const meta = await sharp()(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    format = meta.format;
+    animated = (meta.pages ?? 1) > 1;
+  } catch {
+    return null;
+  }
+  const extension = format === undefined ? undefined : EMOJI_FORMATS[format];
+  if (extension === undefined) return null;
+  const fit = { fit: 'inside', withoutEnlargement: true } as const;
+  try {
+    // A still image is turned upright first; the frames of an animation carry no orientation.
+    const source = sharp()(input, { animated, limitInputPixels: MAX_INPUT_PIXELS });
+    const image = await (animated ? source : source.rotate())
+      .resize(EMOJI_SIZE, EMOJI_SIZE, fit)
+      .toFormat(format as 'png' | 'jpeg' | 'gif' | 'webp')
+      .toBuffer();
+    const still = animated
+      ? await sharp()(input, { limitInputPixels: MAX_INPUT_PIXELS }).resize(EMOJI_SIZE, EMOJI_SIZE, fit).png().toBuffer()
+      : null;
+    return { image, extension, still };
+  } catch {
+    // The header read but the pixels did not: a damaged file.
+    return null;
+  }
+}

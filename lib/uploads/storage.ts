@@ -47,6 +47,23 @@ export class UploadStore {
     await syncFolder(path.dirname(target));
   }
 
+  /** Stores bytes made here (not received) at a path ID, durably: written and synced, then placed. */
+  async store(pathId: string, bytes: Buffer): Promise<void> {
+    const incoming = await this.incomingPath();
+    try {
+      const handle = await open(incoming, 'wx');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.place(incoming, pathId);
+    } finally {
+      await rm(incoming, { force: true });
+    }
+  }
+
   filePath(pathId: string): string {
     return path.join(this.root, pathId);
   }
@@ -56,19 +73,9 @@ export class UploadStore {
     return path.join(this.root, AVATARS, fileName);
   }
 
-  /** Replaces a file as a whole: readers see the old one or the new one, never half of one. */
-  async replace(file: string, bytes: Buffer): Promise<void> {
-    await mkdir(path.dirname(file), { recursive: true });
-    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
-    const handle = await open(partial, 'wx');
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(partial, file);
-    await syncFolder(path.dirname(file));
+  /** Stores (or replaces) an avatar file, durably, as `store` does for uploads. */
+  storeAvatar(fileName: string, bytes: Buffer): Promise<void> {
+    return this.store(`${AVATARS}/${fileName}`, bytes);
   }
 
   thumbnailPath(pathId: string, format: string): string {

@@ -49,7 +49,7 @@ export const updateStatusView = endpoint<UpdateStatusParams>({
       // An empty name clears the emoji.
       emoji = { name: '', code: '', reactionType: 'unicode_emoji' };
     } else if (emojiName !== undefined) {
-      emoji = checkEmoji(completeEmoji(emojiName, emojiCode, reactionType));
+      emoji = checkEmoji(stoa.realmEmoji, completeEmoji(stoa.realmEmoji, emojiName, emojiCode, reactionType));
     } else if (emojiCode || reactionType) {
       throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
     }

@@ -44,8 +44,8 @@ export async function avatarImages(file: ReceivedFile): Promise<AvatarImages> {
 
 /** Puts a user's avatar pictures in place and switches the user to them, telling everyone. */
 export async function useAvatar(stoa: Stoa, userId: number, images: AvatarImages): Promise<UserRow> {
-  await stoa.uploads.replace(stoa.uploads.avatarPath(stoa.avatars.fileName(userId, false)), images.small);
-  await stoa.uploads.replace(stoa.uploads.avatarPath(stoa.avatars.fileName(userId, true)), images.medium);
+  await stoa.uploads.storeAvatar(stoa.avatars.fileName(userId, false), images.small);
+  await stoa.uploads.storeAvatar(stoa.avatars.fileName(userId, true), images.medium);
   return changeAvatar(stoa, userId, 'U');
 }
 
