@@ -22,10 +22,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, startCheckpointer } from '../lib/db';
-import { prepareMessageQueries } from '../lib/messages/queries';
 import { DATABASE_FILE } from '../lib/server';
-import { prepareUserQueries, Role } from '../lib/users/queries';
 import { percentile } from './api';
+import { storageWorkload } from './storage-floor';
 
 const { values: args } = parseArgs({
   options: {
@@ -45,47 +44,7 @@ async function run(mode: 'own thread' | 'worker'): Promise<Record<string, number
   const file = path.join(data, DATABASE_FILE);
   const db = openDatabase(file);
   const stop = mode === 'worker' ? startCheckpointer(file, (line) => console.error(line)) : async () => {};
-  const users = prepareUserQueries(db);
-  const messages = prepareMessageQueries(db);
-  const subscribers = Array.from({ length: SUBSCRIBERS }, (_, i) =>
-    users.insert({
-      email: `c${i}@bench.local`,
-      delivery_email: `c${i}@bench.local`,
-      full_name: `C ${i}`,
-      password_hash: null,
-      api_key: `c-key-${i}`,
-      role: Role.MEMBER,
-      is_bot: 0,
-      bot_type: null,
-      bot_owner_id: null,
-      is_system_bot: 0,
-      can_create_users: 0,
-      date_joined_ms: 0,
-      email_address_visibility: 1,
-    }),
-  );
-  const recipientId = Number(db.prepare('INSERT INTO recipients (type, type_id) VALUES (2, 1)').run().lastInsertRowid);
-  let n = 0;
-  const store = db.transaction(() => {
-    for (let k = 0; k < BATCH; k++, n++) {
-      const content = `Message ${n}: the **build** is green again, see https://example.com/builds/${n} for details.`;
-      const id = messages.insert({
-        sender_id: subscribers[n % SUBSCRIBERS],
-        recipient_id: recipientId,
-        stream_id: null,
-        topic: `topic ${n % 10}`,
-        content,
-        rendered_content: `<p>${content}</p>`,
-        date_sent: 0,
-        sending_client: 'bench',
-        is_me_message: 0,
-        has_link: 1,
-        has_image: 0,
-        has_attachment: 0,
-      });
-      for (const userId of subscribers) messages.insertUserMessage(userId, id, userId === subscribers[n % SUBSCRIBERS] ? 1 : 0);
-    }
-  });
+  const { store } = storageWorkload(db, SUBSCRIBERS, BATCH);
   const times: number[] = [];
   const checkpoints: Array<{ ms: number; pages: number }> = [];
   if (mode === 'own thread') db.pragma('wal_autocheckpoint = 0');

@@ -32,12 +32,11 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../lib/db';
-import { prepareMessageQueries } from '../lib/messages/queries';
 import { DATABASE_FILE } from '../lib/server';
-import { prepareUserQueries, Role } from '../lib/users/queries';
 import { Api, percentile, type Credentials } from './api';
 import { generatedDataFolder, HOT_CHANNEL, HOT_TOPIC, SEARCH_WORD_RANK, vocabulary } from './generate-messages-db';
 import { BARE_DATABASE_FILE, BENCH_OWNER } from './message-server';
+import { storageWorkload } from './storage-floor';
 
 const { values: args } = parseArgs({
   options: {
@@ -384,57 +383,17 @@ const FLOOR_SECONDS = 5;
 function storageFloor(): { perSecond: number; cpuPerMessageMs: number } {
   const data = mkdtempSync(path.join(tmpdir(), 'stoa-bench-floor-'));
   const db = openDatabase(path.join(data, DATABASE_FILE));
-  const users = prepareUserQueries(db);
-  const messages = prepareMessageQueries(db);
-  const subscribers = Array.from({ length: SUBSCRIBERS }, (_, i) =>
-    users.insert({
-      email: `floor${i}@bench.local`,
-      delivery_email: `floor${i}@bench.local`,
-      full_name: `Floor ${i}`,
-      password_hash: null,
-      api_key: `floor-key-${i}`,
-      role: Role.MEMBER,
-      is_bot: 0,
-      bot_type: null,
-      bot_owner_id: null,
-      is_system_bot: 0,
-      can_create_users: 0,
-      date_joined_ms: 0,
-      email_address_visibility: 1,
-    }),
-  );
-  const recipientId = Number(db.prepare('INSERT INTO recipients (type, type_id) VALUES (2, 1)').run().lastInsertRowid);
-  let n = 0;
-  const store = db.transaction(() => {
-    for (let k = 0; k < FLOOR_BATCH; k++, n++) {
-      const content = `Message ${n}: the **build** is green again, see https://example.com/builds/${n} for details.`;
-      const id = messages.insert({
-        sender_id: subscribers[n % SUBSCRIBERS],
-        recipient_id: recipientId,
-        stream_id: null,
-        topic: `topic ${n % 10}`,
-        content,
-        rendered_content: `<p>${content}</p>`,
-        date_sent: 0,
-        sending_client: 'bench',
-        is_me_message: 0,
-        has_link: 1,
-        has_image: 0,
-        has_attachment: 0,
-      });
-      for (const userId of subscribers) messages.insertUserMessage(userId, id, userId === subscribers[n % SUBSCRIBERS] ? 1 : 0);
-    }
-  });
+  const { store, stored: storedCount } = storageWorkload(db, SUBSCRIBERS, FLOOR_BATCH);
   const warmupEnd = performance.now() + WARMUP_SECONDS * 1000;
   while (performance.now() < warmupEnd) store.immediate();
-  const stored = n;
+  const stored = storedCount();
   const cpu = process.cpuUsage();
   const end = performance.now() + FLOOR_SECONDS * 1000;
   while (performance.now() < end) store.immediate();
   const used = process.cpuUsage(cpu);
   db.close();
   rmSync(data, { recursive: true, force: true });
-  const count = n - stored;
+  const count = storedCount() - stored;
   return { perSecond: count / FLOOR_SECONDS, cpuPerMessageMs: (used.user + used.system) / 1000 / count };
 }
 

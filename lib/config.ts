@@ -152,17 +152,22 @@ function parsePort(name: string, value: string): number {
   return Number(value);
 }
 
-/** The relay's credentials, if any, ride in the URL's user-info part (https://id:key@host/). */
-function parseRelayUrl(name: string, value: string): string {
-  let url: URL;
+function parseHttpUrl(name: string, value: string): URL {
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
+    // Refused below, with every other URL that is not http or https.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
-  }
+  return url;
+}
+
+/** The relay's credentials, if any, ride in the URL's user-info part (https://id:key@host/). */
+function parseRelayUrl(name: string, value: string): string {
+  parseHttpUrl(name, value);
   return value;
 }
 
@@ -176,15 +181,7 @@ function parseMib(name: string, value: string): number {
  * it may name only a scheme, host and port: Stoa serves from the root of its address.
  */
 function parseSiteUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http or https URL, not '${value}'`);
-  }
+  const url = parseHttpUrl(name, value);
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw new ConfigError(`${name} must be a scheme, host and port only, like https://chat.example.org, not '${value}'`);
   }

@@ -1,0 +1,55 @@
+import type { Db } from '../lib/db';
+import { prepareMessageQueries } from '../lib/messages/queries';
+import { prepareUserQueries, Role } from '../lib/users/queries';
+
+/**
+ * The storage floor's workload: `subscribers` members of one channel, and a transaction that
+ * stores `batch` channel messages with Stoa's own statements (the message row, its search
+ * entry, one user_messages row per subscriber, the sender's read). No HTTP, Markdown or
+ * events: what storing messages costs SQLite alone, in our schema. `stored()` counts them.
+ */
+export function storageWorkload(db: Db, subscriberCount: number, batch: number) {
+  const users = prepareUserQueries(db);
+  const messages = prepareMessageQueries(db);
+  const subscribers = Array.from({ length: subscriberCount }, (_, i) =>
+    users.insert({
+      email: `floor${i}@bench.local`,
+      delivery_email: `floor${i}@bench.local`,
+      full_name: `Floor ${i}`,
+      password_hash: null,
+      api_key: `floor-key-${i}`,
+      role: Role.MEMBER,
+      is_bot: 0,
+      bot_type: null,
+      bot_owner_id: null,
+      is_system_bot: 0,
+      can_create_users: 0,
+      date_joined_ms: 0,
+      email_address_visibility: 1,
+    }),
+  );
+  const recipientId = Number(db.prepare('INSERT INTO recipients (type, type_id) VALUES (2, 1)').run().lastInsertRowid);
+  let n = 0;
+  const store = db.transaction(() => {
+    for (let k = 0; k < batch; k++, n++) {
+      const sender = subscribers[n % subscriberCount];
+      const content = `Message ${n}: the **build** is green again, see https://example.com/builds/${n} for details.`;
+      const id = messages.insert({
+        sender_id: sender,
+        recipient_id: recipientId,
+        stream_id: null,
+        topic: `topic ${n % 10}`,
+        content,
+        rendered_content: `<p>${content}</p>`,
+        date_sent: 0,
+        sending_client: 'bench',
+        is_me_message: 0,
+        has_link: 1,
+        has_image: 0,
+        has_attachment: 0,
+      });
+      for (const userId of subscribers) messages.insertUserMessage(userId, id, userId === sender ? 1 : 0);
+    }
+  });
+  return { store, stored: () => n };
+}
