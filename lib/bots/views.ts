@@ -7,7 +7,7 @@ import { changeRole, deactivateUser, INTERNAL_EMAIL_DOMAIN } from '../users/acti
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/views';
-import { avatarReceiver, botAvatarOf, discardFiles, useAvatar, type AvatarImages } from '../users/avatar-views';
+import { avatarReceiver, useAvatar, withBotAvatar, type AvatarImages } from '../users/avatar-views';
 import type { Request } from 'express';
 import { changeBotDefaults, changeBotOwner, createBot as insertBot, regenerateBotApiKey } from './actions';
 import { announceBotUpdate } from './announce';
@@ -81,13 +81,7 @@ export const createBotView = endpoint<CreateParams>({
     },
     required: ['full_name', 'short_name'],
   },
-  view: async ({ stoa, user, params, req }) => {
-    try {
-      return await createBotWithAvatar(stoa, user, params, await botAvatarOf(req as Request));
-    } finally {
-      await discardFiles(req as Request);
-    }
-  },
+  view: ({ stoa, user, params, req }) => withBotAvatar(req as Request, (avatar) => createBotWithAvatar(stoa, user, params, avatar)),
 });
 
 /** Checks everything first, then creates the bot, then gives it the avatar it came with. */
@@ -179,13 +173,7 @@ export const updateBotView = endpoint<UpdateParams>({
   },
   pathPatterns: BOT_ID,
   fileReceiver: botAvatarReceiver,
-  view: async ({ stoa, user, params, req }) => {
-    try {
-      return await updateBot(stoa, user, params, await botAvatarOf(req as Request));
-    } finally {
-      await discardFiles(req as Request);
-    }
-  },
+  view: ({ stoa, user, params, req }) => withBotAvatar(req as Request, (avatar) => updateBot(stoa, user, params, avatar)),
 });
 
 /** Checks everything first, then changes what the request names, the avatar last. */

@@ -49,11 +49,17 @@ export async function useAvatar(stoa: Stoa, userId: number, images: AvatarImages
   return changeAvatar(stoa, userId, 'U');
 }
 
-/** The avatar a bot request brought (none, or exactly one image), checked before anything changes. */
-export async function botAvatarOf(req: Request): Promise<AvatarImages | undefined> {
-  const files = req.files ?? [];
-  if (files.length === 0) return undefined;
-  return avatarImages(files[0]);
+/**
+ * Runs a bot request with the avatar it brought (none, or one image), made before anything
+ * changes, and removes the uploaded file afterwards whatever happens.
+ */
+export async function withBotAvatar<T>(req: Request, run: (avatar: AvatarImages | undefined) => Promise<T>): Promise<T> {
+  try {
+    const files = req.files ?? [];
+    return await run(files.length === 0 ? undefined : await avatarImages(files[0]));
+  } finally {
+    await discardFiles(req);
+  }
 }
 
 /** Removes the files a request brought that nothing kept. */
