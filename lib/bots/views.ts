@@ -124,7 +124,7 @@ async function useBotAvatar(stoa: Stoa, bot: UserRow, avatar: AvatarImages): Pro
 }
 
 function botAvatarReceiver(stoa: Stoa) {
-  return { ...avatarReceiver(stoa), tooMany: () => badRequest('You may only upload one file at a time') };
+  return avatarReceiver(stoa, () => badRequest('You may only upload one file at a time'));
 }
 
 export const getBots = endpoint({

@@ -49,7 +49,9 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
     linkifiers: stoa.linkifiers.realmLinkifiers(),
     alertWords: [],
     realmUrl: stoa.site,
+    // Read only when a message links an upload: sending is the hot path.
     uploadedImage: (pathId) => {
+      if (realmSetting(stoa, 'realm_inline_image_preview') === false) return null;
       const row = stoa.attachments.byPath(pathId);
       if (!row || row.width === null || row.height === null || row.content_type === null) return null;
       return {
@@ -61,6 +63,5 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
         thumbnailUrl: `/user_uploads/thumbnail/${uploadUrl(row.path_id).slice('/user_uploads/'.length)}/${previewFormat(false).name}`,
       };
     },
-    inlineImagePreview: realmSetting(stoa, 'realm_inline_image_preview') !== false,
   };
 }

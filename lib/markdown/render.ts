@@ -33,10 +33,11 @@ export interface MarkdownContext {
   topicLinkMessageId?(channelId: number, topic: string): number | null;
   /** realm_empty_topic_display_name; "general chat" when not given. */
   emptyTopicDisplayName?: string;
-  /** An uploaded image by path ID (for its preview), or null for any other file or none. */
+  /**
+   * An uploaded image by path ID, for its preview; null for any other file, for none, and
+   * whenever the organization turns inline_image_preview off.
+   */
   uploadedImage?(pathId: string): UploadedImage | null;
-  /** The organization's inline_image_preview: whether linked uploaded images are shown. */
-  inlineImagePreview?: boolean;
 }
 
 export interface UploadedImage {
@@ -754,7 +755,7 @@ function buildParser() {
         env.result.hasAttachment = true;
         env.result.uploadPathIds.add(pathId);
         if (/\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(href)) env.result.hasImage = true;
-        const image = env.context.inlineImagePreview === false ? null : (env.context.uploadedImage?.(pathId) ?? null);
+        const image = env.context.uploadedImage?.(pathId) ?? null;
         if (image) env.previews.push(imagePreview(String(token.attrGet('href')), linkText(tokens, idx), image));
       }
     }

@@ -178,8 +178,13 @@ export function prepareMessageQueries(db: Db) {
     `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? ORDER BY um.message_id`,
   );
+  // Active users with the message read who let it be known: send_read_receipts is stored only
+  // when it differs from its default, true.
   const readers = db.prepare<[number], { user_id: number }>(
-    'SELECT user_id FROM user_messages WHERE message_id = ? AND (flags & 1) <> 0 ORDER BY user_id',
+    `SELECT um.user_id FROM user_messages um JOIN users u ON u.id = um.user_id
+     WHERE um.message_id = ? AND (um.flags & 1) <> 0 AND u.is_active = 1
+       AND NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = um.user_id AND s.name = 'send_read_receipts' AND s.value = 'false')
+     ORDER BY um.user_id`,
   );
   const unreadFromSender = db.prepare<[number, number], { message_id: number }>(
     `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
@@ -249,7 +254,7 @@ export function prepareMessageQueries(db: Db) {
     clearFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
       void clearFlag.run(bit, userId, JSON.stringify(messageIds)),
     unreadIn: (userId: number, recipientId: number) => unreadIn.all(userId, recipientId).map((r) => r.message_id),
-    /** Everyone with a copy of the message flagged read. */
+    /** The active users who have read the message and send read receipts. */
     readersOf: (messageId: number) => readers.all(messageId).map((r) => r.user_id),
     unreadFromSender: (userId: number, senderId: number) =>
       unreadFromSender.all(userId, senderId).map((r) => r.message_id),

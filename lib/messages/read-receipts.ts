@@ -1,7 +1,6 @@
 import { endpoint } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import { realmSetting } from '../realm/settings-store';
-import { userSettings } from '../users/settings-store';
 import { accessMessage } from './access';
 
 /**
@@ -20,11 +19,9 @@ export const readReceiptsView = endpoint<{ message_id: number }>({
     }
     const mutedByCaller = new Set(stoa.mutedUsers.forUser(user.id).map((muted) => muted.id));
     const mutersOfCaller = stoa.mutedUsers.mutersOf(user.id);
-    const userIds = stoa.messages.readersOf(row.id).filter((readerId) => {
-      if (readerId === row.sender_id || mutedByCaller.has(readerId) || mutersOfCaller.has(readerId)) return false;
-      const reader = stoa.users.byId(readerId);
-      return reader !== undefined && reader.is_active === 1 && userSettings(stoa, reader).send_read_receipts === true;
-    });
+    const userIds = stoa.messages
+      .readersOf(row.id)
+      .filter((readerId) => readerId !== row.sender_id && !mutedByCaller.has(readerId) && !mutersOfCaller.has(readerId));
     return { user_ids: userIds };
   },
 });

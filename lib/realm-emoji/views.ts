@@ -1,33 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
-import type { FileReceiver } from '../http/params';
 import { emojiCodeByName } from '../markdown/emoji';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { makeEmojiImages } from '../uploads/images';
+import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
 import { Role } from '../users/queries';
 import { addRealmEmoji, deactivateRealmEmoji } from './actions';
 import { emojiPathId, realmEmojiDict } from './present';
 
 /** Zulip's default MAX_EMOJI_FILE_SIZE_MIB. */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
-const MIB = 1024 * 1024;
-
-function tooLarge() {
-  return badRequest(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`);
-}
-
-function emojiReceiver(stoa: Stoa): FileReceiver {
-  return {
-    // One byte over the limit is enough to know a file is too large (the view checks).
-    maxBytes: MAX_EMOJI_FILE_SIZE_MIB * MIB + 1,
-    target: () => stoa.uploads.incomingPath(),
-    tooLarge,
-  };
-}
 
 /** Zulip's rule: lowercase ASCII letters, digits, dashes and underscores, ending in a letter or digit. */
 function checkEmojiName(name: string): void {
@@ -51,7 +36,7 @@ export const getRealmEmoji = endpoint({
  */
 export const uploadRealmEmojiView = endpoint<{ emoji_name: string }>({
   params: { properties: { emoji_name: { type: 'string' } }, required: ['emoji_name'] },
-  fileReceiver: emojiReceiver,
+  fileReceiver: (stoa) => fileReceiver(stoa, MAX_EMOJI_FILE_SIZE_MIB),
   view: async ({ stoa, user, params, req }) => {
     const files = (req as Request).files ?? [];
     try {
@@ -66,12 +51,12 @@ export const uploadRealmEmojiView = endpoint<{ emoji_name: string }>({
         throw badRequest('Only administrators can override built-in emoji.');
       }
       const [file] = files;
-      if (file.size > MAX_EMOJI_FILE_SIZE_MIB * MIB) throw tooLarge();
+      checkFileSize(file, MAX_EMOJI_FILE_SIZE_MIB);
       const images = await makeEmojiImages(file.path);
       if (!images) throw badRequest('Invalid image format');
       return await storeEmoji(stoa, user.id, name, images);
     } finally {
-      for (const file of files) await rm(file.path, { force: true });
+      await discardFiles(req as Request);
     }
   },
 });

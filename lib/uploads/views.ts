@@ -1,9 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
-import type { FileReceiver } from '../http/params';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { canDownload } from './access';
@@ -11,37 +9,22 @@ import { addAttachment, removeAttachment } from './actions';
 import { probeImage } from './images';
 import { presentAttachment, uploadUrl } from './present';
 import type { AttachmentRow } from './queries';
+import { checkFileSize, discardFiles, fileReceiver, mib } from './receive';
 import { UploadStore } from './storage';
-
-const MIB = 1024 * 1024;
-
-function tooLarge(stoa: Stoa) {
-  return badRequest(`Uploaded file is larger than the allowed limit of ${stoa.config.maxFileUploadSizeMib} MiB`);
-}
-
-/** Files arrive under the store's incoming folder, at most as large as the server allows. */
-function uploadReceiver(stoa: Stoa): FileReceiver {
-  return {
-    // One byte over the limit is enough to know a file is too large (the view checks).
-    maxBytes: stoa.config.maxFileUploadSizeMib * MIB + 1,
-    target: () => stoa.uploads.incomingPath(),
-    tooLarge: () => tooLarge(stoa),
-  };
-}
 
 /** POST /user_uploads: stores one file and answers where it is. Only its owner may read it until a message links it. */
 export const uploadFileView = endpoint({
   params: NO_PARAMS,
-  fileReceiver: uploadReceiver,
+  fileReceiver: (stoa) => fileReceiver(stoa, stoa.config.maxFileUploadSizeMib),
   view: async ({ stoa, user, req }) => {
     const files = (req as Request).files ?? [];
     try {
       if (files.length === 0) throw badRequest('You must specify a file to upload');
       const [file] = files;
       if (file.size === 0) throw badRequest('The uploaded file is empty');
-      if (file.size > stoa.config.maxFileUploadSizeMib * MIB) throw tooLarge(stoa);
+      checkFileSize(file, stoa.config.maxFileUploadSizeMib);
       const quota = stoa.config.uploadQuotaMib;
-      if (quota !== undefined && stoa.attachments.spaceUsed() + file.size > quota * MIB) {
+      if (quota !== undefined && stoa.attachments.spaceUsed() + file.size > mib(quota)) {
         throw badRequest("Upload would exceed your organization's upload quota.");
       }
       const image = await probeImage(file.path);
@@ -63,7 +46,7 @@ export const uploadFileView = endpoint({
       const url = uploadUrl(pathId);
       return { uri: url, url, filename: fileName };
     } finally {
-      for (const file of files) await rm(file.path, { force: true });
+      await discardFiles(req as Request);
     }
   },
 });

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import type { NextFunction, Request, Response } from 'express';
 import type { Stoa } from '../stoa';
@@ -8,25 +7,20 @@ import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import { renderSvgToPng, squareImage } from '../uploads/images';
+import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
 import { changeAvatar } from './actions';
 import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE } from './avatars';
 import { Role, type UserRow } from './queries';
 
-const MIB = 1024 * 1024;
 const MAX_AVATAR_MIB = REALM_SERVER_FACTS.max_avatar_file_size_mib as number;
 
 function exactlyOne() {
   return badRequest('You must upload exactly one avatar.');
 }
 
-/** Avatars arrive like uploads, up to max_avatar_file_size_mib. */
-export function avatarReceiver(stoa: Stoa): FileReceiver {
-  return {
-    maxBytes: MAX_AVATAR_MIB * MIB + 1,
-    target: () => stoa.uploads.incomingPath(),
-    tooLarge: () => badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_MIB} MiB`),
-    tooMany: exactlyOne,
-  };
+/** Avatars arrive like uploads, up to max_avatar_file_size_mib; a second file is Zulip's "exactly one". */
+export function avatarReceiver(stoa: Stoa, tooMany = exactlyOne): FileReceiver {
+  return fileReceiver(stoa, MAX_AVATAR_MIB, tooMany);
 }
 
 export interface AvatarImages {
@@ -36,7 +30,7 @@ export interface AvatarImages {
 
 /** The avatar's pictures (the small and the medium square) made from an uploaded image, or Zulip's error. */
 export async function avatarImages(file: ReceivedFile): Promise<AvatarImages> {
-  if (file.size > MAX_AVATAR_MIB * MIB) throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_MIB} MiB`);
+  checkFileSize(file, MAX_AVATAR_MIB);
   const [small, medium] = await Promise.all([squareImage(file.path, AVATAR_SIZE), squareImage(file.path, MEDIUM_AVATAR_SIZE)]);
   if (!small || !medium) throw badRequest('Could not decode image; did you upload an image file?');
   return { small, medium };
@@ -62,10 +56,6 @@ export async function withBotAvatar<T>(req: Request, run: (avatar: AvatarImages 
   }
 }
 
-/** Removes the files a request brought that nothing kept. */
-export async function discardFiles(req: Request): Promise<void> {
-  for (const file of req.files ?? []) await rm(file.path, { force: true });
-}
 
 export function checkAvatarChangesAllowed(stoa: Stoa, user: UserRow): void {
   if (realmSetting(stoa, 'realm_avatar_changes_disabled') === true && user.role > Role.ADMINISTRATOR) {
