@@ -138,6 +138,26 @@ describe('POST /user_uploads', () => {
     }
   });
 
+  test('an animated image is previewed as animated, with a moving thumbnail beside the still one', async () => {
+    const owner = await server.createUser();
+    const frames = await Promise.all(
+      [{ r: 255, g: 0, b: 0 }, { r: 0, g: 0, b: 255 }].map((background) =>
+        sharp({ create: { width: 1000, height: 1000, channels: 3, background } }).png().toBuffer(),
+      ),
+    );
+    const gif = await sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
+    const { url } = await upload(owner, 'moving.gif', gif, 'image/gif');
+    const channel = await createChannel(owner);
+    const id = await sendMessage(owner, { type: 'stream', to: channel.id, topic: 'gifs', content: `[moving.gif](${url})` });
+    const content: string = (await owner.get(`/messages/${id}`)).body.message.content;
+    assert.match(content, /<img data-animated="true" data-original-content-type="image\/gif" data-original-dimensions="1000x1000" src="[^"]+\/840x560\.webp">/);
+    const base = `/user_uploads/thumbnail/${url.slice('/user_uploads/'.length)}`;
+    const moving = await sharp((await owner.download(`${base}/840x560-anim.webp`)).bytes, { animated: true }).metadata();
+    assert.deepEqual([moving.format, moving.pages, moving.width, moving.pageHeight], ['webp', 2, 560, 560]);
+    const still = await sharp((await owner.download(`${base}/840x560.webp`)).bytes).metadata();
+    assert.deepEqual([still.format, still.pages ?? 1, still.width, still.height], ['webp', 1, 560, 560]);
+  });
+
   test('a file that only claims to be an image is served as a download, never as a page', async () => {
     const owner = await server.createUser();
     const { url } = await upload(owner, 'evil.png', '<html><script>alert(1)</script></html>', 'image/png');
