@@ -467,3 +467,22 @@ CREATE TABLE realm_emoji (
   deactivated       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+
+-- The organization's defaults for new users' personal settings (lib/users/settings.ts) where
+-- they differ from Stoa's own defaults; value is JSON. Existing users keep what they have.
+CREATE TABLE realm_user_settings_defaults (
+  name              TEXT    PRIMARY KEY,
+  value             TEXT    NOT NULL
+) STRICT, WITHOUT ROWID;
+
+-- The token of a channel's email address, one per person asking and sender the address
+-- names (sender_id NULL: the email gateway). Stoa receives no email; the address is kept so
+-- that it stays the same each time it is asked for.
+CREATE TABLE channel_email_addresses (
+  stream_id         INTEGER NOT NULL REFERENCES streams (id),
+  creator_id        INTEGER NOT NULL REFERENCES users (id),
+  sender_id         INTEGER REFERENCES users (id),
+  email_token       TEXT    NOT NULL UNIQUE
+) STRICT;
+CREATE UNIQUE INDEX channel_email_addresses_by_channel
+  ON channel_email_addresses (stream_id, creator_id, coalesce(sender_id, 0));

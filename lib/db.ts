@@ -88,6 +88,22 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
     `),
+  // 6 -> 7: the organization's defaults for new users' settings, and channel email addresses.
+  (db) =>
+    db.exec(`
+      CREATE TABLE realm_user_settings_defaults (
+        name              TEXT    PRIMARY KEY,
+        value             TEXT    NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE channel_email_addresses (
+        stream_id         INTEGER NOT NULL REFERENCES streams (id),
+        creator_id        INTEGER NOT NULL REFERENCES users (id),
+        sender_id         INTEGER REFERENCES users (id),
+        email_token       TEXT    NOT NULL UNIQUE
+      ) STRICT;
+      CREATE UNIQUE INDEX channel_email_addresses_by_channel
+        ON channel_email_addresses (stream_id, creator_id, coalesce(sender_id, 0));
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -17,7 +17,12 @@ import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
 import { realmEmojiState } from '../realm-emoji/state';
 import { savedSnippetsState } from '../saved-snippets/views';
-import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
+import {
+  displaySettingsState,
+  notificationSettingsState,
+  realmUserSettingsDefaultsState,
+  userSettingsState,
+} from '../users/settings-store';
 import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState } from '../profile-fields/state';
@@ -38,6 +43,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_emoji: realmEmojiState,
   realm_bot: realmBotsState,
   realm_user_groups: userGroupsState,
+  realm_user_settings_defaults: realmUserSettingsDefaultsState,
   realm_linkifiers: realmLinkifiersState,
   realm_filters: realmFiltersState,
   realm_playgrounds: realmPlaygroundsState,
