@@ -61,7 +61,7 @@ export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly Messag
       const topic = topicFor(queue);
       return { type: 'delete_message', ...ids, ...place, ...(topic === undefined ? {} : { topic }) };
     };
-    const ids = rows.map((row) => row.id);
+    const ids = rows.map((row) => row.id).sort((a, b) => a - b);
     sendEvent(stoa, perShape(shapeOf, (queue) => (queue.settings.capabilities.bulk_message_deletion ? deletion(queue, { message_ids: ids }) : null)), audience);
     for (const id of ids) {
       sendEvent(stoa, perShape(shapeOf, (queue) => (queue.settings.capabilities.bulk_message_deletion ? null : deletion(queue, { message_id: id }))), audience);
