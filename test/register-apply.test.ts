@@ -151,6 +151,19 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (archived.length > 0) return server.owner.patch(`/streams/${rng.pick(archived as Array<{ stream_id: number }>).stream_id}`, { is_archived: false });
       },
       async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        if (id !== undefined) return server.owner[rng.pick(['post', 'delete'] as const)]('/default_streams', { stream_id: id });
+      },
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        if (id !== undefined) return server.owner.post(`/streams/${id}/delete_topic`, { topic_name: rng.pick(['lunch', 'deploys']) });
+      },
+      () => rng.pick(actors).patch('/users/me/subscriptions', { add: [{ name: someChannel() }], delete: [someChannel()] }),
+      () => {
+        const changes = [{ emojiset: rng.pick(['text', 'google']) }, { enter_sends: rng.next() < 0.5 }, { web_font_size_px: rng.pick([14, 16]) }];
+        return server.owner.patch('/realm/user_settings_defaults', rng.pick(changes));
+      },
+      async () => {
         const actor = rng.pick(actors);
         const id = (await actor.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
         if (id === undefined) return;

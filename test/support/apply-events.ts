@@ -508,6 +508,9 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       }
       return;
     }
+    case 'realm_user_settings_defaults':
+      if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[event.property] = event.value;
+      return;
     case 'default_streams':
       state.realm_default_streams = event.default_streams;
       return;
