@@ -65,6 +65,16 @@ describe('PATCH /users/me/subscriptions', () => {
     assert.deepEqual(nothing.body, { result: 'error', msg: 'Nothing to do. Specify at least one of "add" or "delete".', code: 'BAD_REQUEST' });
   });
 
+  test('a guest may leave channels with it', async () => {
+    const guest = await server.createUser();
+    const { name } = await createChannel(server.owner, { principals: [server.ownerId, guest.userId] });
+    await server.owner.patch(`/users/${guest.userId}`, { role: 600 });
+    const left = await guest.patch('/users/me/subscriptions', { delete: [name] });
+    assert.equal(left.status, 200, JSON.stringify(left.body));
+    assert.deepEqual(left.body.removed, [name]);
+    assert.deepEqual(await subscribedNames(guest), []);
+  });
+
   test('a refused half changes nothing', async () => {
     const user = await server.createUser();
     const { name } = await createChannel(server.owner);

@@ -264,17 +264,20 @@ export const updateSubscriptions = endpoint<{ add: SubscribeParams['subscription
     if (params.add.length === 0 && params.delete.length === 0) {
       throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
     }
+    // An empty half is not asked for, so a guest (who may not join channels here) may still leave.
     return write(stoa, () => ({
-      ...subscribeAsAsked(stoa, user, {
-        subscriptions: params.add,
-        authorization_errors_fatal: true,
-        announce: false,
-        invite_only: false,
-        is_web_public: false,
-        is_default_stream: false,
-        send_new_subscription_messages: true,
-      }),
-      ...unsubscribeAsAsked(stoa, user, { subscriptions: params.delete }),
+      ...(params.add.length === 0
+        ? { subscribed: {}, already_subscribed: {} }
+        : subscribeAsAsked(stoa, user, {
+            subscriptions: params.add,
+            authorization_errors_fatal: true,
+            announce: false,
+            invite_only: false,
+            is_web_public: false,
+            is_default_stream: false,
+            send_new_subscription_messages: true,
+          })),
+      ...(params.delete.length === 0 ? { removed: [], not_removed: [] } : unsubscribeAsAsked(stoa, user, { subscriptions: params.delete })),
     }));
   },
 });
