@@ -311,6 +311,23 @@ describe('sending scheduled messages', () => {
     }
   });
 
+  test('with the system clock, a message is sent when its second comes', async () => {
+    const server = await TestServer.start();
+    try {
+      const due = Math.floor(Date.now() / 1000) + 2;
+      await schedule(server.owner, { type: 'direct', to: [server.ownerId], content: 'on time', scheduled_delivery_timestamp: due });
+      assert.equal((await server.owner.get('/scheduled_messages')).body.scheduled_messages.length, 1);
+      const events = await listen(server.owner, { event_types: ['message'] });
+      await new Promise((resolve) => setTimeout(resolve, due * 1000 - Date.now() + 200));
+      const [sent] = await events();
+      assert.equal(sent?.message.content, 'on time');
+      assert.ok(sent.message.timestamp >= due);
+      assert.deepEqual((await server.owner.get('/scheduled_messages')).body.scheduled_messages, []);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('sends each at its own time, in order, following edits of the time, and leaves the sender’s copy unread unless asked', async () => {
     const { clock, server, sender, reader, now } = await freshServer();
     try {

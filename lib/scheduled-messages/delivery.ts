@@ -23,12 +23,18 @@ const LATE_CUTOFF_SECONDS = 10 * 60;
 /** Why a message was not sent when nothing the sender did explains it. */
 const UNEXPECTED_FAILURE = 'Internal server error';
 
+/** How long to wait before trying again when the database would not even record a failure. */
+const RETRY_MS = 60_000;
+
 const armed = new WeakMap<Stoa, { atMs: number; cancel: () => void }>();
 
 /** Points the timer at the earliest message waiting to be sent, or stops it if none is. */
 export function rescheduleDelivery(stoa: Stoa): void {
   const next = stoa.scheduledMessages.nextDueTimestamp();
-  const atMs = next === undefined ? undefined : next * 1000;
+  armAt(stoa, next === undefined ? undefined : next * 1000);
+}
+
+function armAt(stoa: Stoa, atMs: number | undefined): void {
   const current = armed.get(stoa);
   if (current && current.atMs === atMs) return;
   current?.cancel();
@@ -43,15 +49,18 @@ export function rescheduleDelivery(stoa: Stoa): void {
 
 /** Stops the timer, for shutdown: what is due meanwhile is sent at the next start. */
 export function stopDelivery(stoa: Stoa): void {
-  armed.get(stoa)?.cancel();
-  armed.delete(stoa);
+  armAt(stoa, undefined);
 }
 
 /** Sends, in time order, every message whose time has come, then waits for the next one. */
 function deliverDueMessages(stoa: Stoa): void {
   const now = unixSeconds(stoa.clock);
   for (let row = stoa.scheduledMessages.firstDue(now); row; row = stoa.scheduledMessages.firstDue(now)) {
-    if (!deliverOne(stoa, row)) break;
+    if (!deliverOne(stoa, row)) {
+      // Trying again at once would only fail again, in a loop.
+      armAt(stoa, stoa.clock.now() + RETRY_MS);
+      return;
+    }
   }
   rescheduleDelivery(stoa);
 }

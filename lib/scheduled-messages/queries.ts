@@ -33,6 +33,21 @@ export interface ScheduledFields {
   scheduledTimestamp: number;
 }
 
+type Columns = [string, string, string, string, string, string, number];
+
+/** The columns a message's contents fill, in the order the statements below name them. */
+function columnsOf(fields: ScheduledFields): Columns {
+  return [
+    fields.type,
+    JSON.stringify(fields.to),
+    fields.topic,
+    fields.content,
+    fields.renderedContent,
+    fields.sendingClient,
+    fields.scheduledTimestamp,
+  ];
+}
+
 export function prepareScheduledMessageQueries(db: Db) {
   const pendingOf = db.prepare<[number], ScheduledMessageRow>(
     'SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id',
@@ -47,13 +62,13 @@ export function prepareScheduledMessageQueries(db: Db) {
     `SELECT * FROM scheduled_messages WHERE delivered = 0 AND failed = 0 AND scheduled_timestamp <= ?
      ORDER BY scheduled_timestamp, id LIMIT 1`,
   );
-  const insert = db.prepare<[number, string, string, string, string, string, string, number, number]>(
+  const insert = db.prepare<[number, ...Columns, number]>(
     `INSERT INTO scheduled_messages
        (sender_id, type, to_ids, topic, content, rendered_content, sending_client, scheduled_timestamp, read_by_sender)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // An edit also clears a failure: the message is to be tried again at its (new) time.
-  const update = db.prepare<[string, string, string, string, string, string, number, number]>(
+  const update = db.prepare<[...Columns, number]>(
     `UPDATE scheduled_messages SET type = ?, to_ids = ?, topic = ?, content = ?, rendered_content = ?,
        sending_client = ?, scheduled_timestamp = ?, failed = 0, failure_message = NULL
      WHERE id = ?`,
@@ -75,30 +90,8 @@ export function prepareScheduledMessageQueries(db: Db) {
     /** The earliest message waiting to be sent whose time has come by `now` (UNIX seconds). */
     firstDue: (now: number) => firstDue.get(now),
     insert: (senderId: number, fields: ScheduledFields, readBySender: boolean) =>
-      Number(
-        insert.run(
-          senderId,
-          fields.type,
-          JSON.stringify(fields.to),
-          fields.topic,
-          fields.content,
-          fields.renderedContent,
-          fields.sendingClient,
-          fields.scheduledTimestamp,
-          readBySender ? 1 : 0,
-        ).lastInsertRowid,
-      ),
-    update: (id: number, fields: ScheduledFields) =>
-      void update.run(
-        fields.type,
-        JSON.stringify(fields.to),
-        fields.topic,
-        fields.content,
-        fields.renderedContent,
-        fields.sendingClient,
-        fields.scheduledTimestamp,
-        id,
-      ),
+      Number(insert.run(senderId, ...columnsOf(fields), readBySender ? 1 : 0).lastInsertRowid),
+    update: (id: number, fields: ScheduledFields) => void update.run(...columnsOf(fields), id),
     markDelivered: (id: number, messageId: number) => void markDelivered.run(messageId, id),
     markFailed: (id: number, why: string) => void markFailed.run(why, id),
     remove: (id: number) => void remove.run(id),

@@ -15,9 +15,21 @@ import type { ScheduledFields, ScheduledMessageRow, ScheduledType } from './quer
 /** The last moment a timestamp may name (the end of year 9999, as Python's datetime allows). */
 const MAX_TIMESTAMP = 253402300799;
 
-/** `type` as clients may send it; "channel" and "direct" are the modern names of "stream" and "private". */
-const TYPE_PARAM: ParamSchema = { type: 'string', enum: ['direct', 'channel', 'stream', 'private'] };
 type TypeParam = 'direct' | 'channel' | 'stream' | 'private';
+
+/** What creating and editing a scheduled message both take (an edit, each of them optionally). */
+const MESSAGE_PARAMS: Record<string, ParamSchema> = {
+  // "channel" and "direct" are the modern names of "stream" and "private".
+  type: { type: 'string', enum: ['direct', 'channel', 'stream', 'private'] },
+  // A channel ID, or a list of user IDs: decoded as JSON.
+  to: {},
+  topic: { type: 'string' },
+  // The legacy name of the topic.
+  subject: { type: 'string' },
+  content: { type: 'string' },
+  scheduled_delivery_timestamp: { type: 'integer' },
+  client: { type: 'string' },
+};
 
 function storedType(type: TypeParam): ScheduledType {
   return type === 'channel' || type === 'stream' ? 'stream' : 'private';
@@ -114,17 +126,7 @@ interface CreateParams {
 
 export const createScheduledMessageView = endpoint<CreateParams>({
   params: {
-    properties: {
-      type: TYPE_PARAM,
-      // A channel ID, or a list of user IDs: decoded as JSON.
-      to: {},
-      topic: { type: 'string' },
-      subject: { type: 'string' },
-      content: { type: 'string' },
-      scheduled_delivery_timestamp: { type: 'integer' },
-      read_by_sender: { type: 'boolean' },
-      client: { type: 'string' },
-    },
+    properties: { ...MESSAGE_PARAMS, read_by_sender: { type: 'boolean' } },
     required: ['type', 'to', 'content', 'scheduled_delivery_timestamp'],
   },
   view: ({ stoa, user, params, req }) => {
@@ -168,18 +170,7 @@ interface EditParams {
 
 export const editScheduledMessageView = endpoint<EditParams>({
   pathPatterns: SCHEDULED_MESSAGE_ID,
-  params: {
-    properties: {
-      scheduled_message_id: { type: 'integer' },
-      type: TYPE_PARAM,
-      to: {},
-      topic: { type: 'string' },
-      subject: { type: 'string' },
-      content: { type: 'string' },
-      scheduled_delivery_timestamp: { type: 'integer' },
-      client: { type: 'string' },
-    },
-  },
+  params: { properties: { scheduled_message_id: { type: 'integer' }, ...MESSAGE_PARAMS } },
   view: ({ stoa, user, params, req }) => {
     const topic = params.topic ?? params.subject;
     const { type: newType, to, content, scheduled_delivery_timestamp: newTimestamp } = params;
