@@ -9,6 +9,7 @@ import { createUserGroup } from '../groups/actions';
 import { addLinkifier } from '../linkifiers/actions';
 import { sendMessage, type Addressee } from '../messages/actions';
 import { addReaction } from '../messages/reactions';
+import { reportPresence } from '../presence/actions';
 import { createSystemBot, foundOrganization } from '../realm/actions';
 import { updateRealm } from '../realm/settings-actions';
 import type { Stoa } from '../stoa';
@@ -60,7 +61,7 @@ function backdated<T>(stoa: Stoa, start: number, fn: (setTime: (ms: number) => v
  * Creates Zulip's development organization on an empty database, in one transaction and
  * through the same actions requests use: its people (with `passwordHash` as their password,
  * or none), bots, channels and subscriptions, groups, drafts, linkifiers and a few days of
- * messages with reactions.
+ * messages with reactions, and everyone's presence as of their last message.
  */
 export function createDemoOrganization(stoa: Stoa, passwordHash: string | null): void {
   const end = stoa.clock.now();
@@ -160,6 +161,8 @@ export function createDemoOrganization(stoa: Stoa, passwordHash: string | null):
           readBySender: true,
           alreadyReadBy: () => index < unreadFrom,
         });
+        // Their presence says when they last wrote, as a client that sends messages reports.
+        reportPresence(stoa, personOf(message.sender), true);
         const row = stoa.messages.byId(id)!;
         for (const [reactorKey, emojiName] of message.reactions) {
           const reactor = personOf(reactorKey);
