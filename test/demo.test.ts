@@ -176,27 +176,30 @@ describe('--demo', () => {
     const messages = await run('get-messages');
     assert.ok(messages.messages.some((m: any) => m.id === 43));
     assert.equal((await run('get-message')).message.id, 43);
-    await run('get-message-history');
-    await run('get-read-receipts');
-    await run('check-messages-match-narrow');
-    await run('update-message-flags');
+    for (const operationId of ['get-message-history', 'get-read-receipts', 'check-messages-match-narrow', 'update-message-flags']) {
+      await run(operationId);
+    }
+    // Iago reacts to message 43 with an octopus and takes it back.
     await run('add-reaction');
     await run('remove-reaction');
     const sent = await run('send-message');
     const dm = await iago.get(`/messages/${sent.id}`);
     assert.deepEqual(dm.body.message.display_recipient.map((r: any) => r.id).sort((a: number, b: number) => a - b), [9, 10, 11]);
-    await run('set-typing-status');
-    await run('update-subscription-settings');
-    await run('update-user-topic');
-    await run('mute-user');
-    await run('unmute-user');
-    await run('get-user-status');
-    await run('edit-draft');
-    await run('delete-draft');
-    await run('create-drafts');
-    await run('get-user-groups');
-    await run('mark-all-as-read');
-    await run('delete-message');
+    const writes = [
+      'set-typing-status',
+      'update-subscription-settings', // Iago's channels 1 and 3
+      'update-user-topic',
+      'mute-user', // Hamlet, user 10
+      'unmute-user',
+      'get-user-status',
+      'edit-draft', // Iago's draft 2
+      'delete-draft', // and draft 1
+      'create-drafts',
+      'get-user-groups',
+      'mark-all-as-read',
+      'delete-message', // message 43, last
+    ];
+    for (const operationId of writes) await run(operationId);
     assert.equal((await iago.get('/messages/43')).status, 400);
   });
 });

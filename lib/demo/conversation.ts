@@ -1,3 +1,4 @@
+import { seededRandom } from '../seeded-random';
 import type { DemoChannel, DemoPerson } from './organization';
 
 // A few days of conversation for the demo organization, the same on every run: every choice
@@ -18,18 +19,6 @@ const STICKINESS = 0.35;
  */
 const CHANNEL_ONLY_OPENING = 50;
 const DOCUMENTED_MESSAGE = { position: 43, channel: 'denmark', topic: 'Castle' };
-
-/** Mulberry32: a small, fast generator whose sequence depends only on its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type DemoAddress =
   | { type: 'channel'; channel: string; topic: string }
