@@ -114,6 +114,31 @@ describe('--demo', () => {
     assert.deepEqual((await polonius.get('/streams')).body.streams.map((c: any) => c.name), ['Verona']);
   });
 
+  test("Iago's and Hamlet's profiles fill in the custom profile fields, Pronouns being field 9", async () => {
+    const fields = (await iago.get('/realm/profile_fields')).body.custom_fields;
+    assert.deepEqual(
+      fields.map((f: any) => [f.id, f.name]),
+      [
+        [1, 'Phone number'],
+        [2, 'Biography'],
+        [3, 'Favorite food'],
+        [4, 'Favorite editor'],
+        [5, 'Birthday'],
+        [6, 'Favorite website'],
+        [7, 'Mentor'],
+        [8, 'GitHub username'],
+        [9, 'Pronouns'],
+      ],
+    );
+    const hamlet = (await iago.get('/users/10', { include_custom_profile_fields: true })).body.user;
+    assert.equal(Object.keys(hamlet.profile_data).length, 9);
+    assert.equal(hamlet.profile_data['7'].value, '[11]');
+    assert.match(hamlet.profile_data['2'].rendered_value, /<li>Student at Wittenberg<\/li>/);
+    // As the documentation's Python example does.
+    const changed = await iago.patch('/users/8', { profile_data: [{ id: 9, value: 'she/her' }] });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+  });
+
   test('the hamletcharacters group holds Cordelia and Hamlet', async () => {
     const groups = await iago.get('/user_groups');
     const group = groups.body.user_groups.find((g: any) => g.name === 'hamletcharacters');
@@ -192,6 +217,7 @@ describe('--demo', () => {
       'mute-user', // Hamlet, user 10
       'unmute-user',
       'get-user-status',
+      'update-user', // Othello, user 12
       'edit-draft', // Iago's draft 2
       'delete-draft', // and draft 1
       'create-drafts',

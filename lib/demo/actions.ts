@@ -10,6 +10,8 @@ import { addLinkifier } from '../linkifiers/actions';
 import { sendMessage, type Addressee } from '../messages/actions';
 import { addReaction } from '../messages/reactions';
 import { reportPresence } from '../presence/actions';
+import { addField, changeProfileValues } from '../profile-fields/actions';
+import { checkProfileValue } from '../profile-fields/values';
 import { createSystemBot, foundOrganization } from '../realm/actions';
 import { updateRealm } from '../realm/settings-actions';
 import type { Stoa } from '../stoa';
@@ -23,6 +25,7 @@ import {
   DEMO_GROUPS,
   DEMO_LINKIFIERS,
   DEMO_PEOPLE,
+  DEMO_PROFILE_FIELDS,
   DEMO_REALM_DESCRIPTION,
   DEMO_REALM_NAME,
   DEMO_STRING_ID,
@@ -60,7 +63,7 @@ function backdated<T>(stoa: Stoa, start: number, fn: (setTime: (ms: number) => v
 /**
  * Creates Zulip's development organization on an empty database, in one transaction and
  * through the same actions requests use: its people (with `passwordHash` as their password,
- * or none), bots, channels and subscriptions, groups, drafts, linkifiers and a few days of
+ * or none), bots, channels and subscriptions, groups, profile fields, drafts, linkifiers and a few days of
  * messages with reactions, and everyone's presence as of their last message.
  */
 export function createDemoOrganization(stoa: Stoa, passwordHash: string | null): void {
@@ -137,6 +140,22 @@ export function createDemoOrganization(stoa: Stoa, passwordHash: string | null):
           subgroups: [],
           settings: {},
         });
+      }
+      for (const spec of DEMO_PROFILE_FIELDS) {
+        const fieldId = addField(stoa, {
+          name: spec.name,
+          hint: spec.hint,
+          field_type: spec.type,
+          field_data: spec.data === '' ? '' : JSON.stringify(spec.data),
+          display_in_profile_summary: 0,
+          required: 0,
+          editable_by_user: 1,
+        });
+        const field = stoa.profileFields.byId(fieldId)!;
+        for (const [key, value] of Object.entries(spec.values)) {
+          const given = typeof value === 'string' ? value : value.map((mentor) => personOf(mentor).id);
+          changeProfileValues(stoa, personOf(key).id, [{ field, value: checkProfileValue(stoa, field, given) }]);
+        }
       }
       for (const [pattern, urlTemplate] of DEMO_LINKIFIERS) addLinkifier(stoa, pattern, urlTemplate);
       createDrafts(

@@ -1,3 +1,4 @@
+import { FieldType } from '../profile-fields/queries';
 import { Role, type RoleValue } from '../users/queries';
 
 // Who and what Zulip's development organization ("Zulip Dev", string ID "zulip") holds, the
@@ -194,4 +195,54 @@ export const DEMO_LINKIFIERS: ReadonlyArray<[string, string]> = [
   ['#D(?P<id>[0-9]{2,8})', 'https://github.com/zulip/zulip-desktop/pull/{id}'],
   ['zulip-mobile#(?P<id>[0-9]{2,8})', 'https://github.com/zulip/zulip-mobile/pull/{id}'],
   ['zulip-(?P<repo>[a-zA-Z-_0-9]+)#(?P<id>[0-9]{2,8})', 'https://github.com/zulip/{repo}/pull/{id}'],
+];
+
+export interface DemoProfileField {
+  name: string;
+  hint: string;
+  type: number;
+  /** Options of a list, or the subtype of an external account; '' for the other types. */
+  data: Record<string, unknown> | '';
+  /** Values by person key: text, an option's key, or (Mentor) person keys. */
+  values: Record<string, string | string[]>;
+}
+
+/**
+ * Custom profile fields in the order that gives them Zulip's IDs 1 to 9 (the documentation
+ * changes field 9 of Cordelia's profile), filled in for Iago and Hamlet.
+ */
+export const DEMO_PROFILE_FIELDS: readonly DemoProfileField[] = [
+  { name: 'Phone number', hint: '', type: FieldType.SHORT_TEXT, data: '', values: { iago: '+1-555-0111', hamlet: '+45-555-0110' } },
+  {
+    name: 'Biography',
+    hint: 'What are you known for?',
+    type: FieldType.LONG_TEXT,
+    data: '',
+    values: { iago: 'Ensign to Othello, and *not* to be trusted.', hamlet: 'Prince of Denmark.\n\n* Student at Wittenberg\n* Sleeping badly' },
+  },
+  { name: 'Favorite food', hint: "Or drink, if you'd prefer", type: FieldType.SHORT_TEXT, data: '', values: { iago: 'Figs', hamlet: 'Dark chocolate' } },
+  {
+    name: 'Favorite editor',
+    hint: '',
+    type: FieldType.SELECT,
+    data: { '0': { text: 'Vim', order: '1' }, '1': { text: 'Emacs', order: '2' } },
+    values: { iago: '1', hamlet: '0' },
+  },
+  { name: 'Birthday', hint: '', type: FieldType.DATE, data: '', values: { iago: '2000-01-01', hamlet: '1900-01-01' } },
+  {
+    name: 'Favorite website',
+    hint: "Or your personal blog's URL",
+    type: FieldType.URL,
+    data: '',
+    values: { iago: 'https://zulip.readthedocs.io/en/latest/', hamlet: 'https://zulip.com/' },
+  },
+  { name: 'Mentor', hint: '', type: FieldType.USER, data: '', values: { iago: ['hamlet'], hamlet: ['iago'] } },
+  { name: 'GitHub username', hint: '', type: FieldType.EXTERNAL_ACCOUNT, data: { subtype: 'github' }, values: { iago: 'zulip', hamlet: 'zulipbot' } },
+  {
+    name: 'Pronouns',
+    hint: 'What pronouns should people use to refer to you?',
+    type: FieldType.PRONOUNS,
+    data: '',
+    values: { iago: 'he/him', hamlet: 'he/him' },
+  },
 ];
