@@ -102,6 +102,8 @@ describe('--demo', () => {
       [5, 'Rome', 'Yet another Italian city', false],
       [6, 'core team', 'A private channel', true],
     ]);
+    // Without --web-public the server allows no web-public channels: Rome is simply public.
+    assert.ok(channels.body.streams.every((c: any) => c.is_web_public === false));
     const members = async (id: number) => (await iago.get(`/streams/${id}/members`)).body.subscribers.sort((a: number, b: number) => a - b);
     assert.deepEqual(await members(1), [6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     assert.deepEqual(await members(2), [7, 9, 10, 11, 12, 14, 15]);
@@ -245,6 +247,19 @@ describe('--demo on a data folder that is not empty', () => {
     assert.equal((await again.get('/users')).body.members.filter((m: any) => m.email === 'hamlet@zulip.com').length, 1);
     await first.close();
     rmSync(data, { recursive: true, force: true });
+  });
+
+  test('with --web-public, Rome is web-public and the organization allows spectators', async () => {
+    const server = await TestServer.start({ dev: true, webPublic: true, config: { demo: true, adminPassword: undefined } });
+    try {
+      const iago = await devLogin(server, 'iago@zulip.com');
+      const rome = (await iago.get('/streams/5')).body.stream;
+      assert.deepEqual([rome.name, rome.is_web_public], ['Rome', true]);
+      const state = await iago.post('/register', { fetch_event_types: ['realm'] });
+      assert.equal(state.body.realm_enable_spectator_access, true);
+    } finally {
+      await server.close();
+    }
   });
 
   test('with --admin-password, the demo people log in with that password too', async () => {
