@@ -51,7 +51,8 @@ export function isDemoOrganization(stoa: Stoa): boolean {
 function backdated<T>(stoa: Stoa, start: number, fn: (setTime: (ms: number) => void) => T): T {
   const real = stoa.clock;
   let now = start;
-  const past: Clock = { now: () => now };
+  // Timers keep running on the real clock: only the history's timestamps are in the past.
+  const past: Clock = { now: () => now, at: (atMs, fn) => real.at(atMs, fn) };
   stoa.clock = past;
   try {
     return fn((ms) => (now = ms));
