@@ -88,12 +88,10 @@ function checkedMessage(stoa: Stoa, sender: UserRow, draft: Draft, client: strin
   const topic = draft.type === 'stream' ? normalizeTopic(draft.topic!) : '';
   const addressee = checkedAddressee(stoa, sender, draft.type, draft.to, topic);
   const rendered = renderContent(stoa, sender, content, []);
-  if (addressee.type === 'channel') {
-    const { channel } = addressee;
-    checkMentionPermissions(stoa, sender, sender, rendered, channel, () => topicParticipants(stoa, channel.recipient_id, topic, sender.id).size);
-  } else {
-    checkMentionPermissions(stoa, sender, sender, rendered, undefined, () => 0);
-  }
+  const channel = addressee.type === 'channel' ? addressee.channel : undefined;
+  checkMentionPermissions(stoa, sender, sender, rendered, channel, () =>
+    channel ? topicParticipants(stoa, channel.recipient_id, topic, sender.id).size : 0,
+  );
   return {
     addressee,
     fields: {
