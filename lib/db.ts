@@ -88,6 +88,17 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
     `),
+  // 6 -> 7: outgoing-webhook bots' services. Older bots are generic or incoming, so none has one.
+  (db) =>
+    db.exec(`
+      CREATE TABLE bot_services (
+        bot_id            INTEGER PRIMARY KEY REFERENCES users (id),
+        name              TEXT    NOT NULL,
+        base_url          TEXT    NOT NULL,
+        interface         INTEGER NOT NULL CHECK (interface IN (1, 2)),
+        token             TEXT    NOT NULL
+      ) STRICT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

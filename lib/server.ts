@@ -14,6 +14,7 @@ import { commitShared } from './events/send';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
+import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -142,6 +143,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopCheckpointer = inMemory ? () => Promise.resolve() : startCheckpointer(file, log);
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
+  startOutgoingWebhooks(stoa);
   // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
   // while the application is built instead of after.
   const firstStart = startFirstStart(stoa);
@@ -196,6 +198,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
       clearInterval(gc);
+      // Calls to bots' servers stop: none waiting is made, those in flight are aborted.
+      stoa.outgoingWebhooks.stop();
       // Parked long-polls are answered first; once their answers are written (next turn of
       // the event loop) their connections are idle and close with the rest.
       stoa.queues.shutdown();
@@ -204,7 +208,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(async () => {
+          const settled = Promise.all([backgroundSettled(stoa), stoa.outgoingWebhooks.idle()]);
+          void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             commitShared(stoa);
             await stopCheckpointer();
             db.close();
