@@ -375,6 +375,22 @@ describe('outgoing webhook bots: what sets them off and what they are sent', () 
     }
   });
 
+  test('an answer may carry a widget, posted with the content as POST /messages would', async () => {
+    const widget = {
+      widget_type: 'zform',
+      extra_data: { type: 'choices', heading: 'Which one?', choices: [{ short_name: 'A', long_name: 'Apples', reply: 'apples' }] },
+    };
+    const url = bots.url(answer(200, { content: 'Choose:', widget_content: JSON.stringify(widget) }));
+    const bot = await createOutgoingBot(url);
+    await sendMessage(bob, { type: 'private', to: [bot.id], content: 'menu please' });
+    await bots.received(url);
+    await server.stoa.outgoingWebhooks.idle();
+    const [, reply] = await newest(bob, [{ operator: 'dm', operand: [bot.id] }], 2);
+    assert.equal(reply.content, 'Choose:');
+    assert.equal(reply.submessages.length, 1);
+    assert.deepEqual(JSON.parse(reply.submessages[0].content), widget);
+  });
+
   test('silent mentions, wildcards, mentions in DMs the bot is not in, and messages from bots set nothing off', async () => {
     const url = bots.url(answer(200, { content: 'should not be posted' }));
     const bot = await createOutgoingBot(url);
