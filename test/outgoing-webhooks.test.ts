@@ -375,6 +375,16 @@ describe('outgoing webhook bots: what sets them off and what they are sent', () 
     }
   });
 
+  test("credentials in the bot's URL are sent as HTTP Basic authentication, not in the URL", async () => {
+    const url = bots.url(answer(200, { response_not_required: true }));
+    const withCredentials = url.replace('http://', 'http://hook%20user:s3cret@');
+    const bot = await createOutgoingBot(withCredentials);
+    await sendMessage(bob, { type: 'private', to: [bot.id], content: 'knock knock' });
+    const [request] = await bots.received(url);
+    await server.stoa.outgoingWebhooks.idle();
+    assert.equal(request.headers.authorization, `Basic ${Buffer.from('hook user:s3cret').toString('base64')}`);
+  });
+
   test('an answer may carry a widget, posted with the content as POST /messages would', async () => {
     const widget = {
       widget_type: 'zform',

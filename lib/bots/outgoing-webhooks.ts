@@ -1,6 +1,7 @@
 import { RecipientType } from '../channels/queries';
 import { ApiError } from '../http/errors';
 import { defaultReadBySender } from '../http/client-name';
+import { withoutCredentials } from '../http/url-credentials';
 import { sendMessage, type Addressee } from '../messages/actions';
 import { normalizeContent } from '../messages/addressing';
 import { updateFlags } from '../messages/flag-actions';
@@ -52,7 +53,7 @@ type Answer = { status: number; text: string | undefined };
 
 /** One attempt. Resolves to 'retry' when it timed out or found no server and tries are left. */
 async function callBot(stoa: Stoa, job: OutgoingWebhookJob, shutdown: AbortSignal): Promise<JobOutcome> {
-  if (!stoa.db.open) return 'done';
+  if (!stoa.db.open || shutdown.aborted) return 'done';
   const bot = stoa.users.byId(job.botId);
   const service = stoa.botServices.ofBot(job.botId);
   // Deleted since it was sent, or the bot deactivated: nobody is left to ask or to answer.
@@ -74,11 +75,20 @@ async function callBot(stoa: Stoa, job: OutgoingWebhookJob, shutdown: AbortSigna
   const body = service.interface === ServiceInterface.SLACK ? slackPayload(call) : JSON.stringify(zulipPayload(call));
   let answer: Answer;
   const timeoutSeconds = stoa.config.outgoingWebhookTimeoutSeconds;
+  // One controller per call, aborted by the timeout or the shutdown; the shutdown's listener
+  // is removed after, so the long-lived shutdown signal keeps nothing of finished calls.
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutSeconds * 1000);
+  const onShutdown = () => abort.abort();
+  shutdown.addEventListener('abort', onShutdown);
   try {
-    answer = await post(url, body, AbortSignal.any([shutdown, AbortSignal.timeout(timeoutSeconds * 1000)]));
+    answer = await post(url, body, abort.signal);
   } catch (err) {
     if (shutdown.aborted || !stoa.db.open) return 'done';
-    const timedOut = (err as Error).name === 'TimeoutError';
     const problem = timedOut
       ? `No answer came within ${timeoutSeconds} seconds.`
       : `Its server could not be reached (${failureCode(err)}). Is it running?`;
@@ -88,6 +98,9 @@ async function callBot(stoa: Stoa, job: OutgoingWebhookJob, shutdown: AbortSigna
     notifyOwner(call, `${problem} It was tried ${MAX_REQUEST_RETRIES + 1} times.`);
     markProcessed(call);
     return 'done';
+  } finally {
+    clearTimeout(timer);
+    shutdown.removeEventListener('abort', onShutdown);
   }
   if (!stoa.db.open) return 'done';
   if (answer.status >= 200 && answer.status < 300) {
@@ -120,10 +133,15 @@ function failureCode(err: unknown): string {
 }
 
 /** POSTs JSON text, or a form (which sets its own content type). */
-async function post(url: URL, body: string | URLSearchParams, signal: AbortSignal): Promise<Answer> {
+async function post(configured: URL, body: string | URLSearchParams, signal: AbortSignal): Promise<Answer> {
+  const { url, authorization } = withoutCredentials(configured);
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'User-Agent': USER_AGENT, ...(typeof body === 'string' ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      'User-Agent': USER_AGENT,
+      ...(typeof body === 'string' ? { 'Content-Type': 'application/json' } : {}),
+      ...(authorization ? { Authorization: authorization } : {}),
+    },
     body,
     // Only the configured URL is ever called: a redirect is an answer, not a new request.
     redirect: 'manual',
