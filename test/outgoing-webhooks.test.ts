@@ -520,7 +520,7 @@ describe("outgoing webhook bots: a slow, failing or absent bot server", () => {
     await sendMessage(bob, { type: 'stream', to: channel, topic, content: `@**${bot.fullName}** status?` });
     await bots.received(url);
     await server.stoa.outgoingWebhooks.idle();
-    // As Zulip does since 2021: an answer, even a 5xx one, is not asked for again.
+    // As Zulip does: a server that answered, even with a 5xx status, is not asked again.
     assert.equal(bots.to(url).length, 1);
     const [, notice] = await newest(bob, topicNarrow(topic), 2);
     assert.deepEqual([notice.sender_id, notice.content], [bot.id, "**Failed:** this bot's server answered with status 500."]);
