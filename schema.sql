@@ -514,3 +514,15 @@ CREATE TABLE scheduled_messages (
 -- The next one to send, and each sender's list.
 CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;
 CREATE INDEX scheduled_messages_by_sender ON scheduled_messages (sender_id, scheduled_timestamp) WHERE delivered = 0;
+
+-- What an outgoing-webhook bot calls (Zulip's Service): one row per such bot. A message that
+-- mentions the bot, or a direct message to it, is POSTed to base_url, in Zulip's format
+-- (interface 1) or Slack's (interface 2), with token so the bot's server can tell it is us.
+CREATE TABLE bot_services (
+  bot_id            INTEGER PRIMARY KEY REFERENCES users (id),
+  name              TEXT    NOT NULL,
+  -- Empty until set: Zulip lets a bot be created without one and given it later.
+  base_url          TEXT    NOT NULL,
+  interface         INTEGER NOT NULL CHECK (interface IN (1, 2)),
+  token             TEXT    NOT NULL
+) STRICT;

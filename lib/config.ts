@@ -36,6 +36,8 @@ export interface Config {
   uploadQuotaMib: number | undefined;
   /** Whether people without an uploaded avatar get a gravatar; off, nothing points outside the server. */
   gravatar: boolean;
+  /** How long an outgoing-webhook bot's server has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
+  outgoingWebhookTimeoutSeconds: number;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -123,6 +125,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: 'how much all uploaded files together may take, in MiB (default: no limit)',
   },
+  outgoingWebhookTimeoutSeconds: {
+    flag: 'outgoing-webhook-timeout-seconds',
+    env: 'STOA_OUTGOING_WEBHOOK_TIMEOUT_SECONDS',
+    kind: 'string',
+    help: "how long an outgoing-webhook bot's server has to answer, in seconds (default 10)",
+  },
 };
 
 export const DEFAULTS = {
@@ -139,6 +147,7 @@ export const DEFAULTS = {
   maxFileUploadSizeMib: 25,
   uploadQuotaMib: undefined as number | undefined,
   gravatar: true,
+  outgoingWebhookTimeoutSeconds: 10,
 };
 
 export function usage(): string {
@@ -200,6 +209,14 @@ function parseSiteUrl(name: string, value: string): string {
   return url.origin;
 }
 
+function parseSeconds(name: string, value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds <= 0 || seconds > 3600) {
+    throw new ConfigError(`${name} must be a number of seconds above 0 and at most 3600, not '${value}'`);
+  }
+  return seconds;
+}
+
 function nonEmpty(name: string, value: string): string {
   if (value.trim() === '') throw new ConfigError(`${name} must not be empty`);
   return value;
@@ -247,6 +264,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   const site = raw('site');
   const maxFileUploadSizeMib = raw('maxFileUploadSizeMib');
   const uploadQuotaMib = raw('uploadQuotaMib');
+  const outgoingWebhookTimeout = raw('outgoingWebhookTimeoutSeconds');
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
@@ -268,5 +286,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     uploadQuotaMib: uploadQuotaMib ? parseMib(uploadQuotaMib.source, String(uploadQuotaMib.value)) : DEFAULTS.uploadQuotaMib,
     // The flag says "no", the setting "yes".
     gravatar: !flag('gravatar'),
+    outgoingWebhookTimeoutSeconds: outgoingWebhookTimeout
+      ? parseSeconds(outgoingWebhookTimeout.source, String(outgoingWebhookTimeout.value))
+      : DEFAULTS.outgoingWebhookTimeoutSeconds,
   };
 }

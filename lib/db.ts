@@ -126,6 +126,17 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;
       CREATE INDEX scheduled_messages_by_sender ON scheduled_messages (sender_id, scheduled_timestamp) WHERE delivered = 0;
     `),
+  // 8 -> 9: outgoing-webhook bots' services. Older bots are generic or incoming, so none has one.
+  (db) =>
+    db.exec(`
+      CREATE TABLE bot_services (
+        bot_id            INTEGER PRIMARY KEY REFERENCES users (id),
+        name              TEXT    NOT NULL,
+        base_url          TEXT    NOT NULL,
+        interface         INTEGER NOT NULL CHECK (interface IN (1, 2)),
+        token             TEXT    NOT NULL
+      ) STRICT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -17,6 +17,7 @@ import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
+import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -152,6 +153,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     db.close();
     throw err;
   }
+  startOutgoingWebhooks(stoa);
   // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
   // while the application is built instead of after.
   const firstStart = startFirstStart(stoa);
@@ -209,6 +211,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
       clearInterval(gc);
+      // Calls to bots' servers stop: none waiting is made, those in flight are aborted.
+      stoa.outgoingWebhooks.stop();
       // Parked long-polls are answered first; once their answers are written (next turn of
       // the event loop) their connections are idle and close with the rest.
       stoa.queues.shutdown();
@@ -217,7 +221,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(async () => {
+          const settled = Promise.all([backgroundSettled(stoa), stoa.outgoingWebhooks.idle()]);
+          void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             stopDelivery(stoa);
             commitShared(stoa);
             await stopCheckpointer();

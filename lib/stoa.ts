@@ -1,4 +1,6 @@
 import { prepareAlertWordQueries } from './alert-words/queries';
+import { prepareBotServiceQueries } from './bots/queries';
+import { OutgoingWebhookQueue } from './bots/webhook-queue';
 import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
@@ -42,8 +44,11 @@ export interface Stoa {
   queues: EventQueues;
   /** Where work that answers no request (such as relay failures) reports; startServer sets it. */
   log: (line: string) => void;
-  /** Events sent inside the current transaction, delivered after it commits (see events/send.ts). */
-  pendingEvents: Array<{ event: Deliverable; userIds: number[] }> | null;
+  /**
+   * Events sent inside the current transaction, delivered after it commits, and work to start
+   * then (see events/send.ts); all dropped if it is undone.
+   */
+  pendingEvents: Array<{ event: Deliverable; userIds: number[] } | { committed: () => void }> | null;
   /** Whether a request's handler is running: its writes then join the shared transaction. */
   handlingRequest: boolean;
   /** Where the running request's writes began (the savepoint is open), or null before its first write. */
@@ -69,6 +74,9 @@ export interface Stoa {
   profileFields: ReturnType<typeof prepareProfileFieldQueries>;
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
+  botServices: ReturnType<typeof prepareBotServiceQueries>;
+  /** Requests to outgoing-webhook bots' servers, made in the background (see bots/webhook-queue.ts). */
+  outgoingWebhooks: OutgoingWebhookQueue;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
   avatars: Avatars;
@@ -122,6 +130,8 @@ export function createStoa(
     profileFields: prepareProfileFieldQueries(db),
     attachments: prepareAttachmentQueries(db),
     realmEmoji: prepareRealmEmojiQueries(db),
+    botServices: prepareBotServiceQueries(db),
+    outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };

@@ -100,7 +100,7 @@ describe('bots', () => {
     assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: 'a b' })), 'Bad name or username');
     assert.equal(await refusal(member.post('/bots', { full_name: '', short_name: unique('x') })), 'Name too short!');
     assert.equal(await refusal(member.post('/bots', { full_name: 'Taken Name', short_name: unique('x') })), 'Name is already in use!');
-    assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), bot_type: 3 })), 'Invalid bot type');
+    assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), bot_type: 4 })), 'Invalid bot type');
     assert.equal(
       await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), default_sending_stream: 'no such channel' })),
       "Invalid channel name 'no such channel'",

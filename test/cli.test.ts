@@ -39,6 +39,8 @@ describe('the command line', () => {
       [['--site', 'chat.example.org'], {}],
       [['--site', 'ftp://chat.example.org'], {}],
       [[], { STOA_SITE: 'https://chat.example.org/stoa' }],
+      [['--outgoing-webhook-timeout-seconds', '0'], {}],
+      [[], { STOA_OUTGOING_WEBHOOK_TIMEOUT_SECONDS: 'soon' }],
     ];
     for (const [args, env] of cases) {
       const child = spawnStoa(args, env);

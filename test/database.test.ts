@@ -33,6 +33,7 @@ describe('the database', () => {
       DROP TABLE realm_user_settings_defaults;
       DROP TABLE channel_email_addresses;
       DROP TABLE scheduled_messages;
+      DROP TABLE bot_services;
       PRAGMA user_version = 1;
     `);
     old.close();

@@ -4,7 +4,7 @@ import type { Stoa } from '../stoa';
 import { createUser } from '../users/actions';
 import { Role, type UserRow } from '../users/queries';
 import { announceBotUpdate, botAddEvent } from './announce';
-import { botAudience } from './present';
+import { botAudience, presentServices } from './present';
 
 export interface NewBot {
   email: string;
@@ -14,6 +14,8 @@ export interface NewBot {
   sendingChannelId: number | null;
   eventsChannelId: number | null;
   allPublicChannels: boolean;
+  /** An outgoing-webhook bot's endpoint: where messages that set it off are POSTed, and in which format. */
+  service?: { name: string; baseUrl: string; interface: number };
 }
 
 /** Creates a bot owned by `ownerId`: everyone learns of the new account, its administrators of the bot. */
@@ -27,6 +29,10 @@ export function createBot(stoa: Stoa, spec: NewBot): UserRow {
       bot: { type: spec.type, ownerId: spec.ownerId },
     });
     stoa.users.setBotDefaults(id, spec);
+    if (spec.service) {
+      const { name, baseUrl, interface: serviceInterface } = spec.service;
+      stoa.botServices.insert({ bot_id: id, name, base_url: baseUrl, interface: serviceInterface, token: generateApiKey() });
+    }
     const bot = stoa.users.byId(id)!;
     sendEvent(stoa, botAddEvent(stoa, bot), botAudience(stoa, bot));
     return bot;
@@ -94,5 +100,14 @@ export function regenerateBotApiKey(stoa: Stoa, botId: number): string {
     stoa.users.setApiKey(botId, apiKey);
     announceBotUpdate(stoa, stoa.users.byId(botId)!, { api_key: apiKey });
     return apiKey;
+  });
+}
+
+/** Points an outgoing-webhook bot at a new URL and format; its token stays. */
+export function changeBotService(stoa: Stoa, botId: number, baseUrl: string, serviceInterface: number): void {
+  write(stoa, () => {
+    stoa.botServices.setEndpoint(botId, baseUrl, serviceInterface);
+    const bot = stoa.users.byId(botId)!;
+    announceBotUpdate(stoa, bot, { services: presentServices(stoa, bot) });
   });
 }

@@ -1,5 +1,6 @@
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
+import { BotType } from './queries';
 
 function channelName(stoa: Stoa, channelId: number | null): string | null {
   return channelId === null ? null : (stoa.channels.byId(channelId)?.name ?? null);
@@ -14,6 +15,15 @@ export function botDefaults(stoa: Stoa, bot: UserRow) {
   };
 }
 
+/**
+ * A Bot object's `services`: an outgoing-webhook bot's endpoint, token included (only those
+ * who administer the bot see it). Other bots have none; Stoa runs no embedded bots.
+ */
+export function presentServices(stoa: Stoa, bot: UserRow): Array<Record<string, unknown>> {
+  const service = bot.bot_type === BotType.OUTGOING_WEBHOOK ? stoa.botServices.ofBot(bot.id) : undefined;
+  return service ? [{ base_url: service.base_url, interface: service.interface, token: service.token }] : [];
+}
+
 /** A Bot object of the API: what those who administer the bot see, API key included. */
 export function presentBot(stoa: Stoa, bot: UserRow): Record<string, unknown> {
   return {
@@ -25,8 +35,7 @@ export function presentBot(stoa: Stoa, bot: UserRow): Record<string, unknown> {
     api_key: bot.api_key,
     ...botDefaults(stoa, bot),
     avatar_url: stoa.avatars.url(bot),
-    // Only outgoing-webhook and embedded bots have services, and Stoa offers neither.
-    services: [],
+    services: presentServices(stoa, bot),
     owner_id: bot.bot_owner_id,
   };
 }

@@ -9,11 +9,14 @@ import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/views';
 import { avatarReceiver, useAvatar, withBotAvatar, type AvatarImages } from '../users/avatar-views';
 import type { Request } from 'express';
-import { changeBotDefaults, changeBotOwner, createBot as insertBot, regenerateBotApiKey } from './actions';
+import { changeBotDefaults, changeBotOwner, changeBotService, createBot as insertBot, regenerateBotApiKey } from './actions';
 import { announceBotUpdate } from './announce';
 import { botDefaults } from './present';
+import { BotType, ServiceInterface } from './queries';
 
-const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2 } as const;
+/** The bot types one may create: Stoa runs no embedded bots, as Zulip without EMBEDDED_BOTS_ENABLED. */
+const CREATABLE_BOT_TYPES: readonly number[] = [BotType.GENERIC, BotType.INCOMING_WEBHOOK, BotType.OUTGOING_WEBHOOK];
+const SERVICE_INTERFACES: readonly number[] = [ServiceInterface.GENERIC, ServiceInterface.SLACK];
 const BOT_ID = { bot_id: /^\d+$/ };
 const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
 /** What may come before "-bot@" in a bot's email. */
@@ -47,6 +50,28 @@ function channelIdFor(stoa: Stoa, user: UserRow, name: string): number | null {
   return name === '' ? null : accessChannelByName(stoa, user, name).id;
 }
 
+/**
+ * An outgoing webhook's URL. Zulip's clients send it JSON-encoded, scripts often as it is; both
+ * arrive here as the string. Only http and https: it is where the server POSTs messages.
+ */
+function checkPayloadUrl(name: string, value: unknown): string {
+  if (typeof value !== 'string') throw badRequest(`${name} is not a string`);
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // Refused below with every other URL the server would not call.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw badRequest(`${name} is not a URL`);
+  }
+  return value;
+}
+
+function checkInterface(serviceInterface: number): void {
+  if (!SERVICE_INTERFACES.includes(serviceInterface)) throw badRequest('Invalid interface type');
+}
+
 function checkCanCreate(stoa: Stoa, user: UserRow, botType: number): void {
   if (userHasRealmPermission(stoa, user, 'realm_can_create_bots_group')) return;
   const writeOnly = botType === BotType.INCOMING_WEBHOOK;
@@ -60,6 +85,8 @@ interface CreateParams {
   bot_type: number;
   service_name?: string;
   config_data: Record<string, string>;
+  payload_url?: unknown;
+  interface_type: number;
   default_sending_stream?: string;
   default_events_register_stream?: string;
   default_all_public_streams?: boolean;
@@ -75,6 +102,9 @@ export const createBotView = endpoint<CreateParams>({
       // Integrations' names and settings for incoming webhooks; Stoa has no integrations to check them against.
       service_name: { type: 'string' },
       config_data: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
+      // Decoded as JSON when it parses, kept as text otherwise (see checkPayloadUrl).
+      payload_url: {},
+      interface_type: { type: 'integer', default: ServiceInterface.GENERIC },
       default_sending_stream: { type: 'string' },
       default_events_register_stream: { type: 'string' },
       default_all_public_streams: { type: 'boolean' },
@@ -87,6 +117,7 @@ export const createBotView = endpoint<CreateParams>({
 /** Checks everything first, then creates the bot, then gives it the avatar it came with. */
 async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreateParams, avatar: AvatarImages | undefined) {
   requireMember(user);
+  const payloadUrl = params.payload_url === undefined ? '' : checkPayloadUrl('payload_url', params.payload_url);
   const shortName = params.short_name.trim();
   if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
   const fullName = params.full_name.trim();
@@ -95,8 +126,8 @@ async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreatePara
   if (stoa.users.byAnyEmail(email)) throw badRequest('Username already in use');
   checkBotNameFree(stoa, fullName);
   checkCanCreate(stoa, user, params.bot_type);
-  // Outgoing-webhook and embedded bots need a server that calls out to them, which Stoa does not do.
-  if (params.bot_type !== BotType.GENERIC && params.bot_type !== BotType.INCOMING_WEBHOOK) throw badRequest('Invalid bot type');
+  if (!CREATABLE_BOT_TYPES.includes(params.bot_type)) throw badRequest('Invalid bot type');
+  checkInterface(params.interface_type);
   const sendingChannelId =
     params.default_sending_stream === undefined ? null : accessChannelByName(stoa, user, params.default_sending_stream).id;
   const eventsChannelId =
@@ -111,6 +142,11 @@ async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreatePara
     sendingChannelId,
     eventsChannelId,
     allPublicChannels: params.default_all_public_streams ?? false,
+    // Created without a URL, an outgoing webhook gets one later through PATCH /bots/{bot_id}.
+    service:
+      params.bot_type === BotType.OUTGOING_WEBHOOK
+        ? { name: params.service_name ?? shortName, baseUrl: payloadUrl, interface: params.interface_type }
+        : undefined,
   });
   if (avatar) bot = await useBotAvatar(stoa, bot, avatar);
   return { user_id: bot.id, api_key: bot.api_key, avatar_url: stoa.avatars.url(bot), ...botDefaults(stoa, bot) };
@@ -152,6 +188,8 @@ interface UpdateParams {
   default_sending_stream?: string;
   default_events_register_stream?: string;
   default_all_public_streams?: boolean;
+  service_payload_url?: unknown;
+  service_interface: number;
 }
 
 function failedOwnerChange(reason: string): ApiError {
@@ -168,6 +206,9 @@ export const updateBotView = endpoint<UpdateParams>({
       default_sending_stream: { type: 'string' },
       default_events_register_stream: { type: 'string' },
       default_all_public_streams: { type: 'boolean' },
+      // Decoded as JSON when it parses, kept as text otherwise (see checkPayloadUrl).
+      service_payload_url: {},
+      service_interface: { type: 'integer', default: ServiceInterface.GENERIC },
     },
     required: ['bot_id'],
   },
@@ -205,6 +246,12 @@ async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar
     params.default_events_register_stream === undefined
       ? undefined
       : channelIdFor(stoa, user, params.default_events_register_stream);
+  let payloadUrl: string | undefined;
+  if (params.service_payload_url !== undefined) {
+    payloadUrl = checkPayloadUrl('service_payload_url', params.service_payload_url);
+    checkInterface(params.service_interface);
+    if (!stoa.botServices.ofBot(bot.id)) throw badRequest('This bot has no outgoing webhook to change');
+  }
 
   if (renamed) changeFullName(stoa, bot.id, fullName);
   if (newRole !== undefined) changeRole(stoa, bot.id, newRole);
@@ -214,14 +261,16 @@ async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar
     eventsChannelId,
     allPublicChannels: params.default_all_public_streams,
   });
+  if (payloadUrl !== undefined) changeBotService(stoa, bot.id, payloadUrl, params.service_interface);
 
   const after = avatar ? await useBotAvatar(stoa, bot, avatar) : stoa.users.byId(bot.id)!;
   const owner = after.bot_owner_id === null ? undefined : stoa.users.byId(after.bot_owner_id);
   return {
     full_name: after.full_name,
     avatar_url: stoa.avatars.url(after),
-    service_interface: 1,
-    service_payload_url: null,
+    // As Zulip answers: what the request asked for, not what the bot has.
+    service_interface: params.service_interface,
+    service_payload_url: payloadUrl ?? null,
     config_data: null,
     ...botDefaults(stoa, after),
     ...(owner ? { bot_owner: owner.email } : {}),

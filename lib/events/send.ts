@@ -57,8 +57,20 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
   } finally {
     stoa.pendingEvents = null;
   }
-  stoa.queues.deliver(batch);
+  deliverCommitted(stoa, batch);
   return result;
+}
+
+/** After a commit: the transaction's events go to their queues, then its committed work starts. */
+function deliverCommitted(stoa: Stoa, batch: NonNullable<Stoa['pendingEvents']>): void {
+  const events: Array<{ event: Deliverable; userIds: number[] }> = [];
+  const work: Array<() => void> = [];
+  for (const entry of batch) {
+    if ('committed' in entry) work.push(entry.committed);
+    else events.push(entry);
+  }
+  stoa.queues.deliver(events);
+  for (const start of work) start();
 }
 
 /**
@@ -128,8 +140,18 @@ export function commitShared(stoa: Stoa): void {
     if (stoa.db.inTransaction) stoa.db.exec('ROLLBACK');
     stoa.users.forget();
   }
-  if (failure === null) stoa.queues.deliver(pendingEvents);
+  if (failure === null) deliverCommitted(stoa, pendingEvents);
   for (const done of shared.afterCommit) done(failure);
+}
+
+/**
+ * Runs `start` once the current transaction has committed, and never if it is undone (as the
+ * events sent beside it); outside a transaction, at once. For work that must not see, or
+ * act on, writes that could still be lost, such as calling a bot about a new message.
+ */
+export function onCommit(stoa: Stoa, start: () => void): void {
+  if (stoa.pendingEvents) stoa.pendingEvents.push({ committed: start });
+  else start();
 }
 
 /**

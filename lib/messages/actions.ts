@@ -1,4 +1,5 @@
 import { claimAttachments } from '../uploads/actions';
+import { queueOutgoingWebhooks } from '../bots/triggers';
 import { notifyMobileDevices } from '../push/actions';
 import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
@@ -139,6 +140,14 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     const row = stoa.messages.byId(id)!;
     announceMessage(stoa, row, flags, options.local);
     notifyMobileDevices(stoa, row, flags);
+    queueOutgoingWebhooks(stoa, {
+      id,
+      sender,
+      isChannel: addressee.type === 'channel',
+      receiverIds,
+      mentionedUserIds: rendered.mentionedUserIds,
+      mentionedGroupIds: rendered.mentionedGroupIds,
+    });
     return id;
   });
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../http/errors';
+import { withoutCredentials } from '../http/url-credentials';
 import type { Stoa } from '../stoa';
 
 /**
@@ -43,14 +44,9 @@ export function relayConfigured(stoa: Stoa): boolean {
 export async function postToRelay(stoa: Stoa, endpoint: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const configured = stoa.config.pushRelay;
   if (configured === undefined) throw new Error('no push relay is configured');
-  const url = new URL(endpoint, configured.endsWith('/') ? configured : `${configured}/`);
+  const { url, authorization } = withoutCredentials(new URL(endpoint, configured.endsWith('/') ? configured : `${configured}/`));
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'Stoa' };
-  if (url.username || url.password) {
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-    url.username = '';
-    url.password = '';
-  }
+  if (authorization) headers.Authorization = authorization;
   let response: Response;
   try {
     response = await fetch(url, {
