@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig, usage } from './lib/config';
 import { DatabaseInUseError } from './lib/db';
-import { startServer } from './lib/server';
+import { DemoRefusedError, startServer } from './lib/server';
 
 /** Shutdown must finish within this long of a signal, whatever is still in flight. */
 const SHUTDOWN_LIMIT_MS = 1800;
@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     server = await startServer(config);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (err instanceof DatabaseInUseError) {
+    if (err instanceof DemoRefusedError) {
+      console.error(`stoa: ${err.message}`);
+    } else if (err instanceof DatabaseInUseError) {
       console.error(`stoa: ${err.message}; is another Stoa running on ${config.data}?`);
     } else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       console.error(`stoa: cannot listen on ${config.host}:${config.port} (${code})`);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULTS } from '../lib/config';
 import { Flag } from '../lib/messages/flags';
+import { seededRandom } from '../lib/seeded-random';
 import { DATABASE_FILE, startServer } from '../lib/server';
 import { topicKey } from '../lib/user-topics/queries';
 import { Api } from './api';
@@ -37,17 +38,6 @@ export const SHAPE = {
 export const HOT_CHANNEL = 'channel 0';
 export const HOT_TOPIC = 'topic 0';
 
-/** Deterministic pseudo-random numbers (mulberry32), so every build is the same database. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks ranks 0..n-1 with Zipf-like weights (rank r has weight 1 / (r + 1)), as word and topic use goes. */
 function zipf(n: number, next: () => number): () => number {
@@ -72,7 +62,7 @@ const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pe', 'dra',
 /** Words that exist in no dictionary, so searches for them match only what we generated. */
 export function vocabulary(): string[] {
   const words = new Set<string>();
-  const next = random(7);
+  const next = seededRandom(7);
   while (words.size < SHAPE.vocabulary) {
     const length = 2 + Math.floor(next() * 3);
     words.add(Array.from({ length }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''));
@@ -177,7 +167,7 @@ function fillMessages(file: string, log: (line: string) => void): void {
   db.exec('DELETE FROM user_messages; DELETE FROM messages_fts; DELETE FROM messages;');
 
   const words = vocabulary();
-  const next = random(42);
+  const next = seededRandom(42);
   const pickWord = zipf(words.length, next);
   const pickTopic = zipf(SHAPE.topicsPerChannel, next);
   const channelOf = new Uint8Array(SHAPE.messages + 1);

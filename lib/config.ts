@@ -14,6 +14,11 @@ export interface Config {
   /** Enables Zulip's development-server login endpoints. */
   dev: boolean;
   /**
+   * Fills a fresh data folder with the people, channels and conversations of Zulip's own
+   * development organization (lib/demo/); implies `dev`.
+   */
+  demo: boolean;
+  /**
    * Lets the organization offer web-public channels (Zulip's WEB_PUBLIC_STREAMS_ENABLED). The
    * organization still has to turn on enable_spectator_access.
    */
@@ -76,6 +81,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'boolean',
     help: 'enable the development login endpoints /dev_fetch_api_key and /dev_list_users',
   },
+  demo: {
+    flag: 'demo',
+    env: 'STOA_DEMO',
+    kind: 'boolean',
+    help: "start a fresh data folder as Zulip's development organization (Iago, Hamlet, Verona, ...); implies --dev",
+  },
   webPublic: {
     flag: 'web-public',
     env: 'STOA_WEB_PUBLIC',
@@ -121,6 +132,7 @@ export const DEFAULTS = {
   realmName: 'Stoa',
   adminEmail: 'owner@stoa.local',
   dev: false,
+  demo: false,
   webPublic: false,
   pushRelay: undefined as string | undefined,
   site: undefined as string | undefined,
@@ -221,7 +233,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   };
 
   const port = raw('port');
-  const flag = (key: 'dev' | 'webPublic' | 'gravatar'): boolean => {
+  const flag = (key: 'dev' | 'demo' | 'webPublic' | 'gravatar'): boolean => {
     const setting = raw(key);
     if (setting === undefined) return false;
     return typeof setting.value === 'boolean' ? setting.value : parseBoolean(setting.source, setting.value);
@@ -242,7 +254,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     realmName: text('realmName', DEFAULTS.realmName),
     adminEmail,
     adminPassword: adminPassword ? nonEmpty(adminPassword.source, String(adminPassword.value)) : undefined,
-    dev: flag('dev'),
+    // The demo's people log in through the development login unless --admin-password gives them a password.
+    dev: flag('dev') || flag('demo'),
+    demo: flag('demo'),
     webPublic: flag('webPublic'),
     pushRelay: pushRelay
       ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))

@@ -104,6 +104,28 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       CREATE UNIQUE INDEX channel_email_addresses_by_channel
         ON channel_email_addresses (stream_id, creator_id, coalesce(sender_id, 0));
     `),
+  // 7 -> 8: scheduled messages.
+  (db) =>
+    db.exec(`
+      CREATE TABLE scheduled_messages (
+        id                    INTEGER PRIMARY KEY,
+        sender_id             INTEGER NOT NULL REFERENCES users (id),
+        type                  TEXT    NOT NULL CHECK (type IN ('stream', 'private')),
+        to_ids                TEXT    NOT NULL,
+        topic                 TEXT    NOT NULL,
+        content               TEXT    NOT NULL,
+        rendered_content      TEXT    NOT NULL,
+        sending_client        TEXT    NOT NULL,
+        scheduled_timestamp   INTEGER NOT NULL,
+        read_by_sender        INTEGER NOT NULL,
+        delivered             INTEGER NOT NULL DEFAULT 0,
+        delivered_message_id  INTEGER,
+        failed                INTEGER NOT NULL DEFAULT 0,
+        failure_message       TEXT
+      ) STRICT;
+      CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;
+      CREATE INDEX scheduled_messages_by_sender ON scheduled_messages (sender_id, scheduled_timestamp) WHERE delivered = 0;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

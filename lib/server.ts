@@ -11,9 +11,12 @@ import type { Config } from './config';
 import { openDatabase, startCheckpointer } from './db';
 import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
+import { createDemoOrganization, isDemoOrganization } from './demo/actions';
+import { DEMO_PEOPLE } from './demo/organization';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
+import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -142,6 +145,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopCheckpointer = inMemory ? () => Promise.resolve() : startCheckpointer(file, log);
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
+  try {
+    refuseDemoOverOtherOrganization(stoa);
+  } catch (err) {
+    await stopCheckpointer();
+    db.close();
+    throw err;
+  }
   // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
   // while the application is built instead of after.
   const firstStart = startFirstStart(stoa);
@@ -181,6 +191,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   log(`Stoa is listening on ${local}`);
   if (stoa.site !== local) log(`People reach it at ${stoa.site}`);
 
+  // Scheduled messages: the timer waits for the next one due. Any that came due while the
+  // server was stopped are sent (or found too late) right away.
+  rescheduleDelivery(stoa);
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
@@ -205,6 +218,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
           void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(async () => {
+            stopDelivery(stoa);
             commitShared(stoa);
             await stopCheckpointer();
             db.close();
@@ -223,15 +237,35 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return { stoa, url: local, port, http: server, zuliprcPath, close };
 }
 
-/** On an empty database, the owner's password and its hash (begun at once); null on later starts. */
+/** --demo on a data folder that holds another organization: server.ts reports it and exits. */
+export class DemoRefusedError extends Error {}
+
+/**
+ * --demo fills an empty data folder, and restarts the organization it made there; it never
+ * mixes its people into an organization someone else made.
+ */
+function refuseDemoOverOtherOrganization(stoa: Stoa): void {
+  if (!stoa.config.demo || !stoa.realm.get() || isDemoOrganization(stoa)) return;
+  throw new DemoRefusedError(
+    `--demo needs an empty data folder, and ${stoa.config.data} already holds the organization ` +
+      `"${stoa.realm.get()!.name}"; choose another --data folder, or start without --demo`,
+  );
+}
+
+/**
+ * On an empty database, the owner's password and its hash (begun at once); null on later
+ * starts, and for the demo without --admin-password (its people use the development login).
+ */
 function startFirstStart(stoa: Stoa): Promise<{ password: string; hash: string } | null> {
   if (stoa.realm.get()) return Promise.resolve(null);
+  if (stoa.config.demo && stoa.config.adminPassword === undefined) return Promise.resolve(null);
   const password = stoa.config.adminPassword ?? generatePassword();
   return hashPassword(password).then((hash) => ({ password, hash }));
 }
 
 /** On an empty database, creates the organization from the settings; later starts reuse it. */
 function createOrganizationOnFirstStart(stoa: Stoa, owner: { password: string; hash: string } | null, log: (line: string) => void): void {
+  if (stoa.config.demo && !stoa.realm.get()) return createDemoOnFirstStart(stoa, owner?.hash ?? null, log);
   if (!owner) return;
   const { config } = stoa;
   const { password } = owner;
@@ -242,4 +276,17 @@ function createOrganizationOnFirstStart(stoa: Stoa, owner: { password: string; h
   });
   log(`Created the organization "${config.realmName}" with owner ${config.adminEmail}.`);
   if (!config.adminPassword) log(`The owner's password is ${password} (shown this once).`);
+}
+
+/** The first start with --demo: Zulip's development organization, and how to log in to it. */
+function createDemoOnFirstStart(stoa: Stoa, passwordHash: string | null, log: (line: string) => void): void {
+  const startedAt = performance.now();
+  createDemoOrganization(stoa, passwordHash);
+  const people = DEMO_PEOPLE.map((person) => person.email).join(', ');
+  log(`Created Zulip's development organization in ${Math.round(performance.now() - startedAt)} ms: ${people}.`);
+  log(
+    passwordHash === null
+      ? 'They log in through the development login (GET /api/v1/dev_list_users, POST /api/v1/dev_fetch_api_key).'
+      : 'They log in with the --admin-password given, or through the development login.',
+  );
 }

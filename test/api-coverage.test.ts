@@ -20,10 +20,6 @@ const NOT_SERVED = new Map<string, string>([
   ['POST /rest-error-handling', 'documentation page, not an endpoint'],
   ['POST /zulip-outgoing-webhook', 'the request Zulip sends to outgoing-webhook bots, not an endpoint it serves'],
   // Being built on other branches; remove each entry when its branch is merged.
-  ['GET /scheduled_messages', 'scheduled messages: in progress on another branch'],
-  ['POST /scheduled_messages', 'scheduled messages: in progress on another branch'],
-  ['PATCH /scheduled_messages/{scheduled_message_id}', 'scheduled messages: in progress on another branch'],
-  ['DELETE /scheduled_messages/{scheduled_message_id}', 'scheduled messages: in progress on another branch'],
   ['GET /invites', 'invitations: in progress on another branch'],
   ['POST /invites', 'invitations: in progress on another branch'],
   ['POST /invites/multiuse', 'invitations: in progress on another branch'],

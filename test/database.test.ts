@@ -32,6 +32,7 @@ describe('the database', () => {
       DROP TABLE realm_emoji;
       DROP TABLE realm_user_settings_defaults;
       DROP TABLE channel_email_addresses;
+      DROP TABLE scheduled_messages;
       PRAGMA user_version = 1;
     `);
     old.close();

@@ -23,6 +23,10 @@ class JumpingClock implements Clock {
   jumpAfterNextRead(ms: number): void {
     this.jump = ms;
   }
+  /** Nothing in this file schedules work for later (no scheduled messages are made here). */
+  at(): () => void {
+    throw new Error('JumpingClock does not run timers');
+  }
 }
 
 const clock = new JumpingClock();

@@ -7,6 +7,7 @@ import { API_PREFIX, ROUTES, type Route } from '../lib/http/routes';
 import type { ParamSchema } from '../lib/http/validate';
 import { createChannel } from './support/channels';
 import type { Credentials } from './support/client';
+import { seededRandom } from '../lib/seeded-random';
 import { sendMessage } from './support/messages';
 import { TestServer } from './support/server';
 
@@ -25,18 +26,6 @@ import { TestServer } from './support/server';
  */
 const SEED = Number(process.env.HOSTILE_SEED ?? 0x5704);
 const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
-
-function random(seed: number): () => number {
-  // mulberry32: small, fast and good enough to pick cases.
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Actor = 'owner' | 'member' | 'anonymous';
 type Encoding = 'query' | 'urlencoded' | 'multipart';
@@ -471,7 +460,7 @@ test('a request that fails after some of its writes leaves none of them behind',
 });
 
 test('every route answers hostile input as a client error, never 5xx, and the data stays whole', async () => {
-  const pick = random(SEED);
+  const pick = seededRandom(SEED);
   const cases: Case[] = [];
   for (const route of ROUTES) {
     cases.push(...casesFor(route, 'owner', fixtures, pick));

@@ -367,6 +367,25 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (choice < 0.6) return actor.patch(`/bots/${botId}`, { bot_owner_id: rng.pick([...steadyActors.map((a) => a.userId), someUserId()]) });
         return actor.patch(`/bots/${botId}`, rng.pick([{ full_name: `${rng.pick(NAMES)} renamed ${botId}` }, { default_all_public_streams: rng.next() < 0.5 }]));
       },
+      // Scheduled an hour or more ahead: time stands still here, so none is sent.
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        const due = Math.floor(server.stoa.clock.now() / 1000) + 3600 + Math.floor(rng.next() * 600);
+        const messages = [
+          { type: 'direct', to: someUserIds(), content: rng.pick(WORDS), scheduled_delivery_timestamp: due },
+          ...(id === undefined ? [] : [{ type: 'stream', to: id, topic: rng.pick(WORDS), content: rng.pick(NAMES), scheduled_delivery_timestamp: due }]),
+        ];
+        return rng.pick(actors).post('/scheduled_messages', rng.pick(messages));
+      },
+      async () => {
+        const actor = rng.pick(actors);
+        const scheduled = (await actor.get('/scheduled_messages')).body.scheduled_messages ?? [];
+        if (scheduled.length === 0) return;
+        const { scheduled_message_id: id } = rng.pick(scheduled as Array<{ scheduled_message_id: number }>);
+        if (rng.next() < 0.4) return actor.delete(`/scheduled_messages/${id}`);
+        const due = Math.floor(server.stoa.clock.now() / 1000) + 3600 + Math.floor(rng.next() * 600);
+        return actor.patch(`/scheduled_messages/${id}`, rng.pick([{ content: rng.pick(WORDS) }, { scheduled_delivery_timestamp: due }, { type: 'direct', to: someUserIds() }]));
+      },
     ];
     // Organization settings change what register derives from them, so they get their own share.
     const realmOperations: Array<() => Promise<unknown>> = [

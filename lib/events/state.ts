@@ -17,6 +17,7 @@ import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
 import { realmEmojiState } from '../realm-emoji/state';
 import { savedSnippetsState } from '../saved-snippets/views';
+import { scheduledMessagesState } from '../scheduled-messages/state';
 import {
   displaySettingsState,
   notificationSettingsState,
@@ -48,6 +49,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_filters: realmFiltersState,
   realm_playgrounds: realmPlaygroundsState,
   saved_snippets: savedSnippetsState,
+  scheduled_messages: scheduledMessagesState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,

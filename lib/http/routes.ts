@@ -25,6 +25,7 @@ import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
+import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
 import * as uploadViews from '../uploads/views';
 import * as avatarViews from '../users/avatar-views';
@@ -186,4 +187,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
   { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },
   { method: 'DELETE', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.deleteSavedSnippetView },
+  { method: 'GET', path: '/scheduled_messages', endpoint: scheduledMessageViews.getScheduledMessages },
+  { method: 'POST', path: '/scheduled_messages', endpoint: scheduledMessageViews.createScheduledMessageView },
+  { method: 'PATCH', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.editScheduledMessageView },
+  { method: 'DELETE', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.deleteScheduledMessageView },
 ];

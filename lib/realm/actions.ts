@@ -10,6 +10,27 @@ export const NOTIFICATION_BOT_EMAIL = `notification-bot@${INTERNAL_EMAIL_DOMAIN}
 const GENERIC_BOT = 1;
 
 /**
+ * What every organization starts with: the organization row, its system groups and the
+ * notification bot. Call inside `write`, then create the people.
+ */
+export function foundOrganization(stoa: Stoa, name: string, stringId = ''): void {
+  stoa.realm.insert(name, stringId, unixSeconds(stoa.clock));
+  createSystemGroups(stoa);
+  createSystemBot(stoa, NOTIFICATION_BOT_EMAIL, 'Notification Bot');
+}
+
+/** One of the server's own bots: outside the organization's groups, hidden from its user lists. */
+export function createSystemBot(stoa: Stoa, email: string, fullName: string): number {
+  return createUser(stoa, {
+    email,
+    fullName,
+    passwordHash: null,
+    role: Role.MEMBER,
+    bot: { type: GENERIC_BOT, ownerId: null, system: true },
+  });
+}
+
+/**
  * The first start of an empty database: the organization, its system groups, the
  * notification bot and the owner, in one transaction. Returns the owner's user ID.
  */
@@ -18,15 +39,7 @@ export function createOrganization(
   settings: { name: string; ownerEmail: string; ownerPasswordHash: string },
 ): number {
   return write(stoa, () => {
-    stoa.realm.insert(settings.name, unixSeconds(stoa.clock));
-    createSystemGroups(stoa);
-    createUser(stoa, {
-      email: NOTIFICATION_BOT_EMAIL,
-      fullName: 'Notification Bot',
-      passwordHash: null,
-      role: Role.MEMBER,
-      bot: { type: GENERIC_BOT, ownerId: null, system: true },
-    });
+    foundOrganization(stoa, settings.name);
     return createUser(stoa, {
       email: settings.ownerEmail,
       fullName: 'Owner',

@@ -11,7 +11,7 @@ export interface RealmRow {
 
 export function prepareRealmQueries(db: Db) {
   const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
-  const insert = db.prepare<[string, number]>('INSERT INTO realm (id, name, date_created) VALUES (1, ?, ?)');
+  const insert = db.prepare<[string, string, number]>('INSERT INTO realm (id, name, string_id, date_created) VALUES (1, ?, ?, ?)');
   const setting = db.prepare<[string], { value: string }>('SELECT value FROM realm_settings WHERE key = ?');
   const storeSetting = db.prepare<[string, string]>(
     'INSERT INTO realm_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -23,7 +23,7 @@ export function prepareRealmQueries(db: Db) {
     setting: (key: string) => setting.get(key)?.value,
     /** The organization, or undefined before the first start has created it. */
     get: () => get.get(),
-    insert: (name: string, dateCreated: number) => void insert.run(name, dateCreated),
+    insert: (name: string, stringId: string, dateCreated: number) => void insert.run(name, stringId, dateCreated),
     /** Stores a setting's value (JSON-encoded here), default or not. */
     storeSetting: (key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value)),
     setName: (name: string) => void setName.run(name),

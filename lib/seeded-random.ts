@@ -1,0 +1,15 @@
+/**
+ * Mulberry32: a small, fast generator of numbers in [0, 1) whose sequence depends only on its
+ * seed, for data that must come out the same on every run (the demo organization, generated
+ * test cases, benchmark databases). Not for anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
