@@ -48,8 +48,15 @@ export function accessMessage(stoa: Stoa, user: UserRow, messageId: number, { mo
  * channel shares its history, every subscriber, who may have fetched it from there.
  */
 export function messageAudience(stoa: Stoa, row: MessageRow): Set<number> {
-  const audience = new Set(stoa.messages.holders(row.id).map((h) => h.user_id));
-  const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
+  return messagesAudience(stoa, [row]);
+}
+
+/** The same for messages of one conversation, whose channel's subscribers are read once. */
+export function messagesAudience(stoa: Stoa, rows: readonly MessageRow[]): Set<number> {
+  const audience = new Set<number>();
+  for (const row of rows) for (const holder of stoa.messages.holders(row.id)) audience.add(holder.user_id);
+  const streamId = rows[0]?.stream_id ?? null;
+  const channel = streamId === null ? undefined : stoa.channels.byId(streamId)!;
   if (channel?.history_public_to_subscribers) {
     for (const id of stoa.channels.subscriberIds(channel.recipient_id)) audience.add(id);
   }

@@ -10,7 +10,7 @@ import type { Stoa } from '../stoa';
 import { setTopicVisibility } from '../user-topics/actions';
 import { VisibilityPolicy } from '../user-topics/queries';
 import { Role, type UserRow } from '../users/queries';
-import { accessMessage, canReadChannelHistory, messageAudience } from './access';
+import { accessMessage, canReadChannelHistory, messagesAudience } from './access';
 import type { MessageRow } from './queries';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME } from './topics';
 
@@ -44,8 +44,8 @@ function checkCanDelete(stoa: Stoa, user: UserRow, row: MessageRow): void {
 export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly MessageRow[]): void {
   if (rows.length === 0) return;
   write(stoa, () => {
-    const audience = new Set<number>([actor.id]);
-    for (const row of rows) for (const id of messageAudience(stoa, row)) audience.add(id);
+    const audience = messagesAudience(stoa, rows);
+    audience.add(actor.id);
     const [first] = rows;
     const channel = first.stream_id === null ? undefined : stoa.channels.byId(first.stream_id)!;
     // An upload linked by several of them is released once, after all are gone.
