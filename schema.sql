@@ -467,3 +467,18 @@ CREATE TABLE realm_emoji (
   deactivated       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+
+-- Browser sign-ins. The cookie carries a random token; only its SHA-256 is stored, so a copy
+-- of the database logs no one in. A row is removed on logout, on a password change (but for
+-- the session that made it), on deactivation, and once it has gone unused too long.
+CREATE TABLE sessions (
+  id                INTEGER PRIMARY KEY,
+  token_hash        TEXT    NOT NULL UNIQUE,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  -- What the browser must echo in X-CSRFToken on unsafe requests; readable by the page.
+  csrf_token        TEXT    NOT NULL,
+  -- Milliseconds since the epoch.
+  created_ms        INTEGER NOT NULL,
+  last_seen_ms      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_user ON sessions (user_id);

@@ -88,6 +88,19 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
     `),
+  // 6 -> 7: browser sessions. A new table: nobody was signed in from a browser before.
+  (db) =>
+    db.exec(`
+      CREATE TABLE sessions (
+        id                INTEGER PRIMARY KEY,
+        token_hash        TEXT    NOT NULL UNIQUE,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        csrf_token        TEXT    NOT NULL,
+        created_ms        INTEGER NOT NULL,
+        last_seen_ms      INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX sessions_by_user ON sessions (user_id);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -11,6 +11,7 @@ import {
 import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
+import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail } from './email-visibility';
 import { presentUser } from './present';
@@ -150,6 +151,7 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     for (const id of deactivated) {
       stoa.users.setActive(id, false);
+      revokeSessions(stoa, id);
       announcePersonUpdate(stoa, { user_id: id, is_active: false });
       const user = stoa.users.byId(id)!;
       if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });

@@ -1,4 +1,5 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
+import { sessionOf } from '../http/auth';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
@@ -163,7 +164,7 @@ interface AccountParams {
 
 export const updateSettings = endpoint<AccountParams & Record<string, SettingValue | undefined>>({
   params: { properties: SETTINGS_PARAMS },
-  view: async ({ stoa, user, params }) => {
+  view: async ({ stoa, user, params, req }) => {
     const { full_name, email, old_password, new_password, ...rest } = params;
     const settings = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<
       string,
@@ -191,7 +192,8 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
       passwordHash = await hashPassword(new_password);
     }
 
-    updateAccount(stoa, user.id, { fullName, passwordHash, settings });
+    // A new password signs out every other browser; the one that changed it stays signed in.
+    updateAccount(stoa, user.id, { fullName, passwordHash, keepSessionId: sessionOf(req)?.id, settings });
     return {};
   },
 });
