@@ -7,6 +7,7 @@ import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
+import { prepareInviteQueries } from './invites/queries';
 import { prepareMessageQueries } from './messages/queries';
 import { prepareMutedUserQueries } from './muted-users/queries';
 import { prepareProfileFieldQueries } from './profile-fields/queries';
@@ -70,6 +71,7 @@ export interface Stoa {
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
   sessions: ReturnType<typeof prepareSessionQueries>;
+  invites: ReturnType<typeof prepareInviteQueries>;
   /** Failed password logins, by account and by client address (see auth/rate-limit.ts). */
   loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
   /** The uploaded files themselves, on disk. */
@@ -134,6 +136,7 @@ export function createStoa(
     attachments: prepareAttachmentQueries(db),
     realmEmoji: prepareRealmEmojiQueries(db),
     sessions: prepareSessionQueries(db),
+    invites: prepareInviteQueries(db),
     loginFailures: {
       byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),

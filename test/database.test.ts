@@ -31,6 +31,9 @@ describe('the database', () => {
       DROP TABLE submessages;
       DROP TABLE realm_emoji;
       DROP TABLE sessions;
+      DROP TABLE invite_groups;
+      DROP TABLE invite_channels;
+      DROP TABLE invites;
       PRAGMA user_version = 1;
     `);
     old.close();

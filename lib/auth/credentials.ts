@@ -42,6 +42,22 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+const CONFIRMATION_KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * The key of an invitation link: 24 characters of lower-case base32 (120 bits), the shape of
+ * Zulip's confirmation keys, short enough to read out in a classroom.
+ */
+export function generateConfirmationKey(): string {
+  let key = '';
+  for (let i = 0; i < 24; i++) key += CONFIRMATION_KEY_ALPHABET[randomInt(CONFIRMATION_KEY_ALPHABET.length)];
+  return key;
+}
+
+export function hasConfirmationKeyFormat(key: string): boolean {
+  return /^[a-z2-7]{24}$/.test(key);
+}
+
 /** A printable random password for an owner created without one. */
 export function generatePassword(): string {
   return randomBytes(12).toString('base64url');

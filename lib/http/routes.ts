@@ -7,6 +7,7 @@ import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
 import * as groupViews from '../groups/views';
+import * as inviteViews from '../invites/views';
 import * as messageDeleteViews from '../messages/delete';
 import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
@@ -176,6 +177,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 
+  { method: 'GET', path: '/invites', endpoint: inviteViews.getInvites },
+  { method: 'POST', path: '/invites/multiuse', endpoint: inviteViews.createMultiuseInvite },
+  { method: 'DELETE', path: '/invites/multiuse/:invite_id', endpoint: inviteViews.revokeMultiuseInvite },
+
   { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
   { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },
@@ -191,4 +196,6 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/logout', endpoint: sessionViews.logout },
   { method: 'GET', path: '/session', endpoint: sessionViews.currentSession },
   { method: 'POST', path: '/dev_login', endpoint: sessionViews.devLogin, devOnly: true },
+  { method: 'GET', path: '/invite/:key', endpoint: inviteViews.inviteDetails },
+  { method: 'POST', path: '/register', endpoint: inviteViews.register },
 ];

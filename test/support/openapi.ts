@@ -320,7 +320,7 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   },
   // Stoa's browser sign-in (/accounts/...): Zulip's web login is a server-rendered form, so
   // zulip.yaml has nothing to say about it; these are the answers the web app relies on.
-  ...['POST /accounts/login', 'POST /accounts/dev_login', 'GET /accounts/session'].map((operation) => ({
+  ...['POST /accounts/login', 'POST /accounts/dev_login', 'GET /accounts/session', 'POST /accounts/register'].map((operation) => ({
     operation,
     success: closedSuccess(['user_id', 'email', 'csrf_token'], {
       user_id: { type: 'integer' },
@@ -330,6 +330,17 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 'undocumented' as const,
   })),
   { operation: 'POST /accounts/logout', success: 'SimpleSuccess', since: 'undocumented' },
+  {
+    operation: 'GET /accounts/invite/{key}',
+    success: closedSuccess(['realm_name', 'invite_as', 'is_multiuse', 'email', 'expiry_date'], {
+      realm_name: { type: 'string' },
+      invite_as: { type: 'integer', enum: [100, 200, 300, 400, 600] },
+      is_multiuse: { type: 'boolean' },
+      email: { type: 'string', nullable: true },
+      expiry_date: { type: 'integer', nullable: true },
+    }),
+    since: 'undocumented',
+  },
 ];
 
 // ---------------------------------------------------------------------------
