@@ -1,5 +1,4 @@
-import { encodeValue, type ApiResponse } from './client';
-import { assertValidResponse } from './openapi';
+import { checkedResponse, encodeValue, type ApiResponse } from './client';
 
 /** One cookie as the server set it: its value and attributes (lower-cased names). */
 export interface SetCookie {
@@ -55,8 +54,8 @@ export class Browser {
   ): Promise<ApiResponse> {
     const url = new URL(path, this.baseUrl);
     const headers: Record<string, string> = { ...options.headers };
-    const cookieHeader = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    if (cookieHeader) headers.cookie ??= cookieHeader;
+    const cookie = this.cookieHeader();
+    if (cookie) headers.cookie ??= cookie;
     const csrf = options.csrf ?? true;
     if (method !== 'GET' && csrf !== false) {
       const token = typeof csrf === 'string' ? csrf : this.csrfToken;
@@ -74,15 +73,11 @@ export class Browser {
     }
     const response = await fetch(url, { method, headers, body });
     this.keepCookies(response.headers);
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
-    }
-    assertValidResponse(method, url.pathname, response.status, json);
-    return { status: response.status, headers: response.headers, body: json };
+    return checkedResponse(method, url, response);
+  }
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   private keepCookies(headers: Headers): void {
@@ -105,7 +100,7 @@ export class Browser {
 
   /** GETs a file outside the API (an upload), with the cookies. */
   async download(urlPath: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const cookie = this.cookieHeader();
     const response = await fetch(new URL(urlPath, this.baseUrl), { headers: cookie ? { cookie } : {} });
     return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
