@@ -161,6 +161,15 @@ describe('DELETE /invites/multiuse/{invite_id}', () => {
   });
 });
 
+describe('deactivating the inviter', () => {
+  test('revokes their links', async () => {
+    const administrator = await withRole(200);
+    const { key } = await createLink(administrator);
+    assert.equal((await server.owner.delete(`/users/${administrator.userId}`)).status, 200);
+    assertError((await signUp(key)).response, 'The confirmation link has expired or been deactivated.', 404);
+  });
+});
+
 describe('expiry', () => {
   test('an expired link is refused and no longer listed', async () => {
     const { key, link } = await createLink(server.owner, { invite_expires_in_minutes: 30 });

@@ -59,6 +59,13 @@ export function revokeInvite(stoa: Stoa, invite: InviteRow): void {
   });
 }
 
+/** A deactivated person's invitations stop working, as on Zulip: nobody answers for them any more. */
+export function revokeInvitesBy(stoa: Stoa, userId: number): void {
+  write(stoa, () => {
+    if (stoa.invites.revokeAllBy(userId) > 0) announceInvitesChanged(stoa, userId);
+  });
+}
+
 /** After someone signed up through it: an email invitation is used up; a link stays. */
 export function noteInviteAccepted(stoa: Stoa, invite: InviteRow): void {
   if (invite.is_multiuse) return;

@@ -42,6 +42,7 @@ export function prepareInviteQueries(db: Db) {
   const channelIds = db.prepare<[number], { channel_id: number }>('SELECT channel_id FROM invite_channels WHERE invite_id = ? ORDER BY channel_id');
   const groupIds = db.prepare<[number], { group_id: number }>('SELECT group_id FROM invite_groups WHERE invite_id = ? ORDER BY group_id');
   const setStatus = db.prepare<[number, number]>('UPDATE invites SET status = ? WHERE id = ?');
+  const revokeAllBy = db.prepare<[number]>('UPDATE invites SET status = 2 WHERE status = 0 AND invited_by_user_id = ?');
   return {
     /** Stores an invitation with its channels and groups; returns its ID. */
     insert: (invite: NewInvite, channelIdList: readonly number[], groupIdList: readonly number[]) => {
@@ -58,5 +59,7 @@ export function prepareInviteQueries(db: Db) {
     channelIds: (id: number) => channelIds.all(id).map((r) => r.channel_id),
     groupIds: (id: number) => groupIds.all(id).map((r) => r.group_id),
     setStatus: (id: number, status: number) => void setStatus.run(status, id),
+    /** Revokes every usable invitation the user made; how many there were. */
+    revokeAllBy: (userId: number) => revokeAllBy.run(userId).changes,
   };
 }

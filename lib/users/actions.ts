@@ -18,6 +18,7 @@ import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
 import type { ChannelRow } from '../channels/queries';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
+import { revokeInvitesBy } from '../invites/actions';
 import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail } from './email-visibility';
@@ -174,6 +175,7 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
     for (const id of deactivated) {
       stoa.users.setActive(id, false);
       revokeSessions(stoa, id);
+      revokeInvitesBy(stoa, id);
       announcePersonUpdate(stoa, { user_id: id, is_active: false });
       const user = stoa.users.byId(id)!;
       if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });
