@@ -248,6 +248,25 @@ describe('uploads in the browser', () => {
   });
 });
 
+describe('uploading from the browser', () => {
+  test('POST /json/user_uploads takes a multipart file with the cookie and the CSRF header, and refuses it without the header', async () => {
+    const b = await signedIn();
+    const upload = (headers: Record<string, string>) => {
+      const form = new FormData();
+      form.append('file', new Blob(['from the page'], { type: 'text/plain' }), 'page.txt');
+      return fetch(new URL('/json/user_uploads', server.url), { method: 'POST', headers, body: form });
+    };
+    const cookie = [...b.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const refused = await upload({ cookie });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { code: string }).code, 'CSRF_FAILED');
+    const accepted = await upload({ cookie, 'x-csrftoken': b.csrfToken! });
+    assert.equal(accepted.status, 200);
+    const { url } = (await accepted.json()) as { url: string };
+    assert.equal((await b.download(url)).bytes.toString(), 'from the page');
+  });
+});
+
 describe('sessions end', () => {
   test('on logout: the row is gone, the cookies cleared, the cookie no longer works', async () => {
     const b = await signedIn();
