@@ -34,6 +34,10 @@ describe('the database', () => {
       DROP TABLE channel_email_addresses;
       DROP TABLE scheduled_messages;
       DROP TABLE bot_services;
+      DROP TABLE sessions;
+      DROP TABLE invite_groups;
+      DROP TABLE invite_channels;
+      DROP TABLE invites;
       PRAGMA user_version = 1;
     `);
     old.close();
