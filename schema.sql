@@ -467,3 +467,20 @@ CREATE TABLE realm_emoji (
   deactivated       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+
+-- Data exports of the organization that administrators asked for (POST /export/realm). The
+-- tarball is at exports/<file_path> in the data folder once it succeeded. Times are UNIX
+-- seconds with their fraction, as clients get them.
+CREATE TABLE realm_exports (
+  id                INTEGER PRIMARY KEY,
+  acting_user_id    INTEGER NOT NULL REFERENCES users (id),
+  -- 1 public, 2 full with consent (Zulip's RealmExport.type).
+  export_type       INTEGER NOT NULL CHECK (export_type IN (1, 2)),
+  date_requested    REAL    NOT NULL,
+  date_succeeded    REAL,
+  date_failed       REAL,
+  date_deleted      REAL,
+  file_path         TEXT,
+  size              INTEGER,
+  sha256            TEXT
+) STRICT;

@@ -15,6 +15,8 @@ import { parseBody, parseBodyWithFiles, requestParams } from './http/params';
 import { logRequest, pathOf, sendError, type Log } from './http/respond';
 import { API_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import type { Stoa } from './stoa';
+import { EXPORTS_URL_PATH } from './export/present';
+import { serveExport } from './export/views';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -147,6 +149,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get(DEFAULT_AVATAR_PATH, serveDefaultAvatar);
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   app.get('/user_uploads/thumbnail/*path', auth, serveThumbnail(stoa));
+  app.get(`${EXPORTS_URL_PATH}/:folder/:file`, auth, serveExport(stoa));
   app.get('/user_uploads/:realm_id/*path', auth, serveUpload(stoa));
   app.use(() => {
     throw notFound();

@@ -14,6 +14,7 @@ import { commitShared } from './events/send';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
+import { exportsSettled, failInterruptedExports } from './export/actions';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -155,6 +156,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.on('clientError', answerUnparsable);
   try {
     createOrganizationOnFirstStart(stoa, await firstStart, log);
+    failInterruptedExports(stoa);
     await listen(server, config.port, config.host);
   } catch (err) {
     await stopCheckpointer();
@@ -204,7 +206,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(async () => {
+          void Promise.all([Promise.race([Promise.all([backgroundSettled(stoa), exportsSettled(stoa)]), grace]), sweep]).then(async () => {
             commitShared(stoa);
             await stopCheckpointer();
             db.close();

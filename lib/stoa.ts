@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
+import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareMessageQueries } from './messages/queries';
@@ -67,6 +68,7 @@ export interface Stoa {
   profileFields: ReturnType<typeof prepareProfileFieldQueries>;
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
+  exports: ReturnType<typeof prepareExportQueries>;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
   avatars: Avatars;
@@ -119,6 +121,7 @@ export function createStoa(
     profileFields: prepareProfileFieldQueries(db),
     attachments: prepareAttachmentQueries(db),
     realmEmoji: prepareRealmEmojiQueries(db),
+    exports: prepareExportQueries(db),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };
