@@ -30,6 +30,7 @@ describe('the database', () => {
       DROP TABLE deleted_messages_high_water;
       DROP TABLE submessages;
       DROP TABLE realm_emoji;
+      DROP TABLE realm_exports;
       PRAGMA user_version = 1;
     `);
     old.close();

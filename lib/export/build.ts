@@ -163,6 +163,14 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     // A note to self.
     return consenting.has(m.sender_id) && personalRecipient.get(m.sender_id) === m.recipient_id;
   };
+  // Recipients that leave with the export (cross-realm bots' personal ones are mapped by the
+  // importer): a message addressed elsewhere, such as a group that includes a system bot,
+  // would point at nothing.
+  const exportedRecipients = new Set<number>([
+    ...users.map((u) => personalRecipient.get(u.id)!),
+    ...streams.map((s) => s.recipient_id as number),
+    ...exportedGroupRecipients,
+  ]);
   const zulipRecipient = (m: Row): number | undefined => {
     const pair = pairOf(m.recipient_id);
     if (!pair) return m.recipient_id;
@@ -187,7 +195,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     const batch = selectMessages.all(after, MESSAGES_PER_FILE) as Row[];
     if (batch.length === 0) break;
     after = batch[batch.length - 1].id;
-    const kept = batch.filter((m) => messageVisible(m) && (realmUserIds.has(m.sender_id) || systemBotIds.has(m.sender_id)));
+    const kept = batch.filter((m) => messageVisible(m) && exportedRecipients.has(zulipRecipient(m)!));
     if (kept.length > 0) {
       const keptIds = new Set(kept.map((m) => m.id as number));
       const zerverMessages = kept.map((m) => {
@@ -487,15 +495,6 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     reaction_type: ZULIP_REACTION_TYPE[s.reaction_type] ?? 'unicode_emoji',
   }));
   const zerverAlertWords = mine(all('SELECT * FROM alert_words ORDER BY id')).map((w) => ({ id: w.id, user_profile: w.user_id, realm: realmId, word: w.word }));
-  const zerverSnippets = mine(all('SELECT * FROM saved_snippets ORDER BY id')).map((s) => ({
-    id: s.id,
-    user_profile: s.user_id,
-    realm: realmId,
-    title: s.title,
-    content: s.content,
-    date_created: s.date_created,
-  }));
-
   const zerverReactions = all('SELECT * FROM reactions ORDER BY id')
     .filter((r) => messageIds.has(r.message_id) && realmUserIds.has(r.user_id))
     .map((r) => ({
@@ -633,7 +632,6 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     zerver_muteduser: zerverMutedUsers,
     zerver_userstatus: zerverStatuses,
     zerver_alertword: zerverAlertWords,
-    zerver_savedsnippet: zerverSnippets,
     import_source: 'zulip',
   };
   checkDateFields(realmJson);
