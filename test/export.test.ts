@@ -16,8 +16,11 @@ import {
   STREAM_GROUP_SETTINGS,
   USER_GROUP_SETTINGS,
   ZULIP_TARGET_VERSION,
+  SUBSCRIPTION_SETTINGS,
+  ZULIP_FIELDS,
   zulipFlagNames,
 } from '../lib/export/zulip-format';
+import { USER_SETTINGS } from '../lib/users/settings';
 import type { Client } from './support/client';
 import { listen } from './support/events';
 import { spawnStoa, tempDir, TestServer } from './support/server';
@@ -210,6 +213,25 @@ function checkImportable(exported: Unpacked): void {
   assert.equal(realm.zerver_realm.length, 1);
 
   const tables: Record<string, Row[]> = { ...realm, zerver_message: messages, zerver_usermessage: userMessages, zerver_attachment: attachments };
+  // Every row has the fields of its table and no others: the importer passes rows to Zulip's
+  // models as keyword arguments, and an unknown one fails the import.
+  const optional: Record<string, readonly string[]> = {
+    zerver_userprofile: USER_SETTINGS.map((d) => d.name),
+    zerver_userprofile_mirrordummy: USER_SETTINGS.map((d) => d.name),
+    zerver_subscription: SUBSCRIPTION_SETTINGS,
+  };
+  for (const [table, rows] of Object.entries(tables)) {
+    if (!Array.isArray(rows)) continue;
+    const fields = ZULIP_FIELDS[table === 'zerver_userprofile_mirrordummy' ? 'zerver_userprofile' : table];
+    if (!fields) {
+      assert.deepEqual(rows, [], `${table} is written empty`);
+      continue;
+    }
+    for (const row of rows) {
+      for (const key of Object.keys(row)) assert.ok(fields.includes(key) || optional[table]?.includes(key), `${table}.${key} is a Zulip field`);
+      for (const key of fields) assert.ok(key in row || optional[table]?.includes(key), `${table}.${key} is present`);
+    }
+  }
   for (const [table, fields] of Object.entries(DATE_FIELDS)) {
     for (const row of tables[table] ?? []) {
       for (const field of fields) {

@@ -187,7 +187,11 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
 
   const messageIds = new Set<number>();
   const messageFiles: ZulipExport['messageFiles'] = [];
-  const selectMessages = db.prepare('SELECT * FROM messages WHERE id > ? ORDER BY id LIMIT ?');
+  const selectMessages = db.prepare(
+    `SELECT id, sender_id, recipient_id, stream_id, topic, content, rendered_content, date_sent, sending_client,
+       last_edit_time, edit_history, has_attachment, has_image, has_link
+     FROM messages WHERE id > ? ORDER BY id LIMIT ?`,
+  );
   const selectUserMessages = db.prepare('SELECT user_id, message_id, flags FROM user_messages WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id');
   let userMessageId = 1;
   let after = 0;

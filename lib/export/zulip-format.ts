@@ -312,6 +312,73 @@ export const SUBSCRIPTION_SETTINGS = [
   'wildcard_mentions_notify',
 ] as const;
 
+/**
+ * The fields each exported row carries: fields of Zulip 10's models (by model_to_dict's
+ * names, foreign keys without `_id`). The importer builds models from these keys, so a field
+ * that Zulip 10 does not have must never appear here; tests check rows against this list.
+ * Rows of zerver_userprofile may carry personal settings too (USER_SETTINGS' names, which are
+ * Zulip's UserProfile fields), and subscriptions their notification settings.
+ */
+export const ZULIP_FIELDS: Record<string, readonly string[]> = {
+  zerver_realm: [
+    'id', 'name', 'string_id', 'description', 'date_created', 'deactivated',
+    ...REALM_PLAIN_SETTINGS.map(realmField),
+    'message_edit_history_visibility_policy',
+    ...Object.values(REALM_CHANNEL_SETTINGS),
+    ...REALM_GROUP_SETTINGS.map(realmField),
+  ],
+  zerver_client: ['id', 'name'],
+  zerver_userprofile: [
+    'id', 'realm', 'email', 'delivery_email', 'full_name', 'is_active', 'is_bot', 'bot_type', 'bot_owner', 'role',
+    'date_joined', 'last_login', 'last_reminder', 'is_mirror_dummy', 'can_create_users', 'tos_version', 'timezone',
+    'avatar_source', 'avatar_version', 'email_address_visibility', 'default_sending_stream',
+    'default_events_register_stream', 'default_all_public_streams', 'last_active_message_id', 'long_term_idle',
+    'recipient', 'user_permissions', 'groups',
+  ],
+  zerver_userprofile_crossrealm: ['id', 'email', 'recipient_id'],
+  zerver_stream: [
+    'id', 'realm', 'name', 'description', 'rendered_description', 'date_created', 'creator', 'deactivated',
+    'invite_only', 'is_web_public', 'history_public_to_subscribers', 'message_retention_days', 'first_message_id',
+    'recipient', ...STREAM_GROUP_SETTINGS,
+  ],
+  zerver_huddle: ['id', 'huddle_hash', 'group_size', 'recipient'],
+  zerver_recipient: ['id', 'type', 'type_id'],
+  zerver_subscription: ['id', 'user_profile', 'recipient', 'active', 'is_user_active', 'color', ...SUBSCRIPTION_SETTINGS],
+  zerver_realmauthenticationmethod: ['id', 'realm', 'name'],
+  zerver_defaultstream: ['id', 'realm', 'stream'],
+  zerver_realmemoji: ['id', 'realm', 'author', 'name', 'file_name', 'is_animated', 'deactivated'],
+  zerver_realmdomain: ['id', 'realm', 'domain', 'allow_subdomains'],
+  zerver_realmfilter: ['id', 'realm', 'pattern', 'url_template', 'order'],
+  zerver_realmplayground: ['id', 'realm', 'name', 'pygments_language', 'url_template'],
+  zerver_userpresence: ['id', 'user_profile', 'realm', 'last_active_time', 'last_connected_time', 'last_update_id'],
+  zerver_presencesequence: ['id', 'realm', 'last_update_id'],
+  zerver_customprofilefield: [
+    'id', 'realm', 'name', 'hint', 'field_type', 'field_data', 'order', 'display_in_profile_summary', 'required', 'editable_by_user',
+  ],
+  zerver_customprofilefieldvalue: ['id', 'user_profile', 'field', 'value', 'rendered_value'],
+  zerver_reaction: ['id', 'user_profile', 'message', 'emoji_name', 'emoji_code', 'reaction_type'],
+  zerver_usergroup: ['id', 'realm'],
+  zerver_namedusergroup: [
+    'id', 'usergroup_ptr', 'realm_for_sharding', 'name', 'description', 'is_system_group', 'deactivated', 'date_created',
+    'creator', ...USER_GROUP_SETTINGS,
+  ],
+  zerver_usergroupmembership: ['id', 'user_group', 'user_profile'],
+  zerver_groupgroupmembership: ['id', 'supergroup', 'subgroup'],
+  zerver_usertopic: ['id', 'user_profile', 'stream', 'recipient', 'topic_name', 'last_updated', 'visibility_policy'],
+  zerver_muteduser: ['id', 'user_profile', 'muted_user', 'date_muted'],
+  zerver_userstatus: ['id', 'user_profile', 'timestamp', 'client', 'status_text', 'emoji_name', 'emoji_code', 'reaction_type'],
+  zerver_alertword: ['id', 'user_profile', 'realm', 'word'],
+  zerver_message: [
+    'id', 'sender', 'recipient', 'realm', 'subject', 'content', 'rendered_content', 'rendered_content_version',
+    'date_sent', 'sending_client', 'last_edit_time', 'edit_history', 'has_attachment', 'has_image', 'has_link',
+  ],
+  zerver_usermessage: ['id', 'user_profile', 'message', 'flags_mask'],
+  zerver_attachment: [
+    'id', 'file_name', 'path_id', 'realm', 'owner', 'create_time', 'size', 'content_type', 'is_realm_public',
+    'is_web_public', 'messages', 'scheduled_messages',
+  ],
+};
+
 /** The shape of migration_status.json. */
 export interface MigrationStatus {
   zulip_version: string;
