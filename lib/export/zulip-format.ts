@@ -18,6 +18,9 @@
  * not export either.
  */
 
+import { RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
+import { GROUP_SETTINGS } from '../groups/queries';
+
 /** The Zulip release whose import this export is written for; migration_status.json names it. */
 export const ZULIP_TARGET_VERSION = '10.2';
 
@@ -132,7 +135,7 @@ export const FOREIGN_KEYS: Record<string, Record<string, string>> = {
 };
 
 /** Zulip's Recipient.type values, which Stoa's recipients table uses too. */
-export const RecipientType = { PERSONAL: 1, STREAM: 2, DIRECT_MESSAGE_GROUP: 3 } as const;
+export { RecipientType };
 
 /**
  * Zulip's UserMessage flag bits, in Zulip's order: bit i is ALL_FLAGS[i]. Stoa numbers its
@@ -285,15 +288,8 @@ export const STREAM_GROUP_SETTINGS = [
   'can_subscribe_group',
 ] as const;
 
-/** Zulip 10's user group settings (NamedUserGroup.GROUP_PERMISSION_SETTINGS). */
-export const USER_GROUP_SETTINGS = [
-  'can_add_members_group',
-  'can_join_group',
-  'can_leave_group',
-  'can_manage_group',
-  'can_mention_group',
-  'can_remove_members_group',
-] as const;
+/** Zulip 10's user group settings (NamedUserGroup.GROUP_PERMISSION_SETTINGS): the same as Stoa's. */
+export const USER_GROUP_SETTINGS = GROUP_SETTINGS;
 
 /**
  * Personal settings that Zulip keeps on its UserProfile under the same names as Stoa's
@@ -301,16 +297,11 @@ export const USER_GROUP_SETTINGS = [
  */
 export const USER_ROW_SETTINGS: ReadonlySet<string> = new Set(['timezone', 'email_address_visibility']);
 
-/** Fields of a Stoa subscription that Zulip's Subscription has under the same name. */
-export const SUBSCRIPTION_SETTINGS = [
-  'is_muted',
-  'pin_to_top',
-  'desktop_notifications',
-  'audible_notifications',
-  'push_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-] as const;
+/**
+ * A subscriber's settings that Zulip's Subscription has under the same name; the color, the
+ * one other, is exported apart since it always has a value.
+ */
+export const SUBSCRIPTION_SETTINGS = CHANNEL_SUBSCRIPTION_SETTINGS.filter((name) => name !== 'color');
 
 /**
  * The fields each exported row carries: fields of Zulip 10's models (by model_to_dict's
