@@ -50,6 +50,9 @@ const seconds = (ms: number) => ms / 1000;
 const bool = (value: unknown) => value === 1 || value === true;
 const nullableBool = (value: unknown) => (value === null || value === undefined ? null : bool(value));
 
+/** Messages read at once; a messages file is closed once it holds MESSAGES_PER_FILE or more. */
+const MESSAGES_PER_READ = 250;
+
 /** The colors Zulip picks from for a subscription whose owner's own choice is not exported. */
 const NEUTRAL_SUBSCRIPTION_COLOR = '#c2c2c2';
 
@@ -195,16 +198,19 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   const selectUserMessages = db.prepare('SELECT user_id, message_id, flags FROM user_messages WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id');
   let userMessageId = 1;
   let after = 0;
+  // Messages are read a few hundred at a time, with a pause between reads, and gathered into
+  // files of MESSAGES_PER_FILE: a short read keeps a running server answering meanwhile.
+  let file: ZulipExport['messageFiles'][number] = { zerver_message: [], zerver_usermessage: [] };
   for (;;) {
-    const batch = selectMessages.all(after, MESSAGES_PER_FILE) as Row[];
+    const batch = selectMessages.all(after, MESSAGES_PER_READ) as Row[];
     if (batch.length === 0) break;
     after = batch[batch.length - 1].id;
     const kept = batch.filter((m) => messageVisible(m) && exportedRecipients.has(zulipRecipient(m)!));
     if (kept.length > 0) {
       const keptIds = new Set(kept.map((m) => m.id as number));
-      const zerverMessages = kept.map((m) => {
+      for (const m of kept) {
         messageIds.add(m.id);
-        return {
+        file.zerver_message.push({
           id: m.id,
           sender: m.sender_id,
           recipient: zulipRecipient(m),
@@ -220,15 +226,20 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
           has_attachment: bool(m.has_attachment),
           has_image: bool(m.has_image),
           has_link: bool(m.has_link),
-        };
-      });
-      const zerverUserMessages = (selectUserMessages.all(batch[0].id, after) as Row[])
-        .filter((um) => keptIds.has(um.message_id) && userMessageUsers.has(um.user_id))
-        .map((um) => ({ id: userMessageId++, user_profile: um.user_id, message: um.message_id, flags_mask: zulipFlags(um.flags) }));
-      messageFiles.push({ zerver_message: zerverMessages, zerver_usermessage: zerverUserMessages });
+        });
+      }
+      for (const um of selectUserMessages.all(batch[0].id, after) as Row[]) {
+        if (!keptIds.has(um.message_id) || !userMessageUsers.has(um.user_id)) continue;
+        file.zerver_usermessage.push({ id: userMessageId++, user_profile: um.user_id, message: um.message_id, flags_mask: zulipFlags(um.flags) });
+      }
+      if (file.zerver_message.length >= MESSAGES_PER_FILE) {
+        messageFiles.push(file);
+        file = { zerver_message: [], zerver_usermessage: [] };
+      }
     }
     if (options.pause) await options.pause();
   }
+  if (file.zerver_message.length > 0) messageFiles.push(file);
 
   // ---- Users.
   const privateAllowed = (userId: number) => consenting.has(userId);
