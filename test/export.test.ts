@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -600,6 +601,19 @@ describe('stoa export on the command line', () => {
     assert.equal(await child.exited, 1);
     assert.match(child.output(), /no database at/);
     rmSync(empty, { recursive: true, force: true });
+  });
+
+  test('refuses a database of another schema version instead of misreading it', async () => {
+    const server = await TestServer.start();
+    await server.running.close();
+    const db = new Database(path.join(server.data, 'stoa.db'));
+    db.pragma('user_version = 1');
+    db.close();
+    const child = spawnStoa(['export', '--data', server.data, '--output', path.join(server.data, 'x.tar.gz')]);
+    assert.equal(await child.exited, 1);
+    assert.match(child.output(), /older Stoa .*start this Stoa on it once/);
+    assert.ok(!existsSync(path.join(server.data, 'x.tar.gz')));
+    rmSync(server.data, { recursive: true, force: true });
   });
 
   test('exports a stopped server\'s data folder', async () => {
