@@ -574,3 +574,20 @@ CREATE TABLE invite_groups (
   group_id          INTEGER NOT NULL REFERENCES user_groups (id),
   PRIMARY KEY (invite_id, group_id)
 ) STRICT, WITHOUT ROWID;
+
+-- Data exports of the organization that administrators asked for (POST /export/realm). The
+-- tarball is at exports/<file_path> in the data folder once it succeeded. Times are UNIX
+-- seconds with their fraction, as clients get them.
+CREATE TABLE realm_exports (
+  id                INTEGER PRIMARY KEY,
+  acting_user_id    INTEGER NOT NULL REFERENCES users (id),
+  -- 1 public, 2 full with consent (Zulip's RealmExport.type).
+  export_type       INTEGER NOT NULL CHECK (export_type IN (1, 2)),
+  date_requested    REAL    NOT NULL,
+  date_succeeded    REAL,
+  date_failed       REAL,
+  date_deleted      REAL,
+  file_path         TEXT,
+  size              INTEGER,
+  sha256            TEXT
+) STRICT;

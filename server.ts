@@ -1,11 +1,17 @@
 import { ConfigError, parseConfig, usage } from './lib/config';
 import { DatabaseInUseError } from './lib/db';
+import { runExportCommand } from './lib/export/cli';
 import { DemoRefusedError, startServer } from './lib/server';
 
 /** Shutdown must finish within this long of a signal, whatever is still in flight. */
 const SHUTDOWN_LIMIT_MS = 1800;
 
 async function main(): Promise<void> {
+  // `stoa export ...` writes a Zulip export of a data folder instead of serving it.
+  if (process.argv[2] === 'export') {
+    process.exitCode = await runExportCommand(process.argv.slice(3), process.env);
+    return;
+  }
   let config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

@@ -15,6 +15,8 @@ import { parseBody, parseBodyOrJson, parseBodyWithFiles, requestParams } from '.
 import { logRequest, pathOf, sendError, type Log } from './http/respond';
 import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import type { Stoa } from './stoa';
+import { EXPORTS_URL_PATH } from './export/present';
+import { serveExport } from './export/views';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -169,6 +171,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   // Images in messages are fetched by the browser itself, with its cookies.
   const fileAuth = authenticateEither(stoa);
   app.get('/user_uploads/thumbnail/*path', fileAuth, serveThumbnail(stoa));
+  app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
   app.get('/user_uploads/:realm_id/*path', fileAuth, serveUpload(stoa));
   app.use(() => {
     throw notFound();

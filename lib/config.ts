@@ -157,6 +157,7 @@ export function usage(): string {
     lines.push(`  ${flag.padEnd(24)} ${option.env.padEnd(20)} ${option.help}`);
   }
   lines.push(`  ${'--help'.padEnd(24)} ${''.padEnd(20)} print this help and exit`);
+  lines.push('', 'Also: stoa export [--data DIR] [--output FILE] writes a Zulip export tarball (see stoa export --help).');
   return lines.join('\n');
 }
 

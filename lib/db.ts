@@ -178,6 +178,22 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         PRIMARY KEY (invite_id, group_id)
       ) STRICT, WITHOUT ROWID;
     `),
+  // 11 -> 12: data exports.
+  (db) =>
+    db.exec(`
+      CREATE TABLE realm_exports (
+        id                INTEGER PRIMARY KEY,
+        acting_user_id    INTEGER NOT NULL REFERENCES users (id),
+        export_type       INTEGER NOT NULL CHECK (export_type IN (1, 2)),
+        date_requested    REAL    NOT NULL,
+        date_succeeded    REAL,
+        date_failed       REAL,
+        date_deleted      REAL,
+        file_path         TEXT,
+        size              INTEGER,
+        sha256            TEXT
+      ) STRICT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -18,6 +18,7 @@ import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
+import { exportsSettled, failInterruptedExports } from './export/actions';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -167,6 +168,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.on('clientError', answerUnparsable);
   try {
     createOrganizationOnFirstStart(stoa, await firstStart, log);
+    failInterruptedExports(stoa);
     await listen(server, config.port, config.host);
   } catch (err) {
     await stopCheckpointer();
@@ -221,7 +223,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           clearTimeout(deadline);
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          const settled = Promise.all([backgroundSettled(stoa), stoa.outgoingWebhooks.idle()]);
+          const settled = Promise.all([backgroundSettled(stoa), stoa.outgoingWebhooks.idle(), exportsSettled(stoa)]);
           void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             stopDelivery(stoa);
             commitShared(stoa);

@@ -7,6 +7,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
+import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
 import { prepareInviteQueries } from './invites/queries';
@@ -84,6 +85,7 @@ export interface Stoa {
   invites: ReturnType<typeof prepareInviteQueries>;
   /** Failed password logins, by account and by client address (see auth/rate-limit.ts). */
   loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
+  exports: ReturnType<typeof prepareExportQueries>;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
   avatars: Avatars;
@@ -154,6 +156,7 @@ export function createStoa(
       byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),
     },
+    exports: prepareExportQueries(db),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };

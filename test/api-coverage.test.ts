@@ -23,9 +23,6 @@ const NOT_SERVED = new Map<string, string>([
   ['POST /invites', 'invitations: in progress on another branch'],
   ['DELETE /invites/{invite_id}', 'invitations: in progress on another branch'],
   ['POST /invites/{invite_id}/resend', 'invitations: in progress on another branch'],
-  ['GET /export/realm', 'organization exports: in progress on another branch'],
-  ['POST /export/realm', 'organization exports: in progress on another branch'],
-  ['GET /export/realm/consents', 'organization exports: in progress on another branch'],
 ]);
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

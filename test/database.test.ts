@@ -38,6 +38,7 @@ describe('the database', () => {
       DROP TABLE invite_groups;
       DROP TABLE invite_channels;
       DROP TABLE invites;
+      DROP TABLE realm_exports;
       PRAGMA user_version = 1;
     `);
     old.close();

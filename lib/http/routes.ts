@@ -6,6 +6,7 @@ import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
+import * as exportViews from '../export/views';
 import * as eventViews from '../events/views';
 import * as groupViews from '../groups/views';
 import * as inviteViews from '../invites/views';
@@ -180,6 +181,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/realm/filters/:filter_id', endpoint: linkifierViews.updateLinkifierView },
   { method: 'DELETE', path: '/realm/filters/:filter_id', endpoint: linkifierViews.removeLinkifierView },
   { method: 'POST', path: '/realm/playgrounds', endpoint: playgroundViews.addPlaygroundView },
+  { method: 'GET', path: '/export/realm', endpoint: exportViews.listExports },
+  { method: 'POST', path: '/export/realm', endpoint: exportViews.createExport },
+  { method: 'GET', path: '/export/realm/consents', endpoint: exportViews.exportConsents },
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
   { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },

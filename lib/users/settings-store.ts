@@ -121,6 +121,11 @@ export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<s
       if (name === 'email_address_visibility') announceEmailVisibility(stoa, before, after);
       if (name === 'presence_enabled') presenceEnabledChanged(stoa, after, value as boolean);
       if (name === 'enable_drafts_synchronization' && value === false) forgetDrafts(stoa, userId);
+      // Administrators see who consented to a data export with their private data.
+      if (name === 'allow_private_data_export') {
+        const event = { type: 'realm_export_consent', user_id: userId, consented: value };
+        sendEvent(stoa, event, stoa.users.activeAdministratorIds());
+      }
     }
   });
 }

@@ -1,0 +1,78 @@
+import type { NextFunction, Request, Response } from 'express';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import type { Stoa } from '../stoa';
+import { Role, type UserRow } from '../users/queries';
+import { userSettings } from '../users/settings-store';
+import { exportsRoot, requestExport } from './actions';
+import { presentRealmExports } from './present';
+import { ExportType, type ExportTypeValue } from './zulip-format';
+
+/** Zulip's limit: this many exports an organization may ask for in a week. */
+export const EXPORTS_PER_WEEK = 5;
+const WEEK_SECONDS = 7 * 24 * 60 * 60;
+
+function requireAdministrator(user: UserRow): void {
+  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+}
+
+export const listExports = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => {
+    requireAdministrator(user);
+    return { exports: presentRealmExports(stoa) };
+  },
+});
+
+export const createExport = endpoint<{ export_type?: number }>({
+  params: { properties: { export_type: { type: 'integer' } } },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    const type = params.export_type ?? ExportType.PUBLIC;
+    if (type !== ExportType.PUBLIC && type !== ExportType.FULL_WITH_CONSENT) throw badRequest('Invalid export type.');
+    if (stoa.exports.requestedSince(stoa.clock.now() / 1000 - WEEK_SECONDS) >= EXPORTS_PER_WEEK) {
+      throw badRequest('Exceeded rate limit.');
+    }
+    return { id: requestExport(stoa, user.id, type as ExportTypeValue) };
+  },
+});
+
+export const exportConsents = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => {
+    requireAdministrator(user);
+    const people = stoa.users.inRealm().filter((u) => u.is_active === 1 && u.is_bot === 0);
+    return {
+      export_consents: people.map((u) => ({ user_id: u.id, consented: userSettings(stoa, u).allow_private_data_export === true })),
+    };
+  },
+});
+
+/**
+ * GET /user_uploads/exports/{folder}/{file}: an export's tarball, for administrators only
+ * (authenticated as for the API). The folder holds a random part, so its URL cannot be guessed.
+ */
+export function serveExport(stoa: Stoa) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    try {
+      requireAdministrator(req.user!);
+      const filePath = `${String(req.params.folder)}/${String(req.params.file)}`;
+      const row = stoa.exports.byFilePath(filePath);
+      if (!row || row.date_deleted !== null) throw new ApiError('BAD_REQUEST', 'File not found', 404);
+      res.setHeader('Content-Type', 'application/gzip');
+      res.setHeader('Content-Disposition', `attachment; filename="${String(req.params.file)}"`);
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Cache-Control', 'private, no-store');
+      const stream = createReadStream(path.join(exportsRoot(stoa), filePath));
+      stream.on('error', () => {
+        if (!res.headersSent) res.status(404).json(new ApiError('BAD_REQUEST', 'File not found', 404).body());
+        else res.destroy();
+      });
+      stream.pipe(res);
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,394 @@
+/**
+ * The shape of the data export that Zulip's `manage.py import` reads, as far as Stoa writes
+ * it: file names, table names, the fields of each row, and the value mappings between Stoa's
+ * rows and Zulip's. Kept in one place so that an importer can read the same tables back.
+ *
+ * Facts here come from Zulip 10.x's export and import code (zerver/lib/export.py and
+ * zerver/lib/import_realm.py) and its models:
+ * - the importer builds each model with `Model(**row)`, so a row may carry only fields that
+ *   exist on Zulip 10's model (an unknown key fails the import), and every field it remaps
+ *   (foreign keys, dates) must be present, null where there is no value;
+ * - foreign keys are named without `_id` (`sender`, `recipient`, `realm`, ...), as Django's
+ *   model_to_dict writes them; dates are UNIX seconds as floats;
+ * - the tables listed in REQUIRED_REALM_TABLES are read unconditionally, so they must exist
+ *   even when empty.
+ * Left out on purpose: saved snippets (Zulip 10's importer loads zerver_savedsnippet without
+ * converting its date_created back from seconds, so a row with it fails and a row without it
+ * fails on newer importers); drafts, push devices and widget submessages, which Zulip does
+ * not export either.
+ */
+
+import { RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
+import { GROUP_SETTINGS } from '../groups/queries';
+
+/** The Zulip release whose import this export is written for; migration_status.json names it. */
+export const ZULIP_TARGET_VERSION = '10.2';
+
+/** Files and folders inside the export folder (the tarball holds one folder, zulip-export-*). */
+export const EXPORT_FILES = {
+  migrationStatus: 'migration_status.json',
+  realm: 'realm.json',
+  attachment: 'attachment.json',
+  analytics: 'analytics.json',
+  stats: 'stats.json',
+  /** messages-000001.json, messages-000002.json, ...: read until the first missing number. */
+  messages: (n: number) => `messages-${String(n).padStart(6, '0')}.json`,
+} as const;
+
+/** Folders each holding records.json and the files it lists, paths relative to the folder. */
+export const FILE_FOLDERS = ['avatars', 'uploads', 'emoji', 'realm_icons'] as const;
+export type FileFolder = (typeof FILE_FOLDERS)[number];
+
+/** Messages per messages-NNNNNN.json file, as Zulip batches them. */
+export const MESSAGES_PER_FILE = 1000;
+
+/** Tables of realm.json the importer reads without checking that they exist. */
+export const REQUIRED_REALM_TABLES = [
+  'zerver_realm',
+  'zerver_client',
+  'zerver_userprofile',
+  'zerver_userprofile_mirrordummy',
+  'zerver_userprofile_crossrealm',
+  'zerver_stream',
+  'zerver_huddle',
+  'zerver_recipient',
+  'zerver_subscription',
+  'zerver_realmauthenticationmethod',
+  'zerver_defaultstream',
+  'zerver_realmemoji',
+  'zerver_realmdomain',
+  'zerver_realmfilter',
+  'zerver_realmplayground',
+  'zerver_userpresence',
+  'zerver_useractivity',
+  'zerver_useractivityinterval',
+  'zerver_customprofilefield',
+  'zerver_customprofilefieldvalue',
+  'zerver_reaction',
+] as const;
+
+/** Optional tables of realm.json that Stoa has data for. */
+export const OPTIONAL_REALM_TABLES = [
+  'zerver_usergroup',
+  'zerver_namedusergroup',
+  'zerver_usergroupmembership',
+  'zerver_groupgroupmembership',
+  'zerver_presencesequence',
+  'zerver_alertword',
+  'zerver_usertopic',
+  'zerver_muteduser',
+  'zerver_userstatus',
+] as const;
+
+/**
+ * Fields the importer turns from UNIX seconds back into datetimes (Zulip's DATE_FIELDS, for
+ * the tables Stoa writes). Each must be present in every row, null where unknown.
+ */
+export const DATE_FIELDS: Record<string, readonly string[]> = {
+  zerver_realm: ['date_created'],
+  zerver_userprofile: ['date_joined', 'last_login', 'last_reminder'],
+  zerver_userprofile_mirrordummy: ['date_joined', 'last_login', 'last_reminder'],
+  zerver_stream: ['date_created'],
+  zerver_namedusergroup: ['date_created'],
+  zerver_message: ['last_edit_time', 'date_sent'],
+  zerver_attachment: ['create_time'],
+  zerver_muteduser: ['date_muted'],
+  zerver_usertopic: ['last_updated'],
+  zerver_userstatus: ['timestamp'],
+  zerver_userpresence: ['last_active_time', 'last_connected_time'],
+};
+
+/**
+ * Foreign keys per table: field -> the table whose ids it holds. The tests check every value
+ * names a row that exists; an importer maps ids through the same table.
+ */
+export const FOREIGN_KEYS: Record<string, Record<string, string>> = {
+  zerver_userprofile: {
+    realm: 'zerver_realm',
+    bot_owner: 'zerver_userprofile',
+    default_sending_stream: 'zerver_stream',
+    default_events_register_stream: 'zerver_stream',
+  },
+  zerver_stream: { realm: 'zerver_realm', creator: 'zerver_userprofile' },
+  zerver_subscription: { user_profile: 'zerver_userprofile', recipient: 'zerver_recipient' },
+  zerver_defaultstream: { realm: 'zerver_realm', stream: 'zerver_stream' },
+  zerver_realmemoji: { realm: 'zerver_realm', author: 'zerver_userprofile' },
+  zerver_realmfilter: { realm: 'zerver_realm' },
+  zerver_realmplayground: { realm: 'zerver_realm' },
+  zerver_realmauthenticationmethod: { realm: 'zerver_realm' },
+  zerver_usergroup: { realm: 'zerver_realm' },
+  zerver_namedusergroup: { usergroup_ptr: 'zerver_usergroup', realm_for_sharding: 'zerver_realm', creator: 'zerver_userprofile' },
+  zerver_usergroupmembership: { user_group: 'zerver_usergroup', user_profile: 'zerver_userprofile' },
+  zerver_groupgroupmembership: { supergroup: 'zerver_usergroup', subgroup: 'zerver_usergroup' },
+  zerver_customprofilefield: { realm: 'zerver_realm' },
+  zerver_customprofilefieldvalue: { user_profile: 'zerver_userprofile', field: 'zerver_customprofilefield' },
+  zerver_userpresence: { user_profile: 'zerver_userprofile', realm: 'zerver_realm' },
+  zerver_presencesequence: { realm: 'zerver_realm' },
+  zerver_usertopic: { user_profile: 'zerver_userprofile', stream: 'zerver_stream', recipient: 'zerver_recipient' },
+  zerver_muteduser: { user_profile: 'zerver_userprofile', muted_user: 'zerver_userprofile' },
+  zerver_userstatus: { user_profile: 'zerver_userprofile', client: 'zerver_client' },
+  zerver_alertword: { user_profile: 'zerver_userprofile', realm: 'zerver_realm' },
+  zerver_reaction: { user_profile: 'zerver_userprofile', message: 'zerver_message' },
+  zerver_message: { sender: 'zerver_userprofile', recipient: 'zerver_recipient', sending_client: 'zerver_client', realm: 'zerver_realm' },
+  zerver_usermessage: { user_profile: 'zerver_userprofile', message: 'zerver_message' },
+  zerver_attachment: { owner: 'zerver_userprofile', realm: 'zerver_realm' },
+};
+
+/** Zulip's Recipient.type values, which Stoa's recipients table uses too. */
+export { RecipientType };
+
+/**
+ * Zulip's UserMessage flag bits, in Zulip's order: bit i is ALL_FLAGS[i]. Stoa numbers its
+ * bits differently (lib/messages/flags.ts), so flags are translated by name.
+ */
+export const ZULIP_USER_MESSAGE_FLAGS = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'force_expand',
+  'force_collapse',
+  'has_alert_word',
+  'historical',
+  'is_private',
+  'active_mobile_push_notification',
+] as const;
+
+/** Zulip's flags_mask for a set of flag names; names Zulip does not know are dropped. */
+export function zulipFlagsMask(names: Iterable<string>): number {
+  let mask = 0;
+  for (const name of names) {
+    const bit = (ZULIP_USER_MESSAGE_FLAGS as readonly string[]).indexOf(name);
+    if (bit >= 0) mask |= 1 << bit;
+  }
+  return mask;
+}
+
+/** The flag names of a Zulip flags_mask (the importer's direction). */
+export function zulipFlagNames(mask: number): string[] {
+  return ZULIP_USER_MESSAGE_FLAGS.filter((_, bit) => (mask & (1 << bit)) !== 0);
+}
+
+/** Stoa's reaction types by Zulip's name for them, and back. */
+export const ZULIP_REACTION_TYPE: Record<string, string> = {
+  unicode_emoji: 'unicode_emoji',
+  realm_emoji: 'realm_emoji',
+  service_extra_emoji: 'zulip_extra_emoji',
+};
+
+/** Zulip's RealmExport.type values, which the API's export_type uses. */
+export const ExportType = { PUBLIC: 1, FULL_WITH_CONSENT: 2, FULL_WITHOUT_CONSENT: 3 } as const;
+export type ExportTypeValue = (typeof ExportType)[keyof typeof ExportType];
+
+/**
+ * Zulip's cross-realm system bots are found on the importing server by these emails, whatever
+ * address the exporting server gave them.
+ */
+export const CROSS_REALM_BOT_EMAIL = { notificationBot: 'notification-bot@zulip.com' } as const;
+
+/** The authentication method a password-only server has, by Zulip's backend name. */
+export const EMAIL_AUTH_BACKEND = 'Email';
+
+/** Zulip's Message rendering version for content rendered by its Markdown processor. */
+export const RENDERED_CONTENT_VERSION = 1;
+
+/**
+ * Organization settings as Zulip's Realm model names them, from Stoa's register keys. The
+ * channel settings are foreign keys (null when off); every group setting of Zulip 10 is a
+ * foreign key into zerver_usergroup and must be present when user groups are exported.
+ */
+export const REALM_CHANNEL_SETTINGS: Record<string, string> = {
+  realm_moderation_request_channel_id: 'moderation_request_channel',
+  realm_new_stream_announcements_stream_id: 'new_stream_announcements_stream',
+  realm_signup_announcements_stream_id: 'signup_announcements_stream',
+  realm_zulip_update_announcements_stream_id: 'zulip_update_announcements_stream',
+};
+
+/** Register keys whose Zulip 10 Realm field is the key without `realm_`, with the same value. */
+export const REALM_PLAIN_SETTINGS = [
+  'realm_allow_message_editing',
+  'realm_avatar_changes_disabled',
+  'realm_default_code_block_language',
+  'realm_default_language',
+  'realm_digest_emails_enabled',
+  'realm_digest_weekday',
+  'realm_disallow_disposable_email_addresses',
+  'realm_email_changes_disabled',
+  'realm_emails_restricted_to_domains',
+  'realm_enable_guest_user_dm_warning',
+  'realm_enable_guest_user_indicator',
+  'realm_enable_read_receipts',
+  'realm_enable_spectator_access',
+  'realm_giphy_rating',
+  'realm_inline_image_preview',
+  'realm_inline_url_embed_preview',
+  'realm_invite_required',
+  'realm_jitsi_server_url',
+  'realm_message_content_allowed_in_email_notifications',
+  'realm_message_content_edit_limit_seconds',
+  'realm_message_content_delete_limit_seconds',
+  'realm_move_messages_between_streams_limit_seconds',
+  'realm_move_messages_within_stream_limit_seconds',
+  'realm_message_retention_days',
+  'realm_name_changes_disabled',
+  'realm_require_unique_names',
+  'realm_send_welcome_emails',
+  'realm_video_chat_provider',
+  'realm_waiting_period_threshold',
+  'realm_want_advertise_in_communities_directory',
+  'realm_org_type',
+] as const;
+
+/** The API's message_edit_history_visibility_policy names, by Zulip's stored integer. */
+export const EDIT_HISTORY_VISIBILITY = { all: 1, moves: 2, none: 3 } as const;
+
+/** Zulip 10's organization group settings (Realm.REALM_PERMISSION_GROUP_SETTINGS), by register key. */
+export const REALM_GROUP_SETTINGS = [
+  'realm_create_multiuse_invite_group',
+  'realm_can_access_all_users_group',
+  'realm_can_add_custom_emoji_group',
+  'realm_can_add_subscribers_group',
+  'realm_can_create_bots_group',
+  'realm_can_create_groups',
+  'realm_can_create_public_channel_group',
+  'realm_can_create_private_channel_group',
+  'realm_can_create_web_public_channel_group',
+  'realm_can_create_write_only_bots_group',
+  'realm_can_delete_any_message_group',
+  'realm_can_delete_own_message_group',
+  'realm_can_invite_users_group',
+  'realm_can_manage_all_groups',
+  'realm_can_manage_billing_group',
+  'realm_can_mention_many_users_group',
+  'realm_can_move_messages_between_channels_group',
+  'realm_can_move_messages_between_topics_group',
+  'realm_can_resolve_topics_group',
+  'realm_can_summarize_topics_group',
+  'realm_direct_message_initiator_group',
+  'realm_direct_message_permission_group',
+] as const;
+
+/** The Zulip Realm field of a register key: the key without its `realm_` prefix. */
+export function realmField(key: string): string {
+  return key.replace(/^realm_/, '');
+}
+
+/**
+ * Zulip 10's channel group settings (Stream.stream_permission_group_settings), which are
+ * Stoa's column names without `_id`. Stoa's newer channel permissions have no Zulip 10 field.
+ */
+export const STREAM_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_remove_subscribers_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+
+/** Zulip 10's user group settings (NamedUserGroup.GROUP_PERMISSION_SETTINGS): the same as Stoa's. */
+export const USER_GROUP_SETTINGS = GROUP_SETTINGS;
+
+/**
+ * Personal settings that Zulip keeps on its UserProfile under the same names as Stoa's
+ * (lib/users/settings.ts), except those Stoa keeps on the user row itself.
+ */
+export const USER_ROW_SETTINGS: ReadonlySet<string> = new Set(['timezone', 'email_address_visibility']);
+
+/**
+ * A subscriber's settings that Zulip's Subscription has under the same name; the color, the
+ * one other, is exported apart since it always has a value.
+ */
+export const SUBSCRIPTION_SETTINGS = CHANNEL_SUBSCRIPTION_SETTINGS.filter((name) => name !== 'color');
+
+/**
+ * The fields each exported row carries: fields of Zulip 10's models (by model_to_dict's
+ * names, foreign keys without `_id`). The importer builds models from these keys, so a field
+ * that Zulip 10 does not have must never appear here; tests check rows against this list.
+ * Rows of zerver_userprofile may carry personal settings too (USER_SETTINGS' names, which are
+ * Zulip's UserProfile fields), and subscriptions their notification settings.
+ */
+export const ZULIP_FIELDS: Record<string, readonly string[]> = {
+  zerver_realm: [
+    'id', 'name', 'string_id', 'description', 'date_created', 'deactivated',
+    ...REALM_PLAIN_SETTINGS.map(realmField),
+    'message_edit_history_visibility_policy',
+    ...Object.values(REALM_CHANNEL_SETTINGS),
+    ...REALM_GROUP_SETTINGS.map(realmField),
+  ],
+  zerver_client: ['id', 'name'],
+  zerver_userprofile: [
+    'id', 'realm', 'email', 'delivery_email', 'full_name', 'is_active', 'is_bot', 'bot_type', 'bot_owner', 'role',
+    'date_joined', 'last_login', 'last_reminder', 'is_mirror_dummy', 'can_create_users', 'tos_version', 'timezone',
+    'avatar_source', 'avatar_version', 'email_address_visibility', 'default_sending_stream',
+    'default_events_register_stream', 'default_all_public_streams', 'last_active_message_id', 'long_term_idle',
+    'recipient', 'user_permissions', 'groups',
+  ],
+  zerver_userprofile_crossrealm: ['id', 'email', 'recipient_id'],
+  zerver_stream: [
+    'id', 'realm', 'name', 'description', 'rendered_description', 'date_created', 'creator', 'deactivated',
+    'invite_only', 'is_web_public', 'history_public_to_subscribers', 'message_retention_days', 'first_message_id',
+    'recipient', ...STREAM_GROUP_SETTINGS,
+  ],
+  zerver_huddle: ['id', 'huddle_hash', 'group_size', 'recipient'],
+  zerver_recipient: ['id', 'type', 'type_id'],
+  zerver_subscription: ['id', 'user_profile', 'recipient', 'active', 'is_user_active', 'color', ...SUBSCRIPTION_SETTINGS],
+  zerver_realmauthenticationmethod: ['id', 'realm', 'name'],
+  zerver_defaultstream: ['id', 'realm', 'stream'],
+  zerver_realmemoji: ['id', 'realm', 'author', 'name', 'file_name', 'is_animated', 'deactivated'],
+  zerver_realmdomain: ['id', 'realm', 'domain', 'allow_subdomains'],
+  zerver_realmfilter: ['id', 'realm', 'pattern', 'url_template', 'order'],
+  zerver_realmplayground: ['id', 'realm', 'name', 'pygments_language', 'url_template'],
+  zerver_userpresence: ['id', 'user_profile', 'realm', 'last_active_time', 'last_connected_time', 'last_update_id'],
+  zerver_presencesequence: ['id', 'realm', 'last_update_id'],
+  zerver_customprofilefield: [
+    'id', 'realm', 'name', 'hint', 'field_type', 'field_data', 'order', 'display_in_profile_summary', 'required', 'editable_by_user',
+  ],
+  zerver_customprofilefieldvalue: ['id', 'user_profile', 'field', 'value', 'rendered_value'],
+  zerver_reaction: ['id', 'user_profile', 'message', 'emoji_name', 'emoji_code', 'reaction_type'],
+  zerver_usergroup: ['id', 'realm'],
+  zerver_namedusergroup: [
+    'id', 'usergroup_ptr', 'realm_for_sharding', 'name', 'description', 'is_system_group', 'deactivated', 'date_created',
+    'creator', ...USER_GROUP_SETTINGS,
+  ],
+  zerver_usergroupmembership: ['id', 'user_group', 'user_profile'],
+  zerver_groupgroupmembership: ['id', 'supergroup', 'subgroup'],
+  zerver_usertopic: ['id', 'user_profile', 'stream', 'recipient', 'topic_name', 'last_updated', 'visibility_policy'],
+  zerver_muteduser: ['id', 'user_profile', 'muted_user', 'date_muted'],
+  zerver_userstatus: ['id', 'user_profile', 'timestamp', 'client', 'status_text', 'emoji_name', 'emoji_code', 'reaction_type'],
+  zerver_alertword: ['id', 'user_profile', 'realm', 'word'],
+  zerver_message: [
+    'id', 'sender', 'recipient', 'realm', 'subject', 'content', 'rendered_content', 'rendered_content_version',
+    'date_sent', 'sending_client', 'last_edit_time', 'edit_history', 'has_attachment', 'has_image', 'has_link',
+  ],
+  zerver_usermessage: ['id', 'user_profile', 'message', 'flags_mask'],
+  zerver_attachment: [
+    'id', 'file_name', 'path_id', 'realm', 'owner', 'create_time', 'size', 'content_type', 'is_realm_public',
+    'is_web_public', 'messages', 'scheduled_messages',
+  ],
+};
+
+/** The shape of migration_status.json. */
+export interface MigrationStatus {
+  zulip_version: string;
+  /**
+   * Zulip compares each app's applied migrations with the importing server's. Stoa has none
+   * of Zulip's: an app missing from the export is only warned about, not refused, and the
+   * major version must match ZULIP_TARGET_VERSION's.
+   */
+  migrations_by_app: Record<string, string[]>;
+}
+
+/** One entry of a records.json. */
+export type FileRecord = Record<string, unknown> & { path: string; s3_path: string };
+
+/** What a whole export holds, before it is written out. */
+export interface ZulipExport {
+  realm: Record<string, unknown>;
+  messageFiles: Array<{ zerver_message: Record<string, unknown>[]; zerver_usermessage: Record<string, unknown>[] }>;
+  attachment: { zerver_attachment: Record<string, unknown>[] };
+  /** records.json of each folder, and where each listed file comes from on disk. */
+  files: Record<FileFolder, { records: FileRecord[]; sources: Map<string, string> }>;
+}
