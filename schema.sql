@@ -467,3 +467,50 @@ CREATE TABLE realm_emoji (
   deactivated       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+
+-- The organization's defaults for new users' personal settings (lib/users/settings.ts) where
+-- they differ from Stoa's own defaults; value is JSON. Existing users keep what they have.
+CREATE TABLE realm_user_settings_defaults (
+  name              TEXT    PRIMARY KEY,
+  value             TEXT    NOT NULL
+) STRICT, WITHOUT ROWID;
+
+-- The token of a channel's email address, one per person asking and sender the address
+-- names (sender_id NULL: the email gateway). Stoa receives no email; the address is kept so
+-- that it stays the same each time it is asked for.
+CREATE TABLE channel_email_addresses (
+  stream_id         INTEGER NOT NULL REFERENCES streams (id),
+  creator_id        INTEGER NOT NULL REFERENCES users (id),
+  sender_id         INTEGER REFERENCES users (id),
+  email_token       TEXT    NOT NULL UNIQUE
+) STRICT;
+CREATE UNIQUE INDEX channel_email_addresses_by_channel
+  ON channel_email_addresses (stream_id, creator_id, coalesce(sender_id, 0));
+
+-- Messages a user scheduled to be sent later; the server sends each at its time, as its
+-- sender, with the permissions the sender has then. `to_ids` is a JSON array, as clients
+-- see it: the channel of a channel message, or the other people of a direct message (the
+-- sender alone for a note to self). A sent one keeps its row, with `delivered_message_id`;
+-- one that could not be sent stays listed with `failed` and why, until edited or deleted.
+CREATE TABLE scheduled_messages (
+  id                    INTEGER PRIMARY KEY,
+  sender_id             INTEGER NOT NULL REFERENCES users (id),
+  type                  TEXT    NOT NULL CHECK (type IN ('stream', 'private')),
+  to_ids                TEXT    NOT NULL,
+  topic                 TEXT    NOT NULL,
+  content               TEXT    NOT NULL,
+  rendered_content      TEXT    NOT NULL,
+  -- The client it was scheduled (or last edited) from; the message is sent as from it.
+  sending_client        TEXT    NOT NULL,
+  -- UNIX seconds.
+  scheduled_timestamp   INTEGER NOT NULL,
+  read_by_sender        INTEGER NOT NULL,
+  delivered             INTEGER NOT NULL DEFAULT 0,
+  -- Not a reference: the sent message may be deleted later; this only records what was sent.
+  delivered_message_id  INTEGER,
+  failed                INTEGER NOT NULL DEFAULT 0,
+  failure_message       TEXT
+) STRICT;
+-- The next one to send, and each sender's list.
+CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;
+CREATE INDEX scheduled_messages_by_sender ON scheduled_messages (sender_id, scheduled_timestamp) WHERE delivered = 0;

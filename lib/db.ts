@@ -88,6 +88,44 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
     `),
+  // 6 -> 7: the organization's defaults for new users' settings, and channel email addresses.
+  (db) =>
+    db.exec(`
+      CREATE TABLE realm_user_settings_defaults (
+        name              TEXT    PRIMARY KEY,
+        value             TEXT    NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE channel_email_addresses (
+        stream_id         INTEGER NOT NULL REFERENCES streams (id),
+        creator_id        INTEGER NOT NULL REFERENCES users (id),
+        sender_id         INTEGER REFERENCES users (id),
+        email_token       TEXT    NOT NULL UNIQUE
+      ) STRICT;
+      CREATE UNIQUE INDEX channel_email_addresses_by_channel
+        ON channel_email_addresses (stream_id, creator_id, coalesce(sender_id, 0));
+    `),
+  // 7 -> 8: scheduled messages.
+  (db) =>
+    db.exec(`
+      CREATE TABLE scheduled_messages (
+        id                    INTEGER PRIMARY KEY,
+        sender_id             INTEGER NOT NULL REFERENCES users (id),
+        type                  TEXT    NOT NULL CHECK (type IN ('stream', 'private')),
+        to_ids                TEXT    NOT NULL,
+        topic                 TEXT    NOT NULL,
+        content               TEXT    NOT NULL,
+        rendered_content      TEXT    NOT NULL,
+        sending_client        TEXT    NOT NULL,
+        scheduled_timestamp   INTEGER NOT NULL,
+        read_by_sender        INTEGER NOT NULL,
+        delivered             INTEGER NOT NULL DEFAULT 0,
+        delivered_message_id  INTEGER,
+        failed                INTEGER NOT NULL DEFAULT 0,
+        failure_message       TEXT
+      ) STRICT;
+      CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;
+      CREATE INDEX scheduled_messages_by_sender ON scheduled_messages (sender_id, scheduled_timestamp) WHERE delivered = 0;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

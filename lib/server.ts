@@ -16,6 +16,7 @@ import { DEMO_PEOPLE } from './demo/organization';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
+import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
 import { createStoa, type Stoa } from './stoa';
 
 export const DATABASE_FILE = 'stoa.db';
@@ -190,6 +191,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   log(`Stoa is listening on ${local}`);
   if (stoa.site !== local) log(`People reach it at ${stoa.site}`);
 
+  // Scheduled messages: the timer waits for the next one due. Any that came due while the
+  // server was stopped are sent (or found too late) right away.
+  rescheduleDelivery(stoa);
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
@@ -214,6 +218,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           // Relay work in flight may still write its outcome; it gets the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
           void Promise.all([Promise.race([backgroundSettled(stoa), grace]), sweep]).then(async () => {
+            stopDelivery(stoa);
             commitShared(stoa);
             await stopCheckpointer();
             db.close();

@@ -17,6 +17,7 @@ import { prepareLinkifierQueries } from './linkifiers/queries';
 import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
+import { prepareScheduledMessageQueries } from './scheduled-messages/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 import { Avatars } from './users/avatars';
@@ -61,6 +62,7 @@ export interface Stoa {
   userStatus: ReturnType<typeof prepareUserStatusQueries>;
   drafts: ReturnType<typeof prepareDraftQueries>;
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
+  scheduledMessages: ReturnType<typeof prepareScheduledMessageQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
   push: ReturnType<typeof preparePushQueries>;
@@ -113,6 +115,7 @@ export function createStoa(
     userStatus: prepareUserStatusQueries(db),
     drafts: prepareDraftQueries(db),
     savedSnippets: prepareSavedSnippetQueries(db),
+    scheduledMessages: prepareScheduledMessageQueries(db),
     linkifiers: prepareLinkifierQueries(db),
     playgrounds: preparePlaygroundQueries(db),
     push: preparePushQueries(db),

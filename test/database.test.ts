@@ -30,6 +30,9 @@ describe('the database', () => {
       DROP TABLE deleted_messages_high_water;
       DROP TABLE submessages;
       DROP TABLE realm_emoji;
+      DROP TABLE realm_user_settings_defaults;
+      DROP TABLE channel_email_addresses;
+      DROP TABLE scheduled_messages;
       PRAGMA user_version = 1;
     `);
     old.close();

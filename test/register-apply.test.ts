@@ -151,6 +151,19 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (archived.length > 0) return server.owner.patch(`/streams/${rng.pick(archived as Array<{ stream_id: number }>).stream_id}`, { is_archived: false });
       },
       async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        if (id !== undefined) return server.owner[rng.pick(['post', 'delete'] as const)]('/default_streams', { stream_id: id });
+      },
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        if (id !== undefined) return server.owner.post(`/streams/${id}/delete_topic`, { topic_name: rng.pick(['lunch', 'deploys']) });
+      },
+      () => rng.pick(actors).patch('/users/me/subscriptions', { add: [{ name: someChannel() }], delete: [someChannel()] }),
+      () => {
+        const changes = [{ emojiset: rng.pick(['text', 'google']) }, { enter_sends: rng.next() < 0.5 }, { web_font_size_px: rng.pick([14, 16]) }];
+        return server.owner.patch('/realm/user_settings_defaults', rng.pick(changes));
+      },
+      async () => {
         const actor = rng.pick(actors);
         const id = (await actor.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
         if (id === undefined) return;
@@ -353,6 +366,25 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
         if (choice < 0.35) return actor.post(`/bots/${botId}/api_key/regenerate`);
         if (choice < 0.6) return actor.patch(`/bots/${botId}`, { bot_owner_id: rng.pick([...steadyActors.map((a) => a.userId), someUserId()]) });
         return actor.patch(`/bots/${botId}`, rng.pick([{ full_name: `${rng.pick(NAMES)} renamed ${botId}` }, { default_all_public_streams: rng.next() < 0.5 }]));
+      },
+      // Scheduled an hour or more ahead: time stands still here, so none is sent.
+      async () => {
+        const id = (await server.owner.get('/get_stream_id', { stream: someChannel() })).body.stream_id;
+        const due = Math.floor(server.stoa.clock.now() / 1000) + 3600 + Math.floor(rng.next() * 600);
+        const messages = [
+          { type: 'direct', to: someUserIds(), content: rng.pick(WORDS), scheduled_delivery_timestamp: due },
+          ...(id === undefined ? [] : [{ type: 'stream', to: id, topic: rng.pick(WORDS), content: rng.pick(NAMES), scheduled_delivery_timestamp: due }]),
+        ];
+        return rng.pick(actors).post('/scheduled_messages', rng.pick(messages));
+      },
+      async () => {
+        const actor = rng.pick(actors);
+        const scheduled = (await actor.get('/scheduled_messages')).body.scheduled_messages ?? [];
+        if (scheduled.length === 0) return;
+        const { scheduled_message_id: id } = rng.pick(scheduled as Array<{ scheduled_message_id: number }>);
+        if (rng.next() < 0.4) return actor.delete(`/scheduled_messages/${id}`);
+        const due = Math.floor(server.stoa.clock.now() / 1000) + 3600 + Math.floor(rng.next() * 600);
+        return actor.patch(`/scheduled_messages/${id}`, rng.pick([{ content: rng.pick(WORDS) }, { scheduled_delivery_timestamp: due }, { type: 'direct', to: someUserIds() }]));
       },
     ];
     // Organization settings change what register derives from them, so they get their own share.

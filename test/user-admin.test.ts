@@ -67,6 +67,34 @@ describe('PATCH /users/{user_id}', () => {
   });
 });
 
+describe('PATCH /users/{email}', () => {
+  test('does what PATCH /users/{user_id} does, for the user with that email', async () => {
+    const user = await server.createUser();
+    const watcher = await listen(server.owner, { event_types: ['realm_user'] });
+    const email = user.credentials.email;
+    const response = await server.owner.patch(`/users/${encodeURIComponent(email)}`, { full_name: 'Renamed By Email', role: 300 });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.deepEqual(await watcher(), [
+      { type: 'realm_user', op: 'update', person: { user_id: user.userId, full_name: 'Renamed By Email' } },
+      { type: 'realm_user', op: 'update', person: { user_id: user.userId, role: 300 } },
+    ]);
+    const me = (await user.get('/users/me')).body;
+    assert.equal(me.full_name, 'Renamed By Email');
+    assert.equal(me.role, 300);
+  });
+
+  test('is for administrators, and an unknown email is no such user', async () => {
+    const user = await server.createUser();
+    const other = await server.createUser();
+    const refused = await user.patch(`/users/${other.credentials.email}`, { full_name: 'Nope' });
+    assert.deepEqual(refused.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    const unknown = await server.owner.patch('/users/nobody@example.com', { full_name: 'Nope' });
+    assert.deepEqual(unknown.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    const lastOwner = await server.owner.patch(`/users/${server.owner.credentials!.email}`, { role: 200 });
+    assert.equal(lastOwner.body.msg, 'The owner permission cannot be removed from the only organization owner.');
+  });
+});
+
 describe('DELETE /users/me/avatar', () => {
   test('goes back to the provider-hosted avatar with a new version, telling everyone', async () => {
     const user = await server.createUser();

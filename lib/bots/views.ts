@@ -28,7 +28,7 @@ function insufficientPermission() {
 }
 
 /** A bot the caller may administer: their own, or any bot for an administrator. */
-function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
+export function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
   const bot = stoa.users.byId(botId);
   if (!bot || !bot.is_bot || bot.is_system_bot) throw badRequest('No such bot');
   if (user.role > Role.ADMINISTRATOR && bot.bot_owner_id !== user.id) throw insufficientPermission();

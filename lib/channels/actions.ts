@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { unixSeconds } from '../clock';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
@@ -444,5 +445,19 @@ export function archiveChannel(stoa: Stoa, channelId: number): void {
     stoa.channels.update(channel.id, { is_archived: 1, is_default: 0 });
     announceArchiving(stoa, stoa.channels.byId(channelId)!, audience, true);
     if (channel.is_default) announceDefaultChannels(stoa);
+  });
+}
+
+/**
+ * The token of a channel's email address for this user and sender (null: the email gateway):
+ * made at random the first time it is asked for, then kept, so the address stays the same.
+ */
+export function channelEmailToken(stoa: Stoa, channel: ChannelRow, creator: UserRow, senderId: number | null): string {
+  return write(stoa, () => {
+    const existing = stoa.channels.emailToken(channel.id, creator.id, senderId);
+    if (existing !== undefined) return existing;
+    const token = randomBytes(16).toString('hex');
+    stoa.channels.insertEmailToken(channel.id, creator.id, senderId, token);
+    return token;
   });
 }

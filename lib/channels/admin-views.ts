@@ -6,11 +6,18 @@ import {
 } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
-import { ApiError, badRequest } from '../http/errors';
+import { administratorRequired, ApiError, badRequest } from '../http/errors';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
-import { CHANNEL_SETTINGS, hasContentAccess, holdsChannelSetting, invalidChannelId, isSubscribed } from './access';
+import {
+  accessChannelById,
+  CHANNEL_SETTINGS,
+  hasContentAccess,
+  holdsChannelSetting,
+  invalidChannelId,
+  isSubscribed,
+} from './access';
 import {
   archiveChannel,
   changeSubscriptionProperties,
@@ -182,6 +189,34 @@ export const archiveChannelView = endpoint<{ stream_id: number }>({
     const channel = accessChannelToAdminister(stoa, user, params.stream_id);
     if (channel.is_archived) throw badRequest('Channel is already deactivated');
     archiveChannel(stoa, channel.id);
+    return {};
+  },
+});
+
+const DEFAULT_CHANNEL_PARAMS = { properties: { stream_id: { type: 'integer' } }, required: ['stream_id'] } as const;
+
+/**
+ * POST /default_streams: administrators add a channel new users join. It must be one the
+ * caller can read, and public: a private channel would hand its content to every newcomer.
+ */
+export const addDefaultChannelView = endpoint<{ stream_id: number }>({
+  params: DEFAULT_CHANNEL_PARAMS,
+  view: ({ stoa, user, params }) => {
+    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
+    if (channel.invite_only) throw badRequest('Private channels cannot be made default.');
+    updateChannel(stoa, channel.id, { isDefault: true });
+    return {};
+  },
+});
+
+/** DELETE /default_streams: seeing the channel is enough to take it off the list. */
+export const removeDefaultChannelView = endpoint<{ stream_id: number }>({
+  params: DEFAULT_CHANNEL_PARAMS,
+  view: ({ stoa, user, params }) => {
+    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata' });
+    updateChannel(stoa, channel.id, { isDefault: false });
     return {};
   },
 });

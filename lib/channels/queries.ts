@@ -145,6 +145,12 @@ export function prepareChannelQueries(db: Db) {
   );
   const subscriptionCount = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM subscriptions WHERE recipient_id = ? AND active = 1');
   const folderExists = db.prepare<[number], { id: number }>('SELECT id FROM channel_folders WHERE id = ?');
+  const emailToken = db.prepare<[number, number, number], { email_token: string }>(
+    'SELECT email_token FROM channel_email_addresses WHERE stream_id = ? AND creator_id = ? AND coalesce(sender_id, 0) = ?',
+  );
+  const insertEmailToken = db.prepare<[number, number, number | null, string]>(
+    'INSERT INTO channel_email_addresses (stream_id, creator_id, sender_id, email_token) VALUES (?, ?, ?, ?)',
+  );
   const colorsOf = db.prepare<[number], { color: string }>('SELECT color FROM subscriptions WHERE user_id = ?');
 
   return {
@@ -176,6 +182,11 @@ export function prepareChannelQueries(db: Db) {
     /** Active subscriptions, deactivated users' included (they count to keep a channel alive). */
     subscriptionCount: (recipientId: number) => subscriptionCount.get(recipientId)!.n,
     folderExists: (id: number) => folderExists.get(id) !== undefined,
+    /** The token of the channel's email address a user asked for, with this sender (null: the gateway). */
+    emailToken: (channelId: number, creatorId: number, senderId: number | null) =>
+      emailToken.get(channelId, creatorId, senderId ?? 0)?.email_token,
+    insertEmailToken: (channelId: number, creatorId: number, senderId: number | null, token: string) =>
+      void insertEmailToken.run(channelId, creatorId, senderId, token),
     /** Colors the user's subscriptions already use, to pick a fresh one. */
     colorsOf: (userId: number) => colorsOf.all(userId).map((r) => r.color),
   };

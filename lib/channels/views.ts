@@ -1,3 +1,4 @@
+import { accessBot } from '../bots/views';
 import { write } from '../events/send';
 import { GROUP_SETTING_VALUE_SCHEMA, parseGroupSettingValue, type GroupSettingValue } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
@@ -17,7 +18,7 @@ import {
   hasMetadataAccess,
   isSubscribed,
 } from './access';
-import { subscribeToChannels, unsubscribeFromChannels, type NewChannelSpec } from './actions';
+import { channelEmailToken, subscribeToChannels, unsubscribeFromChannels, type NewChannelSpec } from './actions';
 import { checkChannelName, cleanDescription, MAX_CHANNEL_DESCRIPTION_LENGTH } from './names';
 import { presentChannel, presentSubscription, type SubscriberListing } from './present';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting, type ChannelRow, type TopicsPolicy } from './queries';
@@ -85,6 +86,21 @@ interface SubscribeParams extends Partial<Record<ChannelGroupSetting, GroupSetti
   send_new_subscription_messages: boolean;
 }
 
+/** The channels to join: by name, with a description for a channel this creates. */
+const SUBSCRIPTION_REQUESTS: ParamSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      description: { type: 'string', maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH },
+      color: { type: 'string', pattern: '^#[0-9a-fA-F]{3,6}$' },
+    },
+    required: ['name'],
+    additionalProperties: false,
+  },
+};
+
 /** Checks that the caller may create a channel like this, in the order Zulip checks. */
 function checkCreation(stoa: Stoa, user: UserRow, params: SubscribeParams, retention: number | null | undefined): void {
   const realmCan = (key: string) => userHasRealmPermission(stoa, user, key);
@@ -104,19 +120,7 @@ function checkCreation(stoa: Stoa, user: UserRow, params: SubscribeParams, reten
 export const subscribe = endpoint<SubscribeParams>({
   params: {
     properties: {
-      subscriptions: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            name: { type: 'string' },
-            description: { type: 'string', maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH },
-            color: { type: 'string', pattern: '^#[0-9a-fA-F]{3,6}$' },
-          },
-          required: ['name'],
-          additionalProperties: false,
-        },
-      },
+      subscriptions: SUBSCRIPTION_REQUESTS,
       principals: PRINCIPALS,
       authorization_errors_fatal: { type: 'boolean', default: true },
       announce: { type: 'boolean', default: false },
@@ -131,109 +135,150 @@ export const subscribe = endpoint<SubscribeParams>({
     },
     required: ['subscriptions'],
   },
-  view: ({ stoa, user, params }) => {
-    requireNonGuest(user);
-    const retention = parseRetention(params.message_retention_days);
-    const topicsPolicy = params.topics_policy ?? 'inherit';
-    if (topicsPolicy !== 'inherit' && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
-    const users = resolvePrincipals(stoa, user, params.principals);
-
-    // One entry per channel, in request order, with names checked and matched case-insensitively.
-    const requested = new Map<string, { name: string; description: string }>();
-    for (const entry of params.subscriptions) {
-      const name = checkChannelName(entry.name);
-      if (!requested.has(name.toLowerCase())) requested.set(name.toLowerCase(), { name, description: cleanDescription(entry.description ?? '') });
-    }
-    const existing: ChannelRow[] = [];
-    const toCreate: Array<{ name: string; description: string }> = [];
-    for (const entry of requested.values()) {
-      const channel = stoa.channels.byName(entry.name);
-      if (channel) existing.push(channel);
-      else toCreate.push(entry);
-    }
-
-    const create: NewChannelSpec[] = [];
-    if (toCreate.length > 0) {
-      checkCreation(stoa, user, params, retention);
-      if (params.is_web_public && params.invite_only) throw badRequest('Invalid parameters');
-      // Public channels always share their history; asking otherwise is a contradiction.
-      if (!params.invite_only && params.history_public_to_subscribers === false) throw badRequest('Invalid parameters');
-      const groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
-      for (const setting of CHANNEL_GROUP_SETTINGS) {
-        const value = params[setting];
-        if (value === undefined) continue;
-        const parsed = parseGroupSettingValue(stoa, setting, CHANNEL_SETTINGS[setting].permission, value);
-        const isNobody = parsed === stoa.groups.byName('role:nobody')!.id;
-        if (setting.startsWith('can_delete_') && !isNobody && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
-        groupSettings[setting] = parsed;
-      }
-      for (const entry of toCreate) {
-        create.push({
-          name: entry.name,
-          description: entry.description,
-          inviteOnly: params.invite_only,
-          isWebPublic: params.is_web_public,
-          historyPublicToSubscribers: params.invite_only ? (params.history_public_to_subscribers ?? false) : true,
-          messageRetentionDays: retention ?? null,
-          topicsPolicy,
-          isDefault: params.is_default_stream,
-          groupSettings,
-        });
-      }
-    }
-
-    // Existing channels need content access; subscribing others also needs permission to add.
-    const authorized: ChannelRow[] = [];
-    const unauthorized: string[] = [];
-    for (const channel of existing) {
-      if (!channel.is_archived && hasContentAccess(stoa, user, channel)) authorized.push(channel);
-      else if (params.authorization_errors_fatal) throw badRequest(`Unable to access channel (${channel.name}).`);
-      else unauthorized.push(channel.name);
-    }
-    if (actsOnOthers(user, users) && authorized.some((channel) => !canAddSubscribers(stoa, user, channel))) {
-      throw insufficientPermission();
-    }
-
-    const result = write(stoa, () => {
-      const subscribed = subscribeToChannels(stoa, user, { create, existing: authorized, users });
-      const newlySubscribed = new Map(
-        [...subscribed.subscribed].map(([userId, names]) => [userId, names.map((name) => stoa.channels.byName(name)!)]),
-      );
-      postSubscriptionNotices(stoa, user, subscribed.created, newlySubscribed, {
-        announce: params.announce,
-        notifySubscribed: params.send_new_subscription_messages,
-      });
-      return subscribed;
-    });
-    const byUser = (map: Map<number, string[]>) => Object.fromEntries([...map].map(([id, names]) => [String(id), names]));
-    return {
-      subscribed: byUser(result.subscribed),
-      already_subscribed: byUser(result.alreadySubscribed),
-      ...(params.authorization_errors_fatal ? {} : { unauthorized }),
-    };
-  },
+  view: ({ stoa, user, params }) => subscribeAsAsked(stoa, user, params),
 });
 
-export const unsubscribe = endpoint<{ subscriptions: string[]; principals?: Array<number | string> }>({
+/** POST /users/me/subscriptions, also the `add` half of PATCH /users/me/subscriptions. */
+function subscribeAsAsked(stoa: Stoa, user: UserRow, params: SubscribeParams) {
+  requireNonGuest(user);
+  const retention = parseRetention(params.message_retention_days);
+  const topicsPolicy = params.topics_policy ?? 'inherit';
+  if (topicsPolicy !== 'inherit' && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+  const users = resolvePrincipals(stoa, user, params.principals);
+
+  // One entry per channel, in request order, with names checked and matched case-insensitively.
+  const requested = new Map<string, { name: string; description: string }>();
+  for (const entry of params.subscriptions) {
+    const name = checkChannelName(entry.name);
+    if (!requested.has(name.toLowerCase())) requested.set(name.toLowerCase(), { name, description: cleanDescription(entry.description ?? '') });
+  }
+  const existing: ChannelRow[] = [];
+  const toCreate: Array<{ name: string; description: string }> = [];
+  for (const entry of requested.values()) {
+    const channel = stoa.channels.byName(entry.name);
+    if (channel) existing.push(channel);
+    else toCreate.push(entry);
+  }
+
+  const create: NewChannelSpec[] = [];
+  if (toCreate.length > 0) {
+    checkCreation(stoa, user, params, retention);
+    if (params.is_web_public && params.invite_only) throw badRequest('Invalid parameters');
+    // Public channels always share their history; asking otherwise is a contradiction.
+    if (!params.invite_only && params.history_public_to_subscribers === false) throw badRequest('Invalid parameters');
+    const groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
+    for (const setting of CHANNEL_GROUP_SETTINGS) {
+      const value = params[setting];
+      if (value === undefined) continue;
+      const parsed = parseGroupSettingValue(stoa, setting, CHANNEL_SETTINGS[setting].permission, value);
+      const isNobody = parsed === stoa.groups.byName('role:nobody')!.id;
+      if (setting.startsWith('can_delete_') && !isNobody && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+      groupSettings[setting] = parsed;
+    }
+    for (const entry of toCreate) {
+      create.push({
+        name: entry.name,
+        description: entry.description,
+        inviteOnly: params.invite_only,
+        isWebPublic: params.is_web_public,
+        historyPublicToSubscribers: params.invite_only ? (params.history_public_to_subscribers ?? false) : true,
+        messageRetentionDays: retention ?? null,
+        topicsPolicy,
+        isDefault: params.is_default_stream,
+        groupSettings,
+      });
+    }
+  }
+
+  // Existing channels need content access; subscribing others also needs permission to add.
+  const authorized: ChannelRow[] = [];
+  const unauthorized: string[] = [];
+  for (const channel of existing) {
+    if (!channel.is_archived && hasContentAccess(stoa, user, channel)) authorized.push(channel);
+    else if (params.authorization_errors_fatal) throw badRequest(`Unable to access channel (${channel.name}).`);
+    else unauthorized.push(channel.name);
+  }
+  if (actsOnOthers(user, users) && authorized.some((channel) => !canAddSubscribers(stoa, user, channel))) {
+    throw insufficientPermission();
+  }
+
+  const result = write(stoa, () => {
+    const subscribed = subscribeToChannels(stoa, user, { create, existing: authorized, users });
+    const newlySubscribed = new Map(
+      [...subscribed.subscribed].map(([userId, names]) => [userId, names.map((name) => stoa.channels.byName(name)!)]),
+    );
+    postSubscriptionNotices(stoa, user, subscribed.created, newlySubscribed, {
+      announce: params.announce,
+      notifySubscribed: params.send_new_subscription_messages,
+    });
+    return subscribed;
+  });
+  const byUser = (map: Map<number, string[]>) => Object.fromEntries([...map].map(([id, names]) => [String(id), names]));
+  return {
+    subscribed: byUser(result.subscribed),
+    already_subscribed: byUser(result.alreadySubscribed),
+    ...(params.authorization_errors_fatal ? {} : { unauthorized }),
+  };
+}
+
+interface UnsubscribeParams {
+  subscriptions: string[];
+  principals?: Array<number | string>;
+}
+
+export const unsubscribe = endpoint<UnsubscribeParams>({
   params: {
     properties: { subscriptions: { type: 'array', items: { type: 'string' } }, principals: PRINCIPALS },
     required: ['subscriptions'],
   },
+  view: ({ stoa, user, params }) => unsubscribeAsAsked(stoa, user, params),
+});
+
+/** DELETE /users/me/subscriptions, also the `delete` half of PATCH /users/me/subscriptions. */
+function unsubscribeAsAsked(stoa: Stoa, user: UserRow, params: UnsubscribeParams) {
+  const users = resolvePrincipals(stoa, user, params.principals);
+  const names = params.subscriptions.map(checkChannelName);
+  const channels: ChannelRow[] = [];
+  const missing: string[] = [];
+  for (const name of names) {
+    const channel = stoa.channels.byName(name);
+    // A channel the caller may not see is reported exactly like one that does not exist.
+    if (channel && hasMetadataAccess(stoa, user, channel)) channels.push(channel);
+    else missing.push(name);
+  }
+  if (actsOnOthers(user, users) && !canRemoveSubscribers(stoa, user, channels)) throw insufficientPermission();
+  if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+  const result = unsubscribeFromChannels(stoa, channels, users);
+  return { removed: result.removed, not_removed: result.notRemoved };
+}
+
+/**
+ * PATCH /users/me/subscriptions: the caller joins the channels of `add` (created if new, as by
+ * POST with every other parameter at its default) and leaves those of `delete`, all or nothing.
+ */
+export const updateSubscriptions = endpoint<{ add: SubscribeParams['subscriptions']; delete: string[] }>({
+  params: {
+    properties: { add: { ...SUBSCRIPTION_REQUESTS, default: [] }, delete: { type: 'array', items: { type: 'string' }, default: [] } },
+  },
   view: ({ stoa, user, params }) => {
-    const users = resolvePrincipals(stoa, user, params.principals);
-    const names = params.subscriptions.map(checkChannelName);
-    const channels: ChannelRow[] = [];
-    const missing: string[] = [];
-    for (const name of names) {
-      const channel = stoa.channels.byName(name);
-      // A channel the caller may not see is reported exactly like one that does not exist.
-      if (channel && hasMetadataAccess(stoa, user, channel)) channels.push(channel);
-      else missing.push(name);
+    if (params.add.length === 0 && params.delete.length === 0) {
+      throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
     }
-    if (actsOnOthers(user, users) && !canRemoveSubscribers(stoa, user, channels)) throw insufficientPermission();
-    if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
-    const result = unsubscribeFromChannels(stoa, channels, users);
-    return { removed: result.removed, not_removed: result.notRemoved };
+    // An empty half is not asked for, so a guest (who may not join channels here) may still leave.
+    return write(stoa, () => ({
+      ...(params.add.length === 0
+        ? { subscribed: {}, already_subscribed: {} }
+        : subscribeAsAsked(stoa, user, {
+            subscriptions: params.add,
+            authorization_errors_fatal: true,
+            announce: false,
+            invite_only: false,
+            is_web_public: false,
+            is_default_stream: false,
+            send_new_subscription_messages: true,
+          })),
+      ...(params.delete.length === 0 ? { removed: [], not_removed: [] } : unsubscribeAsAsked(stoa, user, { subscriptions: params.delete })),
+    }));
   },
 });
 
@@ -348,5 +393,45 @@ export const getChannelMembers = endpoint<{ stream_id: number }>({
     // Whoever may see the channel may see who is in it (guests see only channels they are in).
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata' });
     return { subscribers: stoa.channels.subscriberIds(channel.recipient_id) };
+  },
+});
+
+/**
+ * The local part Zulip gives a channel's address: runs of characters other than letters,
+ * digits and underscores become a hyphen, then the name is made plain lowercase ASCII. A name
+ * that would lose letters that way (one in another script) is left out of the address.
+ */
+function emailNamePart(name: string): string {
+  const hyphenated = name.replace(/[^\p{L}\p{N}_]+/gu, '-');
+  const slug = hyphenated
+    .normalize('NFKD')
+    .replace(/[^\x00-\x7f]/g, '')
+    .replace(/[^\w\s-]/g, '')
+    .toLowerCase()
+    .replace(/[-\s]+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '');
+  return slug.length === hyphenated.length ? slug : '';
+}
+
+/**
+ * GET /streams/{stream_id}/email_address: the address that would post to the channel by
+ * email, in Zulip's form, as the email gateway or as `sender_id` (the caller or a bot they may
+ * administer). Stoa receives no email, so nothing arrives there.
+ */
+export const getChannelEmailAddress = endpoint<{ stream_id: number; sender_id?: number }>({
+  params: {
+    properties: { stream_id: { type: 'integer' }, sender_id: { type: 'integer', minimum: 0 } },
+    required: ['stream_id'],
+  },
+  pathPatterns: { stream_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
+    let senderId: number | null = null;
+    if (params.sender_id !== undefined && params.sender_id !== user.id) senderId = accessBot(stoa, user, params.sender_id).id;
+    else if (params.sender_id === user.id) senderId = user.id;
+    const token = channelEmailToken(stoa, channel, user, senderId);
+    const name = emailNamePart(channel.name);
+    const host = new URL(stoa.site).hostname;
+    return { email: `${name === '' ? '' : `${name}.`}${token}.show-sender@${host}` };
   },
 });

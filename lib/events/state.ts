@@ -17,7 +17,13 @@ import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
 import { realmEmojiState } from '../realm-emoji/state';
 import { savedSnippetsState } from '../saved-snippets/views';
-import { displaySettingsState, notificationSettingsState, userSettingsState } from '../users/settings-store';
+import { scheduledMessagesState } from '../scheduled-messages/state';
+import {
+  displaySettingsState,
+  notificationSettingsState,
+  realmUserSettingsDefaultsState,
+  userSettingsState,
+} from '../users/settings-store';
 import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState } from '../profile-fields/state';
@@ -38,10 +44,12 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_emoji: realmEmojiState,
   realm_bot: realmBotsState,
   realm_user_groups: userGroupsState,
+  realm_user_settings_defaults: realmUserSettingsDefaultsState,
   realm_linkifiers: realmLinkifiersState,
   realm_filters: realmFiltersState,
   realm_playgrounds: realmPlaygroundsState,
   saved_snippets: savedSnippetsState,
+  scheduled_messages: scheduledMessagesState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,

@@ -1,6 +1,7 @@
 import * as alertWordViews from '../alert-words/views';
 import * as authViews from '../auth/views';
 import * as botViews from '../bots/views';
+import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
@@ -24,6 +25,7 @@ import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
+import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
 import * as uploadViews from '../uploads/views';
 import * as avatarViews from '../users/avatar-views';
@@ -76,6 +78,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
   { method: 'POST', path: '/submessage', endpoint: submessageViews.submessageView },
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
+  { method: 'POST', path: '/messages/:message_id/typing', endpoint: typingViews.setEditingStatus },
 
   { method: 'POST', path: '/mobile_push/register', endpoint: pushViews.registerDevice },
   { method: 'POST', path: '/mobile_push/test_notification', endpoint: pushViews.testNotification },
@@ -93,6 +96,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/me/subscriptions', endpoint: channelViews.getSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },
   { method: 'DELETE', path: '/users/me/subscriptions', endpoint: channelViews.unsubscribe },
+  { method: 'PATCH', path: '/users/me/subscriptions', endpoint: channelViews.updateSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions/properties', endpoint: channelAdminViews.updateSubscriptionProperties },
   { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', endpoint: userTopicViews.updateMutedTopic },
   { method: 'POST', path: '/user_topics', endpoint: userTopicViews.updateUserTopic },
@@ -121,6 +125,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
+  { method: 'PATCH', path: '/realm/user_settings_defaults', endpoint: userViews.updateRealmUserSettingsDefaults },
   { method: 'GET', path: '/realm/profile_fields', endpoint: profileFieldViews.getProfileFields },
   { method: 'POST', path: '/realm/profile_fields', endpoint: profileFieldViews.createProfileFieldView },
   { method: 'PATCH', path: '/realm/profile_fields', endpoint: profileFieldViews.reorderProfileFieldsView },
@@ -133,8 +138,13 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/streams/:stream_id', endpoint: channelAdminViews.updateChannelView },
   { method: 'DELETE', path: '/streams/:stream_id', endpoint: channelAdminViews.archiveChannelView },
   { method: 'GET', path: '/streams/:stream_id/members', endpoint: channelViews.getChannelMembers },
+  { method: 'GET', path: '/streams/:stream_id/email_address', endpoint: channelViews.getChannelEmailAddress },
+  { method: 'POST', path: '/streams/:stream_id/delete_topic', endpoint: messageDeleteViews.deleteTopicView },
+  { method: 'POST', path: '/default_streams', endpoint: channelAdminViews.addDefaultChannelView },
+  { method: 'DELETE', path: '/default_streams', endpoint: channelAdminViews.removeDefaultChannelView },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
+  { method: 'PATCH', path: '/users/:email', endpoint: userViews.updateUserByEmail },
 
   { method: 'POST', path: '/bots', endpoint: botViews.createBotView },
   { method: 'GET', path: '/bots', endpoint: botViews.getBots },
@@ -166,6 +176,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/realm/playgrounds', endpoint: playgroundViews.addPlaygroundView },
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
+  { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },
+
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
@@ -175,4 +187,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
   { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },
   { method: 'DELETE', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.deleteSavedSnippetView },
+  { method: 'GET', path: '/scheduled_messages', endpoint: scheduledMessageViews.getScheduledMessages },
+  { method: 'POST', path: '/scheduled_messages', endpoint: scheduledMessageViews.createScheduledMessageView },
+  { method: 'PATCH', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.editScheduledMessageView },
+  { method: 'DELETE', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.deleteScheduledMessageView },
 ];

@@ -156,8 +156,11 @@ export function directRecipients(stoa: Stoa, to: unknown): UserRow[] {
   return [...users.values()];
 }
 
-/** Zulip's rules for who may start or continue a direct conversation. */
-export function checkCanSendDirect(stoa: Stoa, sender: UserRow, recipients: readonly UserRow[], conversationExists: boolean): void {
+/**
+ * Zulip's rules for who may start or continue a direct conversation: `recipients` are the
+ * others in it, or the sender alone for a note to self.
+ */
+export function checkCanSendDirect(stoa: Stoa, sender: UserRow, recipients: readonly UserRow[]): void {
   for (const recipient of recipients) {
     if (!recipient.is_active) throw badRequest(`'${recipient.email}' is no longer using Zulip.`);
   }
@@ -170,6 +173,8 @@ export function checkCanSendDirect(stoa: Stoa, sender: UserRow, recipients: read
       nobody ? 'Direct messages are disabled in this organization.' : 'This conversation does not include any users who can authorize it.',
     );
   }
+  const ids = [...new Set([sender.id, ...recipients.map((u) => u.id)])].sort((a, b) => a - b);
+  const conversationExists = ids.length === 1 || stoa.messages.directGroupRecipient(ids.join(',')) !== undefined;
   if (!conversationExists && !userHasRealmPermission(stoa, sender, 'realm_direct_message_initiator_group')) {
     throw badRequest('You do not have permission to initiate direct message conversations.');
   }

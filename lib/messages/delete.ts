@@ -1,16 +1,18 @@
 import { attachmentsOfMessage, releaseAttachments } from '../uploads/actions';
 import { refreshFirstMessage } from '../channels/actions';
-import { holdsChannelSetting } from '../channels/access';
+import { accessChannelById, holdsChannelSetting } from '../channels/access';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
-import { badRequest } from '../http/errors';
+import { administratorRequired, badRequest } from '../http/errors';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import type { UserRow } from '../users/queries';
-import { accessMessage, messageAudience } from './access';
+import { setTopicVisibility } from '../user-topics/actions';
+import { VisibilityPolicy } from '../user-topics/queries';
+import { Role, type UserRow } from '../users/queries';
+import { accessMessage, canReadChannelHistory, messageAudience } from './access';
 import type { MessageRow } from './queries';
-import { displayTopic } from './topics';
+import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME } from './topics';
 
 function cannotDelete() {
   return badRequest("You don't have permission to delete this message");
@@ -33,33 +35,37 @@ function checkCanDelete(stoa: Stoa, user: UserRow, row: MessageRow): void {
   }
 }
 
-/** Deletes a message for everyone, telling everyone who had it or could read it. */
-export function deleteMessage(stoa: Stoa, actor: UserRow, row: MessageRow): void {
+/**
+ * Deletes messages of one conversation (a channel topic, or a direct conversation) for
+ * everyone, telling everyone who had them or could read them: clients that declared
+ * bulk_message_deletion in one event, older ones in one event per message. Uploads no
+ * message links any more go with them. Call inside `write` or on its own.
+ */
+export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly MessageRow[]): void {
+  if (rows.length === 0) return;
   write(stoa, () => {
-    const audience = messageAudience(stoa, row);
-    audience.add(actor.id);
-    const channel = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
-    const attachments = attachmentsOfMessage(stoa, row.id);
-    stoa.messages.delete(row.id);
-    releaseAttachments(stoa, attachments);
+    const audience = new Set<number>([actor.id]);
+    for (const row of rows) for (const id of messageAudience(stoa, row)) audience.add(id);
+    const [first] = rows;
+    const channel = first.stream_id === null ? undefined : stoa.channels.byId(first.stream_id)!;
+    // An upload linked by several of them is released once, after all are gone.
+    const attachments = new Map(rows.flatMap((row) => attachmentsOfMessage(stoa, row.id)).map((a) => [a.id, a]));
+    for (const row of rows) stoa.messages.delete(row.id);
+    releaseAttachments(stoa, [...attachments.values()]);
     if (channel) refreshFirstMessage(stoa, channel);
     const place = channel ? { message_type: 'stream', stream_id: channel.id } : { message_type: 'private' };
-    // Clients declaring bulk_message_deletion get the list form; older ones one event per message.
     const topicFor = (queue: EventQueue) =>
-      channel ? displayTopic(row.topic, queue.settings.capabilities.empty_topic_name) : undefined;
-    const shaped = perShape(
-      (queue) => `${queue.settings.capabilities.bulk_message_deletion}|${topicFor(queue)}`,
-      (queue) => {
-        const topic = topicFor(queue);
-        return {
-          type: 'delete_message',
-          ...(queue.settings.capabilities.bulk_message_deletion ? { message_ids: [row.id] } : { message_id: row.id }),
-          ...place,
-          ...(topic === undefined ? {} : { topic }),
-        };
-      },
-    );
-    sendEvent(stoa, shaped, audience);
+      channel ? displayTopic(first.topic, queue.settings.capabilities.empty_topic_name) : undefined;
+    const shapeOf = (queue: EventQueue) => `${queue.settings.capabilities.bulk_message_deletion}|${topicFor(queue)}`;
+    const deletion = (queue: EventQueue, ids: { message_ids: number[] } | { message_id: number }) => {
+      const topic = topicFor(queue);
+      return { type: 'delete_message', ...ids, ...place, ...(topic === undefined ? {} : { topic }) };
+    };
+    const ids = rows.map((row) => row.id).sort((a, b) => a - b);
+    sendEvent(stoa, perShape(shapeOf, (queue) => (queue.settings.capabilities.bulk_message_deletion ? deletion(queue, { message_ids: ids }) : null)), audience);
+    for (const id of ids) {
+      sendEvent(stoa, perShape(shapeOf, (queue) => (queue.settings.capabilities.bulk_message_deletion ? null : deletion(queue, { message_id: id }))), audience);
+    }
   });
 }
 
@@ -68,7 +74,50 @@ export const deleteMessageView = endpoint<{ message_id: number }>({
   view: ({ stoa, user, params }) => {
     const { row } = accessMessage(stoa, user, params.message_id);
     checkCanDelete(stoa, user, row);
-    deleteMessage(stoa, user, row);
+    deleteMessages(stoa, user, [row]);
     return {};
+  },
+});
+
+/** Zulip's batch for deleting a topic: each batch is its own transaction, newest messages first. */
+const DELETE_TOPIC_BATCH_SIZE = 100;
+/** After this long a request stops between batches and answers `complete: false`, as Zulip does. */
+const DELETE_TOPIC_TIME_LIMIT_MS = 50_000;
+
+/**
+ * POST /streams/{stream_id}/delete_topic: administrators delete every message of a topic they
+ * can read (in a channel with protected history, those in their own history). A large topic
+ * goes in batches, each committed on its own with its events, with other requests served in
+ * between; a request that runs out of time says so, and the client repeats it. Once the topic
+ * is gone, the personal settings people kept for it go too, but for those who can still read
+ * messages left in it.
+ */
+export const deleteTopicView = endpoint<{ stream_id: number; topic_name: string }>({
+  params: {
+    properties: { stream_id: { type: 'integer' }, topic_name: { type: 'string' } },
+    required: ['stream_id', 'topic_name'],
+  },
+  pathPatterns: { stream_id: /^\d+$/ },
+  view: async ({ stoa, user, params }) => {
+    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
+    const topic = params.topic_name === EMPTY_TOPIC_DISPLAY_NAME ? '' : params.topic_name;
+    const onlyOwnHistory = canReadChannelHistory(stoa, user, channel) ? undefined : user.id;
+    const started = stoa.clock.now();
+    for (;;) {
+      const batch = stoa.messages.newestInTopic(channel.recipient_id, topic, DELETE_TOPIC_BATCH_SIZE, onlyOwnHistory);
+      if (batch.length === 0) break;
+      deleteMessages(stoa, user, batch);
+      if (stoa.clock.now() - started >= DELETE_TOPIC_TIME_LIMIT_MS) return { complete: false };
+      // Later batches commit on their own, after the requests waiting meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    write(stoa, () => {
+      for (const setting of stoa.userTopics.forTopic(channel.id, topic)) {
+        const keepsMessages = stoa.messages.newestInTopic(channel.recipient_id, topic, 1, setting.user_id).length > 0;
+        if (!keepsMessages) setTopicVisibility(stoa, setting.user_id, channel, topic, VisibilityPolicy.INHERIT);
+      }
+    });
+    return { complete: true };
   },
 });

@@ -58,13 +58,18 @@ function resolutionChange(oldTopic: string, newTopic: string): 'resolved' | 'unr
   return null;
 }
 
-function checkCanEditContent(stoa: Stoa, user: UserRow, row: MessageRow): void {
+/**
+ * May the user change the message's content? Only its sender, while the organization allows
+ * editing and within its time limit (plus a grace period for an edit begun in time; typing
+ * notices for an edit get none).
+ */
+export function checkCanEditContent(stoa: Stoa, user: UserRow, row: MessageRow, graceSeconds = EDIT_LIMIT_GRACE_SECONDS): void {
   if (realmSetting(stoa, 'realm_allow_message_editing') !== true) {
     throw badRequest('Your organization has turned off message editing');
   }
   if (row.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
   const limit = realmSetting(stoa, 'realm_message_content_edit_limit_seconds') as number | null;
-  if (limit !== null && now(stoa) - row.date_sent > limit + EDIT_LIMIT_GRACE_SECONDS) {
+  if (limit !== null && now(stoa) - row.date_sent > limit + graceSeconds) {
     throw badRequest('The time limit for editing this message has passed');
   }
 }

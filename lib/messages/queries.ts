@@ -228,6 +228,13 @@ export function prepareMessageQueries(db: Db) {
      WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic`,
   );
   const inTopic = db.prepare<[number, string], MessageRow>('SELECT * FROM messages WHERE recipient_id = ? AND topic_key = ? ORDER BY id');
+  const newestInTopic = db.prepare<[number, string, number], MessageRow>(
+    'SELECT * FROM messages WHERE recipient_id = ? AND topic_key = ? ORDER BY id DESC LIMIT ?',
+  );
+  const newestInTopicOfUser = db.prepare<[number, number, string, number], MessageRow>(
+    `SELECT m.* FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND m.recipient_id = ? AND m.topic_key = ? ORDER BY m.id DESC LIMIT ?`,
+  );
   const setUserFlags = db.prepare<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
   const deleteUserMessage = db.prepare<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
   const updateStatements = new Map<string, Database.Statement>();
@@ -272,6 +279,11 @@ export function prepareMessageQueries(db: Db) {
     recentDirect: (userId: number, window: number) => recentDirect.all(userId, window),
     /** Every message of a channel topic (matched without regard to case), oldest first. */
     inTopic: (recipientId: number, topic: string) => inTopic.all(recipientId, topicKey(topic)),
+    /** The newest messages of a channel topic, newest first; with `userId`, only those in that user's history. */
+    newestInTopic: (recipientId: number, topic: string, limit: number, userId?: number) =>
+      userId === undefined
+        ? newestInTopic.all(recipientId, topicKey(topic), limit)
+        : newestInTopicOfUser.all(userId, recipientId, topicKey(topic), limit),
     /** Changes columns of a message (names from our code, never from a request), keeping search in step. */
     update: (id: number, changes: Partial<Omit<MessageRow, 'id' | 'topic_key'>>) => {
       const values: Record<string, unknown> = { ...changes };

@@ -1,11 +1,14 @@
 import { accessChannelById } from '../channels/access';
-import type { EventQueue } from '../events/queues';
+import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { userSettings } from '../users/settings-store';
+import { accessMessage } from './access';
 import { checkCanPost, normalizeTopic } from './addressing';
+import { checkCanEditContent } from './edit';
+import { displayTopic } from './topics';
 
 /** Channels bigger than this get no typing notifications: too many clients to tell. */
 const MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
@@ -77,3 +80,43 @@ export const setTypingStatus = endpoint<TypingParams>({
   },
 });
 
+
+/**
+ * POST /messages/{message_id}/typing: the sender is editing the message. Only someone who may
+ * edit its content now may say so; everyone who would see the edit and wants typing notices
+ * hears it (the conversation's people, or the channel's subscribers), the editor included.
+ */
+export const setEditingStatus = endpoint<{ message_id: number; op: 'start' | 'stop' }>({
+  params: {
+    properties: { message_id: { type: 'integer' }, op: { type: 'string', enum: ['start', 'stop'] } },
+    required: ['message_id', 'op'],
+  },
+  pathPatterns: { message_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    const { row } = accessMessage(stoa, user, params.message_id, { modifying: true });
+    checkCanEditContent(stoa, user, row, 0);
+    const base = { type: 'typing_edit_message', op: params.op, sender_id: user.id, message_id: row.id };
+    if (row.stream_id === null) {
+      if (userSettings(stoa, user).send_private_typing_notifications !== true) {
+        throw badRequest('User has disabled typing notifications for direct messages');
+      }
+      const audience = listeners(stoa, [...new Set(stoa.messages.holders(row.id).map((h) => h.user_id))]);
+      sendEvent(stoa, { ...base, recipient: { type: 'direct', user_ids: audience } }, audience);
+      return {};
+    }
+    if (userSettings(stoa, user).send_stream_typing_notifications !== true) {
+      throw badRequest('User has disabled typing notifications for channel messages');
+    }
+    const subscribers = stoa.channels.subscriberIds(stoa.channels.byId(row.stream_id)!.recipient_id);
+    if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING_NOTIFICATIONS) return {};
+    const event = perShape(
+      (queue) => String(queue.settings.capabilities.empty_topic_name),
+      (queue) => ({
+        ...base,
+        recipient: { type: 'channel', channel_id: row.stream_id, topic: displayTopic(row.topic, queue.settings.capabilities.empty_topic_name) },
+      }),
+    );
+    sendEvent(stoa, event, listeners(stoa, subscribers));
+    return {};
+  },
+});

@@ -88,12 +88,7 @@ export const sendMessageView = endpoint<SendParams>({
 });
 
 function send(stoa: Stoa, user: UserRow, addressee: Addressee, content: string, params: SendParams, client: string): number {
-  if (addressee.type === 'direct') {
-    const ids = [...new Set([user.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
-    const exists =
-      ids.length === 1 || stoa.messages.directGroupRecipient(ids.join(',')) !== undefined;
-    checkCanSendDirect(stoa, user, addressee.users, exists);
-  }
+  if (addressee.type === 'direct') checkCanSendDirect(stoa, user, addressee.users);
   const widget = params.widget_content === undefined ? undefined : parseWidgetContent(params.widget_content);
   return sendMessage(stoa, user, addressee, content, {
     widget,

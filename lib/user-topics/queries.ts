@@ -30,12 +30,15 @@ export function prepareUserTopicQueries(db: Db) {
      VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
   );
+  const forTopic = db.prepare<[number, string], UserTopicRow>('SELECT * FROM user_topics WHERE stream_id = ? AND topic_key = ?');
   const remove = db.prepare<[number, number, string]>(
     'DELETE FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic_key = ?',
   );
   return {
     get: (userId: number, streamId: number, topic: string) => get.get(userId, streamId, topicKey(topic)),
     forUser: (userId: number) => forUser.all(userId),
+    /** Every user's setting for one topic of a channel. */
+    forTopic: (streamId: number, topic: string) => forTopic.all(streamId, topicKey(topic)),
     set: (userId: number, streamId: number, topic: string, policy: number, now: number) =>
       void upsert.run(userId, streamId, topicKey(topic), topic, policy, now),
     remove: (userId: number, streamId: number, topic: string) => void remove.run(userId, streamId, topicKey(topic)),

@@ -40,9 +40,16 @@ export interface NewAccount {
   bot?: { type: number; ownerId: number | null; system?: boolean };
 }
 
-/** Creates an account and puts it in its role's system groups; call inside a transaction. */
+/**
+ * Creates an account and puts it in its role's system groups; call inside a transaction. The
+ * account starts with the organization's defaults for new users' settings (the server's own
+ * bots with Stoa's).
+ */
 export function createUser(stoa: Stoa, account: NewAccount): number {
-  const visibility = EmailVisibility.EVERYONE;
+  // Stored organization defaults differ from Stoa's, as a user's stored settings do: copied as they are.
+  const defaults = account.bot?.system ? [] : stoa.users.realmDefaultOverrides();
+  const chosenVisibility = defaults.find((d) => d.name === 'email_address_visibility');
+  const visibility = chosenVisibility ? (JSON.parse(chosenVisibility.value) as number) : EmailVisibility.EVERYONE;
   const id = stoa.users.insert({
     email: account.email,
     delivery_email: account.email,
@@ -58,6 +65,7 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
     date_joined_ms: stoa.clock.now(),
     email_address_visibility: visibility,
   });
+  for (const { name, value } of defaults) if (name !== 'email_address_visibility') stoa.users.putSetting(id, name, value);
   const created = stoa.users.byId(id)!;
   if (created.email !== apiEmailFor(created, visibility)) stoa.users.setEmail(id, apiEmailFor(created, visibility));
   // The server's own bots belong to no organization group, like Zulip's cross-realm bots.

@@ -121,6 +121,13 @@ export function prepareUserQueries(db: Db) {
     'INSERT INTO user_settings (user_id, name, value) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET value = excluded.value',
   );
   const deleteSetting = db.prepare<[number, string]>('DELETE FROM user_settings WHERE user_id = ? AND name = ?');
+  const realmDefaultOverrides = db.prepare<[], { name: string; value: string }>(
+    'SELECT name, value FROM realm_user_settings_defaults',
+  );
+  const putRealmDefault = db.prepare<[string, string]>(
+    'INSERT INTO realm_user_settings_defaults (name, value) VALUES (?, ?) ON CONFLICT DO UPDATE SET value = excluded.value',
+  );
+  const deleteRealmDefault = db.prepare<[string]>('DELETE FROM realm_user_settings_defaults WHERE name = ?');
 
   // Every request reads its caller's row, and many read other rows again and again; a row of
   // 21 columns costs several microseconds to build. Rows are kept, frozen, until any user row
@@ -205,5 +212,9 @@ export function prepareUserQueries(db: Db) {
     /** Stores a setting's JSON value; a value equal to the default is stored as no row. */
     putSetting: (id: number, name: string, json: string) => void putSetting.run(id, name, json),
     deleteSetting: (id: number, name: string) => void deleteSetting.run(id, name),
+    /** The organization's defaults for new users that differ from Stoa's, as stored JSON text. */
+    realmDefaultOverrides: () => realmDefaultOverrides.all(),
+    putRealmDefault: (name: string, json: string) => void putRealmDefault.run(name, json),
+    deleteRealmDefault: (name: string) => void deleteRealmDefault.run(name),
   };
 }

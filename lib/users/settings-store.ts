@@ -7,7 +7,13 @@ import type { Stoa } from '../stoa';
 import { apiEmailFor } from './actions';
 import { canSeeDeliveryEmail } from './email-visibility';
 import type { UserRow } from './queries';
-import { LEGACY_TOP_LEVEL, USER_SETTINGS, USER_SETTINGS_BY_NAME, USER_SETTINGS_EXTRAS } from './settings';
+import {
+  LEGACY_TOP_LEVEL,
+  NOT_ORGANIZATION_DEFAULTS,
+  USER_SETTINGS,
+  USER_SETTINGS_BY_NAME,
+  USER_SETTINGS_EXTRAS,
+} from './settings';
 
 export type SettingValue = boolean | number | string | null;
 
@@ -140,5 +146,38 @@ export function updateAccount(
     if (changes.fullName !== undefined) changeFullName(stoa, userId, changes.fullName);
     if (changes.passwordHash !== undefined) stoa.users.setPasswordHash(userId, changes.passwordHash);
     changeUserSettings(stoa, userId, changes.settings);
+  });
+}
+
+/** The organization's defaults for new users' settings: Stoa's, overridden by what administrators chose. */
+export function realmUserSettingsDefaults(stoa: Stoa): Record<string, SettingValue> {
+  const defaults: Record<string, SettingValue> = {};
+  for (const def of USER_SETTINGS) if (!NOT_ORGANIZATION_DEFAULTS.has(def.name)) defaults[def.name] = def.default;
+  for (const { name, value } of stoa.users.realmDefaultOverrides()) {
+    if (name in defaults) defaults[name] = JSON.parse(value) as SettingValue;
+  }
+  return defaults;
+}
+
+/** Register state for fetch type `realm_user_settings_defaults`. */
+export function realmUserSettingsDefaultsState({ stoa }: StateContext): Record<string, unknown> {
+  return { realm_user_settings_defaults: { ...realmUserSettingsDefaults(stoa), ...USER_SETTINGS_EXTRAS } };
+}
+
+/**
+ * Changes the organization's defaults for new users, in one transaction; everyone in the
+ * organization hears of each real change. Existing users keep their settings.
+ */
+export function changeRealmUserSettingsDefaults(stoa: Stoa, changes: Record<string, SettingValue>): void {
+  write(stoa, () => {
+    const current = realmUserSettingsDefaults(stoa);
+    for (const [name, value] of Object.entries(changes)) {
+      if (current[name] === value) continue;
+      // Like a user's own settings, only values that differ from Stoa's default are stored.
+      if (value === USER_SETTINGS_BY_NAME.get(name)!.default) stoa.users.deleteRealmDefault(name);
+      else stoa.users.putRealmDefault(name, JSON.stringify(value));
+      const event = { type: 'realm_user_settings_defaults', op: 'update', property: name, value };
+      sendEvent(stoa, event, stoa.users.activeIds());
+    }
   });
 }

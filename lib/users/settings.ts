@@ -224,3 +224,17 @@ export const LEGACY_TOP_LEVEL: Readonly<Record<LegacyFetchType, readonly string[
 export const USER_SETTINGS_BY_NAME: ReadonlyMap<string, UserSettingDef> = new Map(
   USER_SETTINGS.map((s) => [s.name, s]),
 );
+
+/**
+ * Settings the organization's defaults for new users do not include: the timezone (each
+ * person's own place), and for PATCH /realm/user_settings_defaults also the language and the
+ * settings Zulip leaves to each person (security mails, marketing mails, private data export).
+ */
+export const NOT_ORGANIZATION_DEFAULTS: ReadonlySet<string> = new Set(['timezone']);
+export const NOT_CHANGEABLE_ORGANIZATION_DEFAULTS: ReadonlySet<string> = new Set([
+  'timezone',
+  'default_language',
+  'enable_login_emails',
+  'enable_marketing_emails',
+  'allow_private_data_export',
+]);

@@ -9,8 +9,14 @@ import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { addUser, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
-import { isValidNotificationSound, USER_SETTINGS } from './settings';
-import { changeFullName, languageName, updateAccount, type SettingValue } from './settings-store';
+import { isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
+import {
+  changeFullName,
+  changeRealmUserSettingsDefaults,
+  languageName,
+  updateAccount,
+  type SettingValue,
+} from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
 import { presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
@@ -196,6 +202,25 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
   },
 });
 
+/**
+ * PATCH /realm/user_settings_defaults: administrators choose the settings new users start
+ * with, each checked as PATCH /settings checks it; a request with one bad value changes nothing.
+ */
+export const updateRealmUserSettingsDefaults = endpoint<Record<string, SettingValue | undefined>>({
+  params: {
+    properties: Object.fromEntries(
+      USER_SETTINGS.filter((def) => !NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(def.name)).map((def) => [def.name, def.schema]),
+    ),
+  },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    const changes = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as Record<string, SettingValue>;
+    for (const [name, value] of Object.entries(changes)) checkSetting(name, value);
+    changeRealmUserSettingsDefaults(stoa, changes);
+    return {};
+  },
+});
+
 function requireAdministrator(user: UserRow): void {
   if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
 }
@@ -215,34 +240,51 @@ function isOnlyOwner(stoa: Stoa, user: UserRow): boolean {
 
 const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
 
-export const updateUser = endpoint<{ user_id: number; full_name?: string; role?: RoleValue; profile_data?: ProfileDataEntry[] }>({
-  params: {
-    properties: {
-      user_id: { type: 'integer' },
-      full_name: { type: 'string' },
-      role: { type: 'integer', enum: ROLES },
-      profile_data: profileDataSchema(true),
-    },
-    required: ['user_id'],
-  },
+interface UpdateUserParams {
+  full_name?: string;
+  role?: RoleValue;
+  profile_data?: ProfileDataEntry[];
+}
+
+const UPDATE_USER_PARAMS = {
+  full_name: { type: 'string' },
+  role: { type: 'integer', enum: ROLES },
+  profile_data: profileDataSchema(true),
+};
+
+/** What PATCH /users/{user_id} and PATCH /users/{email} change: checked first, then applied. */
+function updateUserAsAsked(stoa: Stoa, user: UserRow, target: UserRow, params: UpdateUserParams) {
+  const fullName = params.full_name?.trim();
+  if (fullName !== undefined) checkFullName(fullName);
+  if (params.role !== undefined && params.role !== target.role) {
+    // Only owners make or unmake owners, and the last owner stays one.
+    if ((target.role === Role.OWNER || params.role === Role.OWNER) && user.role !== Role.OWNER) throw ownerRequired();
+    if (target.role === Role.OWNER && isOnlyOwner(stoa, target)) {
+      throw badRequest('The owner permission cannot be removed from the only organization owner.');
+    }
+  }
+  const profileChanges = params.profile_data && checkProfileChanges(stoa, user, params.profile_data, true);
+  if (fullName !== undefined) changeFullName(stoa, target.id, fullName);
+  if (params.role !== undefined) changeRole(stoa, target.id, params.role);
+  if (profileChanges) changeProfileValues(stoa, target.id, profileChanges);
+  return {};
+}
+
+export const updateUser = endpoint<UpdateUserParams & { user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' }, ...UPDATE_USER_PARAMS }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
     requireAdministrator(user);
-    const target = accessUserById(stoa, params.user_id);
-    const fullName = params.full_name?.trim();
-    if (fullName !== undefined) checkFullName(fullName);
-    if (params.role !== undefined && params.role !== target.role) {
-      // Only owners make or unmake owners, and the last owner stays one.
-      if ((target.role === Role.OWNER || params.role === Role.OWNER) && user.role !== Role.OWNER) throw ownerRequired();
-      if (target.role === Role.OWNER && isOnlyOwner(stoa, target)) {
-        throw badRequest('The owner permission cannot be removed from the only organization owner.');
-      }
-    }
-    const profileChanges = params.profile_data && checkProfileChanges(stoa, user, params.profile_data, true);
-    if (fullName !== undefined) changeFullName(stoa, target.id, fullName);
-    if (params.role !== undefined) changeRole(stoa, target.id, params.role);
-    if (profileChanges) changeProfileValues(stoa, target.id, profileChanges);
-    return {};
+    return updateUserAsAsked(stoa, user, accessUserById(stoa, params.user_id), params);
+  },
+});
+
+/** The same, for a user named by email (API email, or real email where the caller may see it). */
+export const updateUserByEmail = endpoint<UpdateUserParams & { email: string }>({
+  params: { properties: { email: { type: 'string' }, ...UPDATE_USER_PARAMS }, required: ['email'] },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    return updateUserAsAsked(stoa, user, accessUserByEmail(stoa, user, params.email), params);
   },
 });
 

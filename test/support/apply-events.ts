@@ -429,6 +429,20 @@ function applySavedSnippetsEvent(state: State, event: Record<string, any>): void
   else throw new Error(`unexpected saved_snippets op ${event.op}`);
 }
 
+/** Scheduled messages are listed soonest first; a sent or deleted one leaves the list. */
+function applyScheduledMessagesEvent(state: State, event: Record<string, any>): void {
+  if (!state.scheduled_messages) return;
+  const id = event.op === 'remove' ? event.scheduled_message_id : event.scheduled_message?.scheduled_message_id;
+  let list = state.scheduled_messages.filter((m: Record<string, any>) => m.scheduled_message_id !== id);
+  if (event.op === 'add') list = [...list, ...event.scheduled_messages];
+  else if (event.op === 'update') list = [...list, event.scheduled_message];
+  else if (event.op !== 'remove') throw new Error(`unexpected scheduled_messages op ${event.op}`);
+  state.scheduled_messages = list.sort(
+    (a: Record<string, any>, b: Record<string, any>) =>
+      a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id,
+  );
+}
+
 /**
  * Clients that still read the numeric policies that group settings replaced recompute them
  * when the setting changes: the code of the system group it names, else the documented
@@ -508,6 +522,9 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       }
       return;
     }
+    case 'realm_user_settings_defaults':
+      if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[event.property] = event.value;
+      return;
     case 'default_streams':
       state.realm_default_streams = event.default_streams;
       return;
@@ -535,6 +552,8 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
       return applyDraftsEvent(state, event);
     case 'saved_snippets':
       return applySavedSnippetsEvent(state, event);
+    case 'scheduled_messages':
+      return applyScheduledMessagesEvent(state, event);
     case 'realm':
       return applyRealmEvent(state, event);
     case 'realm_linkifiers':

@@ -11,14 +11,31 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const OWNER_EMAIL = 'owner@example.com';
 export const OWNER_PASSWORD = 'owner-password';
 
-/** A clock tests can move by hand. */
+/** A clock tests can move by hand; its timers fire when it is moved past them. */
 export class ManualClock implements Clock {
+  private timers: Array<{ atMs: number; fn: () => void }> = [];
   constructor(private ms = Date.UTC(2026, 0, 1)) {}
   now(): number {
     return this.ms;
   }
+  at(atMs: number, fn: () => void): () => void {
+    const timer = { atMs, fn };
+    this.timers.push(timer);
+    // One already due fires on the next turn, as the system clock's would.
+    if (atMs <= this.ms) setImmediate(() => this.fireDue());
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
+  }
+  /** Moves the time forward, then fires the timers that came due, earliest first. */
   advance(ms: number): void {
     this.ms += ms;
+    this.fireDue();
+  }
+  private fireDue(): void {
+    const due = this.timers.filter((t) => t.atMs <= this.ms).sort((a, b) => a.atMs - b.atMs);
+    this.timers = this.timers.filter((t) => !due.includes(t));
+    for (const timer of due) timer.fn();
   }
 }
 
