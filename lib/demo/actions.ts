@@ -9,6 +9,8 @@ import { createUserGroup } from '../groups/actions';
 import { addLinkifier } from '../linkifiers/actions';
 import { sendMessage, type Addressee } from '../messages/actions';
 import { addReaction } from '../messages/reactions';
+import { renderContent } from '../messages/render';
+import { scheduleMessage } from '../scheduled-messages/actions';
 import { reportPresence } from '../presence/actions';
 import { addField, changeProfileValues } from '../profile-fields/actions';
 import { checkProfileValue } from '../profile-fields/values';
@@ -30,10 +32,12 @@ import {
   DEMO_REALM_NAME,
   DEMO_STRING_ID,
   IAGO_DRAFTS,
+  IAGO_SCHEDULED_MESSAGES,
   OTHER_SYSTEM_BOTS,
 } from './organization';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const YEAR_MS = 365 * DAY_MS;
 /** The organization is founded this long before the first start, and talks until shortly before it. */
 const HISTORY_MS = 5 * DAY_MS;
 /** The newest messages each person has not read yet, so that unread counts show. */
@@ -51,7 +55,8 @@ export function isDemoOrganization(stoa: Stoa): boolean {
 function backdated<T>(stoa: Stoa, start: number, fn: (setTime: (ms: number) => void) => T): T {
   const real = stoa.clock;
   let now = start;
-  const past: Clock = { now: () => now };
+  // Timers (scheduled messages) still run on the real clock.
+  const past: Clock = { now: () => now, at: (atMs, fn) => real.at(atMs, fn) };
   stoa.clock = past;
   try {
     return fn((ms) => (now = ms));
@@ -66,11 +71,13 @@ type People = (key: string) => UserRow;
 /**
  * Creates Zulip's development organization on an empty database, in one transaction and
  * through the same actions requests use: its people (with `passwordHash` as their password,
- * or none), bots, channels and subscriptions, groups, profile fields, drafts, linkifiers and
- * a few days of messages with reactions, and everyone's presence as of their last message.
+ * or none), bots, channels and subscriptions, groups, profile fields, drafts, scheduled
+ * messages, linkifiers and a few days of messages with reactions, and everyone's presence as
+ * of their last message.
  */
 export function createDemoOrganization(stoa: Stoa, passwordHash: string | null): void {
-  const start = stoa.clock.now() - HISTORY_MS;
+  const firstStart = stoa.clock.now();
+  const start = firstStart - HISTORY_MS;
   write(stoa, () =>
     backdated(stoa, start, (setTime) => {
       foundOrganization(stoa, DEMO_REALM_NAME, DEMO_STRING_ID);
@@ -101,12 +108,34 @@ export function createDemoOrganization(stoa: Stoa, passwordHash: string | null):
       const draftTime = Math.floor(start / 1000);
       const drafts = IAGO_DRAFTS.map((draft) => ({ type: '' as const, to: [], topic: draft.topic, content: draft.content, lastEditTime: draftTime }));
       createDrafts(stoa, personOf('iago').id, drafts);
+      scheduleIagosMessages(stoa, personOf('iago'), channels.get('denmark')!, firstStart + YEAR_MS);
       converse(stoa, personOf, channels, (index, count) => {
         // Spread over the history, the last message a few hours before the first start.
         setTime(start + DAY_MS / 8 + Math.round((index * (HISTORY_MS - DAY_MS / 4)) / count));
       });
     }),
   );
+}
+
+/**
+ * Iago's two scheduled messages, due a year after the first start: one to a channel and a
+ * note to self. The documentation deletes scheduled message 1.
+ */
+function scheduleIagosMessages(stoa: Stoa, iago: UserRow, channel: ChannelRow, dueMs: number): void {
+  for (const message of IAGO_SCHEDULED_MESSAGES) {
+    const toChannel = message.type === 'stream';
+    const rendered = renderContent(stoa, iago, message.content, []);
+    const fields = {
+      type: message.type,
+      to: [toChannel ? channel.id : iago.id],
+      topic: toChannel ? message.topic : '',
+      content: message.content,
+      renderedContent: rendered.html,
+      sendingClient: 'populate_db',
+      scheduledTimestamp: Math.floor(dueMs / 1000),
+    };
+    scheduleMessage(stoa, iago.id, fields, true);
+  }
 }
 
 /** The people, in the order that gives them their IDs, and the bots they own. */

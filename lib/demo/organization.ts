@@ -190,6 +190,12 @@ export const IAGO_DRAFTS: ReadonlyArray<{ topic: string; content: string }> = [
   { topic: 'Release Notes', content: 'The next release brings faster search, and ...' },
 ];
 
+/** Iago's scheduled messages, in Denmark and to himself. */
+export const IAGO_SCHEDULED_MESSAGES: ReadonlyArray<{ type: 'stream' | 'private'; topic: string; content: string }> = [
+  { type: 'stream', topic: 'test-api', content: 'A year since this organization was made :tada:! Time to celebrate.' },
+  { type: 'private', topic: '', content: 'Note to self: this organization is a year old; time to make a fresh one.' },
+];
+
 /** Linkifiers of Zulip's development organization, as pattern and URL template. */
 export const DEMO_LINKIFIERS: ReadonlyArray<[string, string]> = [
   ['#D(?P<id>[0-9]{2,8})', 'https://github.com/zulip/zulip-desktop/pull/{id}'],
