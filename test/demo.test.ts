@@ -200,6 +200,9 @@ describe('--demo', () => {
     assert.ok((await run('get-subscribers')).subscribers.includes(11));
     assert.equal((await run('get-subscription-status')).is_subscribed, true);
     assert.ok((await run('get-stream-topics')).topics.some((t: any) => t.name === 'new coffee machine'));
+    const scheduled = (await run('get-scheduled-messages')).scheduled_messages;
+    assert.deepEqual(scheduled.map((m: any) => [m.scheduled_message_id, m.type, m.to]), [[1, 'stream', 2], [2, 'private', [11]]]);
+    assert.ok(scheduled.every((m: any) => m.scheduled_delivery_timestamp > Date.now() / 1000 + 300 * 86400));
     const messages = await run('get-messages');
     assert.ok(messages.messages.some((m: any) => m.id === 43));
     assert.equal((await run('get-message')).message.id, 43);
@@ -223,6 +226,7 @@ describe('--demo', () => {
       'edit-draft', // Iago's draft 2
       'delete-draft', // and draft 1
       'create-drafts',
+      'delete-scheduled-message', // Iago's scheduled message 1
       'get-user-groups',
       'mark-all-as-read',
       'delete-message', // message 43, last

@@ -186,8 +186,14 @@ export const DEMO_GROUPS: ReadonlyArray<{ name: string; description: string; mem
  * recipient, as in Zulip's test database.
  */
 export const IAGO_DRAFTS: ReadonlyArray<{ topic: string; content: string }> = [
-  { topic: 'Release Notes', content: 'Release 4.0 will contain ...' },
-  { topic: 'Release Notes', content: 'Release 4.0 will contain many new features such as ... ' },
+  { topic: 'Release Notes', content: 'The next release brings ...' },
+  { topic: 'Release Notes', content: 'The next release brings faster search, and ...' },
+];
+
+/** Iago's scheduled messages, in Denmark and to himself. */
+export const IAGO_SCHEDULED_MESSAGES: ReadonlyArray<{ type: 'stream' | 'private'; topic: string; content: string }> = [
+  { type: 'stream', topic: 'test-api', content: 'A year since this organization was made :tada:! Time to celebrate.' },
+  { type: 'private', topic: '', content: 'Note to self: this organization is a year old; time to make a fresh one.' },
 ];
 
 /** Linkifiers of Zulip's development organization, as pattern and URL template. */
@@ -215,12 +221,12 @@ export const DEMO_PROFILE_FIELDS: readonly DemoProfileField[] = [
   { name: 'Phone number', hint: '', type: FieldType.SHORT_TEXT, data: '', values: { iago: '+1-555-0111', hamlet: '+45-555-0110' } },
   {
     name: 'Biography',
-    hint: 'What are you known for?',
+    hint: 'A few words about you',
     type: FieldType.LONG_TEXT,
     data: '',
     values: { iago: 'Ensign to Othello, and *not* to be trusted.', hamlet: 'Prince of Denmark.\n\n* Student at Wittenberg\n* Sleeping badly' },
   },
-  { name: 'Favorite food', hint: "Or drink, if you'd prefer", type: FieldType.SHORT_TEXT, data: '', values: { iago: 'Figs', hamlet: 'Dark chocolate' } },
+  { name: 'Favorite food', hint: 'Or a drink', type: FieldType.SHORT_TEXT, data: '', values: { iago: 'Figs', hamlet: 'Dark chocolate' } },
   {
     name: 'Favorite editor',
     hint: '',
@@ -231,7 +237,7 @@ export const DEMO_PROFILE_FIELDS: readonly DemoProfileField[] = [
   { name: 'Birthday', hint: '', type: FieldType.DATE, data: '', values: { iago: '2000-01-01', hamlet: '1900-01-01' } },
   {
     name: 'Favorite website',
-    hint: "Or your personal blog's URL",
+    hint: 'A blog, a project, anything',
     type: FieldType.URL,
     data: '',
     values: { iago: 'https://zulip.readthedocs.io/en/latest/', hamlet: 'https://zulip.com/' },
@@ -240,7 +246,7 @@ export const DEMO_PROFILE_FIELDS: readonly DemoProfileField[] = [
   { name: 'GitHub username', hint: '', type: FieldType.EXTERNAL_ACCOUNT, data: { subtype: 'github' }, values: { iago: 'zulip', hamlet: 'zulipbot' } },
   {
     name: 'Pronouns',
-    hint: 'What pronouns should people use to refer to you?',
+    hint: 'How others should refer to you',
     type: FieldType.PRONOUNS,
     data: '',
     values: { iago: 'he/him', hamlet: 'he/him' },
