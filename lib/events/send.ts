@@ -17,13 +17,6 @@ import type { Deliverable } from './queues';
  */
 
 /**
- * A shared transaction commits once it has been open this long, even before the turn ends.
- * Under heavy load one turn can bring dozens of requests; without a bound the first of them
- * would wait for all the others to be handled before being answered.
- */
-export const GROUP_COMMIT_MAX_MS = 8;
-
-/**
  * Runs fn in one transaction: all of its writes land, or none do. Events sent inside it are
  * held back and delivered only after the commit; if fn throws they are dropped with the
  * writes. Nested calls, and calls while requests share a transaction, are savepoints.
@@ -32,7 +25,7 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
   if (stoa.handlingRequest && !stoa.requestStart) {
     // Between two requests nothing is half done, so a shared transaction open long enough
     // commits here, answering its requests, before this one begins a new one.
-    if (stoa.shared && performance.now() - stoa.shared.begunAt >= GROUP_COMMIT_MAX_MS) commitShared(stoa);
+    if (stoa.shared && performance.now() - stoa.shared.begunAt >= stoa.groupCommitMaxMs) commitShared(stoa);
     beginRequestWrites(stoa);
   }
   const pending = stoa.pendingEvents;
@@ -121,7 +114,7 @@ function beginShared(stoa: Stoa): void {
   const shared: NonNullable<Stoa['shared']> = { afterCommit: [], begunAt: performance.now() };
   stoa.shared = shared;
   setImmediate(() => {
-    // Unless it was committed early (see GROUP_COMMIT_MAX_MS) and another one begun since.
+    // Unless it was committed early (see Stoa's groupCommitMaxMs) and another one begun since.
     if (stoa.shared === shared) commitShared(stoa);
   });
 }
