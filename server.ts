@@ -1,6 +1,5 @@
 import { ConfigError, parseConfig, usage } from './lib/config';
-import { DatabaseInUseError } from './lib/db';
-import { startServer } from './lib/server';
+import { beginOwnerPasswordOnFirstStart } from './lib/first-start';
 
 /** Shutdown must finish within this long of a signal, whatever is still in flight. */
 const SHUTDOWN_LIMIT_MS = 1800;
@@ -19,9 +18,16 @@ async function main(): Promise<void> {
     return;
   }
 
+  // On a first start the owner's password hash (about 160 ms of scrypt on another thread)
+  // begins now, and the rest of the server is loaded only then, so the two overlap: the
+  // server's modules are initialized on this require, not when the script is loaded.
+  const ownerPassword = beginOwnerPasswordOnFirstStart(config);
+  const { startServer } = require('./lib/server') as typeof import('./lib/server');
+  const { DatabaseInUseError } = require('./lib/db') as typeof import('./lib/db');
+
   let server;
   try {
-    server = await startServer(config);
+    server = await startServer(config, { ownerPassword });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (err instanceof DatabaseInUseError) {

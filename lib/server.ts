@@ -5,18 +5,18 @@ import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { createRequestListener } from './app';
-import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { openDatabase, startCheckpointer } from './db';
 import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
+import { DATABASE_FILE, makeOwnerPassword, type OwnerPassword } from './first-start';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
 import { createStoa, type Stoa } from './stoa';
 
-export const DATABASE_FILE = 'stoa.db';
+export { DATABASE_FILE };
 export const ZULIPRC_FILE = 'zuliprc';
 /** How often idle event queues are looked for when nobody registers. */
 const GC_INTERVAL_MS = 60_000;
@@ -44,6 +44,8 @@ export interface StartOptions {
   eventQueues?: Partial<EventQueuesOptions>;
   /** Receives every line the server prints; defaults to stdout. */
   log?: (line: string) => void;
+  /** The first owner's password and hash, begun before the server loaded (server.ts). */
+  ownerPassword?: Promise<OwnerPassword>;
 }
 
 /**
@@ -142,9 +144,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopCheckpointer = inMemory ? () => Promise.resolve() : startCheckpointer(file, log);
   const stoa = createStoa(db, config, options.clock ?? systemClock, options.eventQueues);
   stoa.log = log;
-  // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
-  // while the application is built instead of after.
-  const firstStart = startFirstStart(stoa);
+  // Hashing the first owner's password takes about 160 ms on the thread pool; it runs while
+  // the application is built (or, from server.ts, while the server loads) instead of after.
+  const firstStart = startFirstStart(stoa, options.ownerPassword);
   const server = createServer(createRequestListener(stoa, log));
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
@@ -223,15 +225,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return { stoa, url: local, port, http: server, zuliprcPath, close };
 }
 
-/** On an empty database, the owner's password and its hash (begun at once); null on later starts. */
-function startFirstStart(stoa: Stoa): Promise<{ password: string; hash: string } | null> {
-  if (stoa.realm.get()) return Promise.resolve(null);
-  const password = stoa.config.adminPassword ?? generatePassword();
-  return hashPassword(password).then((hash) => ({ password, hash }));
+/** On an empty database, the owner's password and its hash (begun at once if not yet); null on later starts. */
+function startFirstStart(stoa: Stoa, begun: Promise<OwnerPassword> | undefined): Promise<OwnerPassword | null> {
+  if (stoa.realm.get()) {
+    begun?.catch(() => undefined);
+    return Promise.resolve(null);
+  }
+  return begun ?? makeOwnerPassword(stoa.config);
 }
 
 /** On an empty database, creates the organization from the settings; later starts reuse it. */
-function createOrganizationOnFirstStart(stoa: Stoa, owner: { password: string; hash: string } | null, log: (line: string) => void): void {
+function createOrganizationOnFirstStart(stoa: Stoa, owner: OwnerPassword | null, log: (line: string) => void): void {
   if (!owner) return;
   const { config } = stoa;
   const { password } = owner;

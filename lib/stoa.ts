@@ -2,7 +2,7 @@ import { prepareAlertWordQueries } from './alert-words/queries';
 import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
-import type { Db } from './db';
+import { lazyStatements, type Db, type Statements } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
@@ -89,6 +89,7 @@ export function createStoa(
   config: Config,
   clock: Clock,
   queueOptions: Partial<EventQueuesOptions> = {},
+  statements: Statements = lazyStatements(db),
 ): Stoa {
   const stoa: Stoa = {
     db,
@@ -101,24 +102,24 @@ export function createStoa(
     handlingRequest: false,
     requestStart: null,
     shared: null,
-    realm: prepareRealmQueries(db),
-    users: prepareUserQueries(db),
-    groups: prepareGroupQueries(db),
-    alertWords: prepareAlertWordQueries(db),
-    channels: prepareChannelQueries(db),
-    userTopics: prepareUserTopicQueries(db),
-    messages: prepareMessageQueries(db),
-    mutedUsers: prepareMutedUserQueries(db),
-    presence: preparePresenceQueries(db),
-    userStatus: prepareUserStatusQueries(db),
-    drafts: prepareDraftQueries(db),
-    savedSnippets: prepareSavedSnippetQueries(db),
-    linkifiers: prepareLinkifierQueries(db),
-    playgrounds: preparePlaygroundQueries(db),
-    push: preparePushQueries(db),
-    profileFields: prepareProfileFieldQueries(db),
-    attachments: prepareAttachmentQueries(db),
-    realmEmoji: prepareRealmEmojiQueries(db),
+    realm: prepareRealmQueries(statements),
+    users: prepareUserQueries(statements),
+    groups: prepareGroupQueries(statements),
+    alertWords: prepareAlertWordQueries(statements),
+    channels: prepareChannelQueries(statements),
+    userTopics: prepareUserTopicQueries(statements),
+    messages: prepareMessageQueries(statements),
+    mutedUsers: prepareMutedUserQueries(statements),
+    presence: preparePresenceQueries(statements),
+    userStatus: prepareUserStatusQueries(statements),
+    drafts: prepareDraftQueries(statements),
+    savedSnippets: prepareSavedSnippetQueries(statements),
+    linkifiers: prepareLinkifierQueries(statements),
+    playgrounds: preparePlaygroundQueries(statements),
+    push: preparePushQueries(statements),
+    profileFields: prepareProfileFieldQueries(statements),
+    attachments: prepareAttachmentQueries(statements),
+    realmEmoji: prepareRealmEmojiQueries(statements),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };
