@@ -1,7 +1,5 @@
 import { ConfigError, parseConfig, usage } from './lib/config';
-import { DatabaseInUseError } from './lib/db';
-import { runExportCommand } from './lib/export/cli';
-import { DemoRefusedError, startServer } from './lib/server';
+import { beginOwnerPasswordOnFirstStart } from './lib/first-start';
 
 /** Shutdown must finish within this long of a signal, whatever is still in flight. */
 const SHUTDOWN_LIMIT_MS = 1800;
@@ -9,6 +7,7 @@ const SHUTDOWN_LIMIT_MS = 1800;
 async function main(): Promise<void> {
   // `stoa export ...` writes a Zulip export of a data folder instead of serving it.
   if (process.argv[2] === 'export') {
+    const { runExportCommand } = require('./lib/export/cli') as typeof import('./lib/export/cli');
     process.exitCode = await runExportCommand(process.argv.slice(3), process.env);
     return;
   }
@@ -25,9 +24,16 @@ async function main(): Promise<void> {
     return;
   }
 
+  // On a first start the owner's password hash (about 160 ms of scrypt on another thread)
+  // begins now, and the rest of the server is loaded only then, so the two overlap: the
+  // server's modules are initialized on this require, not when the script is loaded.
+  const ownerPassword = beginOwnerPasswordOnFirstStart(config);
+  const { DemoRefusedError, startServer } = require('./lib/server') as typeof import('./lib/server');
+  const { DatabaseInUseError } = require('./lib/db') as typeof import('./lib/db');
+
   let server;
   try {
-    server = await startServer(config);
+    server = await startServer(config, { ownerPassword });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (err instanceof DemoRefusedError) {

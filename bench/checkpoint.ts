@@ -15,7 +15,10 @@
  * HTTP and no rendering, so the machine's CPU load matters little; the disk is what is
  * measured.
  *
- *   node --import tsx bench/checkpoint.ts [--seconds 30] [--subscribers 50] [--json]
+ *   node --import tsx bench/checkpoint.ts [--seconds 30] [--subscribers 50] [--rounds 2] [--json]
+ *
+ * A third mode checkpoints on the own thread five times as often (about 2,000 pages each), to
+ * see whether smaller stalls on the own thread beat the worker.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -30,16 +33,21 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '30' },
     subscribers: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '2' },
     json: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(args.seconds);
 const SUBSCRIBERS = Number(args.subscribers);
 const BATCH = 8;
-/** Transactions between two checkpoints on the own thread: about 10,000 WAL pages at 50 subscribers. */
+/** Transactions between two checkpoints on the own thread: about 10,000 WAL pages at 50 subscribers... */
 const CHECKPOINT_EVERY = 150;
+/** ...or about 2,000 (smaller checkpoints, five times as often). */
+const SMALL_CHECKPOINT_EVERY = 30;
 
-async function run(mode: 'own thread' | 'worker'): Promise<Record<string, number | string>> {
+type Mode = 'own thread' | 'own, small' | 'worker';
+
+async function run(mode: Mode): Promise<Record<string, number | string>> {
   const data = mkdtempSync(path.join(tmpdir(), 'stoa-bench-checkpoint-'));
   const file = path.join(data, DATABASE_FILE);
   const db = openDatabase(file);
@@ -47,12 +55,13 @@ async function run(mode: 'own thread' | 'worker'): Promise<Record<string, number
   const { store } = storageWorkload(db, SUBSCRIBERS, BATCH);
   const times: number[] = [];
   const checkpoints: Array<{ ms: number; pages: number }> = [];
-  if (mode === 'own thread') db.pragma('wal_autocheckpoint = 0');
+  const every = mode === 'own thread' ? CHECKPOINT_EVERY : mode === 'own, small' ? SMALL_CHECKPOINT_EVERY : 0;
+  if (every) db.pragma('wal_autocheckpoint = 0');
   const end = performance.now() + SECONDS * 1000;
   while (performance.now() < end) {
     const begun = performance.now();
     store.immediate();
-    if (mode === 'own thread' && times.length % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) {
+    if (every && times.length % every === every - 1) {
       const at = performance.now();
       const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>;
       checkpoints.push({ ms: performance.now() - at, pages: log });
@@ -95,7 +104,10 @@ async function run(mode: 'own thread' | 'worker'): Promise<Record<string, number
 async function main(): Promise<void> {
   const machine = { nproc: cpus().length, node: process.version, loadBefore: loadavg()[0] };
   if (!args.json) console.log(`${machine.nproc} CPUs, Node ${machine.node}, load average ${machine.loadBefore.toFixed(2)}; ${BATCH} messages of ${SUBSCRIBERS} rows per transaction`);
-  const results = [await run('own thread'), await run('worker'), await run('own thread'), await run('worker')];
+  // Alternated, so that a change in the machine's load falls on every mode alike.
+  const modes: Mode[] = ['own thread', 'worker', 'own, small'];
+  const results = [];
+  for (let round = 0; round < Number(args.rounds); round++) for (const mode of modes) results.push(await run(mode));
   if (args.json) console.log(JSON.stringify({ date: new Date().toISOString(), machine, loadAfter: loadavg()[0], results }));
   else console.log(`load average after: ${loadavg()[0].toFixed(2)}`);
 }

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { emojiDataPath, serveEmojiData } from './emoji/data';
+import { EMOJI_DATA_FOLDER, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
@@ -162,7 +162,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.use(API_PREFIX, routeTable(stoa, ROUTES, auth));
   app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth), sessionChallenges);
   app.use(ACCOUNTS_PREFIX, routeTable(stoa, ACCOUNT_ROUTES, sessionAuth, parseBodyOrJson), sessionChallenges);
-  app.get(emojiDataPath(), serveEmojiData);
+  app.get(`${EMOJI_DATA_FOLDER}/:file`, serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
   app.get('/user_avatars/:realm_id/emoji/images/*path', serveRealmEmoji(stoa));
   app.get(`${USER_AVATARS_PATH}/:realm_id/:file`, serveAvatar(stoa));

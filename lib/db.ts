@@ -5,6 +5,94 @@ import { Worker } from 'node:worker_threads';
 
 export type Db = Database.Database;
 
+/** What the query modules (queries.ts) need of the database: statements to prepare. */
+export type Statements = Pick<Db, 'prepare'>;
+
+/**
+ * A statement prepared when it is first used, not when its query module is set up: the
+ * server has over 200 statements, and preparing all of them cost about 10 ms and 1.2 MB at
+ * every start, for statements many servers never run. Once prepared, its run, get, all and
+ * iterate are the prepared statement's own, bound to it, so later calls pay nothing extra. A
+ * mistake in a statement's SQL shows on its first use, so a test prepares them all (test/database.test.ts).
+ */
+export class LazyStatement {
+  #statement: Database.Statement | undefined;
+  constructor(
+    readonly database: Db,
+    readonly source: string,
+  ) {}
+
+  prepared(): Database.Statement {
+    if (!this.#statement) {
+      const statement = (this.#statement = this.database.prepare(this.source));
+      for (const name of ['run', 'get', 'all', 'iterate'] as const) {
+        Object.defineProperty(this, name, { value: statement[name].bind(statement) });
+      }
+    }
+    return this.#statement;
+  }
+
+  get reader() {
+    return this.prepared().reader;
+  }
+  get readonly() {
+    return this.prepared().readonly;
+  }
+  get busy() {
+    return this.prepared().busy;
+  }
+  run(...params: unknown[]) {
+    return this.prepared().run(...params);
+  }
+  get(...params: unknown[]) {
+    return this.prepared().get(...params);
+  }
+  all(...params: unknown[]) {
+    return this.prepared().all(...params);
+  }
+  iterate(...params: unknown[]) {
+    return this.prepared().iterate(...params);
+  }
+  pluck(toggleState?: boolean) {
+    this.prepared().pluck(toggleState);
+    return this;
+  }
+  expand(toggleState?: boolean) {
+    this.prepared().expand(toggleState);
+    return this;
+  }
+  raw(toggleState?: boolean) {
+    this.prepared().raw(toggleState);
+    return this;
+  }
+  safeIntegers(toggleState?: boolean) {
+    this.prepared().safeIntegers(toggleState);
+    return this;
+  }
+  bind(...params: unknown[]) {
+    this.prepared().bind(...params);
+    return this;
+  }
+  columns() {
+    return this.prepared().columns();
+  }
+}
+
+/**
+ * Statements prepared on first use (see LazyStatement). A test passes `made` to collect every
+ * statement and prepare each one; the server does not, as narrow queries make new statements
+ * as they go and the list would only grow.
+ */
+export function lazyStatements(db: Db, made?: LazyStatement[]): Statements {
+  return {
+    prepare: ((source: string) => {
+      const statement = new LazyStatement(db, source);
+      made?.push(statement);
+      return statement;
+    }) as Db['prepare'],
+  };
+}
+
 // The bundle (scripts/build.ts) defines this as the text of schema.sql; from source we read the file.
 declare const STOA_SCHEMA_SQL: string | undefined;
 

@@ -5,7 +5,6 @@ import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { createRequestListener } from './app';
-import { generatePassword, hashPassword } from './auth/credentials';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { openDatabase, startCheckpointer } from './db';
@@ -13,6 +12,7 @@ import type { EventQueuesOptions } from './events/queues';
 import { commitShared } from './events/send';
 import { createDemoOrganization, isDemoOrganization } from './demo/actions';
 import { DEMO_PEOPLE } from './demo/organization';
+import { DATABASE_FILE, makeOwnerPassword, type OwnerPassword } from './first-start';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
@@ -21,7 +21,7 @@ import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
 import { createStoa, type Stoa } from './stoa';
 
-export const DATABASE_FILE = 'stoa.db';
+export { DATABASE_FILE };
 export const ZULIPRC_FILE = 'zuliprc';
 /** How often idle event queues are looked for when nobody registers. */
 const GC_INTERVAL_MS = 60_000;
@@ -49,6 +49,8 @@ export interface StartOptions {
   eventQueues?: Partial<EventQueuesOptions>;
   /** Receives every line the server prints; defaults to stdout. */
   log?: (line: string) => void;
+  /** The first owner's password and hash, begun before the server loaded (server.ts). */
+  ownerPassword?: Promise<OwnerPassword>;
 }
 
 /**
@@ -155,9 +157,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw err;
   }
   startOutgoingWebhooks(stoa);
-  // Hashing the first owner's password takes tens of milliseconds on the thread pool; it runs
-  // while the application is built instead of after.
-  const firstStart = startFirstStart(stoa);
+  // Hashing the first owner's password takes about 160 ms on the thread pool; it runs while
+  // the application is built (or, from server.ts, while the server loads) instead of after.
+  const firstStart = startFirstStart(stoa, options.ownerPassword);
   const server = createServer(createRequestListener(stoa, log));
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
@@ -260,18 +262,19 @@ function refuseDemoOverOtherOrganization(stoa: Stoa): void {
 }
 
 /**
- * On an empty database, the owner's password and its hash (begun at once); null on later
- * starts, and for the demo without --admin-password (its people use the development login).
+ * On an empty database, the owner's password and its hash (begun at once if not yet); null on
+ * later starts, and for the demo without --admin-password (its people use the development login).
  */
-function startFirstStart(stoa: Stoa): Promise<{ password: string; hash: string } | null> {
-  if (stoa.realm.get()) return Promise.resolve(null);
-  if (stoa.config.demo && stoa.config.adminPassword === undefined) return Promise.resolve(null);
-  const password = stoa.config.adminPassword ?? generatePassword();
-  return hashPassword(password).then((hash) => ({ password, hash }));
+function startFirstStart(stoa: Stoa, begun: Promise<OwnerPassword> | undefined): Promise<OwnerPassword | null> {
+  if (stoa.realm.get() || (stoa.config.demo && stoa.config.adminPassword === undefined)) {
+    begun?.catch(() => undefined);
+    return Promise.resolve(null);
+  }
+  return begun ?? makeOwnerPassword(stoa.config);
 }
 
 /** On an empty database, creates the organization from the settings; later starts reuse it. */
-function createOrganizationOnFirstStart(stoa: Stoa, owner: { password: string; hash: string } | null, log: (line: string) => void): void {
+function createOrganizationOnFirstStart(stoa: Stoa, owner: OwnerPassword | null, log: (line: string) => void): void {
   if (stoa.config.demo && !stoa.realm.get()) return createDemoOnFirstStart(stoa, owner?.hash ?? null, log);
   if (!owner) return;
   const { config } = stoa;

@@ -5,7 +5,7 @@ import { FailureLimiter } from './auth/rate-limit';
 import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
-import type { Db } from './db';
+import { lazyStatements, type Db, type Statements } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
@@ -130,6 +130,7 @@ export function createStoa(
   config: Config,
   clock: Clock,
   queueOptions: Partial<EventQueuesOptions> = {},
+  statements: Statements = lazyStatements(db),
 ): Stoa {
   const stoa: Stoa = {
     db,
@@ -143,34 +144,34 @@ export function createStoa(
     requestStart: null,
     shared: null,
     groupCommitMaxMs: GROUP_COMMIT_MAX_MS,
-    realm: prepareRealmQueries(db),
-    users: prepareUserQueries(db),
-    groups: prepareGroupQueries(db),
-    alertWords: prepareAlertWordQueries(db),
-    channels: prepareChannelQueries(db),
-    userTopics: prepareUserTopicQueries(db),
-    messages: prepareMessageQueries(db),
-    mutedUsers: prepareMutedUserQueries(db),
-    presence: preparePresenceQueries(db),
-    userStatus: prepareUserStatusQueries(db),
-    drafts: prepareDraftQueries(db),
-    savedSnippets: prepareSavedSnippetQueries(db),
-    scheduledMessages: prepareScheduledMessageQueries(db),
-    linkifiers: prepareLinkifierQueries(db),
-    playgrounds: preparePlaygroundQueries(db),
-    push: preparePushQueries(db),
-    profileFields: prepareProfileFieldQueries(db),
-    attachments: prepareAttachmentQueries(db),
-    realmEmoji: prepareRealmEmojiQueries(db),
-    botServices: prepareBotServiceQueries(db),
+    realm: prepareRealmQueries(statements),
+    users: prepareUserQueries(statements),
+    groups: prepareGroupQueries(statements),
+    alertWords: prepareAlertWordQueries(statements),
+    channels: prepareChannelQueries(statements),
+    userTopics: prepareUserTopicQueries(statements),
+    messages: prepareMessageQueries(statements),
+    mutedUsers: prepareMutedUserQueries(statements),
+    presence: preparePresenceQueries(statements),
+    userStatus: prepareUserStatusQueries(statements),
+    drafts: prepareDraftQueries(statements),
+    savedSnippets: prepareSavedSnippetQueries(statements),
+    scheduledMessages: prepareScheduledMessageQueries(statements),
+    linkifiers: prepareLinkifierQueries(statements),
+    playgrounds: preparePlaygroundQueries(statements),
+    push: preparePushQueries(statements),
+    profileFields: prepareProfileFieldQueries(statements),
+    attachments: prepareAttachmentQueries(statements),
+    realmEmoji: prepareRealmEmojiQueries(statements),
+    botServices: prepareBotServiceQueries(statements),
     outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
-    sessions: prepareSessionQueries(db),
-    invites: prepareInviteQueries(db),
+    sessions: prepareSessionQueries(statements),
+    invites: prepareInviteQueries(statements),
     loginFailures: {
       byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),
     },
-    exports: prepareExportQueries(db),
+    exports: prepareExportQueries(statements),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };

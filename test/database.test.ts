@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { openDatabase, SCHEMA_VERSION, type Db } from '../lib/db';
+import { systemClock } from '../lib/clock';
+import { parseConfig, type Config } from '../lib/config';
+import { lazyStatements, openDatabase, SCHEMA_VERSION, type Db, type LazyStatement } from '../lib/db';
+import { createStoa } from '../lib/stoa';
 import { createChannel } from './support/channels';
 import { sendMessage } from './support/messages';
 import { TestServer, tempDir } from './support/server';
@@ -47,6 +50,15 @@ describe('the database', () => {
     assert.deepEqual(schemaOf(migrated), schemaOf(fresh));
     migrated.close();
     fresh.close();
+  });
+
+  test('every statement of the query modules prepares against the schema (they are prepared on first use)', () => {
+    const db = openDatabase(':memory:');
+    const made: LazyStatement[] = [];
+    createStoa(db, parseConfig(['--data', ':memory:'], {}) as Config, systemClock, {}, lazyStatements(db, made));
+    assert.ok(made.length > 200, `${made.length} statements`);
+    for (const statement of made) assert.doesNotThrow(() => statement.prepared(), statement.source);
+    db.close();
   });
 
   test('never gives a message ID twice, also after the newest message is deleted and the server restarts', async () => {

@@ -1,6 +1,6 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
-export function prepareAlertWordQueries(db: Db) {
+export function prepareAlertWordQueries(db: Statements) {
   const forUser = db.prepare<[number], { word: string }>('SELECT word FROM alert_words WHERE user_id = ? ORDER BY id');
   const insert = db.prepare<[number, string, string]>(
     'INSERT OR IGNORE INTO alert_words (user_id, word, folded) VALUES (?, ?, ?)',

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** Kinds of bot (users.bot_type). */
 export const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
@@ -14,7 +14,7 @@ export interface BotServiceRow {
   token: string;
 }
 
-export function prepareBotServiceQueries(db: Db) {
+export function prepareBotServiceQueries(db: Statements) {
   const ofBot = db.prepare<[number], BotServiceRow>('SELECT * FROM bot_services WHERE bot_id = ?');
   const activeBotIds = db.prepare<[], { bot_id: number }>(
     `SELECT s.bot_id FROM bot_services s JOIN users u ON u.id = s.bot_id WHERE u.is_active = 1 ORDER BY s.bot_id`,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** The group settings every channel carries, by their API names. */
 export const CHANNEL_GROUP_SETTINGS = [
@@ -73,7 +73,7 @@ export function channelNameKey(name: string): string {
 
 export type NewChannel = Omit<ChannelRow, 'id' | 'name_key' | 'recipient_id' | 'first_message_id' | 'is_archived'>;
 
-export function prepareChannelQueries(db: Db) {
+export function prepareChannelQueries(db: Statements) {
   const byId = db.prepare<[number], ChannelRow>('SELECT * FROM streams WHERE id = ?');
   const byName = db.prepare<[string], ChannelRow>('SELECT * FROM streams WHERE name_key = ?');
   const all = db.prepare<[], ChannelRow>('SELECT * FROM streams ORDER BY id');

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export type DraftType = '' | 'stream' | 'private';
 
@@ -22,7 +22,7 @@ export interface DraftFields {
   lastEditTime: number;
 }
 
-export function prepareDraftQueries(db: Db) {
+export function prepareDraftQueries(db: Statements) {
   const forUser = db.prepare<[number], DraftRow>(
     'SELECT * FROM drafts WHERE user_id = ? ORDER BY last_edit_time, id',
   );

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { EMOJI_NAMES_BY_CODE } from '../markdown/emoji';
+import { emojiNamesByCode } from '../markdown/emoji';
 
 /**
  * The emoji data clients download from `server_emoji_data_url`: every Unicode emoji this
@@ -11,9 +11,9 @@ let body: { text: string; path: string } | undefined;
 
 function emojiData(): { text: string; path: string } {
   if (!body) {
-    const text = JSON.stringify({ code_to_names: EMOJI_NAMES_BY_CODE });
+    const text = JSON.stringify({ code_to_names: emojiNamesByCode() });
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
-    body = { text, path: `/static/generated/emoji/emoji_api.${hash}.json` };
+    body = { text, path: `${EMOJI_DATA_FOLDER}/emoji_api.${hash}.json` };
   }
   return body;
 }
@@ -23,8 +23,15 @@ export function emojiDataPath(): string {
   return emojiData().path;
 }
 
-/** Serves the emoji data to anyone, without authentication, as Zulip serves its static files. */
-export function serveEmojiData(_req: IncomingMessage, res: ServerResponse): void {
+/** Where the emoji data's path is, whatever its hash; serveEmojiData answers only the current one. */
+export const EMOJI_DATA_FOLDER = '/static/generated/emoji';
+
+/**
+ * Serves the emoji data to anyone, without authentication, as Zulip serves its static files.
+ * Routed by folder, so that the data and its hash are made on first use, not at start.
+ */
+export function serveEmojiData(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  if (req.url?.split('?')[0] !== emojiDataPath()) return next();
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface RealmExportRow {
   id: number;
@@ -14,7 +14,7 @@ export interface RealmExportRow {
   sha256: string | null;
 }
 
-export function prepareExportQueries(db: Db) {
+export function prepareExportQueries(db: Statements) {
   const all = db.prepare<[], RealmExportRow>('SELECT * FROM realm_exports ORDER BY id');
   const byId = db.prepare<[number], RealmExportRow>('SELECT * FROM realm_exports WHERE id = ?');
   const byFilePath = db.prepare<[string], RealmExportRow>('SELECT * FROM realm_exports WHERE file_path = ?');

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface GroupRow {
   id: number;
@@ -28,7 +28,7 @@ export const GROUP_SETTINGS = [
 ] as const;
 export type GroupSettingName = (typeof GROUP_SETTINGS)[number];
 
-export function prepareGroupQueries(db: Db) {
+export function prepareGroupQueries(db: Statements) {
   const insert = db.prepare<[string | null, string, number, number | null, number | null]>(
     'INSERT INTO user_groups (name, description, is_system_group, date_created, creator_id) VALUES (?, ?, ?, ?, ?)',
   );

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** Zulip's confirmation statuses. */
 export const InviteStatus = { ACTIVE: 0, USED: 1, REVOKED: 2 } as const;
@@ -22,7 +22,7 @@ export type NewInvite = Pick<
   'key' | 'is_multiuse' | 'email' | 'invited_by_user_id' | 'invited_as' | 'include_realm_default_subscriptions' | 'notify_referrer_on_join' | 'invited_at' | 'expires_at'
 >;
 
-export function prepareInviteQueries(db: Db) {
+export function prepareInviteQueries(db: Statements) {
   const insert = db.prepare<[NewInvite]>(
     `INSERT INTO invites (key, is_multiuse, email, invited_by_user_id, invited_as, include_realm_default_subscriptions,
        notify_referrer_on_join, invited_at, expires_at)

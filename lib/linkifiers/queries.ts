@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** A linkifier as clients and the Markdown renderer see it. */
 export interface Linkifier {
@@ -7,7 +7,7 @@ export interface Linkifier {
   url_template: string;
 }
 
-export function prepareLinkifierQueries(db: Db) {
+export function prepareLinkifierQueries(db: Statements) {
   const inOrder = db.prepare<[], Linkifier>('SELECT id, pattern, url_template FROM realm_linkifiers ORDER BY position, id');
   const byId = db.prepare<[number], Linkifier>('SELECT id, pattern, url_template FROM realm_linkifiers WHERE id = ?');
   const byPattern = db.prepare<[string], Linkifier>(

@@ -1,5 +1,3 @@
-import emojiNames from '../emoji/names.json';
-
 /**
  * Unicode emoji by name and by code, from lib/emoji/names.json (made by
  * scripts/generate-emoji-names.ts from Zulip's table of emoji names). Codes are Zulip's:
@@ -11,28 +9,44 @@ export const ZULIP_EXTRA_EMOJI = { name: 'zulip', code: 'zulip' } as const;
 
 const VARIATION_SELECTOR = 0xfe0f;
 
-/** Each emoji's names, canonical name first, by code: the `code_to_names` clients download. */
-export const EMOJI_NAMES_BY_CODE: Readonly<Record<string, readonly string[]>> = emojiNames;
+type EmojiNames = Readonly<Record<string, readonly string[]>>;
+let tables: { namesByCode: EmojiNames; codeByName: Map<string, string>; nameByCode: Map<string, string> } | undefined;
 
-const codeByName = new Map<string, string>();
-const nameByCode = new Map<string, string>();
-for (const [code, names] of Object.entries(EMOJI_NAMES_BY_CODE)) {
-  nameByCode.set(code, names[0]);
-  for (const name of names) codeByName.set(name, code);
+/**
+ * The table and its two indexes, read when an emoji is first looked up: about 1,900 emoji and
+ * 4,000 names, whose parsing and indexing were a noticeable part of every start.
+ */
+function emojiTables(): NonNullable<typeof tables> {
+  if (!tables) {
+    const namesByCode = require('../emoji/names.json') as EmojiNames;
+    const codeByName = new Map<string, string>();
+    const nameByCode = new Map<string, string>();
+    for (const [code, names] of Object.entries(namesByCode)) {
+      nameByCode.set(code, names[0]);
+      for (const name of names) codeByName.set(name, code);
+    }
+    tables = { namesByCode, codeByName, nameByCode };
+  }
+  return tables;
+}
+
+/** Each emoji's names, canonical name first, by code: the `code_to_names` clients download. */
+export function emojiNamesByCode(): EmojiNames {
+  return emojiTables().namesByCode;
 }
 
 /** The code of a Unicode emoji by any of its names, or null. */
 export function emojiCodeByName(name: string): string | null {
-  return codeByName.get(name) ?? null;
+  return emojiTables().codeByName.get(name) ?? null;
 }
 
 /** The canonical name of a Unicode emoji code, or null when no such emoji is offered. */
 export function emojiNameByCode(code: string): string | null {
-  return nameByCode.get(code) ?? null;
+  return emojiTables().nameByCode.get(code) ?? null;
 }
 
 export function isEmojiName(name: string): boolean {
-  return codeByName.has(name);
+  return emojiTables().codeByName.has(name);
 }
 
 /** Zulip's code for an emoji character sequence as typed, or null if it is not an offered emoji. */
@@ -43,7 +57,7 @@ export function emojiCodeForText(text: string): string | null {
     if (c !== VARIATION_SELECTOR) codePoints.push(c.toString(16).padStart(4, '0'));
   }
   const code = codePoints.join('-');
-  return nameByCode.has(code) ? code : null;
+  return emojiTables().nameByCode.has(code) ? code : null;
 }
 
 /** Emoticons and the emoji they become when a user asks for translation (Zulip's list). */

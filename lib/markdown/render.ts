@@ -1,4 +1,3 @@
-import MarkdownIt from 'markdown-it';
 import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
 import { codeLanguageName } from './languages';
@@ -643,6 +642,9 @@ function codeBlock(content: string, language: string | null): string {
 }
 
 function buildParser() {
+  // Loaded with the first render rather than with the server: markdown-it, its entity
+  // tables and linkify-it were a noticeable part of every start.
+  const MarkdownIt = require('markdown-it') as typeof import('markdown-it');
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: true });
   md.linkify.tlds(linkableTlds(), false);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Db } from '../db';
+import type { Statements } from '../db';
 import { topicKey } from '../user-topics/queries';
 
 export interface MessageRow {
@@ -76,7 +76,7 @@ function searchableText(content: string): string {
   return content;
 }
 
-export function prepareMessageQueries(db: Db) {
+export function prepareMessageQueries(db: Statements) {
   const statements = new Map<string, Database.Statement>();
   /**
    * A statement built from our own SQL text (narrow queries), prepared once per distinct text

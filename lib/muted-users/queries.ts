@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** One user a user has muted, as clients see it: the muted user's ID and when they were muted. */
 export interface MutedUser {
@@ -6,7 +6,7 @@ export interface MutedUser {
   timestamp: number;
 }
 
-export function prepareMutedUserQueries(db: Db) {
+export function prepareMutedUserQueries(db: Statements) {
   const forUser = db.prepare<[number], MutedUser>(
     'SELECT muted_user_id AS id, date_muted AS timestamp FROM muted_users WHERE user_id = ? ORDER BY date_muted, muted_user_id',
   );

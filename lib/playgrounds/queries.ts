@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface PlaygroundRow {
   id: number;
@@ -7,7 +7,7 @@ export interface PlaygroundRow {
   url_template: string;
 }
 
-export function preparePlaygroundQueries(db: Db) {
+export function preparePlaygroundQueries(db: Statements) {
   const all = db.prepare<[], PlaygroundRow>('SELECT * FROM realm_playgrounds ORDER BY id');
   const byId = db.prepare<[number], PlaygroundRow>('SELECT * FROM realm_playgrounds WHERE id = ?');
   const byLanguageAndName = db.prepare<[string, string], PlaygroundRow>(

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface PresenceRow {
   user_id: number;
@@ -13,7 +13,7 @@ export interface PresenceView extends PresenceRow {
   date_joined_ms: number;
 }
 
-export function preparePresenceQueries(db: Db) {
+export function preparePresenceQueries(db: Statements) {
   const byUser = db.prepare<[number], PresenceRow>('SELECT * FROM user_presence WHERE user_id = ?');
   const viewOf = db.prepare<[number], PresenceView>(
     `SELECT p.*, u.email, u.date_joined_ms FROM user_presence p JOIN users u ON u.id = p.user_id

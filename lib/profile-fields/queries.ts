@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export const FieldType = {
   SHORT_TEXT: 1,
@@ -32,7 +32,7 @@ export interface ProfileValueRow {
   rendered_value: string | null;
 }
 
-export function prepareProfileFieldQueries(db: Db) {
+export function prepareProfileFieldQueries(db: Statements) {
   const inOrder = db.prepare<[], ProfileFieldRow>('SELECT * FROM custom_profile_fields ORDER BY position, id');
   const byId = db.prepare<[number], ProfileFieldRow>('SELECT * FROM custom_profile_fields WHERE id = ?');
   const byName = db.prepare<[string], ProfileFieldRow>('SELECT * FROM custom_profile_fields WHERE name = ?');

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** Zulip's numbering of token kinds, used in the relay protocol too. */
 export const TokenKind = { apns: 1, fcm: 2 } as const;
@@ -27,7 +27,7 @@ export interface PushDeviceRow {
 
 export type NewPushDevice = Omit<PushDeviceRow, 'id' | 'relay_device_id' | 'error_code'>;
 
-export function preparePushQueries(db: Db) {
+export function preparePushQueries(db: Statements) {
   const tokensOfUser = db.prepare<[number], PushTokenRow>('SELECT * FROM push_device_tokens WHERE user_id = ? ORDER BY id');
   const tokenOfUser = db.prepare<[number, string], PushTokenRow>(
     'SELECT * FROM push_device_tokens WHERE user_id = ? AND token = ? ORDER BY id LIMIT 1',

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface RealmEmojiRow {
   id: number;
@@ -11,7 +11,7 @@ export interface RealmEmojiRow {
 
 export type NewRealmEmoji = Omit<RealmEmojiRow, 'id' | 'deactivated'>;
 
-export function prepareRealmEmojiQueries(db: Db) {
+export function prepareRealmEmojiQueries(db: Statements) {
   const all = db.prepare<[], RealmEmojiRow>('SELECT * FROM realm_emoji ORDER BY id');
   const byId = db.prepare<[number], RealmEmojiRow>('SELECT * FROM realm_emoji WHERE id = ?');
   const activeByName = db.prepare<[string], RealmEmojiRow>('SELECT * FROM realm_emoji WHERE name = ? AND deactivated = 0');

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface RealmRow {
   id: 1;
@@ -9,7 +9,7 @@ export interface RealmRow {
   deactivated: 0 | 1;
 }
 
-export function prepareRealmQueries(db: Db) {
+export function prepareRealmQueries(db: Statements) {
   const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
   const insert = db.prepare<[string, string, number]>('INSERT INTO realm (id, name, string_id, date_created) VALUES (1, ?, ?, ?)');
   const setting = db.prepare<[string], { value: string }>('SELECT value FROM realm_settings WHERE key = ?');

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface SavedSnippetRow {
   id: number;
@@ -8,7 +8,7 @@ export interface SavedSnippetRow {
   date_created: number;
 }
 
-export function prepareSavedSnippetQueries(db: Db) {
+export function prepareSavedSnippetQueries(db: Statements) {
   const forUser = db.prepare<[number], SavedSnippetRow>('SELECT * FROM saved_snippets WHERE user_id = ? ORDER BY id');
   const get = db.prepare<[number, number], SavedSnippetRow>('SELECT * FROM saved_snippets WHERE id = ? AND user_id = ?');
   const insert = db.prepare<[number, string, string, number]>(

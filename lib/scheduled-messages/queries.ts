@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 /** How a scheduled message is addressed, in the words its API objects use. */
 export type ScheduledType = 'stream' | 'private';
@@ -48,7 +48,7 @@ function columnsOf(fields: ScheduledFields): Columns {
   ];
 }
 
-export function prepareScheduledMessageQueries(db: Db) {
+export function prepareScheduledMessageQueries(db: Statements) {
   const pendingOf = db.prepare<[number], ScheduledMessageRow>(
     'SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id',
   );

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface SessionRow {
   id: number;
@@ -9,7 +9,7 @@ export interface SessionRow {
   last_seen_ms: number;
 }
 
-export function prepareSessionQueries(db: Db) {
+export function prepareSessionQueries(db: Statements) {
   const byTokenHash = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?');
   const insert = db.prepare<[string, number, string, number, number]>(
     'INSERT INTO sessions (token_hash, user_id, csrf_token, created_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?)',

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface AttachmentRow {
   id: number;
@@ -15,7 +15,7 @@ export interface AttachmentRow {
 
 export type NewAttachment = Omit<AttachmentRow, 'id'>;
 
-export function prepareAttachmentQueries(db: Db) {
+export function prepareAttachmentQueries(db: Statements) {
   const insert = db.prepare<NewAttachment>(
     `INSERT INTO attachments (path_id, file_name, owner_id, size, create_time, content_type, width, height, animated)
      VALUES (@path_id, @file_name, @owner_id, @size, @create_time, @content_type, @width, @height, @animated)`,

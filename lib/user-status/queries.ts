@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface UserStatusRow {
   user_id: number;
@@ -15,7 +15,7 @@ export interface StatusChange {
   emoji?: { name: string; code: string; reactionType: string };
 }
 
-export function prepareUserStatusQueries(db: Db) {
+export function prepareUserStatusQueries(db: Statements) {
   const byUser = db.prepare<[number], UserStatusRow>('SELECT * FROM user_status WHERE user_id = ?');
   const all = db.prepare<[], UserStatusRow>('SELECT * FROM user_status');
   const upsert = db.prepare<

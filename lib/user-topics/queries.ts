@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export interface UserTopicRow {
   user_id: number;
@@ -17,7 +17,7 @@ export function topicKey(topic: string): string {
   return topic.toLowerCase();
 }
 
-export function prepareUserTopicQueries(db: Db) {
+export function prepareUserTopicQueries(db: Statements) {
   const get = db.prepare<[number, number, string], UserTopicRow>(
     'SELECT * FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic_key = ?',
   );

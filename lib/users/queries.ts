@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Statements } from '../db';
 
 export const Role = {
   OWNER: 100,
@@ -63,7 +63,7 @@ export type NewUser = Pick<
 /** How many user rows (and email lookups) are kept between requests. */
 export const USER_ROWS_KEPT = 1000;
 
-export function prepareUserQueries(db: Db) {
+export function prepareUserQueries(db: Statements) {
   const byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
   // An API email or a delivery email names the same account; either is accepted to log in.
   // Two lookups rather than one OR: SQLite's planner scans the whole table for the OR.

@@ -30,11 +30,13 @@ export function userSettings(stoa: Stoa, user: UserRow): Record<string, SettingV
   return settings;
 }
 
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+// Made on first use: building it loads ICU's language data, about 15 ms at start otherwise.
+let languageNames: Intl.DisplayNames | undefined;
 
 /** The English name of a language code, or undefined for a code that names no language. */
 export function languageName(code: string): string | undefined {
   try {
+    languageNames ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
     return languageNames.of(code.replace('_', '-'));
   } catch {
     return undefined;
