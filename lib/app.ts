@@ -15,6 +15,7 @@ import { parseBody, parseBodyWithFiles, requestParams } from './http/params';
 import { logRequest, pathOf, sendError, type Log } from './http/respond';
 import { API_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import type { Stoa } from './stoa';
+import { mountWebClient } from './web/serve';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -148,6 +149,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   app.get('/user_uploads/thumbnail/*path', auth, serveThumbnail(stoa));
   app.get('/user_uploads/:realm_id/*path', auth, serveUpload(stoa));
+  mountWebClient(app, stoa);
   app.use(() => {
     throw notFound();
   });

@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, get, post, setCsrfToken } from '../api';
+
+/** Sign-up through an invitation link, /join/<key>/. */
+export function Join({ inviteKey }: { inviteKey: string }) {
+  const [invite, setInvite] = useState<{ realm_name?: string } | null>(null);
+  const [problem, setProblem] = useState('');
+  const [fullName, setFullName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    get<{ realm_name?: string }>(`/accounts/invite/${encodeURIComponent(inviteKey)}`).then(
+      (answer) => {
+        setInvite(answer);
+        document.title = `Join ${answer.realm_name ?? 'Stoa'}`;
+      },
+      (err: unknown) => setProblem(err instanceof ApiError && err.status === 404 ? 'This invitation link is not valid, or has expired.' : (err as Error).message),
+    );
+  }, [inviteKey]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const answer = await post<{ csrf_token?: string }>('/accounts/register', { key: inviteKey, full_name: fullName, email, password });
+      setCsrfToken(answer.csrf_token);
+      location.assign('/');
+    } catch (err) {
+      setBusy(false);
+      setError((err as Error).message);
+    }
+  };
+
+  if (problem) {
+    return (
+      <main class="center-page">
+        <div class="card">
+          <h1>Invitation</h1>
+          <p role="alert">{problem}</p>
+          <a href="/login">Log in</a>
+        </div>
+      </main>
+    );
+  }
+  return (
+    <main class="center-page">
+      <div class="card">
+        <h1>Join {invite?.realm_name ?? '…'}</h1>
+        <form onSubmit={submit}>
+          <label>
+            Full name
+            <input name="full_name" autoComplete="name" required value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} />
+          </label>
+          <label>
+            Email
+            <input type="email" name="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              name="password"
+              autoComplete="new-password"
+              required
+              minLength={6}
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+            />
+          </label>
+          {error && (
+            <p class="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" class="primary" disabled={busy || !invite}>
+            Sign up
+          </button>
+        </form>
+        <p>
+          Already have an account? <a href="/login">Log in</a>
+        </p>
+      </div>
+    </main>
+  );
+}
