@@ -13,6 +13,14 @@ function conversationOf(message: Message, self: number): string {
   return message.type === 'stream' ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${dmKeyOf(message, self)}`;
 }
 
+/** Black or white, whichever reads better on a channel's colour. */
+export function textOn(color: string): string {
+  const hex = /^#?([0-9a-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return '#000';
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1f2328' : '#ffffff';
+}
+
 function RecipientBar({ message, self }: { message: Message; self: number }) {
   if (message.type === 'stream') {
     const id = message.stream_id ?? 0;
@@ -20,7 +28,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
     const color = subscriptions.value.get(id)?.color ?? '#c2c2c2';
     return (
       <div class="recipient-bar" style={{ borderColor: color }}>
-        <a class="recipient-channel" style={{ backgroundColor: color }} href={narrowHash([{ operator: 'channel', operand: String(id) }], hashNames)}>
+        <a class="recipient-channel" style={{ backgroundColor: color, color: textOn(color) }} href={narrowHash([{ operator: 'channel', operand: String(id) }], hashNames)}>
           #{name}
         </a>
         <span aria-hidden="true" class="recipient-sep">

@@ -6,7 +6,9 @@ import { EmojiGlyph, type EmojiChoice } from '../emoji';
 import { selectedId } from '../feed';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
 import type { Message, Reaction } from '../types';
+import { Icon } from '../icons';
 import { EmojiPicker } from './EmojiPicker';
+import { Avatar } from './Avatar';
 import { reportError } from './Toasts';
 
 /**
@@ -221,7 +223,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     >
       <div class="message-gutter">
         {showSender ? (
-          <img class="avatar" src={sender?.avatar_url ?? message.avatar_url ?? '/static/images/default-avatar.png'} alt="" width={36} height={36} loading="lazy" />
+          <Avatar url={sender?.avatar_url ?? message.avatar_url} size={36} />
         ) : (
           <time class="gutter-time" dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
             {timeOf(message.timestamp)}
@@ -307,10 +309,10 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       {!local && !editing && (
         <div class="message-actions" role="toolbar" aria-label="Message actions">
           <button type="button" aria-label="Add reaction" title="Add reaction" onClick={() => setPicking(!picking)}>
-            ☺
+            <Icon name="smile" />
           </button>
           <button type="button" aria-label="Reply" title="Reply (r)" onClick={() => replyTo(message)}>
-            ↩
+            <Icon name="reply" />
           </button>
           <button
             type="button"
@@ -320,21 +322,21 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             class={starred ? 'starred' : ''}
             onClick={() => setFlag(message, 'starred', !starred)}
           >
-            {starred ? '★' : '☆'}
+            <Icon name="star" filled={starred} />
           </button>
           {!unreadNow && (
             <button type="button" aria-label="Mark as unread" title="Mark as unread" onClick={() => setFlag(message, 'read', false)}>
-              ●
+              <Icon name="unread" />
             </button>
           )}
           {(mine || message.type === 'stream') && (
             <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? 'Edit (e)' : 'Move to another topic'} onClick={() => setEditing(true)}>
-              ✎
+              <Icon name="edit" />
             </button>
           )}
           {canDelete && (
             <button type="button" aria-label="Delete" title="Delete" onClick={remove}>
-              🗑
+              <Icon name="trash" />
             </button>
           )}
         </div>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { realm, session, theme, users, type Theme } from '../state';
+import { Avatar } from './Avatar';
 import { reportError } from './Toasts';
 
 function Profile() {
@@ -37,7 +38,7 @@ function Profile() {
       </form>
       <form>
         <h2>Avatar</h2>
-        <img class="avatar large" src={me?.avatar_url ?? '/static/images/default-avatar.png'} alt="Your avatar" width={100} height={100} />
+        <Avatar class="avatar large" url={me?.avatar_url} size={100} alt="Your avatar" />
         <label>
           Upload a new avatar
           <input

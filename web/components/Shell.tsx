@@ -6,6 +6,7 @@ import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
 import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme } from '../state';
+import { Avatar } from './Avatar';
 import { ChannelBrowser } from './ChannelBrowser';
 import { Compose } from './Compose';
 import { Inbox } from './Inbox';
@@ -47,7 +48,7 @@ function TypingNotice() {
 
 /** The compose box's recipient for the current narrow, as `c` opens it. */
 function composeForNarrow(kind: 'channel' | 'dm'): void {
-  const terms = feed.value.terms;
+  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
   const self = session.value?.user_id ?? 0;
   if (kind === 'dm') {
     const dm = narrowDm(terms);
@@ -163,9 +164,10 @@ export function Shell() {
 
   // The search box shows the current narrow, as Zulip's does.
   const terms = feed.value.terms;
+  const showingNarrow = view.value.kind === 'narrow';
   useEffect(() => {
-    setQuery(searchText(terms, channelName, (id) => users.value.get(id)?.email));
-  }, [terms]);
+    setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
+  }, [terms, showingNarrow]);
 
   useEffect(() => {
     const unreadTotal = unreadCounts.value.total;
@@ -235,7 +237,7 @@ export function Shell() {
         )}
         <div class="menu">
           <button type="button" class="menu-button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Personal menu" onClick={() => setMenuOpen(!menuOpen)}>
-            <img class="avatar small" src={me?.avatar_url ?? '/static/images/default-avatar.png'} alt="" width={28} height={28} />
+            <Avatar class="avatar small" url={me?.avatar_url} size={28} />
           </button>
           {menuOpen && (
             <ul class="menu-list" role="menu" onClick={() => setMenuOpen(false)}>
