@@ -58,7 +58,7 @@ test('the page at / links hashed assets, is never cached, and forbids inline scr
   for (const path of ['/login', '/login/', '/join/some-key', '/join/some-key/']) assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
   const unknown = await fetch(`${server.url}/no/such/page`);
   assert.equal(unknown.status, 404);
-  assert.equal((await unknown.json()).result, 'error');
+  assert.equal(((await unknown.json()) as { result: string }).result, 'error');
 });
 
 test('with --no-gravatar the page allows no picture from elsewhere', async () => {

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { openNarrow } from './feed';
 import { narrowHash, parseHash, type HashView } from './narrow';
-import { channelName, userName } from './state';
+import { channelByName, channelName, session, userByEmail, userName } from './state';
 import type { NarrowTerm } from './types';
 
 /** What the centre shows, from the URL hash; back and forward move between views. */
@@ -9,8 +9,29 @@ export const view = signal<HashView>({ kind: 'narrow', terms: [] });
 
 export const hashNames = { channelName, userName: (id: number) => userName(id) };
 
+/** Channels and people by ID, as Zulip's URLs name them, where the names are known. */
+export function normalizeTerms(terms: NarrowTerm[]): NarrowTerm[] {
+  return terms.map((term) => {
+    if (term.operator === 'channel' && !/^\d+$/.test(term.operand)) {
+      const channel = channelByName(term.operand);
+      return channel ? { ...term, operand: String(channel.stream_id) } : term;
+    }
+    if (term.operator === 'dm' || term.operator === 'sender' || term.operator === 'dm-including') {
+      const ids = term.operand.split(',').map((part) => {
+        const text = part.trim();
+        if (/^\d+$/.test(text)) return Number(text);
+        if (text === 'me') return session.value?.user_id;
+        return userByEmail(text)?.user_id;
+      });
+      if (ids.every((id) => id !== undefined)) return { ...term, operand: ids.join(',') };
+    }
+    return term;
+  });
+}
+
 /** Goes to a narrow (a history entry, so back returns). */
-export function goToNarrow(terms: NarrowTerm[]): void {
+export function goToNarrow(given: NarrowTerm[]): void {
+  const terms = normalizeTerms(given);
   const hash = narrowHash(terms, hashNames);
   if (location.hash === hash) {
     void openNarrow(terms);

@@ -40,6 +40,8 @@ function pageHtml(files: WebFiles): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
+    // No icon yet; saying so spares the browser a request for /favicon.ico.
+    '<link rel="icon" href="data:,">',
     '<title>Stoa</title>',
     `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
     `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,

@@ -196,8 +196,9 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     if (selected) rowRef.current?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
 
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const remove = async () => {
-    if (!confirm('Delete this message?')) return;
+    setConfirmingDelete(false);
     try {
       await del(`/json/messages/${message.id}`);
     } catch (err) {
@@ -335,10 +336,21 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             </button>
           )}
           {canDelete && (
-            <button type="button" aria-label="Delete" title="Delete" onClick={remove}>
+            <button type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
               <Icon name="trash" />
             </button>
           )}
+        </div>
+      )}
+      {confirmingDelete && (
+        <div class="confirm-delete" role="alertdialog" aria-label="Delete this message?">
+          Delete this message?{' '}
+          <button type="button" class="danger" onClick={remove}>
+            Yes, delete
+          </button>{' '}
+          <button type="button" onClick={() => setConfirmingDelete(false)}>
+            Cancel
+          </button>
         </div>
       )}
       {picking && <EmojiPicker onPick={pick} onClose={() => setPicking(false)} />}

@@ -169,10 +169,11 @@ export function Shell() {
     setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
   }, [terms, showingNarrow]);
 
+  const unreadTotal = unreadCounts.value.total;
+  const title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${view.value.kind === 'narrow' ? narrowTitle() : 'Inbox'} · ${realm.value.name}`;
   useEffect(() => {
-    const unreadTotal = unreadCounts.value.total;
-    document.title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${view.value.kind === 'narrow' ? narrowTitle() : 'Inbox'} · ${realm.value.name}`;
-  });
+    document.title = title;
+  }, [title]);
 
   useKeyboard(searchRef, () => {
     setMenuOpen(false);
