@@ -467,3 +467,51 @@ CREATE TABLE realm_emoji (
   deactivated       INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+
+-- Browser sign-ins. The cookie carries a random token; only its SHA-256 is stored, so a copy
+-- of the database logs no one in. A row is removed on logout, on a password change (but for
+-- the session that made it), on deactivation, and once it has gone unused too long.
+CREATE TABLE sessions (
+  id                INTEGER PRIMARY KEY,
+  token_hash        TEXT    NOT NULL UNIQUE,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  -- What the browser must echo in X-CSRFToken on unsafe requests; readable by the page.
+  csrf_token        TEXT    NOT NULL,
+  -- Milliseconds since the epoch.
+  created_ms        INTEGER NOT NULL,
+  last_seen_ms      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_user ON sessions (user_id);
+
+-- Invitations: reusable links (is_multiuse = 1) and, one day, email invitations (is_multiuse
+-- = 0, with the email), in one table, as GET /invites lists both. The key is the secret part
+-- of the link /join/<key>/; it is kept as it is, since GET /invites shows the link again.
+CREATE TABLE invites (
+  id                INTEGER PRIMARY KEY,
+  key               TEXT    NOT NULL UNIQUE,
+  is_multiuse       INTEGER NOT NULL,
+  email             TEXT,
+  invited_by_user_id INTEGER NOT NULL REFERENCES users (id),
+  -- The role the new account gets (100 owner ... 600 guest).
+  invited_as        INTEGER NOT NULL,
+  include_realm_default_subscriptions INTEGER NOT NULL DEFAULT 0,
+  notify_referrer_on_join INTEGER NOT NULL DEFAULT 1,
+  -- UNIX seconds; expires_at NULL: never.
+  invited_at        INTEGER NOT NULL,
+  expires_at        INTEGER,
+  -- 0 usable, 1 used (an email invitation, once), 2 revoked: Zulip's confirmation statuses.
+  status            INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX invites_by_inviter ON invites (invited_by_user_id);
+
+-- The channels and groups an invitation's new account joins.
+CREATE TABLE invite_channels (
+  invite_id         INTEGER NOT NULL REFERENCES invites (id) ON DELETE CASCADE,
+  channel_id        INTEGER NOT NULL REFERENCES streams (id),
+  PRIMARY KEY (invite_id, channel_id)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE invite_groups (
+  invite_id         INTEGER NOT NULL REFERENCES invites (id) ON DELETE CASCADE,
+  group_id          INTEGER NOT NULL REFERENCES user_groups (id),
+  PRIMARY KEY (invite_id, group_id)
+) STRICT, WITHOUT ROWID;

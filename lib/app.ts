@@ -1,19 +1,19 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { emojiDataPath, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
-import { authenticate } from './http/auth';
+import { authenticate, authenticateEither, authenticateSession } from './http/auth';
 import { compileEndpoint } from './http/endpoint';
-import { ApiError } from './http/errors';
+import { ApiError, withSessionChallenge } from './http/errors';
 import { longPollListener } from './http/long-poll';
-import { parseBody, parseBodyWithFiles, requestParams } from './http/params';
+import { parseBody, parseBodyOrJson, parseBodyWithFiles, requestParams } from './http/params';
 import { logRequest, pathOf, sendError, type Log } from './http/respond';
-import { API_PREFIX, ROUTES, type Method, type Route } from './http/routes';
+import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import type { Stoa } from './stoa';
 import { mountWebClient } from './web/serve';
 
@@ -94,15 +94,18 @@ function allowedMethods(routes: readonly Route[]): Array<{ pattern: RegExp; meth
   });
 }
 
-/** The Express application for one server; it never listens by itself. */
-function createApp(stoa: Stoa, log: Log): express.Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-
+/**
+ * One route table as an Express router, its authenticated endpoints behind `auth`: the same
+ * table serves API clients (HTTP Basic) and the browser (session cookie).
+ */
+function routeTable(
+  stoa: Stoa,
+  table: readonly Route[],
+  auth: RequestHandler,
+  bodyParser: RequestHandler = parseBody,
+): express.Router {
   const api = express.Router({ caseSensitive: true, strict: false });
-  const routes = ROUTES.filter((route) => !route.devOnly || stoa.config.dev);
-  const auth = authenticate(stoa);
+  const routes = table.filter((route) => !route.devOnly || stoa.config.dev);
   // Routes that take a file come first, with their own body parser, after authentication: no
   // stranger's file is ever written.
   for (const route of routes) {
@@ -111,7 +114,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
     const method = route.method.toLowerCase() as Lowercase<Method>;
     api[method](route.path, auth, parseBodyWithFiles(() => receiver(stoa)), routeHandler(stoa, route));
   }
-  api.use(parseBody);
+  api.use(bodyParser);
   // One handler per route, authentication included: Express compiles a path pattern for every
   // handler it is given, and those compilations were most of the start-up's routing cost.
   for (const route of routes) {
@@ -139,16 +142,35 @@ function createApp(stoa: Stoa, log: Log): express.Express {
     const { methods } = found;
     throw new ApiError('BAD_REQUEST', 'Method Not Allowed', 405, { allowed_methods: methods }, { Allow: methods.join(', ') });
   });
+  return api;
+}
 
-  app.use(API_PREFIX, api);
+/** Paths the browser reaches with its session cookie never answer with a Basic challenge. */
+function sessionChallenges(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
+  next(withSessionChallenge(err));
+}
+
+/** The Express application for one server; it never listens by itself. */
+function createApp(stoa: Stoa, log: Log): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const auth = authenticate(stoa);
+  const sessionAuth = authenticateSession(stoa);
+  app.use(API_PREFIX, routeTable(stoa, ROUTES, auth));
+  app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth), sessionChallenges);
+  app.use(ACCOUNTS_PREFIX, routeTable(stoa, ACCOUNT_ROUTES, sessionAuth, parseBodyOrJson), sessionChallenges);
   app.get(emojiDataPath(), serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
   app.get('/user_avatars/:realm_id/emoji/images/*path', serveRealmEmoji(stoa));
   app.get(`${USER_AVATARS_PATH}/:realm_id/:file`, serveAvatar(stoa));
   app.get(DEFAULT_AVATAR_PATH, serveDefaultAvatar);
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
-  app.get('/user_uploads/thumbnail/*path', auth, serveThumbnail(stoa));
-  app.get('/user_uploads/:realm_id/*path', auth, serveUpload(stoa));
+  // Images in messages are fetched by the browser itself, with its cookies.
+  const fileAuth = authenticateEither(stoa);
+  app.get('/user_uploads/thumbnail/*path', fileAuth, serveThumbnail(stoa));
+  app.get('/user_uploads/:realm_id/*path', fileAuth, serveUpload(stoa));
   mountWebClient(app, stoa);
   app.use(() => {
     throw notFound();

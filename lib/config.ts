@@ -74,7 +74,7 @@ const OPTIONS: Record<keyof Config, Option> = {
     flag: 'dev',
     env: 'STOA_DEV',
     kind: 'boolean',
-    help: 'enable the development login endpoints /dev_fetch_api_key and /dev_list_users',
+    help: 'enable the development login endpoints /dev_fetch_api_key, /dev_list_users and /accounts/dev_login',
   },
   webPublic: {
     flag: 'web-public',

@@ -88,6 +88,47 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
     `),
+  // 6 -> 7: browser sessions. A new table: nobody was signed in from a browser before.
+  (db) =>
+    db.exec(`
+      CREATE TABLE sessions (
+        id                INTEGER PRIMARY KEY,
+        token_hash        TEXT    NOT NULL UNIQUE,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        csrf_token        TEXT    NOT NULL,
+        created_ms        INTEGER NOT NULL,
+        last_seen_ms      INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX sessions_by_user ON sessions (user_id);
+    `),
+  // 7 -> 8: invitations.
+  (db) =>
+    db.exec(`
+      CREATE TABLE invites (
+        id                INTEGER PRIMARY KEY,
+        key               TEXT    NOT NULL UNIQUE,
+        is_multiuse       INTEGER NOT NULL,
+        email             TEXT,
+        invited_by_user_id INTEGER NOT NULL REFERENCES users (id),
+        invited_as        INTEGER NOT NULL,
+        include_realm_default_subscriptions INTEGER NOT NULL DEFAULT 0,
+        notify_referrer_on_join INTEGER NOT NULL DEFAULT 1,
+        invited_at        INTEGER NOT NULL,
+        expires_at        INTEGER,
+        status            INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX invites_by_inviter ON invites (invited_by_user_id);
+      CREATE TABLE invite_channels (
+        invite_id         INTEGER NOT NULL REFERENCES invites (id) ON DELETE CASCADE,
+        channel_id        INTEGER NOT NULL REFERENCES streams (id),
+        PRIMARY KEY (invite_id, channel_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE invite_groups (
+        invite_id         INTEGER NOT NULL REFERENCES invites (id) ON DELETE CASCADE,
+        group_id          INTEGER NOT NULL REFERENCES user_groups (id),
+        PRIMARY KEY (invite_id, group_id)
+      ) STRICT, WITHOUT ROWID;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

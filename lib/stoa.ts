@@ -1,4 +1,5 @@
 import { prepareAlertWordQueries } from './alert-words/queries';
+import { FailureLimiter } from './auth/rate-limit';
 import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
@@ -6,6 +7,7 @@ import type { Db } from './db';
 import { prepareDraftQueries } from './drafts/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
+import { prepareInviteQueries } from './invites/queries';
 import { prepareMessageQueries } from './messages/queries';
 import { prepareMutedUserQueries } from './muted-users/queries';
 import { prepareProfileFieldQueries } from './profile-fields/queries';
@@ -17,6 +19,7 @@ import { prepareLinkifierQueries } from './linkifiers/queries';
 import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
+import { prepareSessionQueries } from './sessions/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
 import { prepareUserQueries } from './users/queries';
 import { Avatars } from './users/avatars';
@@ -67,6 +70,10 @@ export interface Stoa {
   profileFields: ReturnType<typeof prepareProfileFieldQueries>;
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
+  sessions: ReturnType<typeof prepareSessionQueries>;
+  invites: ReturnType<typeof prepareInviteQueries>;
+  /** Failed password logins, by account and by client address (see auth/rate-limit.ts). */
+  loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
   avatars: Avatars;
@@ -83,6 +90,15 @@ export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
   maxQueuesPerUser: 50,
   maxQueuedBytes: 32 * 1024 * 1024,
 };
+
+/**
+ * Wrong passwords allowed before a login has to wait. Zulip limits login attempts far below
+ * its API limit; five a minute per account stops guessing and hardly slows a person who
+ * mistyped. Per address the limit is higher, since a school or an office (or a proxy in
+ * front of Stoa) puts many people behind one.
+ */
+export const LOGIN_FAILURES_PER_EMAIL = { max: 5, windowMs: 60_000 };
+export const LOGIN_FAILURES_PER_ADDRESS = { max: 20, windowMs: 60_000 };
 
 export function createStoa(
   db: Db,
@@ -119,6 +135,12 @@ export function createStoa(
     profileFields: prepareProfileFieldQueries(db),
     attachments: prepareAttachmentQueries(db),
     realmEmoji: prepareRealmEmojiQueries(db),
+    sessions: prepareSessionQueries(db),
+    invites: prepareInviteQueries(db),
+    loginFailures: {
+      byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
+      byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),
+    },
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),
   };

@@ -30,6 +30,10 @@ describe('the database', () => {
       DROP TABLE deleted_messages_high_water;
       DROP TABLE submessages;
       DROP TABLE realm_emoji;
+      DROP TABLE sessions;
+      DROP TABLE invite_groups;
+      DROP TABLE invite_channels;
+      DROP TABLE invites;
       PRAGMA user_version = 1;
     `);
     old.close();

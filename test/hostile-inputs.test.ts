@@ -3,12 +3,12 @@ import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { addAlertWords } from '../lib/alert-words/actions';
 import { handleRequest } from '../lib/events/send';
-import { API_PREFIX, ROUTES, type Route } from '../lib/http/routes';
+import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type Route } from '../lib/http/routes';
 import type { ParamSchema } from '../lib/http/validate';
 import { createChannel } from './support/channels';
 import type { Credentials } from './support/client';
 import { sendMessage } from './support/messages';
-import { TestServer } from './support/server';
+import { OWNER_EMAIL, OWNER_PASSWORD, TestServer } from './support/server';
 
 /**
  * A hostile flood over every route of the route table, generated from each endpoint's
@@ -54,6 +54,8 @@ interface Case {
   /** The raw request target: path and query, exactly as sent (malformed escapes and all). */
   target: string;
   body?: { contentType: string; data: Buffer };
+  /** Headers beyond authentication and the body's, such as a browser's cookies. */
+  headers?: Record<string, string>;
 }
 
 /** Percent-encodes text as a well-behaved client would. */
@@ -334,7 +336,7 @@ interface RawResponse {
 
 function send(c: Case): Promise<RawResponse> {
   const url = new URL(server.url);
-  const headers: Record<string, string | number> = {};
+  const headers: Record<string, string | number> = { ...c.headers };
   const who = credentials[c.actor];
   if (who) headers.authorization = `Basic ${Buffer.from(`${who.email}:${who.apiKey}`).toString('base64')}`;
   if (c.body) {
@@ -499,4 +501,49 @@ test('every route answers hostile input as a client error, never 5xx, and the da
   await server.restart();
   assert.deepEqual(await snapshot(), before);
   assert.equal(server.stoa.db.pragma('integrity_check', { simple: true }), 'ok');
+});
+
+test('the browser’s paths answer malformed cookies and CSRF headers as client errors, never 5xx', async () => {
+  // A real session, so that a CSRF header is checked against something.
+  const login = await fetch(new URL(`${ACCOUNTS_PREFIX}/login`, server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: OWNER_EMAIL, password: OWNER_PASSWORD }),
+  });
+  assert.equal(login.status, 200);
+  const session = login.headers.getSetCookie().find((line) => line.startsWith('stoa_session='))!.split(';')[0];
+  const cookies = [
+    session,
+    `${session}; ${session}x`,
+    'stoa_session=',
+    'stoa_session',
+    `stoa_session=${'A'.repeat(6000)}`,
+    'stoa_session=%ZZ%ED%A0%80; csrftoken=\u00ff',
+    '=; ;;=;stoa_session==a=b',
+    `stoa_session="${session.slice('stoa_session='.length)}"`,
+  ];
+  const csrfHeaders = ['', 'x', '\u00ff'.repeat(3), 'A'.repeat(4000), ' , '];
+  const pick = random(SEED + 1);
+  const cases: Case[] = [];
+  const unsafe = [
+    ...ROUTES.map((route) => ({ route, prefix: JSON_PREFIX })),
+    ...ACCOUNT_ROUTES.map((route) => ({ route, prefix: ACCOUNTS_PREFIX })),
+  ].filter(({ route }) => route.method !== 'GET');
+  for (const { route, prefix } of unsafe) {
+    for (const cookie of sample(cookies, 3, pick)) {
+      const csrf = csrfHeaders[Math.floor(pick() * csrfHeaders.length)];
+      cases.push({
+        label: `${route.method} ${prefix}${route.path} cookie ${cookie.slice(0, 30)} csrf ${csrf.slice(0, 10)}`,
+        actor: 'anonymous',
+        method: route.method,
+        target: `${prefix}${pathFor(route, fixtures).slice(API_PREFIX.length)}`,
+        headers: { cookie, 'x-csrftoken': csrf },
+      });
+    }
+  }
+  const problems = await flood(cases);
+  assert.deepEqual(problems.slice(0, 30), [], `${problems.length} of ${cases.length} answers were bad`);
+  // The session took no harm from any of it.
+  const me = await fetch(new URL(`${JSON_PREFIX}/users/me`, server.url), { headers: { cookie: session } });
+  assert.equal(me.status, 200);
 });

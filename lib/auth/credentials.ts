@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (
@@ -27,6 +27,35 @@ export function sameSecret(given: string, stored: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(stored);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A random secret for a cookie or a link: 256 bits, URL-safe. */
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * What is stored of a token: its SHA-256. The token is random and long, so a slow hash
+ * would add nothing, and a fast one lets a lookup by hash use the index.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+const CONFIRMATION_KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * The key of an invitation link: 24 characters of lower-case base32 (120 bits), the shape of
+ * Zulip's confirmation keys, short enough to read out in a classroom.
+ */
+export function generateConfirmationKey(): string {
+  let key = '';
+  for (let i = 0; i < 24; i++) key += CONFIRMATION_KEY_ALPHABET[randomInt(CONFIRMATION_KEY_ALPHABET.length)];
+  return key;
+}
+
+export function hasConfirmationKeyFormat(key: string): boolean {
+  return /^[a-z2-7]{24}$/.test(key);
 }
 
 /** A printable random password for an owner created without one. */

@@ -1,14 +1,7 @@
 import { publicEndpoint, NO_PARAMS } from '../http/endpoint';
-import { authenticationFailed, userDeactivated } from '../http/errors';
-import type { Stoa } from '../stoa';
+import { authenticationFailed } from '../http/errors';
 import type { UserRow } from '../users/queries';
-import { verifyPassword } from './credentials';
-
-/** An account that may log in: a real member of the organization, not the server's own bot. */
-function loginAccount(stoa: Stoa, username: string): UserRow | undefined {
-  const user = stoa.users.byAnyEmail(username.trim());
-  return user && !user.is_system_bot ? user : undefined;
-}
+import { checkCanLogIn, checkPassword, loginAccount } from './login';
 
 function apiKeyResponse(user: UserRow) {
   return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
@@ -19,14 +12,7 @@ export const fetchApiKey = publicEndpoint<{ username: string; password: string }
     properties: { username: { type: 'string' }, password: { type: 'string' } },
     required: ['username', 'password'],
   },
-  view: async ({ stoa, params }) => {
-    const user = loginAccount(stoa, params.username);
-    // Verified even for unknown accounts, so the answer takes as long either way.
-    const valid = await verifyPassword(params.password, user?.password_hash ?? null);
-    if (!user || !valid) throw authenticationFailed();
-    if (!user.is_active) throw userDeactivated();
-    return apiKeyResponse(user);
-  },
+  view: async ({ stoa, params, req }) => apiKeyResponse(await checkPassword(stoa, req, params.username, params.password)),
 });
 
 /** Zulip's development-server login: an API key for any account, no password. Only with --dev. */
@@ -35,7 +21,7 @@ export const devFetchApiKey = publicEndpoint<{ username: string }>({
   view: ({ stoa, params }) => {
     const user = loginAccount(stoa, params.username);
     if (!user) throw authenticationFailed();
-    if (!user.is_active) throw userDeactivated();
+    checkCanLogIn(stoa, user);
     return apiKeyResponse(user);
   },
 });

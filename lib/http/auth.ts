@@ -1,9 +1,13 @@
+import type { IncomingMessage } from 'node:http';
 import basicAuth from 'express-basic-auth';
 import type { RequestHandler } from 'express';
-import { hasApiKeyFormat, sameSecret } from '../auth/credentials';
+import { hashToken, hasApiKeyFormat, sameSecret } from '../auth/credentials';
+import { write } from '../events/send';
+import type { SessionRow } from '../sessions/queries';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { ApiError, invalidApiKey, unauthorized, userDeactivated } from './errors';
+import { CSRF_HEADER, readCookie, SESSION_COOKIE, SESSION_IDLE_MS } from './cookies';
+import { ApiError, csrfFailed, invalidApiKey, sessionRequired, unauthorized, userDeactivated } from './errors';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -52,5 +56,76 @@ export function authenticate(stoa: Stoa): RequestHandler {
         (failure ?? (req.headers.authorization ? unauthorized('Invalid authorization header for basic auth') : unauthorized())).body(),
     });
     middleware(req, res, next);
+  };
+}
+
+/** Methods that change something: under the session cookie they need the CSRF header. */
+const UNSAFE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * last_seen_ms is written at most this often per session: often enough to tell a live
+ * session from an abandoned one, rarely enough that reading is not turned into writing.
+ */
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
+// The session each request was authenticated by: logout ends it, a password change keeps it.
+const requestSessions = new WeakMap<IncomingMessage, SessionRow>();
+
+/** The browser session the request came with, when it was authenticated by one. */
+export function sessionOf(req: IncomingMessage): SessionRow | undefined {
+  return requestSessions.get(req);
+}
+
+/**
+ * The session and account the request's session cookie names, or undefined when there is no
+ * cookie, no such session, it went unused too long, or its account is deactivated.
+ */
+export function checkSession(stoa: Stoa, req: IncomingMessage): { session: SessionRow; user: UserRow } | undefined {
+  const token = readCookie(req, SESSION_COOKIE);
+  if (!token) return undefined;
+  const session = stoa.sessions.byTokenHash(hashToken(token));
+  const now = stoa.clock.now();
+  if (!session || now - session.last_seen_ms > SESSION_IDLE_MS) return undefined;
+  const user = stoa.users.byId(session.user_id);
+  if (!user || !user.is_active) return undefined;
+  if (now - session.last_seen_ms > TOUCH_EVERY_MS) write(stoa, () => stoa.sessions.touch(session.id, now));
+  requestSessions.set(req, session);
+  return { session, user };
+}
+
+/** Django's check: the X-CSRFToken header equals the session's token; an error when not. */
+function csrfProblem(req: IncomingMessage, session: SessionRow): ApiError | undefined {
+  if (!UNSAFE_METHODS.has(req.method ?? '')) return undefined;
+  const given = req.headers[CSRF_HEADER];
+  if (typeof given !== 'string' || given === '') return csrfFailed('CSRF token missing.');
+  if (!sameSecret(given, session.csrf_token)) return csrfFailed('CSRF token incorrect.');
+  return undefined;
+}
+
+/**
+ * Authentication by the browser session cookie, for /json and /accounts: the session's
+ * account, with the CSRF header on unsafe methods. Refusals carry no Basic challenge.
+ */
+export function authenticateSession(stoa: Stoa): RequestHandler {
+  return (req, _res, next) => {
+    const found = checkSession(stoa, req);
+    if (!found) return next(sessionRequired());
+    const problem = csrfProblem(req, found.session);
+    if (problem) return next(problem);
+    req.user = found.user;
+    next();
+  };
+}
+
+/**
+ * For files a browser fetches by itself (images in messages): the session cookie when the
+ * request has one and no Authorization header, HTTP Basic otherwise.
+ */
+export function authenticateEither(stoa: Stoa): RequestHandler {
+  const basic = authenticate(stoa);
+  const session = authenticateSession(stoa);
+  return (req, res, next) => {
+    if (!req.headers.authorization && readCookie(req, SESSION_COOKIE)) return session(req, res, next);
+    basic(req, res, next);
   };
 }

@@ -38,6 +38,37 @@ export function unauthorized(
   return new ApiError('UNAUTHORIZED', message, 401, {}, BASIC_CHALLENGE);
 }
 
+/**
+ * Zulip's challenge on /json paths, which take the session cookie: a scheme browsers do not
+ * know, so a refused request never opens the browser's password dialog.
+ */
+const SESSION_CHALLENGE = { 'WWW-Authenticate': 'Session realm="zulip"' };
+
+/** The refusal of a request that needs a browser session and came without a valid one. */
+export function sessionRequired(): ApiError {
+  return new ApiError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401, {}, SESSION_CHALLENGE);
+}
+
+/** An error for a path that takes the session cookie: its Basic challenge, if any, becomes the session one. */
+export function withSessionChallenge(err: unknown): unknown {
+  if (!(err instanceof ApiError) || !err.headers['WWW-Authenticate']) return err;
+  return new ApiError(err.code, err.message, err.status, err.extra, { ...err.headers, ...SESSION_CHALLENGE });
+}
+
+/** Django's CSRF refusal, in the words Zulip answers it with; `reason` says what was wrong. */
+export function csrfFailed(reason: string): ApiError {
+  return new ApiError('CSRF_FAILED', `CSRF error: ${reason}`, 403);
+}
+
+/** Too many attempts: wait this many seconds (in the body and in Retry-After). */
+export function rateLimited(seconds: number): ApiError {
+  return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': seconds }, { 'Retry-After': String(seconds) });
+}
+
+export function realmDeactivated(): ApiError {
+  return new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+}
+
 export function invalidApiKey(message = 'Invalid API key'): ApiError {
   return new ApiError('INVALID_API_KEY', message, 401, {}, BASIC_CHALLENGE);
 }

@@ -3,15 +3,16 @@ import parseBasicAuth from 'basic-auth';
 import { getEvents } from '../events/views';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { checkApiKey } from './auth';
+import { checkApiKey, checkSession } from './auth';
 import { compileEndpoint } from './endpoint';
 import { ApiError } from './errors';
 import { hasBody, queryFields } from './params';
 import { pathOf, sendError, type Log } from './respond';
-import { API_PREFIX } from './routes';
+import { API_PREFIX, JSON_PREFIX } from './routes';
 
-/** The path of the route table's GET /events, which this serves in its stead. */
+/** The paths of the route table's GET /events, which this serves in its stead: API clients' and the browser's. */
 const EVENTS_PATH = `${API_PREFIX}/events`;
+const JSON_EVENTS_PATH = `${JSON_PREFIX}/events`;
 
 /**
  * GET /events served from Node's request event, without Express.
@@ -41,7 +42,11 @@ export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log
 
 /** The caller of a plain GET /events, or undefined when the request is for the general path. */
 function pollCaller(stoa: Stoa, req: IncomingMessage): UserRow | undefined {
-  if (req.method !== 'GET' || pathOf(req.url) !== EVENTS_PATH || hasBody(req)) return undefined;
+  if (req.method !== 'GET' || hasBody(req)) return undefined;
+  const path = pathOf(req.url);
+  // The browser's poll: its session cookie, as under /json (a GET needs no CSRF header).
+  if (path === JSON_EVENTS_PATH) return checkSession(stoa, req)?.user;
+  if (path !== EVENTS_PATH) return undefined;
   // The header parser express-basic-auth itself uses, so both paths read credentials alike.
   const credentials = parseBasicAuth(req);
   if (!credentials) return undefined;

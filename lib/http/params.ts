@@ -68,6 +68,26 @@ function urlencodedBody(req: Request, res: Response, next: NextFunction): void {
   });
 }
 
+function jsonBody(req: Request, res: Response, next: NextFunction): void {
+  urlencodedText(req, res, (err?: unknown) => {
+    if (err) {
+      const type = (err as { type?: string }).type;
+      return next(type === 'entity.too.large' ? tooLarge() : badRequest(`Malformed request body: ${(err as Error).message}`));
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
+    } catch {
+      return next(badRequest('Malformed JSON'));
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return next(badRequest('Malformed JSON'));
+    const entries = Object.entries(parsed);
+    if (entries.length > MAX_PARAMETERS) return next(tooLarge());
+    req.bodyFields = new Map(entries.map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
+    next();
+  });
+}
+
 function countParameters(text: string): number {
   let count = 1;
   for (let at = text.indexOf('&'); at >= 0; at = text.indexOf('&', at + 1)) count++;
@@ -208,7 +228,14 @@ export function parseBodyWithFiles(receiver: (req: Request) => FileReceiver): Re
   return (req, res, next) => parseAnyBody(req, res, next, receiver(req));
 }
 
-function parseAnyBody(req: Request, res: Response, next: NextFunction, receiver?: FileReceiver): void {
+/**
+ * parseBody that also takes a JSON object, for the browser's sign-in endpoints (/accounts):
+ * a page's fetch() sends JSON most naturally. Its values become parameters as Zulip clients
+ * send them: strings as they are, anything else JSON-encoded.
+ */
+export const parseBodyOrJson: RequestHandler = (req, res, next) => parseAnyBody(req, res, next, undefined, true);
+
+function parseAnyBody(req: Request, res: Response, next: NextFunction, receiver?: FileReceiver, acceptJson = false): void {
   req.files = [];
   if (!hasBody(req)) {
     req.bodyFields = new Map();
@@ -217,6 +244,7 @@ function parseAnyBody(req: Request, res: Response, next: NextFunction, receiver?
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType === 'application/x-www-form-urlencoded') return urlencodedBody(req, res, next);
   if (contentType === 'multipart/form-data') return multipartBody(req, next, receiver);
+  if (acceptJson && contentType === 'application/json') return jsonBody(req, res, next);
   next(
     badRequest(
       `Unsupported Content-Type '${contentType || '(none)'}': send parameters as ` +

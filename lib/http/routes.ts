@@ -1,4 +1,5 @@
 import * as alertWordViews from '../alert-words/views';
+import * as sessionViews from '../auth/session-views';
 import * as authViews from '../auth/views';
 import * as botViews from '../bots/views';
 import * as channelAdminViews from '../channels/admin-views';
@@ -6,6 +7,7 @@ import * as channelViews from '../channels/views';
 import * as draftViews from '../drafts/views';
 import * as eventViews from '../events/views';
 import * as groupViews from '../groups/views';
+import * as inviteViews from '../invites/views';
 import * as messageDeleteViews from '../messages/delete';
 import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
@@ -30,14 +32,18 @@ import * as avatarViews from '../users/avatar-views';
 import * as userViews from '../users/views';
 import type { Endpoint } from './endpoint';
 
-/** Where every route below is mounted. */
+/** Where every route of ROUTES is mounted for API clients, authenticated by HTTP Basic. */
 export const API_PREFIX = '/api/v1';
+/** Where ROUTES are mounted again for the browser, authenticated by the session cookie, as on Zulip. */
+export const JSON_PREFIX = '/json';
+/** Where ACCOUNT_ROUTES are mounted: the browser's sign-in, by session cookie too. */
+export const ACCOUNTS_PREFIX = '/accounts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Route {
   method: Method;
-  /** Express path under /api/v1; `:name` segments are path parameters. */
+  /** Express path under its prefix; `:name` segments are path parameters. */
   path: string;
   endpoint: Endpoint;
   /** Exists only when the server runs with --dev. */
@@ -171,8 +177,25 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 
+  { method: 'GET', path: '/invites', endpoint: inviteViews.getInvites },
+  { method: 'POST', path: '/invites/multiuse', endpoint: inviteViews.createMultiuseInvite },
+  { method: 'DELETE', path: '/invites/multiuse/:invite_id', endpoint: inviteViews.revokeMultiuseInvite },
+
   { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },
   { method: 'PATCH', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.editSavedSnippetView },
   { method: 'DELETE', path: '/saved_snippets/:saved_snippet_id', endpoint: savedSnippetViews.deleteSavedSnippetView },
+];
+
+/**
+ * The browser's sign-in, under /accounts. Authenticated endpoints here take the session
+ * cookie (and the CSRF header on unsafe methods), as under /json.
+ */
+export const ACCOUNT_ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/login', endpoint: sessionViews.login },
+  { method: 'POST', path: '/logout', endpoint: sessionViews.logout },
+  { method: 'GET', path: '/session', endpoint: sessionViews.currentSession },
+  { method: 'POST', path: '/dev_login', endpoint: sessionViews.devLogin, devOnly: true },
+  { method: 'GET', path: '/invite/:key', endpoint: inviteViews.inviteDetails },
+  { method: 'POST', path: '/register', endpoint: inviteViews.register },
 ];

@@ -1,5 +1,11 @@
 import { generateApiKey } from '../auth/credentials';
-import { addToRoleGroups, announceMembership, announceReturningGroupSettingHolder, removeFromRoleGroups } from '../groups/actions';
+import {
+  addToRoleGroups,
+  announceMembership,
+  announceReturningGroupSettingHolder,
+  changeGroupMembership,
+  removeFromRoleGroups,
+} from '../groups/actions';
 import { badRequest } from '../http/errors';
 import {
   announceChannelAccessChange,
@@ -9,8 +15,11 @@ import {
   visibleChannelIds,
 } from '../channels/actions';
 import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
+import type { ChannelRow } from '../channels/queries';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
+import { revokeInvitesBy } from '../invites/actions';
+import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail } from './email-visibility';
 import { presentUser } from './present';
@@ -87,14 +96,29 @@ function announceUser(stoa: Stoa, userId: number): void {
   sendEvent(stoa, event, stoa.users.activeIds());
 }
 
-/** Adds an account to a running organization, refusing an email that is already taken. */
-export function addUser(stoa: Stoa, account: NewAccount): number {
+/** The channels and groups a new account joins. */
+export interface Joins {
+  channelIds: readonly number[];
+  groupIds: readonly number[];
+}
+
+/**
+ * Adds an account to a running organization, refusing an email that is already taken. It
+ * joins the organization's default channels, or what an invitation says.
+ */
+export function addUser(stoa: Stoa, account: NewAccount, joins?: Joins): number {
   return write(stoa, () => {
     if (stoa.users.byAnyEmail(account.email)) throw badRequest('Email is already in use.');
     const id = createUser(stoa, account);
-    // New accounts join the organization's default channels.
-    const defaults = stoa.channels.defaultIds().map((channelId) => stoa.channels.byId(channelId)!);
-    subscribeUsers(stoa, defaults, [stoa.users.byId(id)!]);
+    // A channel archived (or a group deactivated) since the invitation was made is skipped.
+    const channels = (joins?.channelIds ?? stoa.channels.defaultIds())
+      .map((channelId) => stoa.channels.byId(channelId))
+      .filter((channel): channel is ChannelRow => channel !== undefined && !channel.is_archived);
+    subscribeUsers(stoa, channels, [stoa.users.byId(id)!]);
+    for (const groupId of joins?.groupIds ?? []) {
+      if (stoa.groups.byId(groupId)?.deactivated) continue;
+      changeGroupMembership(stoa, groupId, { add: [id], remove: [], addSubgroups: [], removeSubgroups: [] });
+    }
     return id;
   });
 }
@@ -150,6 +174,8 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     for (const id of deactivated) {
       stoa.users.setActive(id, false);
+      revokeSessions(stoa, id);
+      revokeInvitesBy(stoa, id);
       announcePersonUpdate(stoa, { user_id: id, is_active: false });
       const user = stoa.users.byId(id)!;
       if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });

@@ -3,6 +3,7 @@ import type { StateContext } from '../events/state-context';
 import { presenceEnabledChanged } from '../presence/actions';
 import { forgetDrafts } from '../drafts/actions';
 import { sendEvent, write } from '../events/send';
+import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import { apiEmailFor } from './actions';
 import { canSeeDeliveryEmail } from './email-visibility';
@@ -134,11 +135,14 @@ export function changeFullName(stoa: Stoa, userId: number, fullName: string): vo
 export function updateAccount(
   stoa: Stoa,
   userId: number,
-  changes: { fullName?: string; passwordHash?: string; settings: Record<string, SettingValue> },
+  changes: { fullName?: string; passwordHash?: string; keepSessionId?: number; settings: Record<string, SettingValue> },
 ): void {
   write(stoa, () => {
     if (changes.fullName !== undefined) changeFullName(stoa, userId, changes.fullName);
-    if (changes.passwordHash !== undefined) stoa.users.setPasswordHash(userId, changes.passwordHash);
+    if (changes.passwordHash !== undefined) {
+      stoa.users.setPasswordHash(userId, changes.passwordHash);
+      revokeSessions(stoa, userId, changes.keepSessionId);
+    }
     changeUserSettings(stoa, userId, changes.settings);
   });
 }

@@ -1,4 +1,5 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
+import { sessionOf } from '../http/auth';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
@@ -114,16 +115,25 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
   view: async ({ stoa, user, params }) => {
     requireAdministrator(user);
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
-    const fullName = params.full_name.trim();
-    checkFullName(fullName);
-    const email = params.email.trim();
-    if (!EMAIL_SHAPE.test(email)) throw badRequest('Bad name or username');
-    if (params.password.length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
-    // Hashing is slow and asynchronous, so it happens before the transaction, never inside it.
-    const passwordHash = await hashPassword(params.password);
-    return { user_id: addUser(stoa, { email, fullName, passwordHash, role: Role.MEMBER }) };
+    const account = await newAccount(params);
+    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER }) };
   },
 });
+
+/**
+ * A new account's email, name and password checked, the password hashed: for POST /users and
+ * for signing up through an invitation alike.
+ */
+export async function newAccount(params: { email: string; password: string; full_name: string }) {
+  const fullName = params.full_name.trim();
+  checkFullName(fullName);
+  const email = params.email.trim();
+  if (!EMAIL_SHAPE.test(email)) throw badRequest('Bad name or username');
+  if (params.password.length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
+  // Hashing is slow and asynchronous, so it happens before the transaction, never inside it.
+  const passwordHash = await hashPassword(params.password);
+  return { email, fullName, passwordHash };
+}
 
 function isTimezone(name: string): boolean {
   if (name === '') return true; // no timezone set
@@ -163,7 +173,7 @@ interface AccountParams {
 
 export const updateSettings = endpoint<AccountParams & Record<string, SettingValue | undefined>>({
   params: { properties: SETTINGS_PARAMS },
-  view: async ({ stoa, user, params }) => {
+  view: async ({ stoa, user, params, req }) => {
     const { full_name, email, old_password, new_password, ...rest } = params;
     const settings = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<
       string,
@@ -191,7 +201,8 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
       passwordHash = await hashPassword(new_password);
     }
 
-    updateAccount(stoa, user.id, { fullName, passwordHash, settings });
+    // A new password signs out every other browser; the one that changed it stays signed in.
+    updateAccount(stoa, user.id, { fullName, passwordHash, keepSessionId: sessionOf(req)?.id, settings });
     return {};
   },
 });
@@ -213,7 +224,8 @@ function isOnlyOwner(stoa: Stoa, user: UserRow): boolean {
   return user.role === Role.OWNER && user.is_active === 1 && stoa.users.activeOwnerCount() === 1;
 }
 
-const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
+/** Every organization role, as parameters take them. */
+export const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
 
 export const updateUser = endpoint<{ user_id: number; full_name?: string; role?: RoleValue; profile_data?: ProfileDataEntry[] }>({
   params: {

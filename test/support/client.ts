@@ -20,6 +20,19 @@ export function encodeValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A response's JSON body, checked against the operation's schema in zulip.yaml. */
+export async function checkedResponse(method: string, url: URL, response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${method} ${url.pathname} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  assertValidResponse(method, url.pathname, response.status, json);
+  return { status: response.status, headers: response.headers, body: json };
+}
+
 /**
  * A small Zulip API client for tests. Every response it receives is checked against the
  * operation's schema in zulip.yaml before the test sees it.
@@ -60,15 +73,7 @@ export class Client {
       body = form;
     }
     const response = await fetch(url, { method, headers, body, signal: options.signal });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
-    }
-    assertValidResponse(method, url.pathname, response.status, json);
-    return { status: response.status, headers: response.headers, body: json };
+    return checkedResponse(method, url, response);
   }
 
   private authorization(): Record<string, string> {

@@ -318,6 +318,29 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     schema: { type: 'string', enum: ['service_extra_emoji'] },
     since: 'spec',
   },
+  // Stoa's browser sign-in (/accounts/...): Zulip's web login is a server-rendered form, so
+  // zulip.yaml has nothing to say about it; these are the answers the web app relies on.
+  ...['POST /accounts/login', 'POST /accounts/dev_login', 'GET /accounts/session', 'POST /accounts/register'].map((operation) => ({
+    operation,
+    success: closedSuccess(['user_id', 'email', 'csrf_token'], {
+      user_id: { type: 'integer' },
+      email: { type: 'string' },
+      csrf_token: { type: 'string' },
+    }),
+    since: 'undocumented' as const,
+  })),
+  { operation: 'POST /accounts/logout', success: 'SimpleSuccess', since: 'undocumented' },
+  {
+    operation: 'GET /accounts/invite/{key}',
+    success: closedSuccess(['realm_name', 'invite_as', 'is_multiuse', 'email', 'expiry_date'], {
+      realm_name: { type: 'string' },
+      invite_as: { type: 'integer', enum: [100, 200, 300, 400, 600] },
+      is_multiuse: { type: 'boolean' },
+      email: { type: 'string', nullable: true },
+      expiry_date: { type: 'integer', nullable: true },
+    }),
+    since: 'undocumented',
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -679,7 +702,10 @@ function integerPathParams(doc: JsonObject, item: JsonObject, operation: JsonObj
 
 function splitPath(requestPath: string): string[] {
   let pathOnly = requestPath.replace(/[?#].*$/s, '');
-  if (pathOnly === '/api/v1' || pathOnly.startsWith('/api/v1/')) pathOnly = pathOnly.slice('/api/v1'.length);
+  // The browser's /json serves the same operations as /api/v1, by session cookie.
+  for (const prefix of ['/api/v1', '/json']) {
+    if (pathOnly === prefix || pathOnly.startsWith(`${prefix}/`)) pathOnly = pathOnly.slice(prefix.length);
+  }
   return pathOnly.split('/').filter((segment) => segment !== '').map(decodeSegment);
 }
 

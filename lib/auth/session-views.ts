@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sessionOf } from '../http/auth';
+import { isSecureRequest, readCookie, SESSION_COOKIE, setSessionCookies } from '../http/cookies';
+import { endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
+import { authenticationFailed } from '../http/errors';
+import { endSession, startSession } from '../sessions/actions';
+import type { Stoa } from '../stoa';
+import type { UserRow } from '../users/queries';
+import { checkCanLogIn, checkPassword } from './login';
+
+/**
+ * The browser's sign-in endpoints under /accounts (see README, "Signing in from a browser").
+ * A session is a cookie; everything else the page does goes through /json with it.
+ */
+
+/** What the page learns about its session: who it is and the token to echo in X-CSRFToken. */
+function sessionAnswer(user: UserRow, csrfToken: string) {
+  return { user_id: user.id, email: user.delivery_email, csrf_token: csrfToken };
+}
+
+/** Starts a session for the user and hands the browser its cookies. */
+export function signIn(stoa: Stoa, user: UserRow, req: IncomingMessage, res: ServerResponse) {
+  const { token, csrfToken } = startSession(stoa, user.id);
+  setSessionCookies(res, { token, csrfToken }, isSecureRequest(req, stoa.site));
+  return sessionAnswer(user, csrfToken);
+}
+
+export const login = publicEndpoint<{ username: string; password: string }>({
+  params: {
+    properties: { username: { type: 'string' }, password: { type: 'string' } },
+    required: ['username', 'password'],
+  },
+  view: async ({ stoa, params, req, res }) => signIn(stoa, await checkPassword(stoa, req, params.username, params.password), req, res),
+});
+
+/** Zulip's development-server login, as a session: any account, no password. Only with --dev. */
+export const devLogin = publicEndpoint<{ user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
+  view: ({ stoa, params, req, res }) => {
+    const user = stoa.users.byId(params.user_id);
+    if (!user || user.is_bot) throw authenticationFailed();
+    checkCanLogIn(stoa, user);
+    return signIn(stoa, user, req, res);
+  },
+});
+
+export const logout = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, req, res }) => {
+    endSession(stoa, sessionOf(req)!.id);
+    setSessionCookies(res, null, isSecureRequest(req, stoa.site));
+    return {};
+  },
+});
+
+/** The session the cookie names; its cookies are sent again, so an active browser stays signed in. */
+export const currentSession = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user, req, res }) => {
+    const session = sessionOf(req)!;
+    const secure = isSecureRequest(req, stoa.site);
+    setSessionCookies(res, { token: readCookie(req, SESSION_COOKIE)!, csrfToken: session.csrf_token }, secure);
+    return sessionAnswer(user, session.csrf_token);
+  },
+});
