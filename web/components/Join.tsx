@@ -3,7 +3,7 @@ import { ApiError, get, post, setCsrfToken } from '../api';
 
 /** Sign-up through an invitation link, /join/<key>/. */
 export function Join({ inviteKey }: { inviteKey: string }) {
-  const [invite, setInvite] = useState<{ realm_name?: string } | null>(null);
+  const [invite, setInvite] = useState<{ realm_name?: string; email?: string | null } | null>(null);
   const [problem, setProblem] = useState('');
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState('');
@@ -12,9 +12,10 @@ export function Join({ inviteKey }: { inviteKey: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    get<{ realm_name?: string }>(`/accounts/invite/${encodeURIComponent(inviteKey)}`).then(
+    get<{ realm_name?: string; email?: string | null }>(`/accounts/invite/${encodeURIComponent(inviteKey)}`).then(
       (answer) => {
         setInvite(answer);
+        if (answer.email) setEmail(answer.email);
         document.title = `Join ${answer.realm_name ?? 'Stoa'}`;
       },
       (err: unknown) => setProblem(err instanceof ApiError && err.status === 404 ? 'This invitation link is not valid, or has expired.' : (err as Error).message),

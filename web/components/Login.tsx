@@ -20,6 +20,8 @@ export function useServerSettings(): ServerSettings {
 
 interface DevUser {
   email: string;
+  user_id: number;
+  full_name?: string;
 }
 
 /** With --dev, the people one can log in as with a click. */
@@ -32,9 +34,9 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
     );
   }, []);
   if (!people || people.length === 0) return null;
-  const logIn = async (email: string) => {
+  const logIn = async (userId: number) => {
     try {
-      const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { username: email, email });
+      const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { user_id: userId });
       setCsrfToken(answer.csrf_token);
       location.assign('/');
     } catch (err) {
@@ -47,9 +49,10 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
       <ul>
         {people.map((person) => (
           <li key={person.email}>
-            <button type="button" class="link-button" onClick={() => logIn(person.email)}>
-              {person.email}
-            </button>
+            <button type="button" class="link-button" onClick={() => logIn(person.user_id)}>
+              {person.full_name ?? person.email}
+            </button>{' '}
+            <small>{person.email}</small>
           </li>
         ))}
       </ul>
