@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, setCsrfToken } from '../api';
+import { Field } from './Field';
 
 /** Sign-up through an invitation link, /join/<key>/. */
 export function Join({ inviteKey }: { inviteKey: string }) {
@@ -52,26 +53,9 @@ export function Join({ inviteKey }: { inviteKey: string }) {
       <div class="card">
         <h1>Join {invite?.realm_name ?? '…'}</h1>
         <form onSubmit={submit}>
-          <label>
-            Full name
-            <input name="full_name" autoComplete="name" required value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} />
-          </label>
-          <label>
-            Email
-            <input type="email" name="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          </label>
-          <label>
-            Password
-            <input
-              type="password"
-              name="password"
-              autoComplete="new-password"
-              required
-              minLength={6}
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          </label>
+          <Field label="Full name" name="full_name" autoComplete="name" required value={fullName} onValue={setFullName} />
+          <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onValue={setEmail} />
+          <Field label="Password" type="password" name="password" autoComplete="new-password" required minLength={6} value={password} onValue={setPassword} />
           {error && (
             <p class="form-error" role="alert">
               {error}

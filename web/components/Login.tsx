@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, setCsrfToken } from '../api';
+import { Field } from './Field';
 
 interface ServerSettings {
   realm_name?: string;
@@ -88,21 +89,8 @@ export function Login() {
       <div class="card">
         <h1>Log in to {settings.realm_name ?? 'Stoa'}</h1>
         <form onSubmit={submit} aria-describedby={error ? 'login-error' : undefined}>
-          <label>
-            Email
-            <input type="email" name="username" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          </label>
-          <label>
-            Password
-            <input
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          </label>
+          <Field label="Email" type="email" name="username" autoComplete="username" required value={email} onValue={setEmail} />
+          <Field label="Password" type="password" name="password" autoComplete="current-password" required value={password} onValue={setPassword} />
           {error && (
             <p id="login-error" class="form-error" role="alert">
               {error}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { realm, session, theme, users, type Theme } from '../state';
 import { Avatar } from './Avatar';
+import { Field } from './Field';
 import { reportError } from './Toasts';
 
 function Profile() {
@@ -14,24 +15,23 @@ function Profile() {
     setSaved(what);
     setTimeout(() => setSaved(''), 3000);
   };
+  /** A form's submit handler: the change, then a word that it was made, or what went wrong. */
+  const submitting = (change: () => Promise<unknown>, said: string) => async (event: Event) => {
+    event.preventDefault();
+    try {
+      await change();
+      done(said);
+    } catch (err) {
+      reportError(err);
+    }
+  };
   return (
     <>
       <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          try {
-            await patch('/json/settings', { full_name: fullName });
-            done('Name saved.');
-          } catch (err) {
-            reportError(err);
-          }
-        }}
+        onSubmit={submitting(() => patch('/json/settings', { full_name: fullName }), 'Name saved.')}
       >
         <h2>Profile</h2>
-        <label>
-          Full name
-          <input required value={fullName} onInput={(e) => setFullName(e.currentTarget.value)} />
-        </label>
+        <Field label="Full name" required value={fullName} onValue={setFullName} />
         <button type="submit" class="primary">
           Save name
         </button>
@@ -60,27 +60,15 @@ function Profile() {
         </label>
       </form>
       <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          try {
-            await patch('/json/settings', { old_password: oldPassword, new_password: newPassword });
-            setOldPassword('');
-            setNewPassword('');
-            done('Password changed.');
-          } catch (err) {
-            reportError(err);
-          }
-        }}
+        onSubmit={submitting(async () => {
+          await patch('/json/settings', { old_password: oldPassword, new_password: newPassword });
+          setOldPassword('');
+          setNewPassword('');
+        }, 'Password changed.')}
       >
         <h2>Password</h2>
-        <label>
-          Current password
-          <input type="password" autoComplete="current-password" required value={oldPassword} onInput={(e) => setOldPassword(e.currentTarget.value)} />
-        </label>
-        <label>
-          New password
-          <input type="password" autoComplete="new-password" required value={newPassword} onInput={(e) => setNewPassword(e.currentTarget.value)} />
-        </label>
+        <Field label="Current password" type="password" autoComplete="current-password" required value={oldPassword} onValue={setOldPassword} />
+        <Field label="New password" type="password" autoComplete="new-password" required value={newPassword} onValue={setNewPassword} />
         <button type="submit" class="primary">
           Change password
         </button>
@@ -183,10 +171,7 @@ function Organization() {
         }}
       >
         <h2>Organization</h2>
-        <label>
-          Organization name
-          <input required maxLength={40} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
+        <Field label="Organization name" required maxLength={40} value={name} onValue={setName} />
         <button type="submit" class="primary">
           Save
         </button>
