@@ -70,7 +70,7 @@ test('logging out ends the session; the development login signs in with one clic
   try {
     const page = await context.newPage();
     await page.goto(`${server.url}/login`);
-    await page.getByRole('button', { name: 'Dev Person' }).click();
+    await page.getByRole('button', { name: member.credentials.email }).click();
     await page.getByRole('navigation', { name: 'Views, channels and direct messages' }).waitFor();
     await page.getByRole('button', { name: 'Personal menu' }).click();
     await page.getByText(member.credentials.email).waitFor();

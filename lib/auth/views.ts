@@ -31,8 +31,7 @@ export const devListUsers = publicEndpoint({
   params: NO_PARAMS,
   view: ({ stoa }) => {
     const people = stoa.users.inRealm().filter((u) => u.is_active && !u.is_bot);
-    // The ID and name beyond Zulip's fields: the web client's development login lists people by name and signs in by ID.
-    const entry = (u: UserRow) => ({ email: u.delivery_email, user_id: u.id, full_name: u.full_name, realm_uri: stoa.site, realm_url: stoa.site });
+    const entry = (u: UserRow) => ({ email: u.delivery_email, realm_uri: stoa.site, realm_url: stoa.site });
     return {
       direct_admins: people.filter((u) => u.role <= 200).map(entry),
       direct_users: people.filter((u) => u.role > 200).map(entry),

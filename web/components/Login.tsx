@@ -21,8 +21,6 @@ export function useServerSettings(): ServerSettings {
 
 interface DevUser {
   email: string;
-  user_id: number;
-  full_name?: string;
 }
 
 /** With --dev, the people one can log in as with a click. */
@@ -35,9 +33,9 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
     );
   }, []);
   if (!people || people.length === 0) return null;
-  const logIn = async (userId: number) => {
+  const logIn = async (email: string) => {
     try {
-      const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { user_id: userId });
+      const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { direct_email: email });
       setCsrfToken(answer.csrf_token);
       location.assign('/');
     } catch (err) {
@@ -50,10 +48,9 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
       <ul>
         {people.map((person) => (
           <li key={person.email}>
-            <button type="button" class="link-button" onClick={() => logIn(person.user_id)}>
-              {person.full_name ?? person.email}
-            </button>{' '}
-            <small>{person.email}</small>
+            <button type="button" class="link-button" onClick={() => logIn(person.email)}>
+              {person.email}
+            </button>
           </li>
         ))}
       </ul>
