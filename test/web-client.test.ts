@@ -89,3 +89,19 @@ test('a visitor without a session is sent to the login page, which works under t
     await context.close();
   }
 });
+
+test('the page follows the system\'s dark theme', { skip: NO_CHROMIUM }, async () => {
+  const context = await browser!.newContext({ colorScheme: 'dark' });
+  try {
+    const { page, problems } = await openPage(context, `${server.url}/login`);
+    await page.getByRole('heading', { name: /Log in/ }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    // The one refused request is the --dev login list, which this server does not have.
+    assert.deepEqual(
+      problems.filter((p) => !/status of 404/.test(p)),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});

@@ -5,14 +5,16 @@ import { Join } from './Join';
 import { Login } from './Login';
 import { Shell } from './Shell';
 
-/** Applies the theme: the system's (prefers-color-scheme) unless the person chose one. */
+/** Applies the theme: the system's (prefers-color-scheme, followed as it changes) unless the person chose one. */
 function useTheme(): void {
   const chosen = theme.value;
   useEffect(() => {
-    const root = document.documentElement;
-    if (chosen === 'auto') root.removeAttribute('data-theme');
-    else root.setAttribute('data-theme', chosen);
     localStorage.setItem('stoa-theme', chosen);
+    const system = matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => document.documentElement.setAttribute('data-theme', chosen === 'auto' ? (system.matches ? 'dark' : 'light') : chosen);
+    apply();
+    system.addEventListener('change', apply);
+    return () => system.removeEventListener('change', apply);
   }, [chosen]);
 }
 
