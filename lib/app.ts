@@ -17,6 +17,7 @@ import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type 
 import type { Stoa } from './stoa';
 import { EXPORTS_URL_PATH } from './export/present';
 import { serveExport } from './export/views';
+import { mountWebClient } from './web/serve';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -173,6 +174,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get('/user_uploads/thumbnail/*path', fileAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
   app.get('/user_uploads/:realm_id/*path', fileAuth, serveUpload(stoa));
+  mountWebClient(app, stoa);
   app.use(() => {
     throw notFound();
   });

@@ -1,15 +1,20 @@
 import { build } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { embeddableBundle } from '../lib/web/assets';
+import { buildWebBundle } from '../lib/web/build';
 
 const root = path.resolve(__dirname, '..');
 
 /**
  * Bundles the server into one script. Everything is inside it but better-sqlite3 and sharp,
  * whose native parts must come from installed packages; schema.sql rides along as text. The
- * benchmarks bundle their own server entry the same way, to measure what users run.
+ * benchmarks bundle their own server entry the same way, to measure what users run. The web
+ * client is built first and embedded, so the script serves it with nothing beside it; esbuild,
+ * which builds the client when running from a checkout, stays out.
  */
 export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), entry = path.join(root, 'server.ts')): Promise<string> {
+  const web = embeddableBundle(await buildWebBundle());
   await build({
     entryPoints: [entry],
     outfile,
@@ -17,8 +22,11 @@ export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), 
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['better-sqlite3', 'sharp'],
-    define: { STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')) },
+    external: ['better-sqlite3', 'sharp', 'esbuild'],
+    define: {
+      STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')),
+      STOA_WEB_BUNDLE: JSON.stringify(web),
+    },
     banner: { js: '#!/usr/bin/env node' },
     legalComments: 'none',
     // Node parses the whole script on every start and keeps its text in memory: without

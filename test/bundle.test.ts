@@ -63,6 +63,11 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     const thumbnail = await fetch(`${url}/user_uploads/thumbnail/${uploaded.url.slice('/user_uploads/'.length)}/840x560.webp`, { headers: auth });
     assert.equal(thumbnail.status, 200);
     assert.equal(thumbnail.headers.get('content-type'), 'image/webp');
+    // The web client is inside the bundle: its page and every file it links, with no esbuild here.
+    const page = await (await fetch(`${url}/`)).text();
+    const linked = [...page.matchAll(/(?:src|href)="(\/static\/web\/[^"]+)"/g)].map((m) => m[1]);
+    assert.equal(linked.length, 2, page);
+    for (const asset of linked) assert.equal((await fetch(`${url}${asset}`)).status, 200, asset);
     child.process.kill('SIGTERM');
     assert.equal(await child.exited, 0);
   } finally {

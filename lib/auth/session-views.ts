@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sessionOf } from '../http/auth';
 import { isSecureRequest, readCookie, SESSION_COOKIE, setSessionCookies } from '../http/cookies';
 import { endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
-import { authenticationFailed } from '../http/errors';
+import { authenticationFailed, missingArgument } from '../http/errors';
 import { endSession, startSession } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -34,10 +34,13 @@ export const login = publicEndpoint<{ username: string; password: string }>({
 });
 
 /** Zulip's development-server login, as a session: any account, no password. Only with --dev. */
-export const devLogin = publicEndpoint<{ user_id: number }>({
-  params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
+export const devLogin = publicEndpoint<{ user_id?: number; direct_email?: string }>({
+  // By ID, or by email as Zulip's development login form sends it (`direct_email`): the web
+  // client's list comes from dev_list_users, which names people by email only.
+  params: { properties: { user_id: { type: 'integer' }, direct_email: { type: 'string' } } },
   view: ({ stoa, params, req, res }) => {
-    const user = stoa.users.byId(params.user_id);
+    if (params.user_id === undefined && params.direct_email === undefined) throw missingArgument('user_id');
+    const user = params.user_id !== undefined ? stoa.users.byId(params.user_id) : stoa.users.byAnyEmail(params.direct_email!);
     if (!user || user.is_bot) throw authenticationFailed();
     checkCanLogIn(stoa, user);
     return signIn(stoa, user, req, res);

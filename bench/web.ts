@@ -1,0 +1,140 @@
+/**
+ * Web client benchmark: the size of what a browser downloads (script and stylesheet, gzipped
+ * as the server sends them), how long until the app is usable in an organization of 10,000
+ * messages, and how long switching channels takes, in headless Chromium.
+ *
+ *   npm run bench:web -- [--messages 10000] [--switches 10]
+ *
+ * The server runs in this process (as `npm start` does, the client built on the first page
+ * request, which is not counted: the page is loaded once before measuring).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { DEFAULTS } from '../lib/config';
+import { startServer } from '../lib/server';
+import { CHROMIUM_PATH } from '../test/support/chromium';
+
+const { values: args } = parseArgs({
+  options: { messages: { type: 'string', default: '10000' }, switches: { type: 'string', default: '10' }, loads: { type: 'string', default: '5' } },
+});
+const MESSAGES = Number(args.messages);
+const SWITCHES = Number(args.switches);
+const LOADS = Number(args.loads);
+const CHANNELS = 5;
+const EMAIL = 'owner@bench.example';
+const PASSWORD = 'bench-password';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The page's script and stylesheet, by path, with the bytes a browser taking gzip receives. */
+async function transferredSizes(base: string): Promise<Array<[string, number]>> {
+  const page = await (await fetch(`${base}/`)).text();
+  const assets = [...page.matchAll(/(?:src|href)="(\/static\/web\/app-[^"]+)"/g)].map((m) => m[1]);
+  return Promise.all(
+    assets.map(
+      (asset) =>
+        new Promise<[string, number]>((resolve, reject) => {
+          get(`${base}${asset}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            res.on('end', () => resolve([asset, bytes]));
+          }).on('error', reject);
+        }),
+    ),
+  );
+}
+
+async function main(): Promise<void> {
+  if (!CHROMIUM_PATH) throw new Error('no Chromium found (install Debian\'s chromium package or set CHROMIUM_PATH)');
+  const data = mkdtempSync(path.join(tmpdir(), 'stoa-bench-web-'));
+  const server = await startServer({ ...DEFAULTS, port: 0, data, adminEmail: EMAIL, adminPassword: PASSWORD, gravatar: false }, { log: () => {} });
+  try {
+    const key = (await (await fetch(`${server.url}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: EMAIL, password: PASSWORD }) })).json()) as { api_key: string };
+    const auth = `Basic ${Buffer.from(`${EMAIL}:${key.api_key}`).toString('base64')}`;
+    const post = async (route: string, params: Record<string, string>) => {
+      const answer = await fetch(`${server.url}/api/v1${route}`, { method: 'POST', headers: { authorization: auth }, body: new URLSearchParams(params) });
+      if (!answer.ok) throw new Error(`${route}: ${await answer.text()}`);
+    };
+    const names = Array.from({ length: CHANNELS }, (_, i) => `bench ${i}`);
+    await post('/users/me/subscriptions', { subscriptions: JSON.stringify(names.map((name) => ({ name }))) });
+    const started = performance.now();
+    let sent = 0;
+    // Eight senders at a time; messages spread over the channels and 20 topics each.
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (sent < MESSAGES) {
+          const n = sent++;
+          await post('/messages', {
+            type: 'stream',
+            to: names[n % CHANNELS],
+            topic: `topic ${n % 20}`,
+            content: `Message number ${n} with **some** Markdown, a :smile: and a link to https://example.com/${n}`,
+            read_by_sender: 'false',
+          });
+        }
+      }),
+    );
+    console.log(`${MESSAGES} messages sent in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.locator('.message-row').first().waitFor();
+
+    // First usable: from navigation to the feed showing messages and the compose button, with
+    // the assets in the browser's cache (immutable) as on every visit but the first.
+    const loads: number[] = [];
+    for (let i = 0; i < LOADS; i++) {
+      const t = performance.now();
+      await page.goto(`${server.url}/#narrow/channel/${(i % CHANNELS) + 1}`);
+      await page.locator('.message-row').first().waitFor();
+      await page.getByRole('button', { name: /^New message/ }).waitFor();
+      loads.push(performance.now() - t);
+    }
+    const cold = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const coldPage = await cold.newPage();
+    await coldPage.goto(`${server.url}/login`);
+    await coldPage.getByLabel('Email').fill(EMAIL);
+    await coldPage.getByLabel('Password').fill(PASSWORD);
+    const tCold = performance.now();
+    await coldPage.getByRole('button', { name: 'Log in' }).click();
+    await coldPage.locator('.message-row').first().waitFor();
+    const coldMs = performance.now() - tCold;
+
+    // Channel switches: clicking a channel in the sidebar until its newest message is shown.
+    const switches: number[] = [];
+    for (let i = 0; i < SWITCHES; i++) {
+      const name = names[i % CHANNELS];
+      const t = performance.now();
+      await page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${name}\\b`) }).click();
+      await page.locator('.recipient-channel', { hasText: `#${name}` }).first().waitFor();
+      switches.push(performance.now() - t);
+    }
+    await browser.close();
+
+    const sizes = await transferredSizes(server.url);
+    const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+    for (const [name, size] of sizes) console.log(`${name}: ${(size / 1024).toFixed(1)} KB gzipped`);
+    console.log(`script + stylesheet: ${(total / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
+    console.log(`first usable, assets cached: median ${median(loads).toFixed(0)} ms over ${LOADS} loads`);
+    console.log(`first usable after logging in, empty cache: ${coldMs.toFixed(0)} ms`);
+    console.log(`channel switch: median ${median(switches).toFixed(0)} ms, max ${Math.max(...switches).toFixed(0)} ms over ${SWITCHES}`);
+  } finally {
+    await server.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

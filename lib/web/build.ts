@@ -1,0 +1,78 @@
+import { build, type Plugin } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** One file of the web client, as the server serves it. */
+export interface WebAsset {
+  /** The name under /static/web/, content-hashed so it can be cached forever. */
+  name: string;
+  contentType: string;
+  body: Buffer;
+}
+
+/** The built web client: its files, and the script and stylesheet the page links. */
+export interface WebBundle {
+  assets: WebAsset[];
+  script: string;
+  stylesheet: string;
+}
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ENTRY = path.join(ROOT, 'web', 'main.tsx');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * KaTeX's stylesheet offers every font as woff2, woff and ttf. Every browser that runs the
+ * client reads woff2, so the older formats are left out of the bundle.
+ */
+const katexWoff2Only: Plugin = {
+  name: 'katex-woff2-only',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /katex[\\/]dist[\\/]katex(\.min)?\.css$/ }, (args) => {
+      const css = readFileSync(args.path, 'utf8').replace(/,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g, '');
+      return { contents: css, loader: 'css', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+/**
+ * Builds the web client (web/main.tsx and its stylesheet) in memory: minified, with
+ * content-hashed names. `npm start` runs it on the first page request; `npm run build` runs it
+ * once and embeds the result in dist/stoa.js.
+ */
+export async function buildWebBundle(): Promise<WebBundle> {
+  const result = await build({
+    entryPoints: { app: ENTRY },
+    bundle: true,
+    write: false,
+    outdir: '/static/web',
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    platform: 'browser',
+    format: 'esm',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    loader: { '.woff2': 'file' },
+    plugins: [katexWoff2Only],
+    tsconfig: path.join(ROOT, 'web', 'tsconfig.json'),
+    logLevel: 'silent',
+  });
+  const assets = result.outputFiles.map((file) => ({
+    name: path.basename(file.path),
+    contentType: CONTENT_TYPES[path.extname(file.path)] ?? 'application/octet-stream',
+    body: Buffer.from(file.contents),
+  }));
+  const script = assets.find((asset) => /^app-.*\.js$/.test(asset.name));
+  const stylesheet = assets.find((asset) => /^app-.*\.css$/.test(asset.name));
+  if (!script || !stylesheet) throw new Error('The web client build made no script or stylesheet');
+  return { assets, script: script.name, stylesheet: stylesheet.name };
+}

@@ -1,0 +1,101 @@
+import type express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { gzipSync } from 'node:zlib';
+import type { Stoa } from '../stoa';
+import { webFiles, type WebFiles } from './assets';
+
+/** Where the client's hashed files are served. */
+export const WEB_STATIC_PATH = '/static/web';
+
+/** The paths that answer the client's page; the client picks the screen from the path. */
+export const WEB_PAGE_PATHS = ['/', '/login', '/join/:key'];
+
+/**
+ * The page's Content-Security-Policy: scripts and styles only from files of this server (no
+ * inline script can run, whatever a message holds), except inline style attributes, which
+ * KaTeX's rendered math needs; pictures from here, data: URLs and, unless --no-gravatar,
+ * gravatar; requests only to this server.
+ */
+export function contentSecurityPolicy(stoa: Stoa): string {
+  const images = ["'self'", 'data:', 'blob:', ...(stoa.config.gravatar ? ['https://secure.gravatar.com'] : [])];
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${images.join(' ')}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function pageHtml(files: WebFiles): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    // No icon yet; saying so spares the browser a request for /favicon.ico.
+    '<link rel="icon" href="data:,">',
+    '<title>Stoa</title>',
+    `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
+    `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
+    '</head>',
+    '<body>',
+    '<div id="app"></div>',
+    '<noscript>Stoa&#39;s web client needs JavaScript.</noscript>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** Adds the web client's page and files to the app, before its final 404. */
+export function mountWebClient(app: express.Express, stoa: Stoa): void {
+  const policy = contentSecurityPolicy(stoa);
+  let html: string | undefined;
+
+  const page = async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      html ??= pageHtml(await webFiles());
+    } catch (err) {
+      return next(err);
+    }
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Content-Security-Policy', policy);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.end(html);
+  };
+  for (const path of WEB_PAGE_PATHS) app.get(path, page);
+
+  // Scripts and stylesheets are sent compressed to browsers that take it, compressed once.
+  const gzipped = new Map<string, Buffer>();
+  app.get(`${WEB_STATIC_PATH}/:name`, async (req: Request, res: Response, next: NextFunction) => {
+    let files: WebFiles;
+    try {
+      files = await webFiles();
+    } catch (err) {
+      return next(err);
+    }
+    const asset = files.byName.get(String(req.params.name));
+    if (!asset) return next();
+    res.setHeader('Content-Type', asset.contentType);
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && asset.contentType.startsWith('text/')) {
+      let compressed = gzipped.get(asset.name);
+      if (!compressed) gzipped.set(asset.name, (compressed = gzipSync(asset.body, { level: 9 })));
+      res.setHeader('Content-Encoding', 'gzip');
+      return void res.end(compressed);
+    }
+    res.end(asset.body);
+  });
+}

@@ -1,0 +1,77 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { newContext } from './chromium';
+
+/** Answers the client expects and handles: no session before logging in, no --dev login list. */
+const EXPECTED_REFUSALS: Array<[number, RegExp]> = [
+  [401, /^\/accounts\/session$/],
+  [404, /^\/api\/v1\/dev_list_users$/],
+];
+
+/** A person using the web client in a browser context of their own (their own cookies). */
+export interface WebUser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen so far. */
+  problems: string[];
+}
+
+/** Logs in through the login page and waits for the app to be ready. */
+export async function logInThroughPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  password: string,
+  options: { hash?: string; viewport?: { width: number; height: number } } = {},
+): Promise<WebUser> {
+  const context = await newContext(browser, options.viewport);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  // Failed requests are judged by their URL below; the console's copy of them names none.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.status() >= 400 && !EXPECTED_REFUSALS.some(([status, pattern]) => response.status() === status && pattern.test(path))) {
+      problems.push(`${response.status()} ${response.request().method()} ${path}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.goto(`${baseUrl}/login${options.hash ?? ''}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('navigation', { name: 'Views, channels and direct messages' }).waitFor();
+  return { context, page, problems };
+}
+
+/** The messages of the feed as "Sender: text" lines (text as the reader sees it). */
+export async function feedTexts(page: Page): Promise<string[]> {
+  return page.locator('.message-row:not(.local-echo) .message-content').allInnerTexts();
+}
+
+/** Opens the compose box for a channel and topic and sends `content` with Enter. */
+export async function sendToChannel(page: Page, channel: string, topic: string, content: string): Promise<void> {
+  if (!(await page.getByRole('textbox', { name: 'Message', exact: true }).isVisible())) {
+    await page.getByRole('button', { name: /^New message/ }).click();
+  }
+  await page.getByRole('combobox', { name: 'Message type' }).selectOption('channel');
+  await page.getByRole('combobox', { name: 'Channel' }).fill(channel);
+  await page.getByRole('combobox', { name: 'Topic' }).fill(topic);
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.fill(content);
+  await box.press('Enter');
+}
+
+/** Waits until `condition` holds, checking every 50 ms (no script is evaluated in the page). */
+export async function waitUntil(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchChromium, newContext, NO_CHROMIUM, openPage } from './support/chromium';
+import { TestServer } from './support/server';
+
+let server: TestServer;
+let browser: Browser | undefined;
+
+before(async () => {
+  server = await TestServer.start();
+  if (!NO_CHROMIUM) browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server.close();
+});
+
+test('the page at / links hashed assets, is never cached, and forbids inline scripts', async () => {
+  const page = await fetch(`${server.url}/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  assert.equal(page.headers.get('cache-control'), 'no-cache');
+  const policy = page.headers.get('content-security-policy') ?? '';
+  assert.match(policy, /script-src 'self'(;|$)/);
+  assert.match(policy, /connect-src 'self'/);
+  assert.match(policy, /img-src 'self' data: blob: https:\/\/secure\.gravatar\.com/);
+  const html = await page.text();
+  assert.doesNotMatch(html, /<script>/, 'no inline script');
+  const script = /src="(\/static\/web\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+  const stylesheet = /href="(\/static\/web\/app-[A-Z0-9]+\.css)"/.exec(html)?.[1];
+  assert.ok(script && stylesheet, html);
+
+  for (const [asset, type] of [
+    [script, /^text\/javascript/],
+    [stylesheet, /^text\/css/],
+  ] as const) {
+    const answer = await fetch(`${server.url}${asset}`);
+    assert.equal(answer.status, 200);
+    assert.match(answer.headers.get('content-type') ?? '', type);
+    assert.equal(answer.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(answer.headers.get('content-encoding'), 'gzip', 'sent compressed to a browser that takes it');
+    assert.ok((await answer.arrayBuffer()).byteLength > 1000);
+  }
+  // KaTeX's fonts come from the server too, by the names the stylesheet gives.
+  const css = await (await fetch(`${server.url}${stylesheet}`)).text();
+  const font = /url\("?\.\/(KaTeX_Main-Regular-[A-Z0-9]+\.woff2)"?\)/.exec(css)?.[1];
+  assert.ok(font, 'the stylesheet names KaTeX fonts beside it');
+  const fontAnswer = await fetch(`${server.url}/static/web/${font}`);
+  assert.equal(fontAnswer.status, 200);
+  assert.equal(fontAnswer.headers.get('content-type'), 'font/woff2');
+  assert.doesNotMatch(css, /\.ttf|\.woff\)/, 'only woff2 fonts are bundled');
+
+  const missing = await fetch(`${server.url}/static/web/app-NOPE.js`);
+  assert.equal(missing.status, 404);
+  // The sign-up and login paths answer the same page; the API's 404 stays JSON.
+  for (const path of ['/login', '/login/', '/join/some-key', '/join/some-key/']) assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
+  const unknown = await fetch(`${server.url}/no/such/page`);
+  assert.equal(unknown.status, 404);
+  assert.equal(((await unknown.json()) as { result: string }).result, 'error');
+});
+
+test('with --no-gravatar the page allows no picture from elsewhere', async () => {
+  const offline = await TestServer.start({ config: { gravatar: false } });
+  try {
+    const policy = (await fetch(`${offline.url}/`)).headers.get('content-security-policy') ?? '';
+    assert.match(policy, /img-src 'self' data: blob:;/);
+  } finally {
+    await offline.close();
+  }
+});
+
+test('a visitor without a session is sent to the login page, which works under the policy', { skip: NO_CHROMIUM }, async () => {
+  const context = await newContext(browser!);
+  try {
+    const { page, problems } = await openPage(context, `${server.url}/`);
+    await page.waitForURL(/\/login$/);
+    await page.getByRole('heading', { name: /Log in to Stoa/ }).waitFor();
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').waitFor();
+    assert.deepEqual(
+      problems.filter((p) => !/401|status of 4\d\d/.test(p)),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});
+
+test('the page follows the system\'s dark theme', { skip: NO_CHROMIUM }, async () => {
+  const context = await browser!.newContext({ colorScheme: 'dark' });
+  try {
+    const { page, problems } = await openPage(context, `${server.url}/login`);
+    await page.getByRole('heading', { name: /Log in/ }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    // The one refused request is the --dev login list, which this server does not have.
+    assert.deepEqual(
+      problems.filter((p) => !/status of 404/.test(p)),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});

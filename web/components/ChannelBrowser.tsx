@@ -1,0 +1,79 @@
+import { useState } from 'preact/hooks';
+import { del, post } from '../api';
+import { hashNames } from '../nav';
+import { narrowHash } from '../narrow';
+import { channels, subscriptions } from '../state';
+import { reportError } from './Toasts';
+
+/** Every channel one can see: subscribe, unsubscribe, create. */
+export function ChannelBrowser() {
+  const [filter, setFilter] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [privacy, setPrivacy] = useState<'public' | 'private'>('public');
+  const list = [...channels.value.values()]
+    .filter((c) => !c.is_archived && c.name.toLowerCase().includes(filter.toLowerCase()))
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+  const subscribe = (channelName: string) => post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName }] }).catch(reportError);
+  const unsubscribe = (channelName: string) => del('/json/users/me/subscriptions', { subscriptions: [channelName] }).catch(reportError);
+  const create = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await post('/json/users/me/subscriptions', { subscriptions: [{ name, description }], invite_only: privacy === 'private' });
+      setName('');
+      setDescription('');
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
+  return (
+    <div class="panel" role="region" aria-label="Channels">
+      <h1 class="view-title">Channels</h1>
+      <form class="create-channel" onSubmit={create} aria-label="Create a channel">
+        <h2>Create a channel</h2>
+        <label>
+          Name
+          <input required maxLength={60} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          Description
+          <input value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        </label>
+        <fieldset>
+          <legend>Who can join</legend>
+          <label class="inline">
+            <input type="radio" name="privacy" checked={privacy === 'public'} onChange={() => setPrivacy('public')} /> Public: anyone in the organization
+          </label>
+          <label class="inline">
+            <input type="radio" name="privacy" checked={privacy === 'private'} onChange={() => setPrivacy('private')} /> Private: by invitation
+          </label>
+        </fieldset>
+        <button type="submit" class="primary">
+          Create
+        </button>
+      </form>
+      <input type="search" placeholder="Filter channels" aria-label="Filter channels" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      <ul class="channel-list">
+        {list.map((channel) => {
+          const subscribed = subscriptions.value.has(channel.stream_id);
+          return (
+            <li key={channel.stream_id}>
+              <div>
+                <a href={narrowHash([{ operator: 'channel', operand: String(channel.stream_id) }], hashNames)}>
+                  {channel.invite_only ? '🔒 ' : '#'}
+                  {channel.name}
+                </a>
+                {channel.description && <p class="description">{channel.description}</p>}
+              </div>
+              <button type="button" class={subscribed ? '' : 'primary'} onClick={() => (subscribed ? unsubscribe(channel.name) : subscribe(channel.name))}>
+                {subscribed ? 'Unsubscribe' : 'Subscribe'}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,391 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { post, uploadFile } from '../api';
+import { compose, composeFocus, noteTyping, sendMessage, stopTyping, type ComposeState } from '../compose';
+import { loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
+import { loadTopics } from '../live';
+import { channelByName, session, subscriptions, topics, users } from '../state';
+import type { User } from '../types';
+import { reportError } from './Toasts';
+
+interface Suggestion {
+  key: string;
+  label: preact.ComponentChildren;
+  /** What replaces the typed word. */
+  text: string;
+}
+
+/** People whose name or email starts with (or contains) the query. */
+export function matchPeople(query: string, limit = 8, exclude: number[] = []): User[] {
+  const q = query.toLowerCase();
+  const people = [...users.value.values()].filter((u) => u.is_active && !exclude.includes(u.user_id));
+  const score = (u: User) => {
+    const name = u.full_name.toLowerCase();
+    if (name.startsWith(q) || u.email.toLowerCase().startsWith(q)) return 0;
+    if (name.split(/\s+/).some((part) => part.startsWith(q))) return 1;
+    if (name.includes(q) || u.email.toLowerCase().includes(q)) return 2;
+    return 3;
+  };
+  return people
+    .map((u) => ({ u, s: score(u) }))
+    .filter((x) => x.s < 3)
+    .sort((a, b) => a.s - b.s || a.u.full_name.localeCompare(b.u.full_name))
+    .slice(0, limit)
+    .map((x) => x.u);
+}
+
+/** Suggestions for the word being typed at the cursor: @people, #channels, :emoji. */
+function suggestionsFor(text: string, cursor: number): { start: number; items: Suggestion[] } | null {
+  const before = text.slice(0, cursor);
+  const match = /(^|\s)([@#:])(\*\*)?([^\s@#:*]*)$/.exec(before);
+  if (!match) return null;
+  const [, , sigil, , query] = match;
+  const start = cursor - query.length - (match[3]?.length ?? 0) - 1;
+  if (sigil === '@') {
+    return {
+      start,
+      items: matchPeople(query).map((u) => ({ key: `u${u.user_id}`, label: `${u.full_name} (${u.email})`, text: `@**${u.full_name}** ` })),
+    };
+  }
+  if (sigil === '#') {
+    const q = query.toLowerCase();
+    const items = [...subscriptions.value.values()]
+      .filter((s) => s.name.toLowerCase().includes(q))
+      .sort((a, b) => Number(!a.name.toLowerCase().startsWith(q)) - Number(!b.name.toLowerCase().startsWith(q)) || a.name.localeCompare(b.name))
+      .slice(0, 8)
+      .map((s) => ({ key: `c${s.stream_id}`, label: `#${s.name}`, text: `#**${s.name}** ` }));
+    return { start, items };
+  }
+  if (query.length < 2) return null;
+  void loadEmoji();
+  return {
+    start,
+    items: searchEmoji(query).map((e) => ({
+      key: `e${e.type}${e.code}${e.name}`,
+      label: (
+        <>
+          {e.type === 'unicode_emoji' ? unicodeEmoji(e.code) : <img class="emoji-glyph" src={e.url} alt="" />} :{e.name}:
+        </>
+      ),
+      text: `:${e.name}: `,
+    })),
+  };
+}
+
+function Typeahead({ items, active, onPick, id }: { items: Suggestion[]; active: number; onPick: (item: Suggestion) => void; id: string }) {
+  if (items.length === 0) return null;
+  return (
+    <ul class="typeahead" role="listbox" id={id}>
+      {items.map((item, index) => (
+        <li
+          key={item.key}
+          id={`${id}-${index}`}
+          role="option"
+          aria-selected={index === active}
+          class={index === active ? 'active' : ''}
+          onMouseDown={(e) => {
+            e.preventDefault();
+            onPick(item);
+          }}
+        >
+          {item.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Direct-message recipients as removable pills, with a people typeahead. */
+function RecipientPicker({ state, update }: { state: ComposeState; update: (change: Partial<ComposeState>) => void }) {
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const self = session.value?.user_id ?? 0;
+  const found = query ? matchPeople(query, 6, state.recipients) : [];
+  const add = (user: User) => {
+    update({ recipients: [...state.recipients, user.user_id] });
+    setQuery('');
+    setActive(0);
+  };
+  return (
+    <div class="recipient-picker">
+      {state.recipients.map((id) => (
+        <span class="pill" key={id}>
+          {users.value.get(id)?.full_name ?? id}
+          {id === self ? ' (you)' : ''}
+          <button type="button" aria-label={`Remove ${users.value.get(id)?.full_name ?? id}`} onClick={() => update({ recipients: state.recipients.filter((r) => r !== id) })}>
+            ×
+          </button>
+        </span>
+      ))}
+      <input
+        aria-label="Direct message recipients"
+        placeholder={state.recipients.length ? 'Add another person' : 'Who to send to'}
+        value={query}
+        role="combobox"
+        aria-expanded={found.length > 0}
+        aria-controls="recipient-typeahead"
+        aria-activedescendant={found.length ? `recipient-typeahead-${active}` : undefined}
+        onInput={(e) => {
+          setQuery(e.currentTarget.value);
+          setActive(0);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') setActive(Math.min(active + 1, found.length - 1));
+          else if (e.key === 'ArrowUp') setActive(Math.max(active - 1, 0));
+          else if ((e.key === 'Enter' || e.key === 'Tab' || e.key === ',') && found[active]) {
+            e.preventDefault();
+            add(found[active]);
+          } else if (e.key === 'Backspace' && !query && state.recipients.length) update({ recipients: state.recipients.slice(0, -1) });
+          else return;
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') e.preventDefault();
+        }}
+      />
+      <Typeahead
+        id="recipient-typeahead"
+        items={found.map((u) => ({ key: String(u.user_id), label: `${u.full_name} (${u.email})`, text: '' }))}
+        active={active}
+        onPick={(item) => add(users.value.get(Number(item.key))!)}
+      />
+    </div>
+  );
+}
+
+/** The compose box: channel and topic or people, the message, preview, files, Enter to send. */
+export function Compose() {
+  const state = compose.value;
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [suggest, setSuggest] = useState<{ start: number; items: Suggestion[] } | null>(null);
+  const [active, setActive] = useState(0);
+  const [uploading, setUploading] = useState(0);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const update = (change: Partial<ComposeState>) => {
+    compose.value = { ...compose.value, ...change };
+  };
+
+  useEffect(() => {
+    if (composeFocus.value > 0) textarea.current?.focus();
+  }, [composeFocus.value]);
+
+  const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
+  useEffect(() => {
+    if (channel && !topics.value.has(channel.stream_id)) void loadTopics(channel.stream_id).catch(() => undefined);
+  }, [channel?.stream_id]);
+
+  const refreshSuggestions = () => {
+    const el = textarea.current;
+    if (!el) return;
+    setSuggest(suggestionsFor(el.value, el.selectionStart));
+    setActive(0);
+  };
+
+  const pickSuggestion = (item: Suggestion) => {
+    const el = textarea.current;
+    if (!el || !suggest) return;
+    const cursor = el.selectionStart;
+    const content = el.value.slice(0, suggest.start) + item.text + el.value.slice(cursor);
+    update({ content });
+    setSuggest(null);
+    const position = suggest.start + item.text.length;
+    requestAnimationFrame(() => {
+      el.focus();
+      el.setSelectionRange(position, position);
+    });
+  };
+
+  const insertText = (text: string) => {
+    const el = textarea.current;
+    const content = compose.value.content;
+    const at = el ? el.selectionStart : content.length;
+    const before = content.slice(0, at);
+    const spacer = before && !/\s$/.test(before) ? ' ' : '';
+    update({ content: before + spacer + text + content.slice(at) });
+  };
+
+  const upload = async (files: FileList | File[]) => {
+    for (const file of [...files]) {
+      setUploading((n) => n + 1);
+      try {
+        const { url, filename } = await uploadFile(file);
+        insertText(`[${filename.replace(/[[\]]/g, '')}](${url})`);
+      } catch (err) {
+        reportError(err);
+      } finally {
+        setUploading((n) => n - 1);
+      }
+    }
+  };
+
+  const send = async () => {
+    const current = compose.value;
+    if (!current.content.trim()) return;
+    if (current.kind === 'channel' && !channelByName(current.channel)) {
+      reportError(new Error(current.channel ? `There is no channel named "${current.channel}".` : 'Choose a channel.'));
+      return;
+    }
+    stopTyping();
+    update({ content: '' });
+    setPreview(null);
+    try {
+      await sendMessage(current);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
+  const togglePreview = async () => {
+    if (preview !== null) return setPreview(null);
+    try {
+      const answer = await post<{ rendered: string }>('/json/messages/render', { content: compose.value.content || ' ' });
+      setPreview(answer.rendered);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
+  const channelTopics = channel ? (topics.value.get(channel.stream_id) ?? []) : [];
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (suggest && suggest.items.length) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setActive((active + (e.key === 'ArrowDown' ? 1 : suggest.items.length - 1)) % suggest.items.length);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault();
+        pickSuggestion(suggest.items[active]);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        setSuggest(null);
+        return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void send();
+    } else if (e.key === 'Escape') {
+      textarea.current?.blur();
+    }
+  };
+
+  if (!state.open) {
+    return (
+      <div class="compose-closed">
+        <button type="button" class="compose-open-button" onClick={() => (compose.value = { ...compose.value, open: true, kind: 'channel' }, composeFocus.value++)}>
+          New message <kbd>c</kbd>
+        </button>
+        <button type="button" onClick={() => (compose.value = { ...compose.value, open: true, kind: 'dm' }, composeFocus.value++)}>
+          New direct message <kbd>x</kbd>
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <section
+      class={`compose${dragging ? ' dragging' : ''}`}
+      aria-label="Compose"
+      onDragOver={(e) => {
+        if (e.dataTransfer?.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        setDragging(false);
+        if (e.dataTransfer?.files.length) {
+          e.preventDefault();
+          void upload(e.dataTransfer.files);
+        }
+      }}
+    >
+      <div class="compose-recipient">
+        <select aria-label="Message type" value={state.kind} onChange={(e) => update({ kind: e.currentTarget.value as 'channel' | 'dm' })}>
+          <option value="channel">Channel</option>
+          <option value="dm">Direct</option>
+        </select>
+        {state.kind === 'channel' ? (
+          <>
+            <input class="compose-channel" aria-label="Channel" placeholder="Channel" list="compose-channels" value={state.channel} onInput={(e) => update({ channel: e.currentTarget.value })} />
+            <datalist id="compose-channels">
+              {[...subscriptions.value.values()].map((s) => (
+                <option key={s.stream_id} value={s.name} />
+              ))}
+            </datalist>
+            <span aria-hidden="true">›</span>
+            <input class="compose-topic" aria-label="Topic" placeholder="Topic" maxLength={60} list="compose-topics" value={state.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
+            <datalist id="compose-topics">
+              {channelTopics.map((t) => (
+                <option key={t.name} value={t.name} />
+              ))}
+            </datalist>
+          </>
+        ) : (
+          <RecipientPicker state={state} update={update} />
+        )}
+        <button type="button" class="close-compose" aria-label="Close the compose box" onClick={() => update({ open: false })}>
+          ×
+        </button>
+      </div>
+      {preview !== null ? (
+        <div class="compose-preview rendered_markdown" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+      ) : (
+        <div class="compose-text">
+          <textarea
+            ref={textarea}
+            aria-label="Message"
+            placeholder={state.kind === 'channel' ? `Message #${state.channel || '…'}${state.topic ? ` > ${state.topic}` : ''}` : 'Direct message'}
+            value={state.content}
+            rows={3}
+            aria-autocomplete="list"
+            aria-expanded={Boolean(suggest?.items.length)}
+            aria-controls="compose-typeahead"
+            onInput={(e) => {
+              update({ content: e.currentTarget.value });
+              refreshSuggestions();
+              noteTyping(compose.value);
+            }}
+            onKeyDown={onKeyDown}
+            onClick={refreshSuggestions}
+            onBlur={() => setTimeout(() => setSuggest(null), 150)}
+            onPaste={(e) => {
+              const files = [...(e.clipboardData?.files ?? [])];
+              if (files.length) {
+                e.preventDefault();
+                void upload(files);
+              }
+            }}
+          />
+          {suggest && <Typeahead id="compose-typeahead" items={suggest.items} active={active} onPick={pickSuggestion} />}
+        </div>
+      )}
+      <div class="compose-buttons">
+        <button type="button" onClick={() => fileInput.current?.click()} aria-label="Attach files" title="Attach files">
+          📎
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          onChange={(e) => {
+            const files = e.currentTarget.files;
+            if (files?.length) void upload(files);
+            e.currentTarget.value = '';
+          }}
+        />
+        <button type="button" onClick={togglePreview} aria-pressed={preview !== null}>
+          {preview !== null ? 'Edit' : 'Preview'}
+        </button>
+        {uploading > 0 && <span class="uploading">Uploading…</span>}
+        <span class="compose-hint">Enter to send, Shift+Enter for a new line</span>
+        <button type="button" class="primary" onClick={send} disabled={!state.content.trim()}>
+          Send
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,180 @@
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { feed, loadMore, markSeen, matchesNarrow, selectedId } from '../feed';
+import { hashNames } from '../nav';
+import { narrowHash } from '../narrow';
+import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName } from '../state';
+import type { Message } from '../types';
+import { MessageRow } from './MessageRow';
+
+/** Messages from the same sender in the same conversation within this many seconds share one header. */
+const GROUP_SECONDS = 10 * 60;
+
+function conversationOf(message: Message, self: number): string {
+  return message.type === 'stream' ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${dmKeyOf(message, self)}`;
+}
+
+/** Black or white, whichever reads better on a channel's colour. */
+export function textOn(color: string): string {
+  const hex = /^#?([0-9a-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return '#000';
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1f2328' : '#ffffff';
+}
+
+function RecipientBar({ message, self }: { message: Message; self: number }) {
+  if (message.type === 'stream') {
+    const id = message.stream_id ?? 0;
+    const name = channelName(id) ?? String(message.display_recipient);
+    const color = subscriptions.value.get(id)?.color ?? '#c2c2c2';
+    return (
+      <div class="recipient-bar" style={{ borderColor: color }}>
+        <a class="recipient-channel" style={{ backgroundColor: color, color: textOn(color) }} href={narrowHash([{ operator: 'channel', operand: String(id) }], hashNames)}>
+          #{name}
+        </a>
+        <span aria-hidden="true" class="recipient-sep">
+          ›
+        </span>
+        <a
+          class="recipient-topic"
+          href={narrowHash(
+            [
+              { operator: 'channel', operand: String(id) },
+              { operator: 'topic', operand: message.subject },
+            ],
+            hashNames,
+          )}
+        >
+          {message.subject || <em>general chat</em>}
+        </a>
+      </div>
+    );
+  }
+  const key = dmKeyOf(message, self);
+  const others = key === String(self) ? [self] : key.split(',').map(Number);
+  return (
+    <div class="recipient-bar recipient-dm">
+      <a href={narrowHash([{ operator: 'dm', operand: others.join(',') }], hashNames)}>
+        {key === String(self) ? 'You and yourself' : `You and ${others.map(userName).join(', ')}`}
+      </a>
+    </div>
+  );
+}
+
+/** Spoilers in rendered messages open and close when their header is clicked. */
+function toggleSpoiler(event: MouseEvent): void {
+  const header = (event.target as HTMLElement).closest('.spoiler-header');
+  const block = header?.closest('.spoiler-block');
+  if (!block) return;
+  block.classList.toggle('open');
+  block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
+}
+
+/** The message feed: recipient bars, sender groups, fetching more at the edges, marking read what is seen. */
+export function MessageList() {
+  const current = feed.value;
+  const self = session.value?.user_id ?? 0;
+  const echoes = current.foundNewest ? localEchoes.value.filter((m) => matchesNarrow(m, current.terms, self) !== false) : [];
+  const messages = [...current.messages, ...echoes];
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const previousHeight = useRef<{ first: number | undefined; height: number; top: number }>({ first: undefined, height: 0, top: 0 });
+
+  // Seen messages are marked read: those in view while the page is visible.
+  const observer = useRef<IntersectionObserver | null>(null);
+  const visible = useRef(new Set<number>());
+  useEffect(() => {
+    const markVisible = () => {
+      if (document.visibilityState !== 'visible') return;
+      for (const id of visible.current) markSeen(id);
+    };
+    observer.current = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const id = Number((entry.target as HTMLElement).dataset.messageId);
+          if (entry.isIntersecting) visible.current.add(id);
+          else visible.current.delete(id);
+        }
+        markVisible();
+      },
+      { root: scroller.current, threshold: 0.5 },
+    );
+    document.addEventListener('visibilitychange', markVisible);
+    window.addEventListener('focus', markVisible);
+    return () => {
+      observer.current?.disconnect();
+      document.removeEventListener('visibilitychange', markVisible);
+      window.removeEventListener('focus', markVisible);
+    };
+  }, []);
+
+  // Keeps the reader's place: at the bottom when new messages come, still when older ones are added above.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const prev = previousHeight.current;
+    const first = current.messages[0]?.id;
+    if (!current.loading && prev.first === undefined) {
+      // A view just opened: its anchor (the first unread message, or the newest) in sight.
+      const anchor = current.anchorId === null ? null : el.querySelector<HTMLElement>(`[data-message-id="${current.anchorId}"]`);
+      if (anchor && current.anchorId !== current.messages.at(-1)?.id) anchor.scrollIntoView({ block: 'center' });
+      else el.scrollTop = el.scrollHeight;
+      stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    } else if (prev.first !== undefined && first !== undefined && first < prev.first) {
+      el.scrollTop = prev.top + (el.scrollHeight - prev.height);
+    } else if (stickToBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    previousHeight.current = { first: current.loading ? undefined : first, height: el.scrollHeight, top: el.scrollTop };
+  });
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    previousHeight.current = { ...previousHeight.current, height: el.scrollHeight, top: el.scrollTop };
+    if (el.scrollTop < 300) void loadMore(-1);
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+  };
+
+  const rows = [];
+  let previous: Message | undefined;
+  for (const message of messages) {
+    const conversation = conversationOf(message, self);
+    const newConversation = !previous || conversationOf(previous, self) !== conversation;
+    const newSender = newConversation || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
+    if (newConversation) rows.push(<RecipientBar key={`bar-${message.local_id ?? message.id}`} message={message} self={self} />);
+    rows.push(
+      <MessageRow
+        key={message.local_id ?? message.id}
+        message={message}
+        showSender={newSender}
+        selected={selectedId.value === message.id}
+        observer={observer.current}
+      />,
+    );
+    previous = message;
+  }
+
+  return (
+    <div
+      class="message-scroller"
+      ref={scroller}
+      onScroll={onScroll}
+      onClick={toggleSpoiler}
+      role="log"
+      aria-label="Messages"
+      aria-busy={current.loading}
+    >
+      {current.foundOldest && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
+      {!current.foundOldest && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
+      {current.loading && <p class="feed-edge">Loading…</p>}
+      {current.error && (
+        <p class="feed-edge" role="alert">
+          {current.error}
+        </p>
+      )}
+      {!current.loading && !current.error && messages.length === 0 && <p class="feed-empty">No messages here yet.</p>}
+      {rows}
+    </div>
+  );
+}

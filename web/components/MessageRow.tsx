@@ -1,0 +1,361 @@
+import { memo } from 'preact/compat';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { del, get, patch, post } from '../api';
+import { dropEcho, openCompose, sendMessage } from '../compose';
+import { EmojiGlyph, type EmojiChoice } from '../emoji';
+import { selectedId } from '../feed';
+import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
+import type { Message, Reaction } from '../types';
+import { Icon } from '../icons';
+import { EmojiPicker } from './EmojiPicker';
+import { Avatar } from './Avatar';
+import { reportError } from './Toasts';
+
+/**
+ * What the server's Markdown renderer made, made ready to read: Unicode emoji drawn from their
+ * code points, times in the reader's zone, links to other sites in a new tab, the reader's own
+ * mentions marked. Only the server's HTML is ever put into the page.
+ */
+export function enhanceRenderedContent(root: HTMLElement, self: number): void {
+  for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
+    const code = /\bemoji-([0-9a-f-]+)\b/.exec(span.className)?.[1];
+    if (!code) continue;
+    try {
+      span.textContent = String.fromCodePoint(...code.split('-').map((part) => parseInt(part, 16)));
+    } catch {
+      // Not code points after all: the :name: text stays.
+    }
+  }
+  for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
+    const date = new Date(time.dateTime);
+    if (!Number.isNaN(date.getTime())) time.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  }
+  for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
+    const href = link.getAttribute('href') ?? '';
+    if (href.startsWith('#')) continue;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+  }
+  for (const mention of root.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
+    const id = mention.dataset.userId;
+    if (id === String(self) || id === '*') mention.classList.add('user-mention-me');
+  }
+}
+
+function timeOf(timestamp: number): string {
+  return new Date(timestamp * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+function fullTimeOf(timestamp: number): string {
+  return new Date(timestamp * 1000).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+}
+
+interface ReactionGroup {
+  reaction: Reaction;
+  userIds: number[];
+}
+
+function groupReactions(reactions: Reaction[]): ReactionGroup[] {
+  const groups = new Map<string, ReactionGroup>();
+  for (const reaction of reactions) {
+    const key = `${reaction.reaction_type}:${reaction.emoji_code}`;
+    const group = groups.get(key);
+    if (group) group.userIds.push(reaction.user_id);
+    else groups.set(key, { reaction, userIds: [reaction.user_id] });
+  }
+  return [...groups.values()];
+}
+
+export async function toggleReaction(message: Message, emoji: { emoji_name: string; emoji_code: string; reaction_type: string }): Promise<void> {
+  const self = session.value?.user_id;
+  const mine = message.reactions.some((r) => r.user_id === self && r.emoji_code === emoji.emoji_code && r.reaction_type === emoji.reaction_type);
+  const params = { emoji_name: emoji.emoji_name, emoji_code: emoji.emoji_code, reaction_type: emoji.reaction_type };
+  try {
+    if (mine) await del(`/json/messages/${message.id}/reactions`, params);
+    else await post(`/json/messages/${message.id}/reactions`, params);
+  } catch (err) {
+    reportError(err);
+  }
+}
+
+export async function setFlag(message: Message, flag: 'starred' | 'read', on: boolean): Promise<void> {
+  try {
+    await post('/json/messages/flags', { messages: [message.id], op: on ? 'add' : 'remove', flag });
+  } catch (err) {
+    reportError(err);
+  }
+}
+
+/** Opens the compose box to reply to a message, in its conversation. */
+export function replyTo(message: Message): void {
+  const self = session.value?.user_id ?? 0;
+  if (message.type === 'stream') {
+    openCompose({ kind: 'channel', channel: channelName(message.stream_id ?? 0) ?? String(message.display_recipient), topic: message.subject });
+  } else {
+    const key = dmKeyOf(message, self);
+    openCompose({ kind: 'dm', recipients: key === String(self) ? [self] : key.split(',').map(Number) });
+  }
+}
+
+/** Edits content in place (own messages), or the topic of a channel message. */
+function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
+  const [content, setContent] = useState<string | null>(null);
+  const [topic, setTopic] = useState(message.subject);
+  const [busy, setBusy] = useState(false);
+  const mine = message.sender_id === session.value?.user_id;
+  useEffect(() => {
+    if (!mine) return;
+    // The raw Markdown is fetched, since the feed holds the rendered HTML.
+    get<{ message: { content: string } }>(`/json/messages/${message.id}`, { apply_markdown: false }).then(
+      (answer) => setContent(answer.message.content),
+      reportError,
+    );
+  }, [message.id]);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    const params: Record<string, unknown> = {};
+    if (mine && content !== null) params.content = content;
+    if (message.type === 'stream' && topic !== message.subject) {
+      params.topic = topic;
+      params.propagate_mode = 'change_all';
+    }
+    try {
+      await patch(`/json/messages/${message.id}`, params);
+      onDone();
+    } catch (err) {
+      setBusy(false);
+      reportError(err);
+    }
+  };
+  return (
+    <form class="message-editor" onSubmit={save}>
+      {message.type === 'stream' && (
+        <label>
+          Topic
+          <input value={topic} onInput={(e) => setTopic(e.currentTarget.value)} maxLength={60} />
+        </label>
+      )}
+      {mine && (
+        <textarea
+          aria-label="Message content"
+          value={content ?? ''}
+          disabled={content === null}
+          rows={Math.min(12, (content ?? '').split('\n').length + 1)}
+          onInput={(e) => setContent(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') onDone();
+            if (e.key === 'Enter' && !e.shiftKey) save(e);
+          }}
+        />
+      )}
+      <div class="editor-buttons">
+        <button type="submit" class="primary" disabled={busy}>
+          Save
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface RowProps {
+  message: Message;
+  showSender: boolean;
+  selected: boolean;
+  observer: IntersectionObserver | null;
+}
+
+function MessageRowInner({ message, showSender, selected, observer }: RowProps) {
+  const self = session.value?.user_id ?? 0;
+  const contentRef = useRef<HTMLDivElement>(null);
+  const rowRef = useRef<HTMLDivElement>(null);
+  const [editing, setEditing] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const local = message.local_id !== undefined;
+  const mine = message.sender_id === self;
+  const starred = message.flags.includes('starred');
+  const unreadNow = !message.flags.includes('read');
+  const mentioned = message.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'));
+  const sender = users.value.get(message.sender_id);
+
+  useLayoutEffect(() => {
+    if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
+  }, [message.content]);
+
+  useEffect(() => {
+    const row = rowRef.current;
+    if (!row || !observer || local) return;
+    observer.observe(row);
+    return () => observer.unobserve(row);
+  }, [observer, local]);
+
+  useEffect(() => {
+    if (selected) rowRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const remove = async () => {
+    setConfirmingDelete(false);
+    try {
+      await del(`/json/messages/${message.id}`);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const pick = (emoji: EmojiChoice) => {
+    setPicking(false);
+    void toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
+  };
+  const canDelete = mine || realm.value.isAdmin;
+
+  return (
+    <div
+      ref={rowRef}
+      class={`message-row${showSender ? ' first-of-group' : ''}${selected ? ' selected' : ''}${unreadNow ? ' unread' : ''}${mentioned ? ' mentioned' : ''}${local ? ' local-echo' : ''}`}
+      data-message-id={local ? undefined : message.id}
+      aria-label={`${message.sender_full_name}, ${timeOf(message.timestamp)}`}
+      onClick={() => {
+        if (!local) selectedId.value = message.id;
+      }}
+      tabIndex={-1}
+    >
+      <div class="message-gutter">
+        {showSender ? (
+          <Avatar url={sender?.avatar_url ?? message.avatar_url} size={36} />
+        ) : (
+          <time class="gutter-time" dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
+            {timeOf(message.timestamp)}
+          </time>
+        )}
+      </div>
+      <div class="message-main">
+        {showSender && (
+          <div class="message-header">
+            <span class="sender-name">{sender?.full_name ?? message.sender_full_name}</span>
+            <time dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
+              {timeOf(message.timestamp)}
+            </time>
+          </div>
+        )}
+        {editing ? (
+          <Editor message={message} onDone={() => setEditing(false)} />
+        ) : local ? (
+          <div class="message-content rendered_markdown local">
+            <p>{message.content}</p>
+            {message.failed ? (
+              <p class="send-failed" role="alert">
+                Not sent.{' '}
+                <button
+                  type="button"
+                  class="link-button"
+                  onClick={() => {
+                    dropEcho(message.local_id!);
+                    const recipients = Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).filter((id) => id !== self) : [];
+                    void sendMessage({
+                      open: true,
+                      kind: message.type === 'stream' ? 'channel' : 'dm',
+                      channel: String(message.display_recipient),
+                      topic: message.subject,
+                      recipients: recipients.length ? recipients : [self],
+                      content: message.content,
+                    }).catch(reportError);
+                  }}
+                >
+                  Retry
+                </button>{' '}
+                <button type="button" class="link-button" onClick={() => dropEcho(message.local_id!)}>
+                  Discard
+                </button>
+              </p>
+            ) : (
+              <span class="sending">Sending…</span>
+            )}
+          </div>
+        ) : (
+          <div class="message-content rendered_markdown" ref={contentRef} dangerouslySetInnerHTML={{ __html: message.content }} />
+        )}
+        {message.last_edit_timestamp !== undefined && !editing && (
+          <span class="edited" title={`Edited ${fullTimeOf(message.last_edit_timestamp)}`}>
+            (edited)
+          </span>
+        )}
+        {message.reactions.length > 0 && (
+          <div class="reactions" role="group" aria-label="Reactions">
+            {groupReactions(message.reactions).map(({ reaction, userIds }) => {
+              const reacted = userIds.includes(self);
+              const names = userIds.map((id) => (id === self ? 'You' : userName(id))).join(', ');
+              return (
+                <button
+                  type="button"
+                  key={`${reaction.reaction_type}:${reaction.emoji_code}`}
+                  class={`reaction${reacted ? ' reacted' : ''}`}
+                  aria-pressed={reacted}
+                  aria-label={`${reaction.emoji_name}: ${userIds.length}, ${names}`}
+                  title={`${names} reacted with :${reaction.emoji_name}:`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    void toggleReaction(message, reaction);
+                  }}
+                >
+                  <EmojiGlyph emoji={reaction} /> <span class="reaction-count">{userIds.length}</span>
+                </button>
+              );
+            })}
+          </div>
+        )}
+      </div>
+      {!local && !editing && (
+        <div class="message-actions" role="toolbar" aria-label="Message actions">
+          <button type="button" aria-label="Add reaction" title="Add reaction" onClick={() => setPicking(!picking)}>
+            <Icon name="smile" />
+          </button>
+          <button type="button" aria-label="Reply" title="Reply (r)" onClick={() => replyTo(message)}>
+            <Icon name="reply" />
+          </button>
+          <button
+            type="button"
+            aria-label={starred ? 'Unstar' : 'Star'}
+            aria-pressed={starred}
+            title={starred ? 'Unstar (*)' : 'Star (*)'}
+            class={starred ? 'starred' : ''}
+            onClick={() => setFlag(message, 'starred', !starred)}
+          >
+            <Icon name="star" filled={starred} />
+          </button>
+          {!unreadNow && (
+            <button type="button" aria-label="Mark as unread" title="Mark as unread" onClick={() => setFlag(message, 'read', false)}>
+              <Icon name="unread" />
+            </button>
+          )}
+          {(mine || message.type === 'stream') && (
+            <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? 'Edit (e)' : 'Move to another topic'} onClick={() => setEditing(true)}>
+              <Icon name="edit" />
+            </button>
+          )}
+          {canDelete && (
+            <button type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
+              <Icon name="trash" />
+            </button>
+          )}
+        </div>
+      )}
+      {confirmingDelete && (
+        <div class="confirm-delete" role="alertdialog" aria-label="Delete this message?">
+          Delete this message?{' '}
+          <button type="button" class="danger" onClick={remove}>
+            Yes, delete
+          </button>{' '}
+          <button type="button" onClick={() => setConfirmingDelete(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {picking && <EmojiPicker onPick={pick} onClose={() => setPicking(false)} />}
+    </div>
+  );
+}
+
+export const MessageRow = memo(MessageRowInner);

@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'preact/hooks';
+import { goToNarrow } from '../nav';
+import { presenceOf, presences, session, users } from '../state';
+
+const ORDER = { active: 0, idle: 1, offline: 2 };
+
+/** The right column: people, with whether they are active now. */
+export function People() {
+  // Presence fades with time, so the list is redrawn every half minute.
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((n) => n + 1), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  void presences.value;
+  const [filter, setFilter] = useState('');
+  const self = session.value?.user_id;
+  const people = [...users.value.values()]
+    .filter((u) => u.is_active && !u.is_bot && u.full_name.toLowerCase().includes(filter.toLowerCase()))
+    .map((u) => ({ user: u, presence: u.user_id === self ? ('active' as const) : presenceOf(u.user_id) }))
+    .sort((a, b) => ORDER[a.presence] - ORDER[b.presence] || a.user.full_name.localeCompare(b.user.full_name));
+  return (
+    <aside class="right-sidebar" aria-label="People">
+      <h2 class="sidebar-heading">People</h2>
+      <input type="search" class="people-filter" placeholder="Filter people" aria-label="Filter people" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      <ul class="people">
+        {people.map(({ user, presence }) => (
+          <li key={user.user_id}>
+            <button type="button" class="link-button" onClick={() => goToNarrow([{ operator: 'dm', operand: String(user.user_id) }])} title={`Send a direct message to ${user.full_name}`}>
+              <span class={`presence presence-${presence}`} role="img" aria-label={presence} />
+              <span class="name">
+                {user.full_name}
+                {user.user_id === self ? ' (you)' : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

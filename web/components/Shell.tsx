@@ -1,0 +1,306 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { post } from '../api';
+import { compose, openCompose } from '../compose';
+import { feed, selectedId } from '../feed';
+import { startEvents, typingKey } from '../live';
+import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
+import { parseSearch, searchText } from '../narrow';
+import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme } from '../state';
+import { Avatar } from './Avatar';
+import { ChannelBrowser } from './ChannelBrowser';
+import { Compose } from './Compose';
+import { Inbox } from './Inbox';
+import { MessageList } from './MessageList';
+import { replyTo } from './MessageRow';
+import { People } from './People';
+import { Settings } from './Settings';
+import { Sidebar } from './Sidebar';
+import { Toasts, reportError } from './Toasts';
+
+function narrowTitle(): string {
+  const terms = feed.value.terms;
+  if (terms.length === 0) return 'Combined feed';
+  const channel = narrowChannel(terms);
+  if (channel && terms.length <= 2) return `#${channelName(channel.channelId) ?? channel.channelId}${channel.topic !== undefined ? ` › ${channel.topic || 'general chat'}` : ''}`;
+  const dm = narrowDm(terms);
+  if (dm && terms.length === 1) return dm.map(userName).join(', ');
+  if (terms.length === 1 && terms[0].operator === 'is') {
+    const names: Record<string, string> = { starred: 'Starred messages', mentioned: 'Mentions', dm: 'Direct messages', unread: 'Unread messages' };
+    if (names[terms[0].operand]) return names[terms[0].operand];
+  }
+  return 'Search results';
+}
+
+function TypingNotice() {
+  const terms = feed.value.terms;
+  const self = session.value?.user_id ?? 0;
+  const channel = narrowChannel(terms);
+  const dm = narrowDm(terms);
+  let who: number[] = [];
+  if (channel?.topic !== undefined) who = typing.value.get(typingKey('stream', channel.channelId, channel.topic)) ?? [];
+  else if (dm) who = typing.value.get(typingKey('dm', dmKey(dm, self))) ?? [];
+  return (
+    <div class="typing-notice" aria-live="polite">
+      {who.length > 0 && `${who.map(userName).join(', ')} ${who.length === 1 ? 'is' : 'are'} typing…`}
+    </div>
+  );
+}
+
+/** The compose box's recipient for the current narrow, as `c` opens it. */
+function composeForNarrow(kind: 'channel' | 'dm'): void {
+  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const self = session.value?.user_id ?? 0;
+  if (kind === 'dm') {
+    const dm = narrowDm(terms);
+    openCompose({ kind: 'dm', recipients: dm ? dm.filter((id) => id !== self).concat(dm.length === 1 && dm[0] === self ? [self] : []) : [] });
+    return;
+  }
+  const channel = narrowChannel(terms);
+  const dm = narrowDm(terms);
+  if (dm) openCompose({ kind: 'dm', recipients: dm });
+  else if (channel) openCompose({ kind: 'channel', channel: channelName(channel.channelId) ?? '', topic: channel.topic ?? '' });
+  else openCompose({ kind: 'channel' });
+}
+
+/** The next topic or conversation with unread messages (for `n`). */
+function nextUnreadNarrow(): void {
+  let first: number | undefined;
+  for (const id of unread.value.keys()) if (first === undefined || id < first) first = id;
+  if (first === undefined) return;
+  const place = unread.value.get(first)!;
+  if (place.kind === 'channel') {
+    goToNarrow([
+      { operator: 'channel', operand: String(place.channelId) },
+      { operator: 'topic', operand: place.topic },
+    ]);
+  } else goToNarrow([{ operator: 'dm', operand: place.key }]);
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return Boolean(el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable));
+}
+
+function moveSelection(step: number): void {
+  const messages = feed.value.messages;
+  if (messages.length === 0) return;
+  const index = messages.findIndex((m) => m.id === selectedId.value);
+  const next = index < 0 ? messages.length - 1 : Math.max(0, Math.min(messages.length - 1, index + step));
+  selectedId.value = messages[next].id;
+}
+
+function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === 'Escape') {
+        if (isTyping(e.target)) (e.target as HTMLElement).blur();
+        closeOverlays();
+        if (compose.value.open && !compose.value.content) compose.value = { ...compose.value, open: false };
+        return;
+      }
+      if (isTyping(e.target)) return;
+      const selected = feed.value.messages.find((m) => m.id === selectedId.value);
+      switch (e.key) {
+        case 'c':
+          composeForNarrow('channel');
+          break;
+        case 'x':
+          composeForNarrow('dm');
+          break;
+        case '/':
+          search.current?.focus();
+          break;
+        case 'n':
+          nextUnreadNarrow();
+          break;
+        case 'j':
+        case 'ArrowDown':
+          moveSelection(1);
+          break;
+        case 'k':
+        case 'ArrowUp':
+          moveSelection(-1);
+          break;
+        case 'End':
+          moveSelection(Number.MAX_SAFE_INTEGER);
+          break;
+        case 'r':
+        case 'Enter':
+          if (!selected) return;
+          replyTo(selected);
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+const THEMES: Theme[] = ['auto', 'light', 'dark'];
+
+/** The logged-in app: header with search, left sidebar, the centre view, people on the right. */
+export function Shell() {
+  const [ready, setReady] = useState(false);
+  const [failure, setFailure] = useState('');
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    startEvents(() => setReady(true)).catch((err: unknown) => setFailure((err as Error).message));
+  }, []);
+
+  useEffect(() => {
+    if (!ready) return;
+    followHash();
+    window.addEventListener('hashchange', followHash);
+    return () => window.removeEventListener('hashchange', followHash);
+  }, [ready]);
+
+  // The search box shows the current narrow, as Zulip's does.
+  const terms = feed.value.terms;
+  const showingNarrow = view.value.kind === 'narrow';
+  useEffect(() => {
+    setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
+  }, [terms, showingNarrow]);
+
+  const unreadTotal = unreadCounts.value.total;
+  const title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${view.value.kind === 'narrow' ? narrowTitle() : 'Inbox'} · ${realm.value.name}`;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+
+  useKeyboard(searchRef, () => {
+    setMenuOpen(false);
+    setSidebarOpen(false);
+  });
+
+  if (failure) {
+    return (
+      <main class="center-page">
+        <p role="alert">Cannot load Stoa: {failure}</p>
+        <button type="button" onClick={() => location.reload()}>
+          Try again
+        </button>
+      </main>
+    );
+  }
+  if (!ready) return <div class="loading-page" aria-busy="true" aria-label="Loading" />;
+
+  const logout = async () => {
+    try {
+      await post('/accounts/logout');
+    } catch (err) {
+      reportError(err);
+      return;
+    }
+    location.assign('/login');
+  };
+
+  const current = view.value;
+  const me = users.value.get(session.value?.user_id ?? 0);
+  return (
+    <div class={`app${sidebarOpen ? ' sidebar-open' : ''}`}>
+      <header class="top-bar">
+        <button type="button" class="sidebar-toggle" aria-label="Show channels" aria-expanded={sidebarOpen} onClick={() => setSidebarOpen(!sidebarOpen)}>
+          ☰
+        </button>
+        <a class="realm-name" href="#inbox">
+          {realm.value.name}
+        </a>
+        <form
+          class="search"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            searchRef.current?.blur();
+            goToNarrow(parseSearch(query));
+          }}
+        >
+          <input
+            ref={searchRef}
+            type="search"
+            aria-label="Search messages"
+            placeholder="Search (channel:, topic:, sender:, is:, has:, words)"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
+        </form>
+        {!connected.value && (
+          <span class="offline" role="status">
+            Reconnecting…
+          </span>
+        )}
+        <div class="menu">
+          <button type="button" class="menu-button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Personal menu" onClick={() => setMenuOpen(!menuOpen)}>
+            <Avatar class="avatar small" url={me?.avatar_url} size={28} />
+          </button>
+          {menuOpen && (
+            <ul class="menu-list" role="menu" onClick={() => setMenuOpen(false)}>
+              <li role="none" class="menu-who">
+                {me?.full_name}
+                <br />
+                <small>{session.value?.email}</small>
+              </li>
+              <li role="none">
+                <a role="menuitem" href="#settings/profile">
+                  Personal settings
+                </a>
+              </li>
+              {realm.value.isAdmin && (
+                <li role="none">
+                  <a role="menuitem" href="#organization">
+                    Organization settings
+                  </a>
+                </li>
+              )}
+              <li role="none">
+                <a role="menuitem" href="#channels">
+                  Channels
+                </a>
+              </li>
+              <li role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => {
+                    theme.value = THEMES[(THEMES.indexOf(theme.value) + 1) % THEMES.length];
+                  }}
+                >
+                  Theme: {theme.value === 'auto' ? 'system' : theme.value}
+                </button>
+              </li>
+              <li role="none">
+                <button type="button" role="menuitem" onClick={logout}>
+                  Log out
+                </button>
+              </li>
+            </ul>
+          )}
+        </div>
+      </header>
+      <Sidebar onNavigate={() => setSidebarOpen(false)} />
+      <main class="middle" aria-label={current.kind === 'narrow' ? narrowTitle() : 'Inbox'}>
+        {current.kind === 'inbox' && <Inbox />}
+        {current.kind === 'channels' && <ChannelBrowser />}
+        {current.kind === 'settings' && <Settings section={current.section} />}
+        {current.kind === 'narrow' && (
+          <>
+            <h1 class="narrow-title">{narrowTitle()}</h1>
+            <MessageList />
+            <TypingNotice />
+          </>
+        )}
+        {(current.kind === 'narrow' || current.kind === 'inbox') && <Compose />}
+      </main>
+      <People />
+      <Toasts />
+    </div>
+  );
+}
+

@@ -1,0 +1,139 @@
+import { useEffect } from 'preact/hooks';
+import { feed } from '../feed';
+import { loadTopics } from '../live';
+import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../nav';
+import { narrowHash } from '../narrow';
+import { recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
+
+function Count({ n, label }: { n: number | undefined; label: string }) {
+  if (!n) return null;
+  return (
+    <span class="unread-count" aria-label={`${n} unread ${label}`}>
+      {n}
+    </span>
+  );
+}
+
+/** The left column: views, channels (with the open channel's topics) and direct messages. */
+export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
+  const counts = unreadCounts.value;
+  const current = view.value;
+  const terms = current.kind === 'narrow' ? feed.value.terms : [];
+  const open = current.kind === 'narrow' ? narrowChannel(terms) : undefined;
+  const openDm = current.kind === 'narrow' ? narrowDm(terms) : undefined;
+  const self = session.value?.user_id ?? 0;
+  const isView = (operand: string) => terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === operand;
+
+  useEffect(() => {
+    if (open && !topics.value.has(open.channelId)) void loadTopics(open.channelId).catch(() => undefined);
+  }, [open?.channelId]);
+
+  const subs = [...subscriptions.value.values()].sort((a, b) => Number(Boolean(b.pin_to_top)) - Number(Boolean(a.pin_to_top)) || a.name.localeCompare(b.name));
+  const nav = (action: () => void) => (event: Event) => {
+    event.preventDefault();
+    action();
+    onNavigate();
+  };
+
+  return (
+    <nav class="left-sidebar" aria-label="Views, channels and direct messages">
+      <ul class="views">
+        <li class={current.kind === 'inbox' ? 'active' : ''}>
+          <a href="#inbox" onClick={nav(() => goTo('#inbox'))}>
+            Inbox <Count n={counts.total} label="messages" />
+          </a>
+        </li>
+        <li class={current.kind === 'narrow' && terms.length === 0 ? 'active' : ''}>
+          <a href="#feed" onClick={nav(() => goToNarrow([]))}>
+            Combined feed
+          </a>
+        </li>
+        <li class={isView('mentioned') ? 'active' : ''}>
+          <a href="#narrow/is/mentioned" onClick={nav(() => goToNarrow([{ operator: 'is', operand: 'mentioned' }]))}>
+            Mentions <Count n={counts.mentions} label="mentions" />
+          </a>
+        </li>
+        <li class={isView('starred') ? 'active' : ''}>
+          <a href="#narrow/is/starred" onClick={nav(() => goToNarrow([{ operator: 'is', operand: 'starred' }]))}>
+            Starred
+          </a>
+        </li>
+      </ul>
+
+      <h2 class="sidebar-heading">
+        <span>Channels</span>
+        <a href="#channels" class="heading-action" aria-label="Browse channels" title="Browse channels" onClick={nav(() => goTo('#channels'))}>
+          +
+        </a>
+      </h2>
+      <ul class="channels">
+        {subs.map((sub) => {
+          const isOpen = open?.channelId === sub.stream_id;
+          const channelTopics = isOpen ? (topics.value.get(sub.stream_id) ?? []) : [];
+          return (
+            <li key={sub.stream_id} class={isOpen && open?.topic === undefined ? 'active' : ''}>
+              <a
+                href={narrowHash([{ operator: 'channel', operand: String(sub.stream_id) }], hashNames)}
+                onClick={onNavigate}
+                aria-current={isOpen ? 'page' : undefined}
+              >
+                <span class="channel-swatch" style={{ backgroundColor: sub.color }} aria-hidden="true">
+                  {sub.invite_only ? '🔒' : '#'}
+                </span>
+                <span class="name">{sub.name}</span>
+                <Count n={counts.channels.get(sub.stream_id)} label={`messages in ${sub.name}`} />
+              </a>
+              {isOpen && channelTopics.length > 0 && (
+                <ul class="topics" aria-label={`Topics in ${sub.name}`}>
+                  {channelTopics.slice(0, 12).map((topic) => (
+                    <li key={topic.name} class={open?.topic?.toLowerCase() === topic.name.toLowerCase() ? 'active' : ''}>
+                      <a
+                        href={narrowHash(
+                          [
+                            { operator: 'channel', operand: String(sub.stream_id) },
+                            { operator: 'topic', operand: topic.name },
+                          ],
+                          hashNames,
+                        )}
+                        onClick={onNavigate}
+                      >
+                        <span class="name">{topic.name || 'general chat'}</span>
+                        <Count n={counts.topics.get(topicKey(sub.stream_id, topic.name))} label={`messages in ${topic.name}`} />
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+        {subs.length === 0 && <li class="empty">No channels yet.</li>}
+      </ul>
+
+      <h2 class="sidebar-heading">
+        <a href="#narrow/is/dm" onClick={nav(() => goToNarrow([{ operator: 'is', operand: 'dm' }]))}>
+          Direct messages
+        </a>
+      </h2>
+      <ul class="dms">
+        {recentDms.value.slice(0, 10).map((conversation) => {
+          const key = dmKey(conversation.userIds, self);
+          const others = conversation.userIds.filter((id) => id !== self);
+          const label = others.length === 0 ? `${userName(self)} (you)` : others.map(userName).join(', ');
+          const active = openDm !== undefined && dmKey(openDm, self) === key;
+          return (
+            <li key={key} class={active ? 'active' : ''}>
+              <a
+                href={narrowHash([{ operator: 'dm', operand: (others.length ? others : [self]).join(',') }], hashNames)}
+                onClick={onNavigate}
+              >
+                <span class="name">{label}</span>
+                <Count n={counts.dms.get(key)} label={`messages from ${label}`} />
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

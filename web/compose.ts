@@ -1,0 +1,105 @@
+import { signal } from '@preact/signals';
+import { post } from './api';
+import { currentQueueId } from './live';
+import { channelByName, localEchoes, session, users } from './state';
+import type { Message } from './types';
+
+/** What the compose box holds; keyboard shortcuts and reply buttons fill it. */
+export interface ComposeState {
+  open: boolean;
+  kind: 'channel' | 'dm';
+  channel: string;
+  topic: string;
+  /** The other people of a direct message. */
+  recipients: number[];
+  content: string;
+}
+
+export const compose = signal<ComposeState>({ open: false, kind: 'channel', channel: '', topic: '', recipients: [], content: '' });
+/** Incremented to ask the compose box to focus its text area. */
+export const composeFocus = signal(0);
+
+export function openCompose(change: Partial<ComposeState>): void {
+  compose.value = { ...compose.value, ...change, open: true };
+  composeFocus.value++;
+}
+
+let localCounter = 0;
+
+/** Sends what the compose box holds, shown at once as a local echo until the server's copy arrives. */
+export async function sendMessage(state: ComposeState): Promise<void> {
+  const self = session.value;
+  if (!self) return;
+  const me = users.value.get(self.user_id);
+  const localId = `${Date.now()}.${++localCounter}`;
+  const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
+  if (state.kind === 'channel' && !channel) throw new Error(`There is no channel named "${state.channel}".`);
+  if (state.kind === 'dm' && state.recipients.length === 0) throw new Error('Choose who to send this to.');
+  const echo: Message = {
+    id: Number.MAX_SAFE_INTEGER - localCounter,
+    local_id: localId,
+    sender_id: self.user_id,
+    sender_full_name: me?.full_name ?? self.email,
+    sender_email: self.email,
+    avatar_url: me?.avatar_url ?? null,
+    timestamp: Math.floor(Date.now() / 1000),
+    content: state.content,
+    type: state.kind === 'channel' ? 'stream' : 'private',
+    stream_id: channel?.stream_id,
+    subject: state.kind === 'channel' ? state.topic : '',
+    display_recipient:
+      state.kind === 'channel'
+        ? (channel?.name ?? state.channel)
+        : [...new Set([...state.recipients, self.user_id])].map((id) => ({ id, email: users.value.get(id)?.email ?? '', full_name: users.value.get(id)?.full_name ?? '' })),
+    flags: ['read'],
+    reactions: [],
+  };
+  localEchoes.value = [...localEchoes.value, echo];
+  const params =
+    state.kind === 'channel'
+      ? { type: 'stream', to: channel!.stream_id, topic: state.topic, content: state.content }
+      : { type: 'direct', to: state.recipients, content: state.content };
+  try {
+    await post('/json/messages', { ...params, queue_id: currentQueueId() ?? undefined, local_id: localId, read_by_sender: true });
+  } catch (err) {
+    localEchoes.value = localEchoes.value.map((m) => (m.local_id === localId ? { ...m, failed: true } : m));
+    throw err;
+  }
+}
+
+export function dropEcho(localId: string): void {
+  localEchoes.value = localEchoes.value.filter((m) => m.local_id !== localId);
+}
+
+// Typing notices: "start" at most every 10 seconds while typing, "stop" 5 seconds after the last key.
+let typingSentAt = 0;
+let stopTimer: ReturnType<typeof setTimeout> | undefined;
+let typingTo: Record<string, unknown> | undefined;
+
+function typingTarget(state: ComposeState): Record<string, unknown> | undefined {
+  if (state.kind === 'dm') return state.recipients.length ? { type: 'direct', to: state.recipients } : undefined;
+  const channel = channelByName(state.channel);
+  return channel ? { type: 'stream', stream_id: channel.stream_id, topic: state.topic } : undefined;
+}
+
+export function noteTyping(state: ComposeState): void {
+  const target = typingTarget(state);
+  if (!target) return;
+  const now = Date.now();
+  if (now - typingSentAt > 10_000 || JSON.stringify(target) !== JSON.stringify(typingTo)) {
+    typingSentAt = now;
+    typingTo = target;
+    void post('/json/typing', { ...target, op: 'start' }).catch(() => undefined);
+  }
+  clearTimeout(stopTimer);
+  stopTimer = setTimeout(stopTyping, 5000);
+}
+
+export function stopTyping(): void {
+  clearTimeout(stopTimer);
+  if (!typingTo) return;
+  const target = typingTo;
+  typingTo = undefined;
+  typingSentAt = 0;
+  void post('/json/typing', { ...target, op: 'stop' }).catch(() => undefined);
+}

@@ -1,0 +1,17 @@
+/** Small line icons for message actions (drawn here: no icon font or image to fetch). */
+const PATHS: Record<string, string> = {
+  smile: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM8.5 14.5c.9 1.2 2.1 2 3.5 2s2.6-.8 3.5-2M9 10h.01M15 10h.01',
+  reply: 'M10 9V5l-7 7 7 7v-4.1c5 0 8.5 1.6 11 5.1-1-5-4-10-11-11z',
+  star: 'M12 3l2.8 5.7 6.2.9-4.5 4.4 1.1 6.2L12 17.3 6.4 20.2l1.1-6.2L3 9.6l6.2-.9z',
+  unread: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z',
+  edit: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
+};
+
+export function Icon({ name, filled = false }: { name: keyof typeof PATHS; filled?: boolean }) {
+  return (
+    <svg class="icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill={filled ? 'currentColor' : 'none'} stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

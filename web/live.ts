@@ -1,0 +1,459 @@
+import { batch } from '@preact/signals';
+import { ApiError, get, post } from './api';
+import { applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
+import {
+  channels,
+  connected,
+  dmKey,
+  dmKeyOf,
+  localEchoes,
+  placeOf,
+  presences,
+  realm,
+  realmEmoji,
+  recentDms,
+  session,
+  subscriptions,
+  topics,
+  typing,
+  unread,
+  unreadMentions,
+  updateMap,
+  users,
+  type UnreadPlace,
+} from './state';
+import type { Channel, Message, RealmEmoji, Subscription, User } from './types';
+
+/**
+ * One event queue for the page: POST /json/register for the state, then long-polls of
+ * GET /json/events. When the queue is lost (the server restarted, or it was idle too long)
+ * it registers again and fetches the view again, so no message is missed.
+ */
+
+let queueId: string | null = null;
+let lastEventId = -1;
+
+export function currentQueueId(): string | null {
+  return queueId;
+}
+
+interface RegisterAnswer {
+  queue_id: string;
+  last_event_id: number;
+  realm_name: string;
+  server_emoji_data_url?: string;
+  max_file_upload_size_mib?: number;
+  realm_users: User[];
+  realm_non_active_users?: User[];
+  subscriptions: Subscription[];
+  streams?: Channel[];
+  never_subscribed?: Channel[];
+  unread_msgs: {
+    streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
+    pms: Array<{ other_user_id: number; unread_message_ids: number[] }>;
+    huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
+    mentions: number[];
+  };
+  recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
+  presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
+  realm_emoji: Record<string, RealmEmoji>;
+  is_admin: boolean;
+  is_owner: boolean;
+  user_id: number;
+}
+
+async function register(): Promise<void> {
+  const answer = await post<RegisterAnswer>('/json/register', {
+    apply_markdown: true,
+    client_gravatar: false,
+    slim_presence: true,
+    include_subscribers: false,
+    client_capabilities: {
+      notification_settings_null: true,
+      bulk_message_deletion: true,
+      user_avatar_url_field_optional: false,
+      stream_typing_notifications: true,
+      user_settings_object: true,
+      simplified_presence_events: true,
+      archived_channels: false,
+    },
+  });
+  const self = answer.user_id;
+  batch(() => {
+    queueId = answer.queue_id;
+    lastEventId = answer.last_event_id;
+    realm.value = {
+      name: answer.realm_name,
+      emojiDataUrl: answer.server_emoji_data_url,
+      maxFileUploadMib: answer.max_file_upload_size_mib ?? 25,
+      isAdmin: answer.is_admin,
+      isOwner: answer.is_owner,
+    };
+    users.value = new Map([...answer.realm_users, ...(answer.realm_non_active_users ?? [])].map((u) => [u.user_id, u]));
+    subscriptions.value = new Map(answer.subscriptions.map((s) => [s.stream_id, s]));
+    channels.value = new Map(
+      [...(answer.streams ?? []), ...(answer.never_subscribed ?? []), ...answer.subscriptions].map((c) => [c.stream_id, c as Channel]),
+    );
+    const places = new Map<number, UnreadPlace>();
+    for (const entry of answer.unread_msgs.streams) {
+      for (const id of entry.unread_message_ids) places.set(id, { kind: 'channel', channelId: entry.stream_id, topic: entry.topic });
+    }
+    for (const entry of answer.unread_msgs.pms) {
+      for (const id of entry.unread_message_ids) places.set(id, { kind: 'dm', key: dmKey([entry.other_user_id], self) });
+    }
+    for (const entry of answer.unread_msgs.huddles) {
+      for (const id of entry.unread_message_ids) places.set(id, { kind: 'dm', key: dmKey(entry.user_ids_string.split(',').map(Number), self) });
+    }
+    unread.value = places;
+    unreadMentions.value = new Set(answer.unread_msgs.mentions);
+    recentDms.value = answer.recent_private_conversations
+      .map((c) => ({ userIds: [...c.user_ids].sort((a, b) => a - b), maxMessageId: c.max_message_id }))
+      .sort((a, b) => b.maxMessageId - a.maxMessageId);
+    presences.value = new Map(Object.entries(answer.presences).map(([id, p]) => [Number(id), { active: p.active_timestamp, idle: p.idle_timestamp }]));
+    realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
+    topics.value = new Map();
+  });
+}
+
+let stopped = false;
+
+/** Registers and keeps polling until the page goes away; `onReady` runs after the first registration. */
+export async function startEvents(onReady: () => void): Promise<void> {
+  await register();
+  onReady();
+  void pollLoop();
+  startPresence();
+}
+
+async function pollLoop(): Promise<void> {
+  let failures = 0;
+  while (!stopped) {
+    try {
+      const answer = await get<{ events: Array<Record<string, unknown>> }>('/json/events', { queue_id: queueId ?? '', last_event_id: lastEventId });
+      failures = 0;
+      connected.value = true;
+      for (const event of answer.events) {
+        lastEventId = Math.max(lastEventId, Number(event.id));
+        try {
+          applyEvent(event);
+        } catch (err) {
+          console.error('event not applied', event, err);
+        }
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        location.assign('/login');
+        return;
+      }
+      if (err instanceof ApiError && err.code === 'BAD_EVENT_QUEUE_ID') {
+        // The queue is gone (a restart, or too long asleep): start over without losing messages.
+        try {
+          await register();
+          connected.value = true;
+          await reloadFeed();
+          continue;
+        } catch {
+          // The server is not back yet; wait as for any other failure.
+        }
+      }
+      connected.value = false;
+      failures++;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** Math.min(failures, 5))));
+    }
+  }
+}
+
+/** Reports presence now and every minute, and reads everyone's. */
+function startPresence(): void {
+  const report = async () => {
+    try {
+      const answer = await post<{ presences?: Record<string, { active_timestamp: number; idle_timestamp: number }> }>('/json/users/me/presence', {
+        status: document.hasFocus() ? 'active' : 'idle',
+        new_user_input: document.hasFocus(),
+        slim_presence: true,
+      });
+      if (answer.presences) mergePresences(answer.presences);
+    } catch {
+      // Presence is best effort.
+    }
+  };
+  void report();
+  setInterval(report, 60_000);
+}
+
+function mergePresences(changes: Record<string, { active_timestamp: number; idle_timestamp: number }>): void {
+  updateMap(presences, (copy) => {
+    for (const [id, p] of Object.entries(changes)) copy.set(Number(id), { active: p.active_timestamp, idle: p.idle_timestamp });
+  });
+}
+
+function rememberTopic(channelId: number, topic: string, messageId: number): void {
+  const list = topics.value.get(channelId);
+  if (!list) return;
+  const rest = list.filter((t) => t.name.toLowerCase() !== topic.toLowerCase());
+  updateMap(topics, (copy) => copy.set(channelId, [{ name: topic, maxId: messageId }, ...rest]));
+}
+
+/** Fetches a channel's topics for the sidebar. */
+export async function loadTopics(channelId: number): Promise<void> {
+  const answer = await get<{ topics: Array<{ name: string; max_id: number }> }>(`/json/users/me/${channelId}/topics`);
+  updateMap(topics, (copy) => copy.set(channelId, answer.topics.map((t) => ({ name: t.name, maxId: t.max_id }))));
+}
+
+function onMessage(event: { message: Message; flags: string[]; local_message_id?: string }): void {
+  const self = session.value?.user_id ?? 0;
+  const message: Message = { ...event.message, flags: event.flags };
+  batch(() => {
+    if (event.local_message_id) localEchoes.value = localEchoes.value.filter((echo) => echo.local_id !== event.local_message_id);
+    if (!event.flags.includes('read')) {
+      updateMap(unread, (copy) => copy.set(message.id, placeOf(message, self)));
+      if (event.flags.some((flag) => flag === 'mentioned' || flag.endsWith('wildcard_mentioned'))) {
+        unreadMentions.value = new Set([...unreadMentions.value, message.id]);
+      }
+    }
+    if (message.type === 'stream' && message.stream_id !== undefined) rememberTopic(message.stream_id, message.subject, message.id);
+    else {
+      const key = dmKeyOf(message, self);
+      const others = key === String(self) ? [] : key.split(',').map(Number);
+      recentDms.value = [{ userIds: others, maxMessageId: message.id }, ...recentDms.value.filter((c) => dmKey(c.userIds, self) !== key)];
+    }
+    const current = feed.value;
+    if (!current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) && !current.messages.some((m) => m.id === message.id)) {
+      feed.value = { ...current, messages: [...current.messages, message] };
+    }
+    removeTyping(message.sender_id);
+  });
+}
+
+function onUpdateMessage(event: Record<string, unknown>): void {
+  const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+  const newTopic = event.subject as string | undefined;
+  const newChannel = event.new_stream_id as number | undefined;
+  const edited = event.message_id as number | undefined;
+  const rendered = event.rendered_content as string | undefined;
+  batch(() => {
+    updateFeedMessages((m) => {
+      if (!ids.has(m.id)) return m;
+      const next = { ...m };
+      if (newTopic !== undefined) next.subject = newTopic;
+      if (newChannel !== undefined) {
+        next.stream_id = newChannel;
+        next.display_recipient = channels.value.get(newChannel)?.name ?? String(next.display_recipient);
+      }
+      if (m.id === edited && rendered !== undefined) {
+        next.content = rendered;
+        next.last_edit_timestamp = event.edit_timestamp as number;
+      }
+      return next;
+    });
+    if (newTopic !== undefined || newChannel !== undefined) {
+      updateMap(unread, (copy) => {
+        for (const id of ids) {
+          const place = copy.get(id);
+          if (place?.kind !== 'channel') continue;
+          copy.set(id, { kind: 'channel', channelId: newChannel ?? place.channelId, topic: newTopic ?? place.topic });
+        }
+      });
+      // The topic lists of the channels involved are fetched again.
+      const affected = [event.stream_id as number | undefined, newChannel].filter((id): id is number => id !== undefined);
+      for (const id of affected) if (topics.value.has(id)) void loadTopics(id);
+    }
+  });
+}
+
+function onDeleteMessage(event: Record<string, unknown>): void {
+  const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+  batch(() => {
+    const current = feed.value;
+    feed.value = { ...current, messages: current.messages.filter((m) => !ids.has(m.id)) };
+    applyRead([...ids]);
+  });
+}
+
+function onReaction(event: Record<string, unknown>): void {
+  const reaction = {
+    emoji_name: event.emoji_name as string,
+    emoji_code: event.emoji_code as string,
+    reaction_type: event.reaction_type as string,
+    user_id: event.user_id as number,
+  };
+  updateFeedMessages((m) => {
+    if (m.id !== event.message_id) return m;
+    const others = m.reactions.filter(
+      (r) => !(r.user_id === reaction.user_id && r.emoji_code === reaction.emoji_code && r.reaction_type === reaction.reaction_type),
+    );
+    return { ...m, reactions: event.op === 'add' ? [...others, reaction] : others };
+  });
+}
+
+function onFlags(event: Record<string, unknown>): void {
+  const flag = event.flag as string;
+  const ids = event.messages as number[];
+  const adding = event.op === 'add';
+  const self = session.value?.user_id ?? 0;
+  batch(() => {
+    if (flag === 'read' && adding) {
+      if (event.all) {
+        unread.value = new Map();
+        unreadMentions.value = new Set();
+      } else applyRead(ids);
+    } else if (flag === 'read') {
+      const details = (event.message_details ?? {}) as Record<string, { type: string; stream_id?: number; topic?: string; user_ids?: number[]; mentioned?: boolean }>;
+      updateMap(unread, (copy) => {
+        for (const id of ids) {
+          const detail = details[id];
+          if (!detail) continue;
+          copy.set(
+            id,
+            detail.type === 'stream'
+              ? { kind: 'channel', channelId: detail.stream_id ?? 0, topic: detail.topic ?? '' }
+              : { kind: 'dm', key: dmKey(detail.user_ids ?? [], self) },
+          );
+        }
+      });
+      const mentioned = ids.filter((id) => details[id]?.mentioned);
+      if (mentioned.length) unreadMentions.value = new Set([...unreadMentions.value, ...mentioned]);
+    }
+    const set = new Set(ids);
+    updateFeedMessages((m) => {
+      if (!(event.all || set.has(m.id))) return m;
+      const has = m.flags.includes(flag);
+      if (adding === has) return m;
+      return { ...m, flags: adding ? [...m.flags, flag] : m.flags.filter((f) => f !== flag) };
+    });
+  });
+}
+
+function onSubscription(event: Record<string, unknown>): void {
+  switch (event.op) {
+    case 'add':
+      updateMap(subscriptions, (copy) => {
+        for (const sub of event.subscriptions as Subscription[]) copy.set(sub.stream_id, sub);
+      });
+      updateMap(channels, (copy) => {
+        for (const sub of event.subscriptions as Subscription[]) copy.set(sub.stream_id, sub as Channel);
+      });
+      break;
+    case 'remove':
+      updateMap(subscriptions, (copy) => {
+        for (const sub of event.subscriptions as Array<{ stream_id: number }>) copy.delete(sub.stream_id);
+      });
+      break;
+    case 'update':
+      updateMap(subscriptions, (copy) => {
+        const sub = copy.get(event.stream_id as number);
+        if (sub) copy.set(sub.stream_id, { ...sub, [event.property as string]: event.value });
+      });
+      break;
+  }
+}
+
+function onStream(event: Record<string, unknown>): void {
+  if (event.op === 'create') {
+    updateMap(channels, (copy) => {
+      for (const channel of event.streams as Channel[]) copy.set(channel.stream_id, channel);
+    });
+  } else if (event.op === 'delete') {
+    updateMap(channels, (copy) => {
+      for (const channel of event.streams as Channel[]) copy.delete(channel.stream_id);
+    });
+  } else if (event.op === 'update') {
+    const property = event.property as string;
+    const id = event.stream_id as number;
+    updateMap(channels, (copy) => {
+      const channel = copy.get(id);
+      if (channel) copy.set(id, { ...channel, [property]: event.value });
+    });
+    updateMap(subscriptions, (copy) => {
+      const sub = copy.get(id);
+      if (sub) copy.set(id, { ...sub, [property]: event.value });
+    });
+  }
+}
+
+/** The key of the conversation a typing notice is about (see state.typing). */
+export function typingKey(kind: 'stream', channelId: number, topic: string): string;
+export function typingKey(kind: 'dm', key: string): string;
+export function typingKey(kind: 'stream' | 'dm', a: number | string, topic?: string): string {
+  return kind === 'stream' ? `stream:${a}:${(topic ?? '').toLowerCase()}` : `dm:${a}`;
+}
+
+const typingTimers = new Map<number, ReturnType<typeof setTimeout>>();
+
+function removeTyping(userId: number): void {
+  const next = new Map<string, number[]>();
+  let changed = false;
+  for (const [key, ids] of typing.value) {
+    const rest = ids.filter((id) => id !== userId);
+    if (rest.length !== ids.length) changed = true;
+    if (rest.length) next.set(key, rest);
+  }
+  if (changed) typing.value = next;
+}
+
+function onTyping(event: Record<string, unknown>): void {
+  const self = session.value?.user_id ?? 0;
+  const sender = (event.sender as { user_id: number }).user_id;
+  if (sender === self) return;
+  const key =
+    event.message_type === 'stream'
+      ? typingKey('stream', event.stream_id as number, event.topic as string)
+      : typingKey('dm', dmKey([...(event.recipients as Array<{ user_id: number }>).map((r) => r.user_id)], self));
+  removeTyping(sender);
+  clearTimeout(typingTimers.get(sender));
+  if (event.op === 'start') {
+    updateMap(typing, (copy) => copy.set(key, [...(copy.get(key) ?? []), sender]));
+    // A sender who stops without saying so is forgotten after Zulip's 15 seconds.
+    typingTimers.set(
+      sender,
+      setTimeout(() => removeTyping(sender), 15_000),
+    );
+  }
+}
+
+function onRealmUser(event: Record<string, unknown>): void {
+  const person = event.person as Partial<User> & { user_id: number };
+  updateMap(users, (copy) => {
+    if (event.op === 'add') copy.set(person.user_id, person as User);
+    else if (event.op === 'remove') {
+      const user = copy.get(person.user_id);
+      if (user) copy.set(user.user_id, { ...user, is_active: false });
+    } else if (event.op === 'update') {
+      const user = copy.get(person.user_id);
+      if (user) copy.set(user.user_id, { ...user, ...person });
+    }
+  });
+}
+
+function applyEvent(event: Record<string, unknown>): void {
+  switch (event.type) {
+    case 'message':
+      return onMessage(event as unknown as { message: Message; flags: string[]; local_message_id?: string });
+    case 'update_message':
+      return onUpdateMessage(event);
+    case 'delete_message':
+      return onDeleteMessage(event);
+    case 'reaction':
+      return onReaction(event);
+    case 'update_message_flags':
+      return onFlags(event);
+    case 'subscription':
+      return onSubscription(event);
+    case 'stream':
+      return onStream(event);
+    case 'typing':
+      return onTyping(event);
+    case 'presence':
+      return mergePresences(event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>);
+    case 'realm_user':
+      return onRealmUser(event);
+    case 'realm':
+      if (event.op === 'update' && event.property === 'name') realm.value = { ...realm.value, name: event.value as string };
+      return;
+    case 'realm_emoji':
+      realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
+      return;
+    case 'restart':
+      return;
+  }
+}

@@ -1,0 +1,141 @@
+import { computed, signal } from '@preact/signals';
+import type { Channel, Message, RealmEmoji, Subscription, User } from './types';
+
+/** The app's state, as signals the components read; the event loop (live.ts) keeps it current. */
+
+export interface Session {
+  user_id: number;
+  email: string;
+}
+
+export const session = signal<Session | null>(null);
+
+export interface RealmInfo {
+  name: string;
+  emojiDataUrl: string | undefined;
+  maxFileUploadMib: number;
+  isAdmin: boolean;
+  isOwner: boolean;
+}
+
+export const realm = signal<RealmInfo>({ name: 'Stoa', emojiDataUrl: undefined, maxFileUploadMib: 25, isAdmin: false, isOwner: false });
+export const users = signal<Map<number, User>>(new Map());
+export const subscriptions = signal<Map<number, Subscription>>(new Map());
+/** Every channel the user can see, subscribed or not. */
+export const channels = signal<Map<number, Channel>>(new Map());
+export const realmEmoji = signal<Map<string, RealmEmoji>>(new Map());
+
+/** Where an unread message is, so counts can be made per channel, topic and conversation. */
+export type UnreadPlace = { kind: 'channel'; channelId: number; topic: string } | { kind: 'dm'; key: string };
+export const unread = signal<Map<number, UnreadPlace>>(new Map());
+export const unreadMentions = signal<Set<number>>(new Set());
+
+/** Last activity per user, in seconds since the epoch. */
+export const presences = signal<Map<number, { active: number; idle: number }>>(new Map());
+
+export interface DmConversation {
+  /** The other people's IDs, sorted; empty for notes to self. */
+  userIds: number[];
+  maxMessageId: number;
+}
+export const recentDms = signal<DmConversation[]>([]);
+
+/** Topics of channels whose topic list was fetched, newest first. */
+export const topics = signal<Map<number, Array<{ name: string; maxId: number }>>>(new Map());
+
+/** Who is typing where: a conversation key (see typingKey) -> user IDs. */
+export const typing = signal<Map<string, number[]>>(new Map());
+
+export type Theme = 'auto' | 'light' | 'dark';
+export const theme = signal<Theme>((localStorage.getItem('stoa-theme') as Theme | null) ?? 'auto');
+
+/** Whether the event queue is connected; false while reconnecting. */
+export const connected = signal(true);
+
+/** Messages being sent, shown until the server's copy arrives. */
+export const localEchoes = signal<Message[]>([]);
+
+/** A conversation key for direct messages: the other people's IDs, sorted; the user's own for notes to self. */
+export function dmKey(userIds: number[], self: number): string {
+  const others = [...new Set(userIds)].filter((id) => id !== self).sort((a, b) => a - b);
+  return others.length === 0 ? String(self) : others.join(',');
+}
+
+export function dmKeyOf(message: Message, self: number): string {
+  const recipients = Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id) : [];
+  return dmKey(recipients, self);
+}
+
+export function placeOf(message: Message, self: number): UnreadPlace {
+  return message.type === 'stream'
+    ? { kind: 'channel', channelId: message.stream_id ?? 0, topic: message.subject }
+    : { kind: 'dm', key: dmKeyOf(message, self) };
+}
+
+export function topicKey(channelId: number, topic: string): string {
+  return `${channelId}\u0000${topic.toLowerCase()}`;
+}
+
+export interface UnreadCounts {
+  total: number;
+  channels: Map<number, number>;
+  topics: Map<string, number>;
+  dms: Map<string, number>;
+  dmTotal: number;
+  mentions: number;
+}
+
+export const unreadCounts = computed<UnreadCounts>(() => {
+  const counts: UnreadCounts = { total: 0, channels: new Map(), topics: new Map(), dms: new Map(), dmTotal: 0, mentions: unreadMentions.value.size };
+  const subs = subscriptions.value;
+  for (const place of unread.value.values()) {
+    if (place.kind === 'channel') {
+      if (!subs.has(place.channelId)) continue;
+      counts.channels.set(place.channelId, (counts.channels.get(place.channelId) ?? 0) + 1);
+      const key = topicKey(place.channelId, place.topic);
+      counts.topics.set(key, (counts.topics.get(key) ?? 0) + 1);
+    } else {
+      counts.dms.set(place.key, (counts.dms.get(place.key) ?? 0) + 1);
+      counts.dmTotal++;
+    }
+    counts.total++;
+  }
+  return counts;
+});
+
+export function userName(id: number): string {
+  return users.value.get(id)?.full_name ?? 'Unknown user';
+}
+
+export function channelName(id: number): string | undefined {
+  return subscriptions.value.get(id)?.name ?? channels.value.get(id)?.name;
+}
+
+export function channelByName(name: string): Channel | Subscription | undefined {
+  const lower = name.toLowerCase();
+  for (const sub of subscriptions.value.values()) if (sub.name.toLowerCase() === lower) return sub;
+  for (const channel of channels.value.values()) if (channel.name.toLowerCase() === lower) return channel;
+  return undefined;
+}
+
+export function userByEmail(email: string): User | undefined {
+  const lower = email.toLowerCase();
+  for (const user of users.value.values()) if (user.email.toLowerCase() === lower) return user;
+  return undefined;
+}
+
+/** Presence as shown: active within the last 140 seconds, idle, or offline. */
+export function presenceOf(userId: number, now = Date.now() / 1000): 'active' | 'idle' | 'offline' {
+  const presence = presences.value.get(userId);
+  if (!presence) return 'offline';
+  if (now - presence.active < 140) return 'active';
+  if (now - presence.idle < 140) return 'idle';
+  return 'offline';
+}
+
+/** An immutable update of a Map signal. */
+export function updateMap<K, V>(target: { value: Map<K, V> }, change: (copy: Map<K, V>) => void): void {
+  const copy = new Map(target.value);
+  change(copy);
+  target.value = copy;
+}
