@@ -29,8 +29,8 @@ function announceInvitesChanged(stoa: Stoa, referrerId: number): void {
   sendEvent(stoa, { type: 'invites_changed' }, recipients);
 }
 
-export function createInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
-  return write(stoa, () => {
+/** Stores one invitation; the caller announces it. */
+function insertInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
     const now = unixSeconds(stoa.clock);
     const id = stoa.invites.insert(
       {
@@ -47,8 +47,14 @@ export function createInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
       spec.channelIds,
       spec.groupIds,
     );
-    announceInvitesChanged(stoa, spec.invitedBy);
     return stoa.invites.byId(id)!;
+}
+
+export function createInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
+  return write(stoa, () => {
+    const invite = insertInvite(stoa, spec);
+    announceInvitesChanged(stoa, spec.invitedBy);
+    return invite;
   });
 }
 
@@ -61,7 +67,8 @@ function mailInvitation(stoa: Stoa, invite: InviteRow): void {
 /** One email invitation per address, each with its own link, mailed after the commit. */
 export function createEmailInvites(stoa: Stoa, spec: Omit<InviteSpec, 'email'>, emails: readonly string[]): void {
   write(stoa, () => {
-    for (const email of emails) mailInvitation(stoa, createInvite(stoa, { ...spec, email }));
+    for (const email of emails) mailInvitation(stoa, insertInvite(stoa, { ...spec, email }));
+    announceInvitesChanged(stoa, spec.invitedBy);
   });
 }
 
