@@ -20,9 +20,6 @@ const NOT_SERVED = new Map<string, string>([
   ['POST /rest-error-handling', 'documentation page, not an endpoint'],
   ['POST /zulip-outgoing-webhook', 'the request Zulip sends to outgoing-webhook bots, not an endpoint it serves'],
   // Being built on other branches; remove each entry when its branch is merged.
-  ['POST /invites', 'invitations: in progress on another branch'],
-  ['DELETE /invites/{invite_id}', 'invitations: in progress on another branch'],
-  ['POST /invites/{invite_id}/resend', 'invitations: in progress on another branch'],
   ['GET /export/realm', 'organization exports: in progress on another branch'],
   ['POST /export/realm', 'organization exports: in progress on another branch'],
   ['GET /export/realm/consents', 'organization exports: in progress on another branch'],
