@@ -12,7 +12,7 @@ import { write } from '../events/send';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { EMAIL_SHAPE, newAccount, ROLES } from '../users/views';
 import { acceptInvite } from './accept';
-import { createEmailInvites, createInvite, resendInvite, revokeInvite } from './actions';
+import { createEmailInvites, createInvite, resendInvite, revokeInvite, type InviteSpec } from './actions';
 import { inviteLink, presentInvite } from './present';
 import { InviteStatus, type InviteRow } from './queries';
 
@@ -48,6 +48,31 @@ function inviteChannelIds(stoa: Stoa, user: UserRow, channelIds: readonly number
   return channels.map((channel) => channel.id);
 }
 
+/** The parameters links and email invitations share, as Zulip names them. */
+interface InviteParams {
+  invite_expires_in_minutes: number | null;
+  invite_as: RoleValue;
+  stream_ids: number[];
+  group_ids: number[];
+  include_realm_default_subscriptions: boolean;
+}
+
+/**
+ * What an invitation will give, once the inviter may give it: the role (see
+ * checkRolePermission), channels they may add people to, groups they may add members to.
+ */
+function checkedInviteSpec(stoa: Stoa, user: UserRow, params: InviteParams): InviteSpec {
+  checkRolePermission(user, params.invite_as, params.invite_as !== Role.MEMBER && params.invite_as !== Role.GUEST);
+  return {
+    invitedBy: user.id,
+    invitedAs: params.invite_as,
+    expiresInMinutes: params.invite_expires_in_minutes,
+    channelIds: inviteChannelIds(stoa, user, params.stream_ids),
+    groupIds: params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id),
+    includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+  };
+}
+
 /** Without --smtp there is no way to deliver an email invitation; a link still works. */
 function requireOutgoingMail(stoa: Stoa): void {
   if (!stoa.mailer.configured) {
@@ -78,15 +103,7 @@ function invitationFailed(msg: string, errors: Array<[string, string, boolean]>,
   });
 }
 
-export const sendEmailInvites = endpoint<{
-  invitee_emails: string;
-  invite_expires_in_minutes: number | null;
-  invite_as: RoleValue;
-  stream_ids: number[];
-  group_ids: number[];
-  include_realm_default_subscriptions: boolean;
-  notify_referrer_on_join: boolean;
-}>({
+export const sendEmailInvites = endpoint<InviteParams & { invitee_emails: string; notify_referrer_on_join: boolean }>({
   params: {
     properties: {
       invitee_emails: { type: 'string' },
@@ -104,11 +121,9 @@ export const sendEmailInvites = endpoint<{
     refuseGuests(user);
     if (!userHasRealmPermission(stoa, user, 'realm_can_invite_users_group')) throw badRequest('Insufficient permission');
     requireOutgoingMail(stoa);
-    checkRolePermission(user, params.invite_as, params.invite_as !== Role.MEMBER && params.invite_as !== Role.GUEST);
+    const spec = checkedInviteSpec(stoa, user, params);
     const emails = parseInviteeEmails(params.invitee_emails);
     if (emails.length === 0) throw badRequest('You must specify at least one email address.');
-    const channelIds = inviteChannelIds(stoa, user, params.stream_ids);
-    const groupIds = params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id);
 
     const invalid: Array<[string, string, boolean]> = [];
     const taken: Array<[string, string, boolean]> = [];
@@ -126,19 +141,7 @@ export const sendEmailInvites = endpoint<{
       throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", [...invalid, ...taken], false);
     }
     if (invitable.length === 0) throw invitationFailed("We weren't able to invite anyone.", taken, false);
-    createEmailInvites(
-      stoa,
-      {
-        invitedBy: user.id,
-        invitedAs: params.invite_as,
-        expiresInMinutes: params.invite_expires_in_minutes,
-        channelIds,
-        groupIds,
-        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-        notifyReferrerOnJoin: params.notify_referrer_on_join,
-      },
-      invitable,
-    );
+    createEmailInvites(stoa, { ...spec, notifyReferrerOnJoin: params.notify_referrer_on_join }, invitable);
     if (taken.length === 0) return {};
     return answerErrorAfterCommit(
       call,
@@ -151,13 +154,7 @@ export const sendEmailInvites = endpoint<{
   },
 });
 
-export const createMultiuseInvite = endpoint<{
-  invite_expires_in_minutes: number | null;
-  invite_as: RoleValue;
-  stream_ids: number[];
-  group_ids: number[];
-  include_realm_default_subscriptions: boolean;
-}>({
+export const createMultiuseInvite = endpoint<InviteParams>({
   params: {
     properties: {
       invite_expires_in_minutes: { type: ['integer', 'null'], default: DEFAULT_INVITE_EXPIRES_IN_MINUTES },
@@ -170,17 +167,7 @@ export const createMultiuseInvite = endpoint<{
   view: ({ stoa, user, params }) => {
     refuseGuests(user);
     if (!userHasRealmPermission(stoa, user, 'realm_create_multiuse_invite_group')) throw badRequest('Insufficient permission');
-    checkRolePermission(user, params.invite_as, params.invite_as !== Role.MEMBER && params.invite_as !== Role.GUEST);
-    const channelIds = inviteChannelIds(stoa, user, params.stream_ids);
-    const groupIds = params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id);
-    const invite = createInvite(stoa, {
-      invitedBy: user.id,
-      invitedAs: params.invite_as,
-      expiresInMinutes: params.invite_expires_in_minutes,
-      channelIds,
-      groupIds,
-      includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-    });
+    const invite = createInvite(stoa, checkedInviteSpec(stoa, user, params));
     return { invite_link: inviteLink(stoa, invite) };
   },
 });
