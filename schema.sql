@@ -542,8 +542,8 @@ CREATE TABLE sessions (
 ) STRICT;
 CREATE INDEX sessions_by_user ON sessions (user_id);
 
--- Invitations: reusable links (is_multiuse = 1) and, one day, email invitations (is_multiuse
--- = 0, with the email), in one table, as GET /invites lists both. The key is the secret part
+-- Invitations: reusable links (is_multiuse = 1) and email invitations (is_multiuse = 0, with
+-- the email), in one table, as GET /invites lists both. The key is the secret part
 -- of the link /join/<key>/; it is kept as it is, since GET /invites shows the link again.
 CREATE TABLE invites (
   id                INTEGER PRIMARY KEY,

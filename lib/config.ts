@@ -38,6 +38,13 @@ export interface Config {
   gravatar: boolean;
   /** How long an outgoing-webhook bot's server has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
   outgoingWebhookTimeoutSeconds: number;
+  /**
+   * The mail server invitations are sent through, as a URL (smtp://user:pass@host:587, or
+   * smtps:// for TLS from the start); undefined: no outgoing mail, so no email invitations.
+   */
+  smtp: string | undefined;
+  /** The sender of outgoing mail; undefined: noreply@ the organization's host name. */
+  mailFrom: string | undefined;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -131,6 +138,18 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: "how long an outgoing-webhook bot's server has to answer, in seconds (default 10)",
   },
+  smtp: {
+    flag: 'smtp',
+    env: 'STOA_SMTP',
+    kind: 'string',
+    help: 'mail server for email invitations, e.g. smtp://user:password@mail.example.org:587 or smtps://... (default: none, no mail)',
+  },
+  mailFrom: {
+    flag: 'mail-from',
+    env: 'STOA_MAIL_FROM',
+    kind: 'string',
+    help: "sender address of outgoing mail (default noreply@ the organization's host name)",
+  },
 };
 
 export const DEFAULTS = {
@@ -148,6 +167,8 @@ export const DEFAULTS = {
   uploadQuotaMib: undefined as number | undefined,
   gravatar: true,
   outgoingWebhookTimeoutSeconds: 10,
+  smtp: undefined as string | undefined,
+  mailFrom: undefined as string | undefined,
 };
 
 export function usage(): string {
@@ -218,6 +239,25 @@ function parseSeconds(name: string, value: string): number {
   return seconds;
 }
 
+/** The credentials, if any, ride in the URL's user-info part, percent-encoded. */
+function parseSmtpUrl(name: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // Refused below, with every other URL that is not smtp or smtps.
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError(`${name} must be an smtp:// or smtps:// URL like smtp://user:password@mail.example.org:587, not '${value}'`);
+  }
+  return value;
+}
+
+function parseMailAddress(name: string, value: string): string {
+  if (!/^[^@\s<>]+@[^@\s<>]+$/.test(value)) throw new ConfigError(`${name} must look like name@domain, not '${value}'`);
+  return value;
+}
+
 function nonEmpty(name: string, value: string): string {
   if (value.trim() === '') throw new ConfigError(`${name} must not be empty`);
   return value;
@@ -266,6 +306,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   const maxFileUploadSizeMib = raw('maxFileUploadSizeMib');
   const uploadQuotaMib = raw('uploadQuotaMib');
   const outgoingWebhookTimeout = raw('outgoingWebhookTimeoutSeconds');
+  const smtp = raw('smtp');
+  const mailFrom = raw('mailFrom');
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
@@ -290,5 +332,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     outgoingWebhookTimeoutSeconds: outgoingWebhookTimeout
       ? parseSeconds(outgoingWebhookTimeout.source, String(outgoingWebhookTimeout.value))
       : DEFAULTS.outgoingWebhookTimeoutSeconds,
+    smtp: smtp ? parseSmtpUrl(smtp.source, String(smtp.value)) : DEFAULTS.smtp,
+    mailFrom: mailFrom ? parseMailAddress(mailFrom.source, String(mailFrom.value)) : DEFAULTS.mailFrom,
   };
 }

@@ -223,9 +223,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       setImmediate(() => {
         server.close(() => {
           clearTimeout(deadline);
-          // Relay work in flight may still write its outcome; it gets the same grace period.
+          // Relay work in flight may still write its outcome, and mail being sent may finish; they get the same grace period.
           const grace = new Promise<void>((done) => setTimeout(done, SHUTDOWN_GRACE_MS).unref());
-          const settled = Promise.all([backgroundSettled(stoa), stoa.outgoingWebhooks.idle(), exportsSettled(stoa)]);
+          const settled = Promise.all([
+            backgroundSettled(stoa),
+            stoa.outgoingWebhooks.idle(),
+            exportsSettled(stoa),
+            stoa.mailer.stop(SHUTDOWN_GRACE_MS),
+          ]);
           void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             stopDelivery(stoa);
             commitShared(stoa);

@@ -19,6 +19,7 @@ import { preparePushQueries } from './push/queries';
 import { prepareRealmQueries } from './realm/queries';
 import { prepareUserStatusQueries } from './user-status/queries';
 import { prepareLinkifierQueries } from './linkifiers/queries';
+import { Mailer } from './mail/outgoing';
 import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
@@ -96,6 +97,8 @@ export interface Stoa {
   outgoingWebhooks: OutgoingWebhookQueue;
   sessions: ReturnType<typeof prepareSessionQueries>;
   invites: ReturnType<typeof prepareInviteQueries>;
+  /** Outgoing mail (email invitations), if --smtp names a mail server. */
+  mailer: Mailer;
   /** Failed password logins, by account and by client address (see auth/rate-limit.ts). */
   loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
   exports: ReturnType<typeof prepareExportQueries>;
@@ -167,6 +170,7 @@ export function createStoa(
     outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
     sessions: prepareSessionQueries(statements),
     invites: prepareInviteQueries(statements),
+    mailer: new Mailer(config.smtp, (line) => stoa.log(line)),
     loginFailures: {
       byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),

@@ -19,10 +19,6 @@ const NOT_SERVED = new Map<string, string>([
   ['POST /real-time', 'documentation page, not an endpoint'],
   ['POST /rest-error-handling', 'documentation page, not an endpoint'],
   ['POST /zulip-outgoing-webhook', 'the request Zulip sends to outgoing-webhook bots, not an endpoint it serves'],
-  // Being built on other branches; remove each entry when its branch is merged.
-  ['POST /invites', 'invitations: in progress on another branch'],
-  ['DELETE /invites/{invite_id}', 'invitations: in progress on another branch'],
-  ['POST /invites/{invite_id}/resend', 'invitations: in progress on another branch'],
 ]);
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

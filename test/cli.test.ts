@@ -20,10 +20,11 @@ describe('the command line', () => {
   test('--help prints every flag with its environment variable and exits 0', async () => {
     const child = spawnStoa(['--help']);
     assert.equal(await child.exited, 0);
-    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--site', '--help']) {
+    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--site', '--smtp', '--mail-from', '--help']) {
       assert.ok(child.output().includes(flag), flag);
     }
     assert.ok(child.output().includes('STOA_ADMIN_PASSWORD'));
+    assert.ok(child.output().includes('STOA_SMTP'));
   });
 
   test('a bad flag or value gets a one-line error and exit code 2', async () => {
@@ -41,6 +42,9 @@ describe('the command line', () => {
       [[], { STOA_SITE: 'https://chat.example.org/stoa' }],
       [['--outgoing-webhook-timeout-seconds', '0'], {}],
       [[], { STOA_OUTGOING_WEBHOOK_TIMEOUT_SECONDS: 'soon' }],
+      [['--smtp', 'mail.example.org:587'], {}],
+      [[], { STOA_SMTP: 'https://mail.example.org' }],
+      [['--mail-from', 'nobody'], {}],
     ];
     for (const [args, env] of cases) {
       const child = spawnStoa(args, env);

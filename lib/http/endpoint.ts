@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterCommit, handleRequest } from '../events/send';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
+import type { ApiError } from './errors';
 import type { FileReceiver } from './params';
 import { sendError, sendSuccess } from './respond';
 import { compileParams, type ParamsSchema } from './validate';
@@ -76,6 +77,18 @@ export function compileEndpoint(stoa: Stoa, endpoint: Endpoint, pathParams: read
     if (!(data instanceof Promise)) return answer(stoa, req, res, data, ignored);
     return data.then((fields) => answer(stoa, req, res, fields, ignored));
   };
+}
+
+/**
+ * For a view whose writes stand although the client is told of a failure (Zulip's partial
+ * successes, such as invitations sent to some addresses and refused for others): the error
+ * is answered once the writes are committed, instead of being thrown, which would undo them.
+ */
+export function answerErrorAfterCommit(call: PublicCall<unknown>, error: ApiError): Record<string, never> {
+  afterCommit(call.stoa, (failure) => {
+    if (!call.res.headersSent) sendError(call.req, call.res, failure ?? error, call.stoa.log);
+  });
+  return {};
 }
 
 /** Writes a view's success body once what it did (or read) is committed. */

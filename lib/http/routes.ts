@@ -194,8 +194,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 
   { method: 'GET', path: '/invites', endpoint: inviteViews.getInvites },
+  { method: 'POST', path: '/invites', endpoint: inviteViews.sendEmailInvites },
   { method: 'POST', path: '/invites/multiuse', endpoint: inviteViews.createMultiuseInvite },
   { method: 'DELETE', path: '/invites/multiuse/:invite_id', endpoint: inviteViews.revokeMultiuseInvite },
+  { method: 'DELETE', path: '/invites/:invite_id', endpoint: inviteViews.revokeEmailInvite },
+  { method: 'POST', path: '/invites/:invite_id/resend', endpoint: inviteViews.resendEmailInvite },
 
   { method: 'GET', path: '/saved_snippets', endpoint: savedSnippetViews.getSavedSnippets },
   { method: 'POST', path: '/saved_snippets', endpoint: savedSnippetViews.createSavedSnippetView },

@@ -1,7 +1,8 @@
 import { generateConfirmationKey } from '../auth/credentials';
 import { unixSeconds } from '../clock';
-import { sendEvent, write } from '../events/send';
+import { onCommit, sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
+import { invitationMail } from './email';
 import { InviteStatus, type InviteRow } from './queries';
 
 /** What an invitation gives the person who accepts it. */
@@ -28,8 +29,8 @@ function announceInvitesChanged(stoa: Stoa, referrerId: number): void {
   sendEvent(stoa, { type: 'invites_changed' }, recipients);
 }
 
-export function createInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
-  return write(stoa, () => {
+/** Stores one invitation; the caller announces it. */
+function insertInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
     const now = unixSeconds(stoa.clock);
     const id = stoa.invites.insert(
       {
@@ -46,8 +47,50 @@ export function createInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
       spec.channelIds,
       spec.groupIds,
     );
-    announceInvitesChanged(stoa, spec.invitedBy);
     return stoa.invites.byId(id)!;
+}
+
+export function createInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
+  return write(stoa, () => {
+    const invite = insertInvite(stoa, spec);
+    announceInvitesChanged(stoa, spec.invitedBy);
+    return invite;
+  });
+}
+
+/** Mails an email invitation's link to its address, once what was written is committed. */
+function mailInvitation(stoa: Stoa, invite: InviteRow): void {
+  const mail = invitationMail(stoa, invite);
+  onCommit(stoa, () => stoa.mailer.send(mail));
+}
+
+/** One email invitation per address, each with its own link, mailed after the commit. */
+export function createEmailInvites(stoa: Stoa, spec: Omit<InviteSpec, 'email'>, emails: readonly string[]): void {
+  write(stoa, () => {
+    for (const email of emails) mailInvitation(stoa, insertInvite(stoa, { ...spec, email }));
+    announceInvitesChanged(stoa, spec.invitedBy);
+  });
+}
+
+/** Mails an email invitation again, with the same link and expiry; it counts as sent now. */
+export function resendInvite(stoa: Stoa, invite: InviteRow): void {
+  write(stoa, () => {
+    stoa.invites.setInvitedAt(invite.id, unixSeconds(stoa.clock));
+    announceInvitesChanged(stoa, invite.invited_by_user_id);
+    mailInvitation(stoa, stoa.invites.byId(invite.id)!);
+  });
+}
+
+/**
+ * Once an account exists for an address, the email invitations to it have nothing left to
+ * give, as on Zulip: they are revoked (the one the person accepted is then marked used).
+ */
+export function revokeInvitesTo(stoa: Stoa, email: string): void {
+  write(stoa, () => {
+    for (const invite of stoa.invites.activeForEmail(email)) {
+      stoa.invites.setStatus(invite.id, InviteStatus.REVOKED);
+      announceInvitesChanged(stoa, invite.invited_by_user_id);
+    }
   });
 }
 

@@ -43,6 +43,8 @@ export function prepareInviteQueries(db: Statements) {
   const groupIds = db.prepare<[number], { group_id: number }>('SELECT group_id FROM invite_groups WHERE invite_id = ? ORDER BY group_id');
   const setStatus = db.prepare<[number, number]>('UPDATE invites SET status = ? WHERE id = ?');
   const revokeAllBy = db.prepare<[number]>('UPDATE invites SET status = 2 WHERE status = 0 AND invited_by_user_id = ?');
+  const activeForEmail = db.prepare<[string], InviteRow>('SELECT * FROM invites WHERE status = 0 AND email = ? COLLATE NOCASE ORDER BY id');
+  const setInvitedAt = db.prepare<[number, number]>('UPDATE invites SET invited_at = ? WHERE id = ?');
   return {
     /** Stores an invitation with its channels and groups; returns its ID. */
     insert: (invite: NewInvite, channelIdList: readonly number[], groupIdList: readonly number[]) => {
@@ -61,5 +63,8 @@ export function prepareInviteQueries(db: Statements) {
     setStatus: (id: number, status: number) => void setStatus.run(status, id),
     /** Revokes every usable invitation the user made; how many there were. */
     revokeAllBy: (userId: number) => revokeAllBy.run(userId).changes,
+    /** Email invitations to this address not yet used or revoked (expired ones too). */
+    activeForEmail: (email: string) => activeForEmail.all(email),
+    setInvitedAt: (id: number, seconds: number) => void setInvitedAt.run(seconds, id),
   };
 }

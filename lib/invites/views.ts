@@ -3,15 +3,16 @@ import { signIn } from '../auth/session-views';
 import { canAddSubscribers, accessChannelById } from '../channels/access';
 import { unixSeconds } from '../clock';
 import { accessGroupForUpdate, refuseGuests } from '../groups/access';
-import { endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
+import { answerErrorAfterCommit, endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
 import { ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { addUser } from '../users/actions';
 import { write } from '../events/send';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
-import { newAccount, ROLES } from '../users/views';
-import { createInvite, noteInviteAccepted, revokeInvite } from './actions';
+import { EMAIL_SHAPE, newAccount, ROLES } from '../users/views';
+import { acceptInvite } from './accept';
+import { createEmailInvites, createInvite, resendInvite, revokeInvite, type InviteSpec } from './actions';
 import { inviteLink, presentInvite } from './present';
 import { InviteStatus, type InviteRow } from './queries';
 
@@ -47,13 +48,113 @@ function inviteChannelIds(stoa: Stoa, user: UserRow, channelIds: readonly number
   return channels.map((channel) => channel.id);
 }
 
-export const createMultiuseInvite = endpoint<{
+/** The parameters links and email invitations share, as Zulip names them. */
+interface InviteParams {
   invite_expires_in_minutes: number | null;
   invite_as: RoleValue;
   stream_ids: number[];
   group_ids: number[];
   include_realm_default_subscriptions: boolean;
-}>({
+}
+
+/**
+ * What an invitation will give, once the inviter may give it: the role (see
+ * checkRolePermission), channels they may add people to, groups they may add members to.
+ */
+function checkedInviteSpec(stoa: Stoa, user: UserRow, params: InviteParams): InviteSpec {
+  checkRolePermission(user, params.invite_as, params.invite_as !== Role.MEMBER && params.invite_as !== Role.GUEST);
+  return {
+    invitedBy: user.id,
+    invitedAs: params.invite_as,
+    expiresInMinutes: params.invite_expires_in_minutes,
+    channelIds: inviteChannelIds(stoa, user, params.stream_ids),
+    groupIds: params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id),
+    includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+  };
+}
+
+/** Without --smtp there is no way to deliver an email invitation; a link still works. */
+function requireOutgoingMail(stoa: Stoa): void {
+  if (!stoa.mailer.configured) {
+    throw badRequest('This server has no outgoing mail configured, so it cannot send email invitations. Use an invitation link instead.');
+  }
+}
+
+/**
+ * The addresses in invitee_emails, as Zulip reads them: separated by commas or newlines,
+ * each possibly written as `Name <address>`; blanks and repeats dropped.
+ */
+function parseInviteeEmails(raw: string): string[] {
+  const emails = new Map<string, string>();
+  for (const entry of raw.split(/[,\n]/)) {
+    const email = (/<(.*)>/.exec(entry)?.[1] ?? entry).trim();
+    if (email !== '' && !emails.has(email.toLowerCase())) emails.set(email.toLowerCase(), email);
+  }
+  return [...emails.values()];
+}
+
+/** Zulip's INVITATION_FAILED error: which addresses were skipped and why, and whether any invitation went out. */
+function invitationFailed(msg: string, errors: Array<[string, string, boolean]>, sentInvitations: boolean): ApiError {
+  return new ApiError('INVITATION_FAILED', msg, 400, {
+    errors,
+    sent_invitations: sentInvitations,
+    license_limit_reached: false,
+    daily_limit_reached: false,
+  });
+}
+
+export const sendEmailInvites = endpoint<InviteParams & { invitee_emails: string; notify_referrer_on_join: boolean }>({
+  params: {
+    properties: {
+      invitee_emails: { type: 'string' },
+      invite_expires_in_minutes: { type: ['integer', 'null'], default: DEFAULT_INVITE_EXPIRES_IN_MINUTES },
+      invite_as: { type: 'integer', enum: ROLES, default: Role.MEMBER },
+      stream_ids: { type: 'array', items: { type: 'integer' } },
+      group_ids: { type: 'array', items: { type: 'integer' }, default: [] },
+      include_realm_default_subscriptions: { type: 'boolean', default: false },
+      notify_referrer_on_join: { type: 'boolean', default: true },
+    },
+    required: ['invitee_emails', 'stream_ids'],
+  },
+  view: (call) => {
+    const { stoa, user, params } = call;
+    refuseGuests(user);
+    if (!userHasRealmPermission(stoa, user, 'realm_can_invite_users_group')) throw badRequest('Insufficient permission');
+    requireOutgoingMail(stoa);
+    const spec = checkedInviteSpec(stoa, user, params);
+    const emails = parseInviteeEmails(params.invitee_emails);
+    if (emails.length === 0) throw badRequest('You must specify at least one email address.');
+
+    const invalid: Array<[string, string, boolean]> = [];
+    const taken: Array<[string, string, boolean]> = [];
+    const invitable: string[] = [];
+    for (const email of emails) {
+      const existing = EMAIL_SHAPE.test(email) ? stoa.users.byAnyEmail(email) : undefined;
+      if (!EMAIL_SHAPE.test(email)) invalid.push([email, 'Invalid address.', false]);
+      else if (existing?.is_active) taken.push([email, 'Already has an account.', false]);
+      else if (existing) taken.push([email, 'Account has been deactivated.', true]);
+      else invitable.push(email);
+    }
+    // One malformed address stops them all (it is likely a typo in the list); addresses that
+    // already have accounts are only skipped.
+    if (invalid.length > 0) {
+      throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", [...invalid, ...taken], false);
+    }
+    if (invitable.length === 0) throw invitationFailed("We weren't able to invite anyone.", taken, false);
+    createEmailInvites(stoa, { ...spec, notifyReferrerOnJoin: params.notify_referrer_on_join }, invitable);
+    if (taken.length === 0) return {};
+    return answerErrorAfterCommit(
+      call,
+      invitationFailed(
+        "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
+        taken,
+        true,
+      ),
+    );
+  },
+});
+
+export const createMultiuseInvite = endpoint<InviteParams>({
   params: {
     properties: {
       invite_expires_in_minutes: { type: ['integer', 'null'], default: DEFAULT_INVITE_EXPIRES_IN_MINUTES },
@@ -66,17 +167,7 @@ export const createMultiuseInvite = endpoint<{
   view: ({ stoa, user, params }) => {
     refuseGuests(user);
     if (!userHasRealmPermission(stoa, user, 'realm_create_multiuse_invite_group')) throw badRequest('Insufficient permission');
-    checkRolePermission(user, params.invite_as, params.invite_as !== Role.MEMBER && params.invite_as !== Role.GUEST);
-    const channelIds = inviteChannelIds(stoa, user, params.stream_ids);
-    const groupIds = params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id);
-    const invite = createInvite(stoa, {
-      invitedBy: user.id,
-      invitedAs: params.invite_as,
-      expiresInMinutes: params.invite_expires_in_minutes,
-      channelIds,
-      groupIds,
-      includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-    });
+    const invite = createInvite(stoa, checkedInviteSpec(stoa, user, params));
     return { invite_link: inviteLink(stoa, invite) };
   },
 });
@@ -106,6 +197,39 @@ export const revokeMultiuseInvite = endpoint<{ invite_id: number }>({
     if (invite.invited_by_user_id !== user.id) checkRolePermission(user, invite.invited_as, true);
     if (invite.status === InviteStatus.REVOKED) throw badRequest('Invitation has already been revoked');
     revokeInvite(stoa, invite);
+    return {};
+  },
+});
+
+/**
+ * An email invitation the caller may manage, still usable: their own, or (for an
+ * administrator) anyone's, but an owner's invitation of an owner only by an owner.
+ */
+function manageableEmailInvite(stoa: Stoa, user: UserRow, inviteId: number): InviteRow {
+  refuseGuests(user);
+  const invite = stoa.invites.byId(inviteId);
+  const expired = invite?.expires_at != null && invite.expires_at < unixSeconds(stoa.clock);
+  if (!invite || invite.is_multiuse || invite.status !== InviteStatus.ACTIVE || expired) throw noSuchInvitation();
+  if (invite.invited_by_user_id !== user.id) checkRolePermission(user, invite.invited_as, true);
+  return invite;
+}
+
+export const revokeEmailInvite = endpoint<{ invite_id: number }>({
+  pathPatterns: { invite_id: /^\d+$/ },
+  params: { properties: { invite_id: { type: 'integer' } } },
+  view: ({ stoa, user, params }) => {
+    revokeInvite(stoa, manageableEmailInvite(stoa, user, params.invite_id));
+    return {};
+  },
+});
+
+export const resendEmailInvite = endpoint<{ invite_id: number }>({
+  pathPatterns: { invite_id: /^\d+$/ },
+  params: { properties: { invite_id: { type: 'integer' } } },
+  view: ({ stoa, user, params }) => {
+    const invite = manageableEmailInvite(stoa, user, params.invite_id);
+    requireOutgoingMail(stoa);
+    resendInvite(stoa, invite);
     return {};
   },
 });
@@ -166,7 +290,7 @@ export const register = publicEndpoint<{ key: string; full_name: string; email?:
     const channelIds = [...new Set([...stoa.invites.channelIds(invite.id), ...defaults])];
     const userId = write(stoa, () => {
       const id = addUser(stoa, { ...account, role: invite.invited_as as RoleValue }, { channelIds, groupIds: stoa.invites.groupIds(invite.id) });
-      noteInviteAccepted(stoa, invite);
+      acceptInvite(stoa, invite, id);
       return id;
     });
     return signIn(stoa, stoa.users.byId(userId)!, req, res);

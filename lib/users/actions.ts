@@ -18,7 +18,7 @@ import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
 import type { ChannelRow } from '../channels/queries';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
-import { revokeInvitesBy } from '../invites/actions';
+import { revokeInvitesBy, revokeInvitesTo } from '../invites/actions';
 import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail } from './email-visibility';
@@ -118,6 +118,7 @@ export function addUser(stoa: Stoa, account: NewAccount, joins?: Joins): number 
   return write(stoa, () => {
     if (stoa.users.byAnyEmail(account.email)) throw badRequest('Email is already in use.');
     const id = createUser(stoa, account);
+    revokeInvitesTo(stoa, account.email);
     // A channel archived (or a group deactivated) since the invitation was made is skipped.
     const channels = (joins?.channelIds ?? stoa.channels.defaultIds())
       .map((channelId) => stoa.channels.byId(channelId))

@@ -106,8 +106,11 @@ export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
   },
 });
 
-/** Loose on purpose: one @, something on each side, no spaces. Delivery is not our business. */
-const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/;
+/**
+ * What an email address must look like to be given (or invited to) an account. Loose on
+ * purpose: one @, something on each side, no spaces. Delivery is not our business.
+ */
+export const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/;
 
 export const createUserView = endpoint<{ email: string; password: string; full_name: string }>({
   params: {

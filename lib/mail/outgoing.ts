@@ -1,0 +1,61 @@
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+
+/** One message to one person, in plain text and in simple HTML. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * Outgoing mail through the server named by --smtp. Sending never holds up a request: each
+ * message goes out in the background, and a failure (mail server down, address refused) is
+ * logged, since nobody is waiting for an answer any more.
+ */
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    smtpUrl: string | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    // nodemailer reads host, port, credentials and TLS (smtps:) from the URL itself.
+    this.transport = smtpUrl === undefined ? undefined : nodemailer.createTransport(smtpUrl);
+  }
+
+  /** Whether outgoing mail is set up at all. */
+  get configured(): boolean {
+    return this.transport !== undefined;
+  }
+
+  /** Starts sending; returns at once. */
+  send(mail: OutgoingMail): void {
+    if (!this.transport) return;
+    const sending = this.transport.sendMail(mail).then(
+      () => undefined,
+      (err: unknown) => this.log(`Mail to ${mail.to} not sent: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    this.inFlight.add(sending);
+    void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  /** Waits for the messages being sent (at most `graceMs`), then closes the connections. */
+  async stop(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs).unref();
+    });
+    await Promise.race([Promise.all(this.inFlight), deadline]);
+    clearTimeout(timer);
+    this.transport?.close();
+  }
+}
+
+/** The sender of the organization's mail: --mail-from, or noreply@ the host people reach it by. */
+export function senderAddress(mailFrom: string | undefined, site: string): string {
+  return mailFrom ?? `noreply@${new URL(site).hostname}`;
+}
