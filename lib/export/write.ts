@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as tar from 'tar';
 import { EXPORT_FILES, FILE_FOLDERS, type MigrationStatus, ZULIP_TARGET_VERSION, type ZulipExport } from './zulip-format';
 
 export interface WrittenExport {
@@ -48,6 +47,8 @@ export async function writeExportTarball(data: ZulipExport, file: string): Promi
     }
     await json(EXPORT_FILES.stats, exportStats(data));
 
+    // Loaded here, not at start-up: tar is tens of milliseconds and megabytes few servers need.
+    const tar = require('tar') as typeof import('tar');
     await tar.c({ gzip: true, file: partial, cwd: staging, portable: true }, [folder]);
     await rename(partial, file);
     const { size } = await stat(file);

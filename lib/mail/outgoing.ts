@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 
 /** One message to one person, in plain text and in simple HTML. */
@@ -16,25 +15,29 @@ export interface OutgoingMail {
  * logged, since nobody is waiting for an answer any more.
  */
 export class Mailer {
-  private readonly transport: Transporter | undefined;
+  private transport: Transporter | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    smtpUrl: string | undefined,
+    private readonly smtpUrl: string | undefined,
     private readonly log: (line: string) => void,
-  ) {
-    // nodemailer reads host, port, credentials and TLS (smtps:) from the URL itself.
-    this.transport = smtpUrl === undefined ? undefined : nodemailer.createTransport(smtpUrl);
-  }
+  ) {}
 
   /** Whether outgoing mail is set up at all. */
   get configured(): boolean {
-    return this.transport !== undefined;
+    return this.smtpUrl !== undefined;
   }
 
   /** Starts sending; returns at once. */
   send(mail: OutgoingMail): void {
-    if (!this.transport) return;
+    if (this.smtpUrl === undefined) return;
+    // Made on the first message, not at start-up: nodemailer costs tens of milliseconds and
+    // about 12 MB, and most servers never send mail. It reads host, port, credentials and
+    // TLS (smtps:) from the URL itself.
+    if (!this.transport) {
+      const nodemailer = require('nodemailer') as typeof import('nodemailer');
+      this.transport = nodemailer.createTransport(this.smtpUrl);
+    }
     const sending = this.transport.sendMail(mail).then(
       () => undefined,
       (err: unknown) => this.log(`Mail to ${mail.to} not sent: ${err instanceof Error ? err.message : String(err)}`),
