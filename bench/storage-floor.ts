@@ -1,6 +1,7 @@
 import type { Db } from '../lib/db';
 import { prepareMessageQueries } from '../lib/messages/queries';
-import { prepareUserQueries, Role } from '../lib/users/queries';
+import { prepareUserQueries } from '../lib/users/queries';
+import { plainMemberRow } from '../test/support/user-rows';
 
 /**
  * The storage floor's workload: `subscribers` members of one channel, and a transaction that
@@ -12,21 +13,7 @@ export function storageWorkload(db: Db, subscriberCount: number, batch: number) 
   const users = prepareUserQueries(db);
   const messages = prepareMessageQueries(db);
   const subscribers = Array.from({ length: subscriberCount }, (_, i) =>
-    users.insert({
-      email: `floor${i}@bench.local`,
-      delivery_email: `floor${i}@bench.local`,
-      full_name: `Floor ${i}`,
-      password_hash: null,
-      api_key: `floor-key-${i}`,
-      role: Role.MEMBER,
-      is_bot: 0,
-      bot_type: null,
-      bot_owner_id: null,
-      is_system_bot: 0,
-      can_create_users: 0,
-      date_joined_ms: 0,
-      email_address_visibility: 1,
-    }),
+    users.insert(plainMemberRow(`floor${i}`, `Floor ${i}`)),
   );
   const recipientId = Number(db.prepare('INSERT INTO recipients (type, type_id) VALUES (2, 1)').run().lastInsertRowid);
   let n = 0;

@@ -5,8 +5,9 @@ import { EventQueues, type Event } from '../lib/events/queues';
 import { queueSettings } from '../lib/events/register';
 import { renderedTexCacheSize, renderMarkdown, type MarkdownContext } from '../lib/markdown/render';
 import { DEFAULT_EVENT_QUEUE_OPTIONS } from '../lib/stoa';
-import { Role, USER_ROWS_KEPT, type UserRow } from '../lib/users/queries';
+import { USER_ROWS_KEPT, type UserRow } from '../lib/users/queries';
 import { TestServer } from './support/server';
+import { plainMemberRow } from './support/user-rows';
 
 let server: TestServer;
 before(async () => {
@@ -108,23 +109,7 @@ describe('caches', () => {
     const { users } = server.stoa;
     const ids: number[] = [];
     for (let i = 0; i < USER_ROWS_KEPT + 50; i++) {
-      ids.push(
-        users.insert({
-          email: `row${i}@example.com`,
-          delivery_email: `row${i}@example.com`,
-          full_name: `Row ${i}`,
-          password_hash: null,
-          api_key: `row-key-${i}`,
-          role: Role.MEMBER,
-          is_bot: 0,
-          bot_type: null,
-          bot_owner_id: null,
-          is_system_bot: 0,
-          can_create_users: 0,
-          date_joined_ms: 0,
-          email_address_visibility: 1,
-        }),
-      );
+      ids.push(users.insert(plainMemberRow(`row${i}`, `Row ${i}`)));
     }
     for (const id of ids) assert.equal(users.byId(id)!.id, id);
     for (const id of ids) users.byAnyEmail(`row${id % 1000}@example.com`);
