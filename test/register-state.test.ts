@@ -18,14 +18,11 @@ async function fetchState(types: string[], params: Record<string, unknown> = {})
 }
 
 const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_version', 'zulip_feature_level', 'zulip_merge_base'];
-/** Keys whose areas are not built yet, so they are left out rather than invented. */
-const NOT_YET = ['server_supported_permission_settings'];
 
 describe('register state', () => {
   test('for `realm` has every key of the fetch type, with the server’s limits', async () => {
     const state = await fetchState(['realm']);
-    const expected = REALM_FETCH_KEYS.filter((key) => !NOT_YET.includes(key));
-    assert.deepEqual(Object.keys(state).filter((k) => !ALWAYS.includes(k)).sort(), [...expected].sort());
+    assert.deepEqual(Object.keys(state).filter((k) => !ALWAYS.includes(k)).sort(), [...REALM_FETCH_KEYS].sort());
     assert.equal(state.max_stream_name_length, 60);
     assert.equal(state.max_stream_description_length, 1024);
     assert.equal(state.max_topic_length, 60);
@@ -36,6 +33,37 @@ describe('register state', () => {
     const members = server.stoa.groups.byName('role:members')!.id;
     assert.equal(state.realm_can_create_public_channel_group, members);
     assert.equal(state.realm_create_public_stream_policy, 1, 'the legacy policy matches the group');
+  });
+
+  test('for `realm` describes what each group setting may name and starts as', async () => {
+    const { server_supported_permission_settings: supported } = await fetchState(['realm']);
+    assert.deepEqual(Object.keys(supported).sort(), ['group', 'realm', 'stream']);
+    // Each realm entry describes a setting register reports.
+    const realmEntries = Object.keys(supported.realm);
+    assert.ok(realmEntries.length >= 20, `${realmEntries.length} realm group settings described`);
+    for (const name of realmEntries) assert.ok(REALM_FETCH_KEYS.includes(`realm_${name}`), name);
+    assert.deepEqual(supported.realm.can_access_all_users_group, {
+      require_system_group: true,
+      allow_internet_group: false,
+      allow_nobody_group: false,
+      allow_everyone_group: true,
+      default_group_name: 'role:everyone',
+      default_for_system_groups: null,
+      allowed_system_groups: ['role:everyone', 'role:members'],
+    });
+    assert.equal(supported.realm.can_create_public_channel_group.allow_everyone_group, false);
+    assert.equal(supported.stream.can_administer_channel_group.default_group_name, 'stream_creator_or_nobody');
+    assert.equal(supported.stream.can_send_message_group.default_group_name, 'role:everyone');
+    assert.equal(supported.group.can_manage_group.default_group_name, 'group_creator');
+    assert.equal(supported.group.can_manage_group.default_for_system_groups, 'role:nobody');
+    assert.equal(supported.group.can_mention_group.default_for_system_groups, 'role:everyone');
+    // What is described for system groups is what they have.
+    const groups = (await fetchState(['realm_user_groups'])).realm_user_groups as Record<string, unknown>[];
+    const owners = groups.find((g) => g.name === 'role:owners')!;
+    const nobody = groups.find((g) => g.name === 'role:nobody')!.id;
+    const everyone = groups.find((g) => g.name === 'role:everyone')!.id;
+    assert.equal(owners.can_manage_group, nobody);
+    assert.equal(owners.can_mention_group, everyone);
   });
 
   test('for `realm` names the emoji data by an absolute URL anyone may download', async () => {

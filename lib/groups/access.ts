@@ -23,23 +23,29 @@ const MANAGERS: GroupPermission = {
 const ANYONE: GroupPermission = { ...MANAGERS, allowEveryoneGroup: true };
 
 /**
- * Each user group setting: which groups it may name, and what a new group gets. 'creator' is
- * an ad-hoc group of the group's creator alone. Groups may not be mentioned by a setting naming
- * role:owners alone (the specification says so), nor by people without an account.
+ * Each user group setting: which groups it may name, what a new group gets ('creator' is an
+ * ad-hoc group of the group's creator alone), and what system groups get: nobody manages or
+ * joins a system group by hand, as membership follows roles, but everyone may mention one.
+ * Groups may not be mentioned by a setting naming role:owners alone (the specification says
+ * so), nor by people without an account.
  */
-export const USER_GROUP_SETTINGS: Record<GroupSettingName, { permission: GroupPermission; default: string }> = {
-  can_add_members_group: { permission: MANAGERS, default: 'creator' },
-  can_join_group: { permission: MANAGERS, default: 'role:nobody' },
-  can_leave_group: { permission: ANYONE, default: 'role:everyone' },
-  can_manage_group: { permission: MANAGERS, default: 'creator' },
+export const USER_GROUP_SETTINGS: Record<
+  GroupSettingName,
+  { permission: GroupPermission; default: string; forSystemGroups: 'role:nobody' | 'role:everyone' }
+> = {
+  can_add_members_group: { permission: MANAGERS, default: 'creator', forSystemGroups: 'role:nobody' },
+  can_join_group: { permission: MANAGERS, default: 'role:nobody', forSystemGroups: 'role:nobody' },
+  can_leave_group: { permission: ANYONE, default: 'role:everyone', forSystemGroups: 'role:nobody' },
+  can_manage_group: { permission: MANAGERS, default: 'creator', forSystemGroups: 'role:nobody' },
   can_mention_group: {
     permission: {
       ...ANYONE,
       allowedSystemGroups: SYSTEM_GROUP_NAMES.filter((name) => name !== 'role:owners' && name !== 'role:internet'),
     },
     default: 'role:everyone',
+    forSystemGroups: 'role:everyone',
   },
-  can_remove_members_group: { permission: MANAGERS, default: 'role:nobody' },
+  can_remove_members_group: { permission: MANAGERS, default: 'role:nobody', forSystemGroups: 'role:nobody' },
 };
 
 export function insufficientPermission(): ApiError {

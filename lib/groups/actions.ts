@@ -43,20 +43,10 @@ export function createSystemGroups(stoa: Stoa): void {
   for (const group of SYSTEM_GROUPS) {
     if (group.contains) stoa.groups.addSubgroup(ids.get(group.name)!, ids.get(group.contains)!);
   }
-  // Nobody manages or joins a system group by hand: membership follows roles. Everyone may
-  // mention one.
-  const nobody = ids.get('role:nobody')!;
-  const everyone = ids.get('role:everyone')!;
-  for (const id of ids.values()) {
-    stoa.groups.setSettings(id, {
-      can_add_members_group: nobody,
-      can_join_group: nobody,
-      can_leave_group: nobody,
-      can_manage_group: nobody,
-      can_mention_group: everyone,
-      can_remove_members_group: nobody,
-    });
-  }
+  const settings = Object.fromEntries(
+    Object.entries(USER_GROUP_SETTINGS).map(([setting, { forSystemGroups }]) => [setting, ids.get(forSystemGroups)!]),
+  ) as Record<GroupSettingName, number>;
+  for (const id of ids.values()) stoa.groups.setSettings(id, settings);
 }
 
 /**

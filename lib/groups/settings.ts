@@ -48,6 +48,27 @@ export interface GroupPermission {
   allowedSystemGroups: readonly string[];
 }
 
+/**
+ * One entry of /register's server_supported_permission_settings: what a setting may name, the
+ * group it starts as (a system group's name, or a pseudo-name such as `group_creator` for a
+ * group made of whoever created the object), and for user-group settings what system groups get.
+ */
+export function describePermission(
+  permission: GroupPermission,
+  defaultGroupName: string,
+  defaultForSystemGroups: string | null,
+): Record<string, unknown> {
+  return {
+    require_system_group: permission.requireSystemGroup,
+    allow_internet_group: permission.allowInternetGroup,
+    allow_nobody_group: permission.allowNobodyGroup,
+    allow_everyone_group: permission.allowEveryoneGroup,
+    default_group_name: defaultGroupName,
+    default_for_system_groups: defaultForSystemGroups,
+    allowed_system_groups: [...permission.allowedSystemGroups],
+  };
+}
+
 /** Whether an active user holds the setting whose value is the group `groupId`. */
 export function holdsGroupSetting(stoa: Stoa, user: UserRow, groupId: number, permission: GroupPermission): boolean {
   if (!user.is_active) return false;

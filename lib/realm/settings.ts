@@ -1,5 +1,5 @@
 import type { ParamSchema } from '../http/validate';
-import { GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } from '../groups/settings';
+import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } from '../groups/settings';
 
 /**
  * What `POST /register` returns for fetch type `realm`: the organization's settings, facts
@@ -344,16 +344,7 @@ export const REALM_FETCH_KEYS: readonly string[] = [
 export function realmPermissionSettings(): Record<string, Record<string, unknown>> {
   const result: Record<string, Record<string, unknown>> = {};
   for (const s of REALM_SETTINGS) {
-    if (!s.permission) continue;
-    result[s.key.replace(/^realm_/, '')] = {
-      require_system_group: s.permission.requireSystemGroup,
-      allow_internet_group: s.permission.allowInternetGroup,
-      allow_nobody_group: s.permission.allowNobodyGroup,
-      allow_everyone_group: s.permission.allowEveryoneGroup,
-      default_group_name: s.default,
-      default_for_system_groups: null,
-      allowed_system_groups: [...s.permission.allowedSystemGroups],
-    };
+    if (s.permission) result[s.key.replace(/^realm_/, '')] = describePermission(s.permission, s.default as string, null);
   }
   return result;
 }

@@ -2,11 +2,13 @@ import { emojiDataPath } from '../emoji/data';
 import { THUMBNAIL_FORMATS } from '../uploads/images';
 import { relayConfigured } from '../push/relay';
 import type { StateContext } from '../events/state-context';
-import { groupSettingValue } from '../groups/settings';
+import { CHANNEL_SETTINGS } from '../channels/access';
+import { USER_GROUP_SETTINGS } from '../groups/access';
+import { describePermission, groupSettingValue } from '../groups/settings';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/actions';
-import { REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
+import { realmPermissionSettings, REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
 import { realmSetting, serverWebPublicStreamsEnabled } from './settings-store';
 import { realmIconUrl } from './views';
 
@@ -30,6 +32,26 @@ function legacyPolicy(stoa: Stoa, key: string, codes: Record<string, number>, fa
   return name !== undefined && name in codes ? codes[name] : fallback;
 }
 
+/**
+ * What every group setting may name and starts as. A new channel's or group's creator-only
+ * default is given by the pseudo-names Zulip uses for it.
+ */
+function supportedPermissionSettings(): Record<string, Record<string, Record<string, unknown>>> {
+  const stream = Object.fromEntries(
+    Object.entries(CHANNEL_SETTINGS).map(([name, s]) => [
+      name,
+      describePermission(s.permission, s.default === 'creator' ? 'stream_creator_or_nobody' : s.default, null),
+    ]),
+  );
+  const group = Object.fromEntries(
+    Object.entries(USER_GROUP_SETTINGS).map(([name, s]) => [
+      name,
+      describePermission(s.permission, s.default === 'creator' ? 'group_creator' : s.default, s.forSystemGroups),
+    ]),
+  );
+  return { realm: realmPermissionSettings(), stream, group };
+}
+
 function loginMethods(stoa: Stoa): Record<string, { enabled: boolean; available: boolean }> {
   const methods: Record<string, { enabled: boolean; available: boolean }> = {
     Email: { enabled: true, available: true },
@@ -40,8 +62,7 @@ function loginMethods(stoa: Stoa): Record<string, { enabled: boolean; available:
 
 /**
  * Register state for fetch type `realm`: the organization's settings, the server's limits,
- * and the values computed from both. `server_supported_permission_settings` is left out
- * until every group setting exists.
+ * and the values computed from both.
  */
 export function realmState({ stoa }: StateContext): Record<string, unknown> {
   const realm = stoa.realm.get()!;
@@ -75,6 +96,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     // Comfortably above the heartbeat interval, as clients use it as their HTTP timeout.
     event_queue_longpoll_timeout_seconds: Math.max(90, heartbeatSecs + 40),
     realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
+    server_supported_permission_settings: supportedPermissionSettings(),
     jitsi_server_url: state.realm_jitsi_server_url ?? state.server_jitsi_server_url,
     realm_allow_edit_history: state.realm_message_edit_history_visibility_policy !== 'none',
     realm_mandatory_topics: state.realm_topics_policy === 'disable_empty_topic',
