@@ -92,3 +92,61 @@ describe('PATCH /users/me/subscriptions/muted_topics', () => {
     assert.equal(badOp.body.msg, 'Invalid op');
   });
 });
+
+describe('moving a whole topic', () => {
+  async function send(topic: string, channel = CHANNEL): Promise<number> {
+    const response = await server.owner.post('/messages', { type: 'stream', to: channel, topic, content: `in ${topic}` });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    return response.body.id;
+  }
+  async function policies(user: { post: TestServer['owner']['post'] }) {
+    const state = (await user.post('/register', { fetch_event_types: ['user_topic'] })).body;
+    return Object.fromEntries(
+      state.user_topics.map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [
+        `${t.stream_id}/${t.topic_name}`,
+        t.visibility_policy,
+      ]),
+    );
+  }
+
+  test('takes people’s policies to the new topic, telling them', async () => {
+    const user = await server.createUser();
+    await user.post('/users/me/subscriptions', { subscriptions: [{ name: CHANNEL }] });
+    const id = await send('old plans');
+    await user.post('/user_topics', { stream_id: channelId, topic: 'old plans', visibility_policy: 1 });
+    const events = await listen(user, { event_types: ['user_topic'] });
+    const moved = await server.owner.patch(`/messages/${id}`, { topic: 'new plans', propagate_mode: 'change_all' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.deepEqual(await policies(user), { [`${channelId}/new plans`]: 1 });
+    const seen = (await events()).map((e) => [e.topic_name, e.visibility_policy]);
+    assert.deepEqual(seen, [['old plans', 0], ['new plans', 1]]);
+  });
+
+  test('into a topic with messages keeps the more visible of each person’s two policies', async () => {
+    const [a, b, c] = [await server.createUser(), await server.createUser(), await server.createUser()];
+    const id = await send('merge from');
+    await send('merge into');
+    await a.post('/user_topics', { stream_id: channelId, topic: 'merge from', visibility_policy: 1 });
+    await a.post('/user_topics', { stream_id: channelId, topic: 'merge into', visibility_policy: 3 });
+    await b.post('/user_topics', { stream_id: channelId, topic: 'merge from', visibility_policy: 1 });
+    await c.post('/user_topics', { stream_id: channelId, topic: 'merge from', visibility_policy: 2 });
+    await server.owner.patch(`/messages/${id}`, { topic: 'merge into', propagate_mode: 'change_all' });
+    assert.deepEqual(await policies(a), { [`${channelId}/merge into`]: 3 });
+    assert.deepEqual(await policies(b), {}, 'muted and no policy make no policy');
+    assert.deepEqual(await policies(c), { [`${channelId}/merge into`]: 2 });
+  });
+
+  test('moves nothing when part of the topic stays behind, and drops it for people who cannot follow', async () => {
+    const user = await server.createUser();
+    const [first, second] = [await send('split'), await send('split')];
+    await user.post('/user_topics', { stream_id: channelId, topic: 'split', visibility_policy: 3 });
+    await server.owner.patch(`/messages/${first}`, { topic: 'split off', propagate_mode: 'change_one' });
+    assert.deepEqual(await policies(user), { [`${channelId}/split`]: 3 });
+
+    await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'private move' }], invite_only: true });
+    const hidden = (await server.owner.get('/get_stream_id', { stream: 'private move' })).body.stream_id;
+    const moved = await server.owner.patch(`/messages/${second}`, { stream_id: hidden, propagate_mode: 'change_all' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.deepEqual(await policies(user), {}, 'no policy for a topic in a channel they cannot read');
+  });
+});

@@ -16,6 +16,7 @@ import { CONTENT_FLAGS, Flag, flagNames } from './flags';
 import type { MessageRow } from './queries';
 import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
 import { linksInTopic, renderContent } from './render';
+import { moveTopicVisibility } from '../user-topics/actions';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX } from './topics';
 
 type PropagateMode = 'change_one' | 'change_later' | 'change_all';
@@ -149,8 +150,16 @@ function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit:
   }
 }
 
-
-
+/**
+ * Whether a move took the whole topic: all of it was asked for, or none of what the mover can
+ * read is left behind (what they cannot read must not change what the notices say).
+ */
+function movedWholeTopic(stoa: Stoa, actor: UserRow, origin: ChannelRow, topic: string, edit: EditRequest): boolean {
+  if (edit.propagateMode === 'change_all') return true;
+  const readsHistory = canReadChannelHistory(stoa, actor, origin);
+  const left = stoa.messages.inTopic(origin.recipient_id, topic);
+  return !left.some((m) => readsHistory || stoa.messages.flagsOf(actor.id, m.id) !== undefined);
+}
 
 /** The notification bot's notices of a move, in the old and the new topic, as Zulip words them. */
 function announceMove(
@@ -162,12 +171,11 @@ function announceMove(
   edit: EditRequest,
   resolution: 'resolved' | 'unresolved' | null,
   hadMessagesThere: boolean,
+  wholeTopic: boolean,
 ): void {
   const bot = notificationBot(stoa);
   const internal = noticeOptions((id) => id === actor.id);
   const who = silentMention(actor);
-  const remaining = stoa.messages.inTopic(from.channel.recipient_id, from.topic).length;
-  const wholeTopic = edit.propagateMode === 'change_all' || remaining === 0;
   if (resolution) {
     // Only people who took part in the topic get the notice unread.
     const participants = new Set(moved.map((m) => m.sender_id));
@@ -200,7 +208,6 @@ function announceMove(
     sendMessage(stoa, bot, { type: 'channel', channel: to.channel, topic: to.topic }, text, internal);
   }
 }
-
 
 /** Applies an edit or move and tells everyone concerned; the checks are done. */
 export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
@@ -289,6 +296,12 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
         refreshFirstMessage(stoa, stoa.channels.byId(target.id)!);
       }
     }
+    const wholeTopic = isMove && origin !== undefined && movedWholeTopic(stoa, actor, origin, row.topic, edit);
+    if (wholeTopic) {
+      const canRead = (userId: number) => hasContentAccess(stoa, stoa.users.byId(userId)!, target!);
+      const to = { channel: target!, topic: newTopic };
+      moveTopicVisibility(stoa, { channel: origin!, topic: row.topic }, to, hadMessagesThere, canRead);
+    }
 
     // Everyone who has the message hears, with their flags; a channel with shared history
     // also tells its subscribers who read it from there.
@@ -318,7 +331,9 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
     sendEvent(stoa, shaped, audience);
 
     if (isMove && origin && target) {
-      announceMove(stoa, actor, { channel: origin, topic: row.topic }, { channel: target, topic: newTopic }, moved, edit, resolution, hadMessagesThere);
+      const from = { channel: origin, topic: row.topic };
+      const to = { channel: target, topic: newTopic };
+      announceMove(stoa, actor, from, to, moved, edit, resolution, hadMessagesThere, wholeTopic);
     }
   });
 }

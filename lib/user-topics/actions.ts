@@ -25,3 +25,33 @@ export function setTopicVisibility(stoa: Stoa, userId: number, channel: ChannelR
     );
   });
 }
+
+/** When two topics merge, each person keeps the more visible of their two policies. */
+const MOST_VISIBLE_FIRST = [VisibilityPolicy.FOLLOWED, VisibilityPolicy.UNMUTED, VisibilityPolicy.INHERIT, VisibilityPolicy.MUTED];
+
+/**
+ * After a whole topic moved: people's policies for it move along to where it went. Someone who
+ * cannot read the new channel just loses theirs (it would name a topic they cannot see). Into
+ * a topic that already had messages, each person ends with the more visible of their two
+ * policies; into a new one, the old topic's policy replaces whatever was left there.
+ */
+export function moveTopicVisibility(
+  stoa: Stoa,
+  from: { channel: ChannelRow; topic: string },
+  to: { channel: ChannelRow; topic: string },
+  targetHadMessages: boolean,
+  canReadTarget: (userId: number) => boolean,
+): void {
+  const policyOf = (rows: { user_id: number; visibility_policy: number }[]) =>
+    new Map(rows.map((row) => [row.user_id, row.visibility_policy]));
+  const origin = policyOf(stoa.userTopics.forTopic(from.channel.id, from.topic));
+  const target = policyOf(stoa.userTopics.forTopic(to.channel.id, to.topic));
+  for (const userId of new Set([...origin.keys(), ...target.keys()])) {
+    const old = origin.get(userId) ?? VisibilityPolicy.INHERIT;
+    const there = target.get(userId) ?? VisibilityPolicy.INHERIT;
+    if (old !== VisibilityPolicy.INHERIT) setTopicVisibility(stoa, userId, from.channel, from.topic, VisibilityPolicy.INHERIT);
+    if (!canReadTarget(userId)) continue;
+    const merged = targetHadMessages ? MOST_VISIBLE_FIRST.find((p) => p === old || p === there)! : old;
+    setTopicVisibility(stoa, userId, to.channel, to.topic, merged);
+  }
+}
