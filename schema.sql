@@ -53,7 +53,10 @@ CREATE TABLE users (
   -- Bots only: where the bot posts and listens when a request names no channel.
   default_sending_stream_id          INTEGER,
   default_events_register_stream_id  INTEGER,
-  default_all_public_streams         INTEGER NOT NULL DEFAULT 0
+  default_all_public_streams         INTEGER NOT NULL DEFAULT 0,
+  -- Zulip's special permission to change other people's email addresses; owners made at
+  -- first start hold it, as they hold can_create_users.
+  can_change_user_emails   INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX users_by_email ON users (email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_delivery_email ON users (delivery_email COLLATE NOCASE);

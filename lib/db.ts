@@ -282,6 +282,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         sha256            TEXT
       ) STRICT;
     `),
+  // 12 -> 13: the special permission to change other people's email addresses.
+  (db) => db.exec('ALTER TABLE users ADD COLUMN can_change_user_emails INTEGER NOT NULL DEFAULT 0'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -26,6 +26,57 @@ describe('PATCH /users/{user_id}', () => {
     assert.equal(me.body.role, 300);
   });
 
+  test('new_email: the owner who set up the server changes an address; everyone hears what they may see', async () => {
+    const target = await server.createUser();
+    const hidden = await server.createUser();
+    await hidden.patch('/settings', { email_address_visibility: 3 });
+    const member = await server.createUser();
+    const memberEvents = await listen(member, { event_types: ['realm_user'] });
+    const ownerEvents = await listen(server.owner, { event_types: ['realm_user'] });
+    const response = await server.owner.patch(`/users/${target.userId}`, { new_email: 'moved@example.org' });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const seen = (await memberEvents()).map((e) => e.person);
+    assert.deepEqual(seen[0], { user_id: target.userId, delivery_email: 'moved@example.org' });
+    assert.deepEqual(seen[1], { user_id: target.userId, new_email: 'moved@example.org' });
+    assert.ok(seen.slice(2).every((p) => p.user_id === target.userId && 'avatar_url' in p), 'the provider-hosted avatar follows the address');
+    assert.equal((await server.owner.get(`/users/${target.userId}`)).body.user.delivery_email, 'moved@example.org');
+    assert.equal((await server.owner.get('/users/moved@example.org')).body.user.user_id, target.userId);
+    assert.ok((await ownerEvents()).length >= 2);
+
+    // An address only administrators may see reaches them alone; the API email stays a stand-in.
+    const hiddenEvents = await listen(member, { event_types: ['realm_user'] });
+    const adminEvents = await listen(server.owner, { event_types: ['realm_user'] });
+    assert.equal((await server.owner.patch(`/users/${hidden.userId}`, { new_email: 'secret@example.org' })).status, 200);
+    assert.ok(!(await hiddenEvents()).some((e) => 'delivery_email' in e.person || 'new_email' in e.person));
+    assert.ok((await adminEvents()).some((e) => e.person.delivery_email === 'secret@example.org'));
+    assert.equal((await member.get(`/users/${hidden.userId}`)).body.user.email, `user${hidden.userId}@stoa.local`);
+
+    await server.restart();
+    assert.equal((await server.owner.get(`/users/${target.userId}`)).body.user.delivery_email, 'moved@example.org');
+  });
+
+  test('new_email: refused without the special permission, for a bad or taken address; the same address changes nothing', async () => {
+    const target = await server.createUser();
+    const other = await server.createUser();
+    const admin = await server.createUser();
+    await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
+    const denied = await admin.patch(`/users/${target.userId}`, { new_email: 'x@example.org' });
+    assert.deepEqual([denied.status, denied.body.msg], [400, 'User not authorized to change user emails']);
+    const bad = await server.owner.patch(`/users/${target.userId}`, { new_email: 'not an address' });
+    assert.deepEqual([bad.status, bad.body.msg], [400, 'New email value error: Invalid address.']);
+    const otherEmail = (await other.get('/users/me')).body.delivery_email;
+    const taken = await server.owner.patch(`/users/${target.userId}`, { new_email: otherEmail.toUpperCase() });
+    assert.deepEqual([taken.status, taken.body.msg], [400, 'New email value error: Email is already in use.']);
+    // Refused as a whole: the name in the same request is not changed either.
+    const mixed = await admin.patch(`/users/${target.userId}`, { full_name: 'Not Applied', new_email: 'y@example.org' });
+    assert.equal(mixed.status, 400);
+    assert.notEqual((await target.get('/users/me')).body.full_name, 'Not Applied');
+    const own = (await target.get('/users/me')).body.delivery_email;
+    const events = await listen(server.owner, { event_types: ['realm_user'] });
+    assert.equal((await admin.patch(`/users/${target.userId}`, { new_email: own })).status, 200, 'unchanged needs no permission');
+    assert.deepEqual(await events(), []);
+  });
+
   test('renames a user', async () => {
     const user = await server.createUser();
     await server.owner.patch(`/users/${user.userId}`, { full_name: 'Renamed' });

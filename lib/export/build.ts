@@ -263,6 +263,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       last_reminder: null,
       is_mirror_dummy: false,
       can_create_users: bool(u.can_create_users),
+      can_change_user_emails: bool(u.can_change_user_emails),
       tos_version: null,
       timezone: u.timezone,
       avatar_source: u.avatar_source,

@@ -321,8 +321,8 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   zerver_client: ['id', 'name'],
   zerver_userprofile: [
     'id', 'realm', 'email', 'delivery_email', 'full_name', 'is_active', 'is_bot', 'bot_type', 'bot_owner', 'role',
-    'date_joined', 'last_login', 'last_reminder', 'is_mirror_dummy', 'can_create_users', 'tos_version', 'timezone',
-    'avatar_source', 'avatar_version', 'email_address_visibility', 'default_sending_stream',
+    'date_joined', 'last_login', 'last_reminder', 'is_mirror_dummy', 'can_create_users', 'can_change_user_emails',
+    'tos_version', 'timezone', 'avatar_source', 'avatar_version', 'email_address_visibility', 'default_sending_stream',
     'default_events_register_stream', 'default_all_public_streams', 'last_active_message_id', 'long_term_idle',
     'recipient', 'user_permissions', 'groups',
   ],

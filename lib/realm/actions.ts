@@ -46,6 +46,7 @@ export function createOrganization(
       passwordHash: settings.ownerPasswordHash,
       role: Role.OWNER,
       canCreateUsers: true,
+      canChangeUserEmails: true,
     });
   });
 }

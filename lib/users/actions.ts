@@ -46,6 +46,7 @@ export interface NewAccount {
   passwordHash: string | null;
   role: RoleValue;
   canCreateUsers?: boolean;
+  canChangeUserEmails?: boolean;
   bot?: { type: number; ownerId: number | null; system?: boolean };
 }
 
@@ -71,6 +72,7 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
     bot_owner_id: account.bot?.ownerId ?? null,
     is_system_bot: account.bot?.system ? 1 : 0,
     can_create_users: account.canCreateUsers ? 1 : 0,
+    can_change_user_emails: account.canChangeUserEmails ? 1 : 0,
     date_joined_ms: stoa.clock.now(),
     email_address_visibility: visibility,
   });
@@ -141,6 +143,16 @@ function announcePersonUpdate(stoa: Stoa, person: Record<string, unknown>): void
   sendEvent(stoa, { type: 'realm_user', op: 'update', person }, audienceOf(stoa));
 }
 
+function announceAvatar(stoa: Stoa, user: UserRow): void {
+  announcePersonUpdate(stoa, {
+    user_id: user.id,
+    avatar_url: stoa.avatars.url(user),
+    avatar_source: user.avatar_source,
+    avatar_url_medium: stoa.avatars.mediumUrl(user),
+    avatar_version: user.avatar_version,
+  });
+}
+
 /** Gives a user a new role, moving them between the role system groups. */
 export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
   write(stoa, () => {
@@ -171,6 +183,23 @@ function announceVisibleEmails(stoa: Stoa, before: UserRow, after: UserRow): voi
       sendEvent(stoa, { type: 'realm_user', op: 'update', person }, [after.id]);
     }
   }
+}
+
+/**
+ * Gives a user a new real email address. Those who may see it learn it; when it is also the
+ * API email, everyone learns that; and a provider-hosted avatar, found by address, changes.
+ */
+export function changeDeliveryEmail(stoa: Stoa, userId: number, email: string): void {
+  write(stoa, () => {
+    const before = stoa.users.byId(userId)!;
+    stoa.users.setDeliveryEmail(userId, email);
+    stoa.users.setEmail(userId, apiEmailFor({ ...before, delivery_email: email }, before.email_address_visibility));
+    const after = stoa.users.byId(userId)!;
+    const viewers = audienceOf(stoa).filter((id) => canSeeDeliveryEmail(stoa.users.byId(id)!, after));
+    sendEvent(stoa, { type: 'realm_user', op: 'update', person: { user_id: userId, delivery_email: email } }, viewers);
+    if (after.email !== before.email) announcePersonUpdate(stoa, { user_id: userId, new_email: after.email });
+    if (after.avatar_source === 'G') announceAvatar(stoa, after);
+  });
 }
 
 /**
@@ -223,13 +252,7 @@ export function changeAvatar(stoa: Stoa, userId: number, source: 'G' | 'U'): Use
     if (source === 'U') stoa.users.useUploadedAvatar(userId);
     else stoa.users.resetAvatar(userId);
     const user = stoa.users.byId(userId)!;
-    announcePersonUpdate(stoa, {
-      user_id: userId,
-      avatar_url: stoa.avatars.url(user),
-      avatar_source: user.avatar_source,
-      avatar_url_medium: stoa.avatars.mediumUrl(user),
-      avatar_version: user.avatar_version,
-    });
+    announceAvatar(stoa, user);
     return user;
   });
 }

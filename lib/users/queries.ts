@@ -32,6 +32,7 @@ export interface UserRow {
   bot_owner_id: number | null;
   is_system_bot: 0 | 1;
   can_create_users: 0 | 1;
+  can_change_user_emails: 0 | 1;
   timezone: string;
   date_joined_ms: number;
   avatar_source: string;
@@ -55,6 +56,7 @@ export type NewUser = Pick<
   | 'bot_owner_id'
   | 'is_system_bot'
   | 'can_create_users'
+  | 'can_change_user_emails'
   | 'date_joined_ms'
   | 'email_address_visibility'
 >;
@@ -80,11 +82,12 @@ export function prepareUserQueries(db: Statements) {
   );
   const insert = db.prepare<NewUser>(
     `INSERT INTO users (email, delivery_email, full_name, password_hash, api_key, role, is_bot, bot_type,
-       bot_owner_id, is_system_bot, can_create_users, date_joined_ms, email_address_visibility)
+       bot_owner_id, is_system_bot, can_create_users, can_change_user_emails, date_joined_ms, email_address_visibility)
      VALUES (@email, @delivery_email, @full_name, @password_hash, @api_key, @role, @is_bot, @bot_type,
-       @bot_owner_id, @is_system_bot, @can_create_users, @date_joined_ms, @email_address_visibility)`,
+       @bot_owner_id, @is_system_bot, @can_create_users, @can_change_user_emails, @date_joined_ms, @email_address_visibility)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
+  const setDeliveryEmail = db.prepare<[string, number]>('UPDATE users SET delivery_email = ? WHERE id = ?');
   const resetAvatar = db.prepare<[number]>(
     "UPDATE users SET avatar_source = 'G', avatar_version = avatar_version + 1 WHERE id = ?",
   );
@@ -185,6 +188,7 @@ export function prepareUserQueries(db: Statements) {
       return id;
     },
     setEmail: writing((id: number, email: string) => void setEmail.run(email, id)),
+    setDeliveryEmail: writing((id: number, email: string) => void setDeliveryEmail.run(email, id)),
     /** Back to the provider-hosted avatar, with a new version so caches refresh. */
     resetAvatar: writing((id: number) => void resetAvatar.run(id)),
     useUploadedAvatar: writing((id: number) => void useUploadedAvatar.run(id)),

@@ -9,7 +9,7 @@ import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '.
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { addUser, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
+import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
 import { isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
 import {
   changeFullName,
@@ -259,13 +259,26 @@ interface UpdateUserParams {
   full_name?: string;
   role?: RoleValue;
   profile_data?: ProfileDataEntry[];
+  new_email?: string;
 }
 
 const UPDATE_USER_PARAMS = {
   full_name: { type: 'string' },
   role: { type: 'integer', enum: ROLES },
   profile_data: profileDataSchema(true),
+  new_email: { type: 'string' },
 };
+
+/** A new address for someone else: Zulip's special permission, a valid address nobody else has. */
+function checkNewEmail(stoa: Stoa, user: UserRow, target: UserRow, newEmail: string | undefined): string | undefined {
+  const email = newEmail?.trim();
+  if (email === undefined || email === target.delivery_email) return undefined;
+  if (!user.can_change_user_emails) throw badRequest('User not authorized to change user emails');
+  if (!EMAIL_SHAPE.test(email)) throw badRequest('New email value error: Invalid address.');
+  const holder = stoa.users.byAnyEmail(email);
+  if (holder && holder.id !== target.id) throw badRequest('New email value error: Email is already in use.');
+  return email;
+}
 
 /** What PATCH /users/{user_id} and PATCH /users/{email} change: checked first, then applied. */
 function updateUserAsAsked(stoa: Stoa, user: UserRow, target: UserRow, params: UpdateUserParams) {
@@ -279,9 +292,11 @@ function updateUserAsAsked(stoa: Stoa, user: UserRow, target: UserRow, params: U
     }
   }
   const profileChanges = params.profile_data && checkProfileChanges(stoa, user, params.profile_data, true);
+  const newEmail = checkNewEmail(stoa, user, target, params.new_email);
   if (fullName !== undefined) changeFullName(stoa, target.id, fullName);
   if (params.role !== undefined) changeRole(stoa, target.id, params.role);
   if (profileChanges) changeProfileValues(stoa, target.id, profileChanges);
+  if (newEmail !== undefined) changeDeliveryEmail(stoa, target.id, newEmail);
   return {};
 }
 

@@ -18,6 +18,7 @@ export function plainMemberRow(localPart: string, fullName: string): NewUser {
     bot_owner_id: null,
     is_system_bot: 0,
     can_create_users: 0,
+  can_change_user_emails: 0,
     date_joined_ms: 0,
     email_address_visibility: 1,
   };
