@@ -17,6 +17,7 @@ import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
+import { stopFullMemberPromotion, updateFullMembers } from './groups/full-members';
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
 import { createStoa, type Stoa } from './stoa';
@@ -200,6 +201,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Scheduled messages: the timer waits for the next one due. Any that came due while the
   // server was stopped are sent (or found too late) right away.
   rescheduleDelivery(stoa);
+  // Members whose waiting period ended while the server was stopped become full members now.
+  updateFullMembers(stoa);
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
@@ -233,6 +236,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           ]);
           void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             stopDelivery(stoa);
+            stopFullMemberPromotion(stoa);
             commitShared(stoa);
             await stopCheckpointer();
             db.close();

@@ -147,8 +147,9 @@ function createPeople(stoa: Stoa, passwordHash: string | null): People {
       fullName: person.fullName,
       passwordHash,
       role: person.role,
-      // The documentation's user-creation example runs as Iago.
+      // The documentation's examples of creating users and changing their email run as Iago.
       canCreateUsers: person.key === 'desdemona' || person.key === 'iago',
+      canChangeUserEmails: person.key === 'desdemona' || person.key === 'iago',
     });
     if (person.timezone !== '') changeUserSettings(stoa, id, { timezone: person.timezone });
     people.set(person.key, stoa.users.byId(id)!);

@@ -3,6 +3,7 @@ import { unixSeconds } from '../clock';
 import type { Event, EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
+import { realmSetting } from '../realm/settings-store';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { USER_GROUP_SETTINGS } from './access';
 import { presentGroup } from './present';
@@ -26,15 +27,35 @@ const SYSTEM_GROUPS: ReadonlyArray<{ name: string; description: string; contains
   { name: 'role:nobody', description: 'Nobody' },
 ];
 
-/** The role groups a user of each role belongs to directly, as Zulip records them. */
+/**
+ * The role groups a user of each role belongs to directly, as Zulip records them. A member is
+ * also a direct member of role:fullmembers once their account is older than the organization's
+ * waiting period (see full-members.ts).
+ */
 const ROLE_GROUPS: Record<RoleValue, readonly string[]> = {
   [Role.OWNER]: ['role:owners'],
   [Role.ADMINISTRATOR]: ['role:administrators'],
   [Role.MODERATOR]: ['role:moderators'],
-  // New members count as full members: the organization's waiting period defaults to 0 days.
-  [Role.MEMBER]: ['role:members', 'role:fullmembers'],
+  [Role.MEMBER]: ['role:members'],
   [Role.GUEST]: ['role:everyone'],
 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether a member has waited the organization's waiting period, making them a full member. */
+export function waitedLongEnough(stoa: Stoa, user: UserRow): boolean {
+  return user.date_joined_ms + fullMemberWaitMs(stoa) <= stoa.clock.now();
+}
+
+export function fullMemberWaitMs(stoa: Stoa): number {
+  return (realmSetting(stoa, 'realm_waiting_period_threshold') as number) * DAY_MS;
+}
+
+/** The role groups a user of the role belongs to directly now. */
+function roleGroupsOf(stoa: Stoa, userId: number, role: RoleValue): readonly string[] {
+  const user = stoa.users.byId(userId)!;
+  return role === Role.MEMBER && waitedLongEnough(stoa, user) ? [...ROLE_GROUPS[role], 'role:fullmembers'] : ROLE_GROUPS[role];
+}
 
 export function createSystemGroups(stoa: Stoa): void {
   const now = unixSeconds(stoa.clock);
@@ -62,8 +83,9 @@ export function announceMembership(stoa: Stoa, op: 'add_members' | 'remove_membe
 
 /** Takes a user out of the system groups of their (old) role, telling everyone's clients. */
 export function removeFromRoleGroups(stoa: Stoa, userId: number, role: RoleValue): void {
-  for (const name of ROLE_GROUPS[role]) {
+  for (const name of [...ROLE_GROUPS[role], ...(role === Role.MEMBER ? ['role:fullmembers'] : [])]) {
     const groupId = stoa.groups.byName(name)!.id;
+    if (!stoa.groups.directMemberIds(groupId).includes(userId)) continue;
     stoa.groups.removeMember(groupId, userId);
     announceMembership(stoa, 'remove_members', groupId, userId);
   }
@@ -71,7 +93,7 @@ export function removeFromRoleGroups(stoa: Stoa, userId: number, role: RoleValue
 
 /** Puts a user in the system groups of their role, telling everyone's clients. */
 export function addToRoleGroups(stoa: Stoa, userId: number, role: RoleValue): void {
-  for (const name of ROLE_GROUPS[role]) {
+  for (const name of roleGroupsOf(stoa, userId, role)) {
     const groupId = stoa.groups.byName(name)!.id;
     stoa.groups.addMember(groupId, userId);
     announceMembership(stoa, 'add_members', groupId, userId);
@@ -94,7 +116,7 @@ function announceGroupEvent(stoa: Stoa, group: GroupRow, event: Event): void {
  * Group membership can grant sight of private channels (through their group settings): runs
  * `change` and then tells each of `userIds` which channels appeared or vanished for them.
  */
-function trackingChannelAccess(stoa: Stoa, userIds: readonly number[], change: () => void): void {
+export function trackingChannelAccess(stoa: Stoa, userIds: readonly number[], change: () => void): void {
   const users = userIds.map((id) => stoa.users.byId(id)!).filter((user) => user.is_active);
   const before = new Map(users.map((user) => [user.id, visibleChannelIds(stoa, user)]));
   change();

@@ -1,6 +1,7 @@
 import { unixSeconds } from '../clock';
 import type { Event } from '../events/queues';
 import { sendEvent, write } from '../events/send';
+import { updateFullMembers } from '../groups/full-members';
 import { groupForValue, groupSettingValue, type GroupSettingValue } from '../groups/settings';
 import type { Stoa } from '../stoa';
 import { REALM_SETTINGS } from './settings';
@@ -53,6 +54,7 @@ export function updateRealm(stoa: Stoa, changes: RealmChanges): void {
     for (const { key, value } of changes.settings) {
       stoa.realm.storeSetting(key, value);
       sendEvent(stoa, settingEvent(key.replace(/^realm_/, ''), value), everyone);
+      if (key === 'realm_waiting_period_threshold') updateFullMembers(stoa);
     }
     const now = unixSeconds(stoa.clock);
     for (const { key, value } of changes.groupSettings) {

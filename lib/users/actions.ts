@@ -5,7 +5,9 @@ import {
   announceReturningGroupSettingHolder,
   changeGroupMembership,
   removeFromRoleGroups,
+  waitedLongEnough,
 } from '../groups/actions';
+import { armNextPromotion } from '../groups/full-members';
 import { badRequest } from '../http/errors';
 import {
   announceChannelAccessChange,
@@ -82,6 +84,7 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
   // The server's own bots belong to no organization group, like Zulip's cross-realm bots.
   if (!account.bot?.system) {
     addToRoleGroups(stoa, id, account.role);
+    if (account.role === Role.MEMBER && !waitedLongEnough(stoa, stoa.users.byId(id)!)) armNextPromotion(stoa);
     announceUser(stoa, id);
   }
   return id;
@@ -162,6 +165,7 @@ export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
     removeFromRoleGroups(stoa, userId, user.role);
     stoa.users.setRole(userId, role);
     addToRoleGroups(stoa, userId, role);
+    if (role === Role.MEMBER && !waitedLongEnough(stoa, user)) armNextPromotion(stoa);
     announcePersonUpdate(stoa, { user_id: userId, role });
     const after = stoa.users.byId(userId)!;
     announceVisibleEmails(stoa, user, after);

@@ -1,0 +1,62 @@
+import { write } from '../events/send';
+import type { Stoa } from '../stoa';
+import { Role } from '../users/queries';
+import { announceMembership, fullMemberWaitMs, trackingChannelAccess, waitedLongEnough } from './actions';
+
+/**
+ * role:fullmembers holds the members whose accounts are older than the organization's waiting
+ * period (realm_waiting_period_threshold, in days), besides moderators and up through its
+ * subgroup. Members are promoted when their waiting period ends: one timer waits for the next
+ * promotion, as Zulip's daily job does but on time. Changing the waiting period, and starting
+ * the server, brings the group up to date at once, in both directions.
+ */
+
+const armed = new WeakMap<Stoa, { atMs: number; cancel: () => void }>();
+
+/** Puts exactly the members who have waited long enough in role:fullmembers, telling everyone. */
+export function updateFullMembers(stoa: Stoa): void {
+  write(stoa, () => {
+    const groupId = stoa.groups.byName('role:fullmembers')!.id;
+    const direct = new Set(stoa.groups.directMemberIds(groupId));
+    for (const user of stoa.users.inRealm()) {
+      if (user.role !== Role.MEMBER) continue;
+      const full = waitedLongEnough(stoa, user);
+      if (full === direct.has(user.id)) continue;
+      // The group may be named by a channel's settings: access follows membership.
+      trackingChannelAccess(stoa, [user.id], () => {
+        if (full) stoa.groups.addMember(groupId, user.id);
+        else stoa.groups.removeMember(groupId, user.id);
+      });
+      announceMembership(stoa, full ? 'add_members' : 'remove_members', groupId, user.id);
+    }
+  });
+  armNextPromotion(stoa);
+}
+
+/** Points the timer at the next member whose waiting period ends, or stops it if none is waiting. */
+export function armNextPromotion(stoa: Stoa): void {
+  const groupId = stoa.groups.byName('role:fullmembers')!.id;
+  const direct = new Set(stoa.groups.directMemberIds(groupId));
+  const wait = fullMemberWaitMs(stoa);
+  let next: number | undefined;
+  for (const user of stoa.users.inRealm()) {
+    if (user.role !== Role.MEMBER || direct.has(user.id)) continue;
+    next = Math.min(next ?? Infinity, user.date_joined_ms + wait);
+  }
+  const current = armed.get(stoa);
+  if (current?.atMs === next) return;
+  current?.cancel();
+  armed.delete(stoa);
+  if (next === undefined) return;
+  const cancel = stoa.clock.at(next, () => {
+    armed.delete(stoa);
+    if (stoa.db.open) updateFullMembers(stoa);
+  });
+  armed.set(stoa, { atMs: next, cancel });
+}
+
+/** Stops the timer, for shutdown: the next start catches up. */
+export function stopFullMemberPromotion(stoa: Stoa): void {
+  armed.get(stoa)?.cancel();
+  armed.delete(stoa);
+}
