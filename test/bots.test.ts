@@ -138,6 +138,12 @@ describe('bots', () => {
       ],
     );
     assert.ok(seen.some((e) => e.type === 'realm_user' && e.person.full_name === `Renamed ${counter}`));
+    assert.equal(renamed.body.config_data, null, 'no config_data asked for, none answered');
+    const configured = await owner.patch(`/bots/${bot.user_id}`, { config_data: JSON.stringify({ stream: 'alerts' }) });
+    assert.deepEqual([configured.status, configured.body.config_data], [200, { stream: 'alerts' }]);
+    assert.equal(configured.body.ignored_parameters_unsupported, undefined);
+    const badConfig = await owner.patch(`/bots/${bot.user_id}`, { config_data: JSON.stringify({ stream: 3 }) });
+    assert.equal(badConfig.status, 400);
 
     const regenerated = await owner.post(`/bots/${bot.user_id}/api_key/regenerate`);
     assert.equal(regenerated.status, 200, JSON.stringify(regenerated.body));

@@ -190,6 +190,7 @@ interface UpdateParams {
   default_all_public_streams?: boolean;
   service_payload_url?: unknown;
   service_interface: number;
+  config_data?: Record<string, string>;
 }
 
 function failedOwnerChange(reason: string): ApiError {
@@ -209,6 +210,9 @@ export const updateBotView = endpoint<UpdateParams>({
       // Decoded as JSON when it parses, kept as text otherwise (see checkPayloadUrl).
       service_payload_url: {},
       service_interface: { type: 'integer', default: ServiceInterface.GENERIC },
+      // Settings of embedded bots and integrations, neither of which Stoa has: checked and
+      // answered back as Zulip answers them, but not kept.
+      config_data: { type: 'object', additionalProperties: { type: 'string' } },
     },
     required: ['bot_id'],
   },
@@ -271,7 +275,7 @@ async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar
     // As Zulip answers: what the request asked for, not what the bot has.
     service_interface: params.service_interface,
     service_payload_url: payloadUrl ?? null,
-    config_data: null,
+    config_data: params.config_data ?? null,
     ...botDefaults(stoa, after),
     ...(owner ? { bot_owner: owner.email } : {}),
   };
