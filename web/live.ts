@@ -1,6 +1,8 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, post } from './api';
 import { applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
+import { hashNames, narrowChannel } from './nav';
+import { narrowHash } from './narrow';
 import {
   channels,
   connected,
@@ -259,6 +261,22 @@ function onUpdateMessage(event: Record<string, unknown>): void {
       for (const id of affected) if (topics.value.has(id)) void loadTopics(id);
     }
   });
+  if ((newTopic !== undefined || newChannel !== undefined) && event.propagate_mode !== 'change_one') followMovedTopic(event);
+}
+
+/** A view of a topic that was moved as a whole goes where the topic went, as in Zulip. */
+function followMovedTopic(event: Record<string, unknown>): void {
+  const open = narrowChannel(feed.value.terms);
+  const fromChannel = event.stream_id as number | undefined;
+  const fromTopic = event.orig_subject as string | undefined;
+  if (!open || open.topic === undefined || fromTopic === undefined || feed.value.terms.length !== 2) return;
+  if (open.channelId !== fromChannel || open.topic.toLowerCase() !== fromTopic.toLowerCase()) return;
+  const terms = [
+    { operator: 'channel', operand: String((event.new_stream_id as number | undefined) ?? fromChannel) },
+    { operator: 'topic', operand: (event.subject as string | undefined) ?? fromTopic },
+  ];
+  // Replaced rather than added, so that Back does not return to the emptied topic.
+  location.replace(narrowHash(terms, hashNames));
 }
 
 function onDeleteMessage(event: Record<string, unknown>): void {

@@ -54,6 +54,11 @@ export async function feedTexts(page: Page): Promise<string[]> {
   return page.locator('.message-row:not(.local-echo) .message-content').allInnerTexts();
 }
 
+/** The feed's row of the (server-confirmed) message whose text contains `text`. */
+export function messageRow(page: Page, text: string) {
+  return page.locator('.message-row:not(.local-echo)', { has: page.locator('.message-content', { hasText: text }) });
+}
+
 /** Opens the compose box for a channel and topic and sends `content` with Enter. */
 export async function sendToChannel(page: Page, channel: string, topic: string, content: string): Promise<void> {
   if (!(await page.getByRole('textbox', { name: 'Message', exact: true }).isVisible())) {
