@@ -21,10 +21,11 @@ import {
   unread,
   unreadMentions,
   updateMap,
+  userGroups,
   users,
   type UnreadPlace,
 } from './state';
-import type { Channel, Message, RealmEmoji, Subscription, User } from './types';
+import type { Channel, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 
 /**
  * One event queue for the page: POST /json/register for the state, then long-polls of
@@ -59,6 +60,7 @@ interface RegisterAnswer {
   recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
   presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
   realm_emoji: Record<string, RealmEmoji>;
+  realm_user_groups?: UserGroup[];
   is_admin: boolean;
   is_owner: boolean;
   user_id: number;
@@ -113,6 +115,7 @@ async function register(): Promise<void> {
       .sort((a, b) => b.maxMessageId - a.maxMessageId);
     presences.value = new Map(Object.entries(answer.presences).map(([id, p]) => [Number(id), { active: p.active_timestamp, idle: p.idle_timestamp }]));
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
+    userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     topics.value = new Map();
   });
 }
@@ -443,6 +446,19 @@ function onRealmUser(event: Record<string, unknown>): void {
   });
 }
 
+function onUserGroup(event: Record<string, unknown>): void {
+  updateMap(userGroups, (copy) => {
+    if (event.op === 'add') {
+      const group = event.group as UserGroup;
+      copy.set(group.id, group);
+    } else if (event.op === 'remove') copy.delete(event.group_id as number);
+    else if (event.op === 'update') {
+      const group = copy.get(event.group_id as number);
+      if (group) copy.set(group.id, { ...group, ...(event.data as Partial<UserGroup>) });
+    }
+  });
+}
+
 function applyEvent(event: Record<string, unknown>): void {
   switch (event.type) {
     case 'message':
@@ -465,6 +481,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return mergePresences(event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>);
     case 'realm_user':
       return onRealmUser(event);
+    case 'user_group':
+      return onUserGroup(event);
     case 'realm':
       if (event.op === 'update' && event.property === 'name') realm.value = { ...realm.value, name: event.value as string };
       return;

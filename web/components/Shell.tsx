@@ -5,7 +5,7 @@ import { feed, selectedId } from '../feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
-import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme } from '../state';
+import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from './Avatar';
 import { ChannelBrowser } from './ChannelBrowser';
 import { Compose } from './Compose';
@@ -62,10 +62,18 @@ function composeForNarrow(kind: 'channel' | 'dm'): void {
   else openCompose({ kind: 'channel' });
 }
 
-/** The next topic or conversation with unread messages (for `n`). */
+/** The next topic or conversation with unread messages (for `n`), other than the open one. */
 function nextUnreadNarrow(): void {
+  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const open = narrowChannel(terms);
+  const openDm = narrowDm(terms);
+  const self = session.value?.user_id ?? 0;
+  const isOpen = (place: UnreadPlace) =>
+    place.kind === 'channel'
+      ? open?.channelId === place.channelId && open.topic?.toLowerCase() === place.topic.toLowerCase()
+      : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
-  for (const id of unread.value.keys()) if (first === undefined || id < first) first = id;
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place)) first = id;
   if (first === undefined) return;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
