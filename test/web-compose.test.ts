@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
 import { launchChromium, NO_CHROMIUM } from './support/chromium';
 import { TestServer } from './support/server';
-import { feedTexts, logInThroughPage, messageRow, waitUntil, type WebUser } from './support/web';
+import { feedTexts, isFocused, logInThroughPage, messageRow, waitUntil, type PageGlobals, type WebUser } from './support/web';
 
 /** Writing in the web client: suggestions as one types, preview, files dropped and pasted, the keyboard. */
 
@@ -108,7 +108,7 @@ test('files dropped on the compose box or pasted into it are uploaded and linked
 
   // A file dragged from the desktop and dropped on the compose box.
   const dropped = await page.evaluateHandle(() => {
-    const transfer = new DataTransfer();
+    const transfer = new (globalThis as unknown as PageGlobals).DataTransfer();
     transfer.items.add(new File(['the notes of Tuesday'], 'notes.txt', { type: 'text/plain' }));
     return transfer;
   });
@@ -122,9 +122,10 @@ test('files dropped on the compose box or pasted into it are uploaded and linked
   const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
   await box.evaluate((textarea, base64) => {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const transfer = new DataTransfer();
+    const page = globalThis as unknown as PageGlobals;
+    const transfer = new page.DataTransfer();
     transfer.items.add(new File([bytes], 'screenshot.png', { type: 'image/png' }));
-    textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+    textarea.dispatchEvent(new page.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
   }, png);
   await waitUntil(async () => /\[screenshot\.png\]\(\/user_uploads\/\S+\)$/.test(await box.inputValue()), 'the pasted picture is linked');
   await box.press('Enter');
@@ -162,7 +163,7 @@ test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the n
   // r replies in the selected message's topic; Enter sends; Esc closes the empty box.
   const box = messageBox(page);
   await page.keyboard.press('r');
-  await waitUntil(() => box.evaluate((el) => el === document.activeElement), 'the message box has the focus');
+  await waitUntil(() => isFocused(box), 'the message box has the focus');
   assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'one');
   await page.keyboard.type('answered with r');
   await page.keyboard.press('Enter');
@@ -173,7 +174,7 @@ test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the n
   // Enter on a selected message replies too.
   await page.keyboard.press('k');
   await page.keyboard.press('Enter');
-  await waitUntil(() => box.evaluate((el) => el === document.activeElement).catch(() => false), 'Enter opened the reply');
+  await waitUntil(() => isFocused(box).catch(() => false), 'Enter opened the reply');
   await page.keyboard.press('Escape');
   await box.waitFor({ state: 'detached' });
 
@@ -192,9 +193,9 @@ test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the n
   // / goes to the search box; Esc leaves it.
   const search = page.getByRole('searchbox', { name: 'Search messages' });
   await page.keyboard.press('/');
-  assert.ok(await search.evaluate((el) => el === document.activeElement));
+  assert.ok(await isFocused(search));
   await page.keyboard.press('Escape');
-  assert.ok(!(await search.evaluate((el) => el === document.activeElement)));
+  assert.ok(!(await isFocused(search)));
 
   // n opens the next topic with unread messages: the notice of the channel's creation, then topic two.
   await page.keyboard.press('n');

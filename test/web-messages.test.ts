@@ -126,7 +126,7 @@ test('marking a message unread brings the count back, and it stays unread while 
   await waitUntil(async () => (await web.page.title()).startsWith('(1) '), 'the title counts 1 unread');
   // Still in view, it is not marked read again behind the reader's back, even when the window
   // gains focus.
-  await web.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await web.page.evaluate(() => (globalThis as unknown as EventTarget).dispatchEvent(new Event('focus')));
   await new Promise((resolve) => setTimeout(resolve, 800));
   await sidebar.getByLabel(`1 unread messages in ${channel.name}`).waitFor();
   const flags = await reader.get(`/messages/${second.body.id}`);

@@ -1,7 +1,8 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, post } from './api';
 import { applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
-import { hashNames, narrowChannel } from './nav';
+import { hashNames, narrowChannel, view } from './nav';
+import { applyUserSettings, notifyAbout } from './notifications';
 import { narrowHash } from './narrow';
 import {
   channels,
@@ -61,6 +62,7 @@ interface RegisterAnswer {
   presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
   realm_emoji: Record<string, RealmEmoji>;
   realm_user_groups?: UserGroup[];
+  user_settings?: Record<string, unknown>;
   is_admin: boolean;
   is_owner: boolean;
   user_id: number;
@@ -116,6 +118,7 @@ async function register(): Promise<void> {
     presences.value = new Map(Object.entries(answer.presences).map(([id, p]) => [Number(id), { active: p.active_timestamp, idle: p.idle_timestamp }]));
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
+    if (answer.user_settings) applyUserSettings(answer.user_settings);
     topics.value = new Map();
   });
 }
@@ -223,10 +226,12 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
       recentDms.value = [{ userIds: others, maxMessageId: message.id }, ...recentDms.value.filter((c) => dmKey(c.userIds, self) !== key)];
     }
     const current = feed.value;
-    if (!current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) && !current.messages.some((m) => m.id === message.id)) {
+    const inView = !current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) === true;
+    if (inView && !current.messages.some((m) => m.id === message.id)) {
       feed.value = { ...current, messages: [...current.messages, message] };
     }
     removeTyping(message.sender_id);
+    if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');
   });
 }
 
@@ -444,6 +449,10 @@ function onRealmUser(event: Record<string, unknown>): void {
       if (user) copy.set(user.user_id, { ...user, ...person });
     }
   });
+  // One's own new role shows or hides the organization's settings at once.
+  if (event.op === 'update' && person.user_id === session.value?.user_id && typeof person.role === 'number') {
+    realm.value = { ...realm.value, isAdmin: person.role <= 200, isOwner: person.role === 100 };
+  }
 }
 
 function onUserGroup(event: Record<string, unknown>): void {
@@ -481,6 +490,9 @@ function applyEvent(event: Record<string, unknown>): void {
       return mergePresences(event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>);
     case 'realm_user':
       return onRealmUser(event);
+    case 'user_settings':
+      if (event.op === 'update') applyUserSettings({ [event.property as string]: event.value });
+      return;
     case 'user_group':
       return onUserGroup(event);
     case 'realm':

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { newContext } from './chromium';
 
 /** Answers the client expects and handles: no session before logging in, no --dev login list. */
@@ -79,4 +79,26 @@ export async function waitUntil(condition: () => Promise<boolean> | boolean, wha
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A DataTransfer in the page: what a drop or a paste carries. */
+export interface PageDataTransfer {
+  items: { add(file: File): void };
+}
+
+/**
+ * The browser's globals that the tests' page functions use. The test project is typed for Node,
+ * not the DOM, so a page function reads them through `globalThis as unknown as PageGlobals`.
+ */
+export interface PageGlobals {
+  document: { activeElement: unknown };
+  DataTransfer: new () => PageDataTransfer;
+  ClipboardEvent: new (type: string, init: { clipboardData: PageDataTransfer; bubbles: boolean; cancelable: boolean }) => Event;
+  /** What the notification spy of the settings test saw. */
+  shownNotifications: string[];
+}
+
+/** Whether the element has the keyboard focus. */
+export function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === (globalThis as unknown as PageGlobals).document.activeElement);
 }

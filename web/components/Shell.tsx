@@ -5,6 +5,7 @@ import { feed, selectedId } from '../feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
+import { chooseTheme } from '../notifications';
 import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from './Avatar';
 import { ChannelBrowser } from './ChannelBrowser';
@@ -277,7 +278,7 @@ export function Shell() {
                   type="button"
                   role="menuitem"
                   onClick={() => {
-                    theme.value = THEMES[(THEMES.indexOf(theme.value) + 1) % THEMES.length];
+                    chooseTheme(THEMES[(THEMES.indexOf(theme.value) + 1) % THEMES.length]).catch(reportError);
                   }}
                 >
                   Theme: {theme.value === 'auto' ? 'system' : theme.value}
