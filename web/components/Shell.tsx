@@ -157,6 +157,8 @@ export function Shell() {
   const [failure, setFailure] = useState('');
   const [menuOpen, setMenuOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  // At phone width the people are a panel of their own, opened from the top bar.
+  const [peopleOpen, setPeopleOpen] = useState(false);
   const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -187,6 +189,7 @@ export function Shell() {
   useKeyboard(searchRef, () => {
     setMenuOpen(false);
     setSidebarOpen(false);
+    setPeopleOpen(false);
   });
 
   if (failure) {
@@ -214,9 +217,12 @@ export function Shell() {
   const current = view.value;
   const me = users.value.get(session.value?.user_id ?? 0);
   return (
-    <div class={`app${sidebarOpen ? ' sidebar-open' : ''}`}>
+    <div class={`app${sidebarOpen ? ' sidebar-open' : ''}${peopleOpen ? ' people-open' : ''}`}>
       <header class="top-bar">
-        <button type="button" class="sidebar-toggle" aria-label="Show channels" aria-expanded={sidebarOpen} onClick={() => setSidebarOpen(!sidebarOpen)}>
+        <button type="button" class="sidebar-toggle" aria-label="Show channels" aria-expanded={sidebarOpen} onClick={() => {
+            setSidebarOpen(!sidebarOpen);
+            setPeopleOpen(false);
+          }}>
           ☰
         </button>
         <a class="realm-name" href="#inbox">
@@ -245,6 +251,18 @@ export function Shell() {
             Reconnecting…
           </span>
         )}
+        <button
+          type="button"
+          class="people-toggle"
+          aria-label="Show people"
+          aria-expanded={peopleOpen}
+          onClick={() => {
+            setPeopleOpen(!peopleOpen);
+            setSidebarOpen(false);
+          }}
+        >
+          👥
+        </button>
         <div class="menu">
           <button type="button" class="menu-button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Personal menu" onClick={() => setMenuOpen(!menuOpen)}>
             <Avatar class="avatar small" url={me?.avatar_url} size={28} />
@@ -307,7 +325,7 @@ export function Shell() {
         )}
         {(current.kind === 'narrow' || current.kind === 'inbox') && <Compose />}
       </main>
-      <People />
+      <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
     </div>
   );

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createChannel, uniqueName } from './support/channels';
+import { launchChromium, NO_CHROMIUM } from './support/chromium';
+import { TestServer, tempDir } from './support/server';
+import { logInThroughPage, messageRow, waitUntil, type WebUser } from './support/web';
+
+/**
+ * How the web client looks and who is there: presence in the people list, the system's dark
+ * theme, and the layout at phone width. Screenshots go to a temporary folder, or to the one
+ * SCREENSHOTS_DIR names (docs/screenshots/ to refresh the README's pictures).
+ */
+
+let server: TestServer;
+let browser: Browser;
+const opened: WebUser[] = [];
+const SCREENSHOTS = process.env.SCREENSHOTS_DIR ? path.resolve(process.env.SCREENSHOTS_DIR) : tempDir('stoa-screenshots-');
+
+before(async () => {
+  if (NO_CHROMIUM) return;
+  server = await TestServer.start({ config: { gravatar: false } });
+  browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+after(async () => {
+  for (const user of opened) await user.context.close().catch(() => undefined);
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(email: string, hash: string, options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<WebUser> {
+  const user = await logInThroughPage(browser, server.url, email, 'secret-password', { hash, viewport: options.viewport });
+  if (options.colorScheme) await user.page.emulateMedia({ colorScheme: options.colorScheme });
+  opened.push(user);
+  return user;
+}
+
+function people(page: Page) {
+  return page.getByRole('complementary', { name: 'People' });
+}
+
+/** The presence a person is shown with in the people list. */
+function presenceOf(page: Page, name: string, presence: 'active' | 'idle' | 'offline') {
+  return people(page).getByRole('listitem').filter({ hasText: name }).getByRole('img', { name: presence });
+}
+
+/** Whether the page scrolls sideways (it should not, at any width). */
+function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth > root.clientWidth;
+  });
+}
+
+/** The page's background colour, as the browser computed it. */
+function backgroundOf(page: Page): Promise<string> {
+  return page.locator('body').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+}
+
+/** Whether an rgb() colour is dark. */
+function isDark(color: string): boolean {
+  const [r, g, b] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b < 100;
+}
+
+/** A channel with a little conversation: Markdown, a mention, a reaction. */
+async function conversation() {
+  const ada = await server.createUser('Ada Lovelace');
+  const grace = await server.createUser('Grace Hopper');
+  const channel = await createChannel(server.owner, { principals: [ada.credentials.email, grace.credentials.email] }, uniqueName('design'));
+  await ada.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: 'The **launch** is on Friday. Checklist:\n- docs\n- tests' });
+  const question = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: '@**Ada Lovelace** shall I run `npm test` once more?' });
+  await ada.post(`/messages/${question.body.id}/reactions`, { emoji_name: 'thumbs_up' });
+  await ada.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: '```js\nconsole.log("ready");\n```' });
+  return { ada, grace, channel };
+}
+
+test('the people list shows who is active, live', { skip: NO_CHROMIUM }, async () => {
+  const watcher = await server.createUser('Presence Watcher');
+  const arriving = await server.createUser('Arriving Person');
+  const web = await open(watcher.credentials.email, '#inbox');
+  await presenceOf(web.page, 'Presence Watcher (you)', 'active').waitFor();
+  await presenceOf(web.page, 'Arriving Person', 'offline').waitFor();
+  // The other person opens the app; their page reports them active, and the watcher sees it.
+  await open(arriving.credentials.email, '#inbox');
+  await presenceOf(web.page, 'Arriving Person', 'active').waitFor();
+  // Active people come first.
+  const order = await people(web.page).getByRole('listitem').allInnerTexts();
+  assert.ok(order.indexOf('Arriving Person') < order.indexOf('Owner'), order.join(', '));
+  assert.deepEqual(web.problems, []);
+});
+
+test('with the system in dark mode the app is dark, and at phone width it is one column', { skip: NO_CHROMIUM }, async () => {
+  const { ada, channel } = await conversation();
+  const hash = `#narrow/channel/${channel.id}/topic/launch.20plans`;
+
+  const desktopDark = await open(ada.credentials.email, hash, { colorScheme: 'dark' });
+  await messageRow(desktopDark.page, 'console.log').waitFor();
+  assert.equal(await desktopDark.page.locator('html').getAttribute('data-theme'), 'dark');
+  assert.ok(isDark(await backgroundOf(desktopDark.page)), await backgroundOf(desktopDark.page));
+  await desktopDark.page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-dark.png') });
+  // The system turning light turns the page light.
+  await desktopDark.page.emulateMedia({ colorScheme: 'light' });
+  await waitUntil(async () => !isDark(await backgroundOf(desktopDark.page)), 'the page is light again');
+  await desktopDark.page.screenshot({ path: path.join(SCREENSHOTS, 'desktop.png') });
+
+  const phone = await open(ada.credentials.email, hash, { viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+  const page = phone.page;
+  await messageRow(page, 'console.log').waitFor();
+  assert.equal(await scrollsSideways(page), false);
+  const sidebar = page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  // One column: neither the channels nor the people take room beside the messages.
+  assert.ok(!(await sidebar.isVisible()) || ((await sidebar.boundingBox())?.x ?? 0) + ((await sidebar.boundingBox())?.width ?? 0) <= 0);
+  assert.equal(await people(page).isVisible(), false);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone.png') });
+
+  // The channels slide in from the menu button, and a channel chosen closes them.
+  await page.getByRole('button', { name: 'Show channels' }).click();
+  await waitUntil(async () => ((await sidebar.boundingBox())?.x ?? -1) >= 0, 'the channels are in view');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-sidebar.png') });
+  await sidebar.getByRole('link', { name: channel.name }).click();
+  await waitUntil(async () => ((await sidebar.boundingBox())?.x ?? 0) < 0, 'the channels slid away');
+
+  // The people, with their presence, from their own button.
+  await page.getByRole('button', { name: 'Show people' }).click();
+  await presenceOf(page, 'Ada Lovelace (you)', 'active').waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-people.png') });
+  await page.keyboard.press('Escape');
+  await people(page).waitFor({ state: 'hidden' });
+
+  // Writing works at this width: the compose box fits.
+  await page.getByRole('button', { name: /^New message/ }).click();
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.waitFor();
+  const composeBox = await page.getByRole('region', { name: 'Compose' }).boundingBox();
+  assert.ok(composeBox && composeBox.x >= 0 && composeBox.x + composeBox.width <= 390, JSON.stringify(composeBox));
+  assert.equal(await scrollsSideways(page), false);
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await waitUntil(async () => isDark(await backgroundOf(page)), 'the phone page is dark');
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-dark.png') });
+  assert.deepEqual([...desktopDark.problems, ...phone.problems], []);
+});
