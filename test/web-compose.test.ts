@@ -94,6 +94,18 @@ test('the compose box suggests channels, topics, people, groups and emoji, and p
   const sent = await writer.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: channel.id }], apply_markdown: false });
   assert.equal(sent.body.messages[0].content, written.trimEnd());
   assert.equal(sent.body.messages[0].subject, 'tomatoes');
+
+  // Direct messages: people are suggested as their names are typed, and become pills.
+  await page.getByRole('combobox', { name: 'Message type' }).selectOption('Direct');
+  const recipients = page.getByRole('combobox', { name: 'Direct message recipients' });
+  await recipients.pressSequentially('beat');
+  await page.getByRole('option', { name: /^Beatrice Gardener/ }).waitFor();
+  await recipients.press('Enter');
+  await page.getByRole('button', { name: 'Remove Beatrice Gardener' }).waitFor();
+  await box.fill('Just between us');
+  await box.press('Enter');
+  await messageRow(page, 'Just between us').waitFor();
+  assert.ok(page.url().endsWith(`#narrow/dm/${gardener.userId}-Beatrice-Gardener`), page.url());
   assert.deepEqual(web.problems, []);
 });
 

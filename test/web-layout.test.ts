@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createChannel, uniqueName } from './support/channels';
+import { createChannel } from './support/channels';
 import { launchChromium, NO_CHROMIUM } from './support/chromium';
 import { TestServer, tempDir } from './support/server';
 import { logInThroughPage, messageRow, waitUntil, type WebUser } from './support/web';
@@ -71,7 +71,9 @@ function isDark(color: string): boolean {
 async function conversation() {
   const ada = await server.createUser('Ada Lovelace');
   const grace = await server.createUser('Grace Hopper');
-  const channel = await createChannel(server.owner, { principals: [ada.credentials.email, grace.credentials.email] }, uniqueName('design'));
+  await server.owner.patch('/realm', { name: 'Analytical Engines' });
+  const channel = await createChannel(server.owner, { principals: [ada.credentials.email, grace.credentials.email] }, 'design');
+  await createChannel(server.owner, { principals: [ada.credentials.email] }, 'general');
   await ada.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: 'The **launch** is on Friday. Checklist:\n- docs\n- tests' });
   const question = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: '@**Ada Lovelace** shall I run `npm test` once more?' });
   await ada.post(`/messages/${question.body.id}/reactions`, { emoji_name: 'thumbs_up' });
@@ -80,17 +82,17 @@ async function conversation() {
 }
 
 test('the people list shows who is active, live', { skip: NO_CHROMIUM }, async () => {
-  const watcher = await server.createUser('Presence Watcher');
-  const arriving = await server.createUser('Arriving Person');
+  const watcher = await server.createUser('Alan Turing');
+  const arriving = await server.createUser('Katherine Johnson');
   const web = await open(watcher.credentials.email, '#inbox');
-  await presenceOf(web.page, 'Presence Watcher (you)', 'active').waitFor();
-  await presenceOf(web.page, 'Arriving Person', 'offline').waitFor();
+  await presenceOf(web.page, 'Alan Turing (you)', 'active').waitFor();
+  await presenceOf(web.page, 'Katherine Johnson', 'offline').waitFor();
   // The other person opens the app; their page reports them active, and the watcher sees it.
   await open(arriving.credentials.email, '#inbox');
-  await presenceOf(web.page, 'Arriving Person', 'active').waitFor();
+  await presenceOf(web.page, 'Katherine Johnson', 'active').waitFor();
   // Active people come first.
   const order = await people(web.page).getByRole('listitem').allInnerTexts();
-  assert.ok(order.indexOf('Arriving Person') < order.indexOf('Owner'), order.join(', '));
+  assert.ok(order.indexOf('Katherine Johnson') < order.indexOf('Owner'), order.join(', '));
   assert.deepEqual(web.problems, []);
 });
 
@@ -106,6 +108,10 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   // The system turning light turns the page light.
   await desktopDark.page.emulateMedia({ colorScheme: 'light' });
   await waitUntil(async () => !isDark(await backgroundOf(desktopDark.page)), 'the page is light again');
+  // The README's picture: replying, with a person suggested.
+  await desktopDark.page.keyboard.press('r');
+  await desktopDark.page.getByRole('textbox', { name: 'Message', exact: true }).pressSequentially('Yes please, @Gra');
+  await desktopDark.page.getByRole('option', { name: /^Grace Hopper/ }).waitFor();
   await desktopDark.page.screenshot({ path: path.join(SCREENSHOTS, 'desktop.png') });
 
   const phone = await open(ada.credentials.email, hash, { viewport: { width: 390, height: 844 }, colorScheme: 'light' });
