@@ -1,34 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
-import { launchChromium, NO_CHROMIUM } from './support/chromium';
-import { TestServer } from './support/server';
-import { feedTexts, isFocused, logInThroughPage, messageRow, waitUntil, type PageGlobals, type WebUser } from './support/web';
+import { NO_CHROMIUM } from './support/chromium';
+import { feedTexts, isFocused, messageRow, waitUntil, webSuite, type PageGlobals } from './support/web';
 
 /** Writing in the web client: suggestions as one types, preview, files dropped and pasted, the keyboard. */
 
-let server: TestServer;
-let browser: Browser;
-const opened: WebUser[] = [];
-
-before(async () => {
-  if (NO_CHROMIUM) return;
-  server = await TestServer.start({ config: { gravatar: false } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  for (const user of opened) await user.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(email: string, hash: string): Promise<WebUser> {
-  const user = await logInThroughPage(browser, server.url, email, 'secret-password', { hash });
-  opened.push(user);
-  return user;
-}
+const suite = webSuite();
 
 function messageBox(page: Page) {
   return page.getByRole('textbox', { name: 'Message', exact: true });
@@ -47,13 +26,13 @@ async function typeAndTake(page: Page, text: string, option: string | RegExp, ho
 }
 
 test('the compose box suggests channels, topics, people, groups and emoji, and previews the message', { skip: NO_CHROMIUM }, async () => {
-  const writer = await server.createUser('Ada Writer');
-  const gardener = await server.createUser('Beatrice Gardener');
-  const channel = await createChannel(server.owner, { principals: [writer.credentials.email, gardener.credentials.email] }, uniqueName('kitchen garden'));
+  const writer = await suite.server.createUser('Ada Writer');
+  const gardener = await suite.server.createUser('Beatrice Gardener');
+  const channel = await createChannel(suite.server.owner, { principals: [writer.credentials.email, gardener.credentials.email] }, uniqueName('kitchen garden'));
   await gardener.post('/messages', { type: 'stream', to: channel.id, topic: 'tomatoes', content: 'They are ripe.' });
-  const group = await server.owner.post('/user_groups/create', { name: 'gardeners', description: 'Those who garden', members: [gardener.userId] });
+  const group = await suite.server.owner.post('/user_groups/create', { name: 'gardeners', description: 'Those who garden', members: [gardener.userId] });
   assert.equal(group.status, 200, JSON.stringify(group.body));
-  const web = await open(writer.credentials.email, '#inbox');
+  const web = await suite.open(writer.credentials.email, '#inbox');
   const page = web.page;
 
   await page.getByRole('button', { name: /^New message/ }).click();
@@ -110,9 +89,9 @@ test('the compose box suggests channels, topics, people, groups and emoji, and p
 });
 
 test('files dropped on the compose box or pasted into it are uploaded and linked', { skip: NO_CHROMIUM }, async () => {
-  const sender = await server.createUser('Dropper');
-  const channel = await createChannel(server.owner, { principals: [sender.credentials.email] }, uniqueName('files'));
-  const web = await open(sender.credentials.email, `#narrow/channel/${channel.id}`);
+  const sender = await suite.server.createUser('Dropper');
+  const channel = await createChannel(suite.server.owner, { principals: [sender.credentials.email] }, uniqueName('files'));
+  const web = await suite.open(sender.credentials.email, `#narrow/channel/${channel.id}`);
   const page = web.page;
   await page.getByRole('button', { name: /^New message/ }).click();
   await page.getByRole('combobox', { name: 'Channel' }).fill(channel.name);
@@ -146,17 +125,17 @@ test('files dropped on the compose box or pasted into it are uploaded and linked
   await row.locator('.message_inline_image img').waitFor();
   const href = await row.getByRole('link', { name: 'notes.txt' }).getAttribute('href');
   assert.ok(href);
-  assert.equal(await page.evaluate(async (url) => (await fetch(url)).text(), href), 'the notes of Tuesday');
+  assert.equal(await page.evaluate(async (url: string) => (await fetch(url)).text(), href), 'the notes of Tuesday');
   assert.deepEqual(web.problems, []);
 });
 
 test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the next unread topic', { skip: NO_CHROMIUM }, async () => {
-  const reader = await server.createUser('Keyboard Reader');
-  const writer = await server.createUser('Keyboard Writer');
-  const channel = await createChannel(server.owner, { principals: [reader.credentials.email, writer.credentials.email] }, uniqueName('keys'));
+  const reader = await suite.server.createUser('Keyboard Reader');
+  const writer = await suite.server.createUser('Keyboard Writer');
+  const channel = await createChannel(suite.server.owner, { principals: [reader.credentials.email, writer.credentials.email] }, uniqueName('keys'));
   for (const word of ['first', 'second', 'third']) await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'one', content: `${word} note` });
   await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'two', content: 'waiting in topic two' });
-  const web = await open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/one`);
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/one`);
   const page = web.page;
   await messageRow(page, 'third note').waitFor();
   const selected = async () => (await page.locator('.message-row.selected .message-content').innerText()).trim();

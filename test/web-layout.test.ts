@@ -1,41 +1,32 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { createChannel } from './support/channels';
-import { launchChromium, NO_CHROMIUM } from './support/chromium';
-import { TestServer, tempDir } from './support/server';
-import { logInThroughPage, messageRow, waitUntil, type WebUser } from './support/web';
+import { NO_CHROMIUM } from './support/chromium';
+import { messageRow, waitUntil, webSuite, type WebUser } from './support/web';
 
 /**
  * How the web client looks and who is there: presence in the people list, the system's dark
- * theme, and the layout at phone width. Screenshots go to a temporary folder, or to the one
- * SCREENSHOTS_DIR names (docs/screenshots/ to refresh the README's pictures).
+ * theme, and the layout at phone width. With SCREENSHOTS_DIR set, the pages are photographed
+ * into that folder (docs/screenshots/ to refresh the README's pictures).
  */
 
-let server: TestServer;
-let browser: Browser;
-const opened: WebUser[] = [];
-const SCREENSHOTS = process.env.SCREENSHOTS_DIR ? path.resolve(process.env.SCREENSHOTS_DIR) : tempDir('stoa-screenshots-');
+const suite = webSuite();
+const SCREENSHOTS = process.env.SCREENSHOTS_DIR ? path.resolve(process.env.SCREENSHOTS_DIR) : undefined;
 
-before(async () => {
-  if (NO_CHROMIUM) return;
-  server = await TestServer.start({ config: { gravatar: false } });
-  browser = await launchChromium();
+/** Saves a screenshot as `name`.png when SCREENSHOTS_DIR asks for them. */
+async function photograph(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
-});
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
 
-after(async () => {
-  for (const user of opened) await user.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
-});
-
+/** A person's page, with the system's colour scheme as given. */
 async function open(email: string, hash: string, options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<WebUser> {
-  const user = await logInThroughPage(browser, server.url, email, 'secret-password', { hash, viewport: options.viewport });
+  const user = await suite.open(email, hash, { viewport: options.viewport });
   if (options.colorScheme) await user.page.emulateMedia({ colorScheme: options.colorScheme });
-  opened.push(user);
   return user;
 }
 
@@ -69,11 +60,11 @@ function isDark(color: string): boolean {
 
 /** A channel with a little conversation: Markdown, a mention, a reaction. */
 async function conversation() {
-  const ada = await server.createUser('Ada Lovelace');
-  const grace = await server.createUser('Grace Hopper');
-  await server.owner.patch('/realm', { name: 'Analytical Engines' });
-  const channel = await createChannel(server.owner, { principals: [ada.credentials.email, grace.credentials.email] }, 'design');
-  await createChannel(server.owner, { principals: [ada.credentials.email] }, 'general');
+  const ada = await suite.server.createUser('Ada Lovelace');
+  const grace = await suite.server.createUser('Grace Hopper');
+  await suite.server.owner.patch('/realm', { name: 'Analytical Engines' });
+  const channel = await createChannel(suite.server.owner, { principals: [ada.credentials.email, grace.credentials.email] }, 'design');
+  await createChannel(suite.server.owner, { principals: [ada.credentials.email] }, 'general');
   await ada.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: 'The **launch** is on Friday. Checklist:\n- docs\n- tests' });
   const question = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'launch plans', content: '@**Ada Lovelace** shall I run `npm test` once more?' });
   await ada.post(`/messages/${question.body.id}/reactions`, { emoji_name: 'thumbs_up' });
@@ -82,8 +73,8 @@ async function conversation() {
 }
 
 test('the people list shows who is active, live', { skip: NO_CHROMIUM }, async () => {
-  const watcher = await server.createUser('Alan Turing');
-  const arriving = await server.createUser('Katherine Johnson');
+  const watcher = await suite.server.createUser('Alan Turing');
+  const arriving = await suite.server.createUser('Katherine Johnson');
   const web = await open(watcher.credentials.email, '#inbox');
   await presenceOf(web.page, 'Alan Turing (you)', 'active').waitFor();
   await presenceOf(web.page, 'Katherine Johnson', 'offline').waitFor();
@@ -104,7 +95,7 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   await messageRow(desktopDark.page, 'console.log').waitFor();
   assert.equal(await desktopDark.page.locator('html').getAttribute('data-theme'), 'dark');
   assert.ok(isDark(await backgroundOf(desktopDark.page)), await backgroundOf(desktopDark.page));
-  await desktopDark.page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-dark.png') });
+  await photograph(desktopDark.page, 'desktop-dark');
   // The system turning light turns the page light.
   await desktopDark.page.emulateMedia({ colorScheme: 'light' });
   await waitUntil(async () => !isDark(await backgroundOf(desktopDark.page)), 'the page is light again');
@@ -112,7 +103,7 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   await desktopDark.page.keyboard.press('r');
   await desktopDark.page.getByRole('textbox', { name: 'Message', exact: true }).pressSequentially('Yes please, @Gra');
   await desktopDark.page.getByRole('option', { name: /^Grace Hopper/ }).waitFor();
-  await desktopDark.page.screenshot({ path: path.join(SCREENSHOTS, 'desktop.png') });
+  await photograph(desktopDark.page, 'desktop');
 
   const phone = await open(ada.credentials.email, hash, { viewport: { width: 390, height: 844 }, colorScheme: 'light' });
   const page = phone.page;
@@ -122,19 +113,19 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   // One column: neither the channels nor the people take room beside the messages.
   assert.ok(!(await sidebar.isVisible()) || ((await sidebar.boundingBox())?.x ?? 0) + ((await sidebar.boundingBox())?.width ?? 0) <= 0);
   assert.equal(await people(page).isVisible(), false);
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone.png') });
+  await photograph(page, 'phone');
 
   // The channels slide in from the menu button, and a channel chosen closes them.
   await page.getByRole('button', { name: 'Show channels' }).click();
   await waitUntil(async () => ((await sidebar.boundingBox())?.x ?? -1) >= 0, 'the channels are in view');
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-sidebar.png') });
+  await photograph(page, 'phone-sidebar');
   await sidebar.getByRole('link', { name: channel.name }).click();
   await waitUntil(async () => ((await sidebar.boundingBox())?.x ?? 0) < 0, 'the channels slid away');
 
   // The people, with their presence, from their own button.
   await page.getByRole('button', { name: 'Show people' }).click();
   await presenceOf(page, 'Ada Lovelace (you)', 'active').waitFor();
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-people.png') });
+  await photograph(page, 'phone-people');
   await page.keyboard.press('Escape');
   await people(page).waitFor({ state: 'hidden' });
 
@@ -149,6 +140,6 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   await page.emulateMedia({ colorScheme: 'dark' });
   await waitUntil(async () => isDark(await backgroundOf(page)), 'the phone page is dark');
   await page.keyboard.press('Escape');
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-dark.png') });
+  await photograph(page, 'phone-dark');
   assert.deepEqual([...desktopDark.problems, ...phone.problems], []);
 });

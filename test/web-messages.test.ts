@@ -1,49 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
-import { launchChromium, NO_CHROMIUM } from './support/chromium';
-import { TestServer } from './support/server';
-import { feedTexts, logInThroughPage, messageRow, waitUntil, type WebUser } from './support/web';
+import { NO_CHROMIUM } from './support/chromium';
+import { feedTexts, messageRow, waitUntil, webSuite } from './support/web';
 
 /** What people do to messages in the web client: react, star, mark unread, move and resolve topics. */
 
-let server: TestServer;
-let browser: Browser;
-const opened: WebUser[] = [];
-
-before(async () => {
-  if (NO_CHROMIUM) return;
-  server = await TestServer.start({ config: { gravatar: false } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  for (const user of opened) await user.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(email: string, hash: string): Promise<WebUser> {
-  const user = await logInThroughPage(browser, server.url, email, 'secret-password', { hash });
-  opened.push(user);
-  return user;
-}
+const suite = webSuite();
 
 /** Two people subscribed to a new channel, each with the channel open in a browser. */
 async function twoPeople(first: string, second: string) {
-  const a = await server.createUser(first);
-  const b = await server.createUser(second);
+  const a = await suite.server.createUser(first);
+  const b = await suite.server.createUser(second);
   const name = uniqueName('web');
-  const { id } = await createChannel(server.owner, { principals: [a.credentials.email, b.credentials.email] }, name);
+  const { id } = await createChannel(suite.server.owner, { principals: [a.credentials.email, b.credentials.email] }, name);
   return { a, b, channel: { name, id } };
 }
 
 test('a reaction picked from the emoji picker reaches the other browser, and clicking it toggles it', { skip: NO_CHROMIUM }, async () => {
   const { a: ada, b: grace, channel } = await twoPeople('Ada Reacts', 'Grace Reacts');
   const sent = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'lunch', content: 'Lunch at noon?' });
-  const adaWeb = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
-  const graceWeb = await open(grace.credentials.email, `#narrow/channel/${channel.id}`);
+  const adaWeb = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  const graceWeb = await suite.open(grace.credentials.email, `#narrow/channel/${channel.id}`);
 
   const row = messageRow(adaWeb.page, 'Lunch at noon?');
   await row.hover();
@@ -80,11 +58,11 @@ test('a reaction picked from the emoji picker reaches the other browser, and cli
 });
 
 test('a starred message is in the Starred view until it is unstarred', { skip: NO_CHROMIUM }, async () => {
-  const reader = await server.createUser('Star Gazer');
-  const { id } = await createChannel(server.owner, { principals: [reader.credentials.email] }, uniqueName('stars'));
+  const reader = await suite.server.createUser('Star Gazer');
+  const { id } = await createChannel(suite.server.owner, { principals: [reader.credentials.email] }, uniqueName('stars'));
   await reader.post('/messages', { type: 'stream', to: id, topic: 'sky', content: 'Orion is up tonight' });
   await reader.post('/messages', { type: 'stream', to: id, topic: 'sky', content: 'clouds later' });
-  const web = await open(reader.credentials.email, `#narrow/channel/${id}`);
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${id}`);
 
   const row = messageRow(web.page, 'Orion is up tonight');
   await row.hover();
@@ -114,7 +92,7 @@ test('marking a message unread brings the count back, and it stays unread while 
   const { a: reader, b: writer, channel } = await twoPeople('Unread Reader', 'Unread Writer');
   await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'news', content: 'first news' });
   const second = await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'news', content: 'second news' });
-  const web = await open(reader.credentials.email, `#narrow/channel/${channel.id}`);
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}`);
   const sidebar = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
   await messageRow(web.page, 'second news').waitFor();
   await sidebar.getByLabel(`unread messages in ${channel.name}`).waitFor({ state: 'detached' });
@@ -139,8 +117,8 @@ test('moving a topic and resolving it with one click reach the other person', { 
   await watcher.post('/messages', { type: 'stream', to: channel.id, topic: 'pLans', content: 'the plan is simple' });
   await mover.post('/messages', { type: 'stream', to: channel.id, topic: 'pLans', content: 'agreed' });
   const topicHash = (topic: string) => `#narrow/channel/${channel.id}/topic/${encodeURIComponent(topic).replace(/%/g, '.')}`;
-  const moverWeb = await open(mover.credentials.email, topicHash('pLans'));
-  const watcherWeb = await open(watcher.credentials.email, topicHash('pLans'));
+  const moverWeb = await suite.open(mover.credentials.email, topicHash('pLans'));
+  const watcherWeb = await suite.open(watcher.credentials.email, topicHash('pLans'));
   await messageRow(watcherWeb.page, 'agreed').waitFor();
 
   // The mover moves the topic from someone else's message.

@@ -1,35 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
-import { launchChromium, NO_CHROMIUM } from './support/chromium';
+import { NO_CHROMIUM } from './support/chromium';
 import type { Client } from './support/client';
-import { OWNER_EMAIL, OWNER_PASSWORD, TestServer } from './support/server';
-import { logInThroughPage, waitUntil, type PageGlobals, type WebUser } from './support/web';
+import { OWNER_EMAIL, OWNER_PASSWORD } from './support/server';
+import { waitUntil, webSuite, type PageGlobals } from './support/web';
 
 /** Settings in the web client: one's own, the channel browser, and the organization's. */
 
-let server: TestServer;
-let browser: Browser;
-const opened: WebUser[] = [];
-
-before(async () => {
-  if (NO_CHROMIUM) return;
-  server = await TestServer.start({ config: { gravatar: false } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  for (const user of opened) await user.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(email: string, hash: string, password = 'secret-password'): Promise<WebUser> {
-  const user = await logInThroughPage(browser, server.url, email, password, { hash });
-  opened.push(user);
-  return user;
-}
+const suite = webSuite();
 
 /** The person's settings as the server keeps them (what a new page would be given). */
 async function storedSettings(client: Client) {
@@ -45,10 +25,10 @@ function people(page: Page) {
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 
 test('one changes one\'s name, avatar and password in the personal settings', { skip: NO_CHROMIUM }, async () => {
-  const person = await server.createUser('Pat Before');
-  const watcher = await server.createUser('Watching Wendy');
-  const web = await open(person.credentials.email, '#inbox');
-  const watcherWeb = await open(watcher.credentials.email, '#inbox');
+  const person = await suite.server.createUser('Pat Before');
+  const watcher = await suite.server.createUser('Watching Wendy');
+  const web = await suite.open(person.credentials.email, '#inbox');
+  const watcherWeb = await suite.open(watcher.credentials.email, '#inbox');
   await people(watcherWeb.page).getByText('Pat Before').waitFor();
 
   // The personal menu leads to the settings.
@@ -66,25 +46,25 @@ test('one changes one\'s name, avatar and password in the personal settings', { 
   await waitUntil(async () => (await avatar.getAttribute('src')) !== before, 'the new avatar is shown');
   await waitUntil(() => avatar.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0), 'the new avatar has loaded');
   const me = await person.get('/users/me');
-  assert.equal(new URL(me.body.avatar_url, server.url).pathname, new URL((await avatar.getAttribute('src'))!, server.url).pathname);
+  assert.equal(new URL(me.body.avatar_url, suite.server.url).pathname, new URL((await avatar.getAttribute('src'))!, suite.server.url).pathname);
 
   await settings.getByLabel('Current password').fill('secret-password');
   await settings.getByLabel('New password').fill('a-brand-new-password');
   await settings.getByRole('button', { name: 'Change password' }).click();
   await settings.getByRole('status').getByText('Password changed.').waitFor();
   // The new password opens a new session; the old one no longer does.
-  const again = await open(person.credentials.email, '#inbox', 'a-brand-new-password');
+  const again = await suite.open(person.credentials.email, '#inbox', { password: 'a-brand-new-password' });
   await again.page.getByRole('button', { name: 'Personal menu' }).click();
   await again.page.getByText('Pat After').first().waitFor();
-  const old = await server.anonymous.post('/fetch_api_key', { username: person.credentials.email, password: 'secret-password' });
+  const old = await suite.server.anonymous.post('/fetch_api_key', { username: person.credentials.email, password: 'secret-password' });
   assert.equal(old.status, 401);
   assert.deepEqual([...web.problems, ...watcherWeb.problems, ...again.problems], []);
 });
 
 test('the theme and the notification settings are kept on the server, and notifications come', { skip: NO_CHROMIUM }, async () => {
-  const person = await server.createUser('Theo Theme');
-  const friend = await server.createUser('Fran Friend');
-  const web = await open(person.credentials.email, '#settings/profile');
+  const person = await suite.server.createUser('Theo Theme');
+  const friend = await suite.server.createUser('Fran Friend');
+  const web = await suite.open(person.credentials.email, '#settings/profile');
   const html = web.page.locator('html');
   assert.equal(await html.getAttribute('data-theme'), 'light');
 
@@ -93,7 +73,7 @@ test('the theme and the notification settings are kept on the server, and notifi
   await waitUntil(async () => (await html.getAttribute('data-theme')) === 'dark', 'the page is dark');
   await waitUntil(async () => (await storedSettings(person)).color_scheme === 2, 'the server keeps the dark theme');
   // Another browser (light system, nothing stored locally) shows the chosen theme.
-  const elsewhere = await open(person.credentials.email, '#inbox');
+  const elsewhere = await suite.open(person.credentials.email, '#inbox');
   await waitUntil(async () => (await elsewhere.page.locator('html').getAttribute('data-theme')) === 'dark', 'the other browser is dark');
 
   // Following the system follows it as it changes.
@@ -105,7 +85,7 @@ test('the theme and the notification settings are kept on the server, and notifi
   await waitUntil(async () => (await elsewhere.page.locator('html').getAttribute('data-theme')) === 'light', 'the other browser follows too');
 
   // Desktop notifications: the browser allows them; the page records what it shows.
-  await web.context.grantPermissions(['notifications'], { origin: server.url });
+  await web.context.grantPermissions(['notifications'], { origin: suite.server.url });
   // Given as text: the test runner's transpiler would add helpers to a function that the page lacks.
   await web.context.addInitScript({
     content: `
@@ -147,10 +127,10 @@ test('the theme and the notification settings are kept on the server, and notifi
 });
 
 test('the channel browser subscribes, unsubscribes, and creates a private channel', { skip: NO_CHROMIUM }, async () => {
-  const person = await server.createUser('Channel Browser');
-  const outsider = await server.createUser('Channel Outsider');
-  const existing = await createChannel(server.owner, {}, uniqueName('open house'));
-  const web = await open(person.credentials.email, '#inbox');
+  const person = await suite.server.createUser('Channel Browser');
+  const outsider = await suite.server.createUser('Channel Outsider');
+  const existing = await createChannel(suite.server.owner, {}, uniqueName('open house'));
+  const web = await suite.open(person.credentials.email, '#inbox');
   const sidebar = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
   await sidebar.getByRole('link', { name: 'Browse channels' }).click();
   const browserRegion = web.page.getByRole('region', { name: 'Channels' });
@@ -172,23 +152,23 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   await browserRegion.getByRole('listitem').filter({ hasText: name }).getByText('Only for the gardeners').waitFor();
   assert.equal(await sidebar.getByRole('link', { name }).getByText('🔒').count(), 1);
 
-  const channels = await server.owner.get('/streams', { include_all: true });
+  const channels = await suite.server.owner.get('/streams', { include_all: true });
   const created = channels.body.streams.find((c: { name: string }) => c.name === name);
   assert.equal(created.invite_only, true);
   assert.equal(created.description, 'Only for the gardeners');
   // Someone not invited does not see it in their channel browser.
-  const outsiderWeb = await open(outsider.credentials.email, '#channels');
+  const outsiderWeb = await suite.open(outsider.credentials.email, '#channels');
   await outsiderWeb.page.getByRole('region', { name: 'Channels' }).getByText(existing.name).waitFor();
   assert.equal(await outsiderWeb.page.getByText(name).count(), 0);
   assert.deepEqual([...web.problems, ...outsiderWeb.problems], []);
 });
 
 test('an administrator manages invitation links, roles, the organization name and deactivations, seen live', { skip: NO_CHROMIUM }, async () => {
-  const member = await server.createUser('Morgan Member');
-  const leaver = await server.createUser('Lee Leaver');
-  const owner = await open(OWNER_EMAIL, '#organization', OWNER_PASSWORD);
-  const memberWeb = await open(member.credentials.email, '#inbox');
-  const leaverWeb = await open(leaver.credentials.email, '#inbox');
+  const member = await suite.server.createUser('Morgan Member');
+  const leaver = await suite.server.createUser('Lee Leaver');
+  const owner = await suite.open(OWNER_EMAIL, '#organization', { password: OWNER_PASSWORD });
+  const memberWeb = await suite.open(member.credentials.email, '#inbox');
+  const leaverWeb = await suite.open(leaver.credentials.email, '#inbox');
   const settings = owner.page.getByRole('region', { name: 'Organization settings' });
 
   // An invitation link, then revoked.
@@ -197,14 +177,14 @@ test('an administrator manages invitation links, roles, the organization name an
   const link = invitations.getByRole('textbox', { name: 'Invitation link' });
   await link.waitFor();
   assert.equal(await link.count(), 1);
-  assert.equal((await server.owner.get('/invites')).body.invites.length, 1);
+  assert.equal((await suite.server.owner.get('/invites')).body.invites.length, 1);
   await invitations.getByRole('listitem').getByRole('button', { name: 'Revoke' }).click();
   await link.waitFor({ state: 'detached' });
-  assert.equal((await server.owner.get('/invites')).body.invites.length, 0);
+  assert.equal((await suite.server.owner.get('/invites')).body.invites.length, 0);
 
   // A member made an administrator finds the organization's settings in their menu at once.
   await settings.getByRole('combobox', { name: 'Role of Morgan Member' }).selectOption('Administrator');
-  await waitUntil(async () => (await server.owner.get(`/users/${member.userId}`)).body.user.role === 200, 'the server has the new role');
+  await waitUntil(async () => (await suite.server.owner.get(`/users/${member.userId}`)).body.user.role === 200, 'the server has the new role');
   await memberWeb.page.getByRole('button', { name: 'Personal menu' }).click();
   await memberWeb.page.getByRole('menuitem', { name: 'Organization settings' }).waitFor();
   await memberWeb.page.keyboard.press('Escape');

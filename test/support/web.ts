@@ -1,5 +1,7 @@
+import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { newContext } from './chromium';
+import { launchChromium, newContext, NO_CHROMIUM } from './chromium';
+import { TestServer, type TestServerOptions } from './server';
 
 /** Answers the client expects and handles: no session before logging in, no --dev login list. */
 const EXPECTED_REFUSALS: Array<[number, RegExp]> = [
@@ -101,4 +103,46 @@ export interface PageGlobals {
 /** Whether the element has the keyboard focus. */
 export function isFocused(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => element === (globalThis as unknown as PageGlobals).document.activeElement);
+}
+
+/** One server and one Chromium shared by the tests of a file, and the people's pages opened in it. */
+export interface WebSuite {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** Logs `email` in through the login page (password: the one TestServer.createUser gives) and opens `hash`. */
+  open(email: string, hash: string, options?: { password?: string; viewport?: { width: number; height: number } }): Promise<WebUser>;
+}
+
+/**
+ * Registers the file's before and after hooks: a server (without gravatar by default, so
+ * every picture comes from it and no test needs the Internet) and a browser, started once
+ * unless Chromium is missing, and closed with every page opened through `open`.
+ */
+export function webSuite(options: TestServerOptions = { config: { gravatar: false } }): WebSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const opened: WebUser[] = [];
+  before(async () => {
+    if (NO_CHROMIUM) return;
+    server = await TestServer.start(options);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    for (const user of opened) await user.context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    async open(email, hash, { password = 'secret-password', viewport } = {}) {
+      const user = await logInThroughPage(browser!, server!.url, email, password, { hash, viewport });
+      opened.push(user);
+      return user;
+    },
+  };
 }
