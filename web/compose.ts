@@ -1,6 +1,8 @@
 import { signal } from '@preact/signals';
 import { post } from './api';
+import { feed, matchesNarrow } from './feed';
 import { currentQueueId } from './live';
+import { goToNarrow, view } from './nav';
 import { channelByName, localEchoes, session, users } from './state';
 import type { Message } from './types';
 
@@ -55,6 +57,18 @@ export async function sendMessage(state: ComposeState): Promise<void> {
     reactions: [],
   };
   localEchoes.value = [...localEchoes.value, echo];
+  // Sent from a view that would not show it (the Inbox, another topic), the message's
+  // conversation opens, as Zulip's web app does by default.
+  if (view.value.kind !== 'narrow' || matchesNarrow(echo, feed.value.terms, self.user_id) === false) {
+    goToNarrow(
+      channel
+        ? [
+            { operator: 'channel', operand: String(channel.stream_id) },
+            { operator: 'topic', operand: state.topic },
+          ]
+        : [{ operator: 'dm', operand: state.recipients.join(',') }],
+    );
+  }
   const params =
     state.kind === 'channel'
       ? { type: 'stream', to: channel!.stream_id, topic: state.topic, content: state.content }

@@ -1,5 +1,4 @@
 import { signal } from '@preact/signals';
-import { get } from './api';
 import { realm, realmEmoji } from './state';
 import type { Reaction } from './types';
 
@@ -21,18 +20,24 @@ let loading: Promise<void> | undefined;
 export function loadEmoji(): Promise<void> {
   const url = realm.value.emojiDataUrl;
   if (!url) return Promise.resolve();
-  loading ??= get<{ code_to_names?: Record<string, string[]> }>(new URL(url, location.href).pathname).then(
-    (data) => {
-      const choices: EmojiChoice[] = [];
-      for (const [code, names] of Object.entries(data.code_to_names ?? {})) {
-        for (const name of names) choices.push({ name, code, type: 'unicode_emoji' });
-      }
-      emojiTable.value = choices;
-    },
-    () => {
-      loading = undefined;
-    },
-  );
+  // A static file, not an API answer: it has no "result" field for api.get to check.
+  loading ??= fetch(new URL(url, location.href).pathname, { credentials: 'same-origin' })
+    .then((response) => {
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      return response.json() as Promise<{ code_to_names?: Record<string, string[]> }>;
+    })
+    .then(
+      (data) => {
+        const choices: EmojiChoice[] = [];
+        for (const [code, names] of Object.entries(data.code_to_names ?? {})) {
+          for (const name of names) choices.push({ name, code, type: 'unicode_emoji' });
+        }
+        emojiTable.value = choices;
+      },
+      () => {
+        loading = undefined;
+      },
+    );
   return loading;
 }
 

@@ -68,6 +68,7 @@ async function fetchMessages(terms: NarrowTerm[], anchor: string | number, befor
 /** Opens a narrow: fetches the messages around the first unread one (or the newest). */
 export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 'first_unread'): Promise<void> {
   const mine = ++generation;
+  keptUnread.clear();
   feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null };
   try {
     const answer = await fetchMessages(terms, anchor, BATCH, BATCH);
@@ -219,9 +220,17 @@ export function updateFeedMessages(change: (message: Message) => Message): void 
 const toMarkRead = new Set<number>();
 let markTimer: ReturnType<typeof setTimeout> | undefined;
 
+/** Messages the reader marked unread in the open view: seeing them again does not read them. */
+const keptUnread = new Set<number>();
+
+/** Keeps a message unread while its view stays open (the reader just marked it unread). */
+export function keepUnread(messageId: number): void {
+  keptUnread.add(messageId);
+}
+
 /** Marks a message read soon, when the person has seen it. */
 export function markSeen(messageId: number): void {
-  if (!unread.value.has(messageId) || toMarkRead.has(messageId)) return;
+  if (!unread.value.has(messageId) || toMarkRead.has(messageId) || keptUnread.has(messageId)) return;
   toMarkRead.add(messageId);
   markTimer ??= setTimeout(flushRead, 300);
 }

@@ -1,6 +1,9 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, post } from './api';
 import { applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
+import { hashNames, narrowChannel, view } from './nav';
+import { applyUserSettings, notifyAbout } from './notifications';
+import { narrowHash } from './narrow';
 import {
   channels,
   connected,
@@ -19,10 +22,11 @@ import {
   unread,
   unreadMentions,
   updateMap,
+  userGroups,
   users,
   type UnreadPlace,
 } from './state';
-import type { Channel, Message, RealmEmoji, Subscription, User } from './types';
+import type { Channel, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 
 /**
  * One event queue for the page: POST /json/register for the state, then long-polls of
@@ -57,6 +61,8 @@ interface RegisterAnswer {
   recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
   presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
   realm_emoji: Record<string, RealmEmoji>;
+  realm_user_groups?: UserGroup[];
+  user_settings?: Record<string, unknown>;
   is_admin: boolean;
   is_owner: boolean;
   user_id: number;
@@ -111,6 +117,8 @@ async function register(): Promise<void> {
       .sort((a, b) => b.maxMessageId - a.maxMessageId);
     presences.value = new Map(Object.entries(answer.presences).map(([id, p]) => [Number(id), { active: p.active_timestamp, idle: p.idle_timestamp }]));
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
+    userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
+    if (answer.user_settings) applyUserSettings(answer.user_settings);
     topics.value = new Map();
   });
 }
@@ -218,10 +226,12 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
       recentDms.value = [{ userIds: others, maxMessageId: message.id }, ...recentDms.value.filter((c) => dmKey(c.userIds, self) !== key)];
     }
     const current = feed.value;
-    if (!current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) && !current.messages.some((m) => m.id === message.id)) {
+    const inView = !current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) === true;
+    if (inView && !current.messages.some((m) => m.id === message.id)) {
       feed.value = { ...current, messages: [...current.messages, message] };
     }
     removeTyping(message.sender_id);
+    if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');
   });
 }
 
@@ -259,6 +269,22 @@ function onUpdateMessage(event: Record<string, unknown>): void {
       for (const id of affected) if (topics.value.has(id)) void loadTopics(id);
     }
   });
+  if ((newTopic !== undefined || newChannel !== undefined) && event.propagate_mode !== 'change_one') followMovedTopic(event);
+}
+
+/** A view of a topic that was moved as a whole goes where the topic went, as in Zulip. */
+function followMovedTopic(event: Record<string, unknown>): void {
+  const open = narrowChannel(feed.value.terms);
+  const fromChannel = event.stream_id as number | undefined;
+  const fromTopic = event.orig_subject as string | undefined;
+  if (!open || open.topic === undefined || fromTopic === undefined || feed.value.terms.length !== 2) return;
+  if (open.channelId !== fromChannel || open.topic.toLowerCase() !== fromTopic.toLowerCase()) return;
+  const terms = [
+    { operator: 'channel', operand: String((event.new_stream_id as number | undefined) ?? fromChannel) },
+    { operator: 'topic', operand: (event.subject as string | undefined) ?? fromTopic },
+  ];
+  // Replaced rather than added, so that Back does not return to the emptied topic.
+  location.replace(narrowHash(terms, hashNames));
 }
 
 function onDeleteMessage(event: Record<string, unknown>): void {
@@ -423,6 +449,23 @@ function onRealmUser(event: Record<string, unknown>): void {
       if (user) copy.set(user.user_id, { ...user, ...person });
     }
   });
+  // One's own new role shows or hides the organization's settings at once.
+  if (event.op === 'update' && person.user_id === session.value?.user_id && typeof person.role === 'number') {
+    realm.value = { ...realm.value, isAdmin: person.role <= 200, isOwner: person.role === 100 };
+  }
+}
+
+function onUserGroup(event: Record<string, unknown>): void {
+  updateMap(userGroups, (copy) => {
+    if (event.op === 'add') {
+      const group = event.group as UserGroup;
+      copy.set(group.id, group);
+    } else if (event.op === 'remove') copy.delete(event.group_id as number);
+    else if (event.op === 'update') {
+      const group = copy.get(event.group_id as number);
+      if (group) copy.set(group.id, { ...group, ...(event.data as Partial<UserGroup>) });
+    }
+  });
 }
 
 function applyEvent(event: Record<string, unknown>): void {
@@ -447,6 +490,11 @@ function applyEvent(event: Record<string, unknown>): void {
       return mergePresences(event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>);
     case 'realm_user':
       return onRealmUser(event);
+    case 'user_settings':
+      if (event.op === 'update') applyUserSettings({ [event.property as string]: event.value });
+      return;
+    case 'user_group':
+      return onUserGroup(event);
     case 'realm':
       if (event.op === 'update' && event.property === 'name') realm.value = { ...realm.value, name: event.value as string };
       return;

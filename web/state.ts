@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import type { Channel, Message, RealmEmoji, Subscription, User } from './types';
+import type { Channel, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 
 /** The app's state, as signals the components read; the event loop (live.ts) keeps it current. */
 
@@ -24,6 +24,8 @@ export const subscriptions = signal<Map<number, Subscription>>(new Map());
 /** Every channel the user can see, subscribed or not. */
 export const channels = signal<Map<number, Channel>>(new Map());
 export const realmEmoji = signal<Map<string, RealmEmoji>>(new Map());
+/** The organization's user groups, by ID (system groups too; they are not offered for mentions). */
+export const userGroups = signal<Map<number, UserGroup>>(new Map());
 
 /** Where an unread message is, so counts can be made per channel, topic and conversation. */
 export type UnreadPlace = { kind: 'channel'; channelId: number; topic: string } | { kind: 'dm'; key: string };

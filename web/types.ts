@@ -77,3 +77,11 @@ export interface RealmEmoji {
   source_url: string;
   deactivated: boolean;
 }
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  is_system_group: boolean;
+  deactivated?: boolean;
+}

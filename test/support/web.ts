@@ -1,5 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { newContext } from './chromium';
+import { after, before } from 'node:test';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium, newContext, NO_CHROMIUM } from './chromium';
+import { TestServer, type TestServerOptions } from './server';
 
 /** Answers the client expects and handles: no session before logging in, no --dev login list. */
 const EXPECTED_REFUSALS: Array<[number, RegExp]> = [
@@ -54,6 +56,11 @@ export async function feedTexts(page: Page): Promise<string[]> {
   return page.locator('.message-row:not(.local-echo) .message-content').allInnerTexts();
 }
 
+/** The feed's row of the (server-confirmed) message whose text contains `text`. */
+export function messageRow(page: Page, text: string) {
+  return page.locator('.message-row:not(.local-echo)', { has: page.locator('.message-content', { hasText: text }) });
+}
+
 /** Opens the compose box for a channel and topic and sends `content` with Enter. */
 export async function sendToChannel(page: Page, channel: string, topic: string, content: string): Promise<void> {
   if (!(await page.getByRole('textbox', { name: 'Message', exact: true }).isVisible())) {
@@ -74,4 +81,68 @@ export async function waitUntil(condition: () => Promise<boolean> | boolean, wha
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A DataTransfer in the page: what a drop or a paste carries. */
+export interface PageDataTransfer {
+  items: { add(file: File): void };
+}
+
+/**
+ * The browser's globals that the tests' page functions use. The test project is typed for Node,
+ * not the DOM, so a page function reads them through `globalThis as unknown as PageGlobals`.
+ */
+export interface PageGlobals {
+  document: { activeElement: unknown };
+  DataTransfer: new () => PageDataTransfer;
+  ClipboardEvent: new (type: string, init: { clipboardData: PageDataTransfer; bubbles: boolean; cancelable: boolean }) => Event;
+  /** What the notification spy of the settings test saw. */
+  shownNotifications: string[];
+}
+
+/** Whether the element has the keyboard focus. */
+export function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === (globalThis as unknown as PageGlobals).document.activeElement);
+}
+
+/** One server and one Chromium shared by the tests of a file, and the people's pages opened in it. */
+export interface WebSuite {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** Logs `email` in through the login page (password: the one TestServer.createUser gives) and opens `hash`. */
+  open(email: string, hash: string, options?: { password?: string; viewport?: { width: number; height: number } }): Promise<WebUser>;
+}
+
+/**
+ * Registers the file's before and after hooks: a server (without gravatar by default, so
+ * every picture comes from it and no test needs the Internet) and a browser, started once
+ * unless Chromium is missing, and closed with every page opened through `open`.
+ */
+export function webSuite(options: TestServerOptions = { config: { gravatar: false } }): WebSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const opened: WebUser[] = [];
+  before(async () => {
+    if (NO_CHROMIUM) return;
+    server = await TestServer.start(options);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    for (const user of opened) await user.context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    async open(email, hash, { password = 'secret-password', viewport } = {}) {
+      const user = await logInThroughPage(browser!, server!.url, email, password, { hash, viewport });
+      opened.push(user);
+      return user;
+    },
+  };
 }

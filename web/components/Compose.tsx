@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { post, uploadFile } from '../api';
 import { compose, composeFocus, noteTyping, sendMessage, stopTyping, type ComposeState } from '../compose';
-import { loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
+import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
 import { loadTopics } from '../live';
-import { channelByName, session, subscriptions, topics, users } from '../state';
+import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
 import type { User } from '../types';
+import { enhanceRenderedContent } from './MessageRow';
 import { reportError } from './Toasts';
 
 interface Suggestion {
@@ -36,15 +37,30 @@ export function matchPeople(query: string, limit = 8, exclude: number[] = []): U
 /** Suggestions for the word being typed at the cursor: @people, #channels, :emoji. */
 function suggestionsFor(text: string, cursor: number): { start: number; items: Suggestion[] } | null {
   const before = text.slice(0, cursor);
+  // A channel's topics after `#**channel>`, also right after a channel was picked (`#**channel** >`).
+  const topicLink = /#\*\*([^*>\n]+?)(?:\*\* ?)?>([^*\n]*)$/.exec(before);
+  if (topicLink) {
+    const channel = channelByName(topicLink[1]);
+    if (!channel) return null;
+    if (!topics.value.has(channel.stream_id)) void loadTopics(channel.stream_id).catch(() => undefined);
+    const names = (topics.value.get(channel.stream_id) ?? []).map((t) => t.name);
+    return {
+      start: topicLink.index,
+      items: matchNames(names, topicLink[2]).map((topic) => ({ key: `t${topic}`, label: `#${channel.name} › ${topic}`, text: `#**${channel.name}>${topic}** ` })),
+    };
+  }
   const match = /(^|\s)([@#:])(\*\*)?([^\s@#:*]*)$/.exec(before);
   if (!match) return null;
   const [, , sigil, , query] = match;
   const start = cursor - query.length - (match[3]?.length ?? 0) - 1;
   if (sigil === '@') {
-    return {
-      start,
-      items: matchPeople(query).map((u) => ({ key: `u${u.user_id}`, label: `${u.full_name} (${u.email})`, text: `@**${u.full_name}** ` })),
-    };
+    const people = matchPeople(query).map((u) => ({ key: `u${u.user_id}`, label: `${u.full_name} (${u.email})`, text: `@**${u.full_name}** ` }));
+    const groups = matchNames(
+      [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated).map((g) => g.name),
+      query,
+      4,
+    ).map((name) => ({ key: `g${name}`, label: `${name} (group)`, text: `@*${name}* ` }));
+    return { start, items: [...people, ...groups] };
   }
   if (sigil === '#') {
     const q = query.toLowerCase();
@@ -91,6 +107,75 @@ function Typeahead({ items, active, onPick, id }: { items: Suggestion[]; active:
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Names starting with the query first, then names containing it; at most `limit`. */
+function matchNames(names: string[], query: string, limit = 8): string[] {
+  const q = query.toLowerCase();
+  const starts = names.filter((n) => n.toLowerCase().startsWith(q));
+  const contains = names.filter((n) => !n.toLowerCase().startsWith(q) && n.toLowerCase().includes(q));
+  return [...starts, ...contains].slice(0, limit);
+}
+
+/** A text field suggesting names (channels, topics) as one types; Enter or Tab takes the highlighted one. */
+function SuggestingInput({
+  label,
+  value,
+  names,
+  onValue,
+  ...input
+}: {
+  label: string;
+  value: string;
+  names: string[];
+  onValue: (value: string) => void;
+  class: string;
+  placeholder: string;
+  maxLength?: number;
+}) {
+  const [focused, setFocused] = useState(false);
+  const [active, setActive] = useState(0);
+  const id = `suggest-${label.toLowerCase()}`;
+  const found = focused ? matchNames(names, value).filter((n) => n !== value) : [];
+  const take = (name: string) => {
+    onValue(name);
+    setActive(0);
+  };
+  return (
+    <span class="suggesting-input">
+      <input
+        {...input}
+        aria-label={label}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={found.length > 0}
+        aria-controls={id}
+        aria-activedescendant={found.length ? `${id}-${active}` : undefined}
+        value={value}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
+        onInput={(e) => {
+          onValue(e.currentTarget.value);
+          setActive(0);
+        }}
+        onKeyDown={(e) => {
+          if (found.length === 0) return;
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((active + (e.key === 'ArrowDown' ? 1 : found.length - 1)) % found.length);
+          } else if (e.key === 'Enter' || (e.key === 'Tab' && !e.shiftKey)) {
+            // Enter stays in the field; Tab takes the name and moves on.
+            if (e.key === 'Enter') e.preventDefault();
+            take(found[Math.min(active, found.length - 1)]);
+          } else if (e.key === 'Escape') {
+            e.stopPropagation();
+            setFocused(false);
+          }
+        }}
+      />
+      <Typeahead id={id} items={found.map((name) => ({ key: name, label: name, text: name }))} active={active} onPick={(item) => take(item.text)} />
+    </span>
   );
 }
 
@@ -178,6 +263,15 @@ export function Compose() {
     setSuggest(suggestionsFor(el.value, el.selectionStart));
     setActive(0);
   };
+  // Topics and emoji arrive after the first keystroke that asked for them.
+  useEffect(() => {
+    if (suggest && document.activeElement === textarea.current) refreshSuggestions();
+  }, [topics.value, emojiTable.value]);
+
+  const previewRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (previewRef.current && preview !== null) enhanceRenderedContent(previewRef.current, session.value?.user_id ?? 0);
+  }, [preview]);
 
   const pickSuggestion = (item: Suggestion) => {
     const el = textarea.current;
@@ -309,19 +403,24 @@ export function Compose() {
         </select>
         {state.kind === 'channel' ? (
           <>
-            <input class="compose-channel" aria-label="Channel" placeholder="Channel" list="compose-channels" value={state.channel} onInput={(e) => update({ channel: e.currentTarget.value })} />
-            <datalist id="compose-channels">
-              {[...subscriptions.value.values()].map((s) => (
-                <option key={s.stream_id} value={s.name} />
-              ))}
-            </datalist>
+            <SuggestingInput
+              class="compose-channel"
+              label="Channel"
+              placeholder="Channel"
+              value={state.channel}
+              names={[...subscriptions.value.values()].map((s) => s.name)}
+              onValue={(channel) => update({ channel })}
+            />
             <span aria-hidden="true">›</span>
-            <input class="compose-topic" aria-label="Topic" placeholder="Topic" maxLength={60} list="compose-topics" value={state.topic} onInput={(e) => update({ topic: e.currentTarget.value })} />
-            <datalist id="compose-topics">
-              {channelTopics.map((t) => (
-                <option key={t.name} value={t.name} />
-              ))}
-            </datalist>
+            <SuggestingInput
+              class="compose-topic"
+              label="Topic"
+              placeholder="Topic"
+              maxLength={60}
+              value={state.topic}
+              names={channelTopics.map((t) => t.name)}
+              onValue={(topic) => update({ topic })}
+            />
           </>
         ) : (
           <RecipientPicker state={state} update={update} />
@@ -331,7 +430,7 @@ export function Compose() {
         </button>
       </div>
       {preview !== null ? (
-        <div class="compose-preview rendered_markdown" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+        <div ref={previewRef} class="compose-preview rendered_markdown" role="region" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
       ) : (
         <div class="compose-text">
           <textarea

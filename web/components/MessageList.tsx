@@ -1,10 +1,12 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { patch } from '../api';
 import { feed, loadMore, markSeen, matchesNarrow, selectedId } from '../feed';
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
 import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName } from '../state';
 import type { Message } from '../types';
 import { MessageRow } from './MessageRow';
+import { reportError } from './Toasts';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
 const GROUP_SECONDS = 10 * 60;
@@ -46,6 +48,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
         >
           {message.subject || <em>general chat</em>}
         </a>
+        {message.subject !== '' && <ResolveButton message={message} />}
       </div>
     );
   }
@@ -57,6 +60,28 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
         {key === String(self) ? 'You and yourself' : `You and ${others.map(userName).join(', ')}`}
       </a>
     </div>
+  );
+}
+
+/** Zulip's mark of a resolved topic, before its name. */
+const RESOLVED_PREFIX = '✔ ';
+
+/** One click marks the topic resolved ("✔ " before its name) or unresolved again, as in Zulip. */
+function ResolveButton({ message }: { message: Message }) {
+  const resolved = message.subject.startsWith(RESOLVED_PREFIX);
+  const toggle = async () => {
+    const topic = resolved ? message.subject.replace(/^[✔\s]+/u, '') : RESOLVED_PREFIX + message.subject;
+    try {
+      await patch(`/json/messages/${message.id}`, { topic, propagate_mode: 'change_all' });
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const label = resolved ? 'Mark as unresolved' : 'Mark as resolved';
+  return (
+    <button type="button" class={`resolve-topic${resolved ? ' resolved' : ''}`} aria-label={label} title={label} onClick={toggle}>
+      ✔
+    </button>
   );
 }
 

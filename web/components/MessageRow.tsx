@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose';
 import { EmojiGlyph, type EmojiChoice } from '../emoji';
-import { selectedId } from '../feed';
+import { keepUnread, selectedId } from '../feed';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
 import type { Message, Reaction } from '../types';
 import { Icon } from '../icons';
@@ -129,7 +129,7 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
     }
   };
   return (
-    <form class="message-editor" onSubmit={save}>
+    <form class="message-editor" aria-label={mine ? 'Edit message' : 'Move message'} onSubmit={save}>
       {message.type === 'stream' && (
         <label>
           Topic
@@ -326,7 +326,15 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             <Icon name="star" filled={starred} />
           </button>
           {!unreadNow && (
-            <button type="button" aria-label="Mark as unread" title="Mark as unread" onClick={() => setFlag(message, 'read', false)}>
+            <button
+              type="button"
+              aria-label="Mark as unread"
+              title="Mark as unread"
+              onClick={() => {
+                keepUnread(message.id);
+                void setFlag(message, 'read', false);
+              }}
+            >
               <Icon name="unread" />
             </button>
           )}

@@ -5,7 +5,7 @@ import { presenceOf, presences, session, users } from '../state';
 const ORDER = { active: 0, idle: 1, offline: 2 };
 
 /** The right column: people, with whether they are active now. */
-export function People() {
+export function People({ onNavigate }: { onNavigate: () => void }) {
   // Presence fades with time, so the list is redrawn every half minute.
   const [, setTick] = useState(0);
   useEffect(() => {
@@ -26,7 +26,10 @@ export function People() {
       <ul class="people">
         {people.map(({ user, presence }) => (
           <li key={user.user_id}>
-            <button type="button" class="link-button" onClick={() => goToNarrow([{ operator: 'dm', operand: String(user.user_id) }])} title={`Send a direct message to ${user.full_name}`}>
+            <button type="button" class="link-button" onClick={() => {
+                goToNarrow([{ operator: 'dm', operand: String(user.user_id) }]);
+                onNavigate();
+              }} title={`Send a direct message to ${user.full_name}`}>
               <span class={`presence presence-${presence}`} role="img" aria-label={presence} />
               <span class="name">
                 {user.full_name}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { realm, session, theme, users, type Theme } from '../state';
+import { changeSetting, chooseTheme, notificationSettings, setDesktopNotifications } from '../notifications';
 import { Avatar } from './Avatar';
 import { Field } from './Field';
 import { reportError } from './Toasts';
@@ -77,9 +78,28 @@ function Profile() {
         <legend>Theme</legend>
         {(['auto', 'light', 'dark'] as Theme[]).map((t) => (
           <label class="inline" key={t}>
-            <input type="radio" name="theme" checked={theme.value === t} onChange={() => (theme.value = t)} /> {t === 'auto' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
+            <input type="radio" name="theme" checked={theme.value === t} onChange={() => chooseTheme(t).catch(reportError)} />{' '}
+            {t === 'auto' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
           </label>
         ))}
+      </fieldset>
+      <fieldset>
+        <legend>Notifications of direct messages and mentions</legend>
+        <label class="inline">
+          <input
+            type="checkbox"
+            checked={notificationSettings.value.enable_desktop_notifications}
+            onChange={(e) => setDesktopNotifications(e.currentTarget.checked).catch(reportError)}
+          />{' '}
+          Desktop notifications
+        </label>
+        {notificationSettings.value.enable_desktop_notifications && typeof Notification !== 'undefined' && Notification.permission === 'denied' && (
+          <p class="hint">This browser blocks notifications from this site; allow them in its site settings.</p>
+        )}
+        <label class="inline">
+          <input type="checkbox" checked={notificationSettings.value.enable_sounds} onChange={(e) => changeSetting('enable_sounds', e.currentTarget.checked).catch(reportError)} />{' '}
+          Sound
+        </label>
       </fieldset>
       <p role="status">{saved}</p>
     </>
@@ -156,6 +176,8 @@ function Invitations() {
 
 function Organization() {
   const [name, setName] = useState(realm.value.name);
+  // Deactivating is asked first, in the row (no browser dialog).
+  const [confirming, setConfirming] = useState<number | null>(null);
   const self = session.value?.user_id;
   const people = [...users.value.values()].filter((u) => !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
@@ -210,17 +232,28 @@ function Organization() {
                 <td>
                   {user.user_id === self ? (
                     'You'
+                  ) : user.is_active && confirming === user.user_id ? (
+                    <span role="group" aria-label={`Deactivate ${user.full_name}?`}>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => {
+                          setConfirming(null);
+                          del(`/json/users/${user.user_id}`).catch(reportError);
+                        }}
+                      >
+                        Yes, deactivate
+                      </button>{' '}
+                      <button type="button" onClick={() => setConfirming(null)}>
+                        Cancel
+                      </button>
+                    </span>
                   ) : user.is_active ? (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (confirm(`Deactivate ${user.full_name}?`)) del(`/json/users/${user.user_id}`).catch(reportError);
-                      }}
-                    >
+                    <button type="button" aria-label={`Deactivate ${user.full_name}`} onClick={() => setConfirming(user.user_id)}>
                       Deactivate
                     </button>
                   ) : (
-                    <button type="button" onClick={() => post(`/json/users/${user.user_id}/reactivate`).catch(reportError)}>
+                    <button type="button" aria-label={`Reactivate ${user.full_name}`} onClick={() => post(`/json/users/${user.user_id}/reactivate`).catch(reportError)}>
                       Reactivate
                     </button>
                   )}

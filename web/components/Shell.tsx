@@ -5,7 +5,8 @@ import { feed, selectedId } from '../feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
-import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme } from '../state';
+import { chooseTheme } from '../notifications';
+import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from './Avatar';
 import { ChannelBrowser } from './ChannelBrowser';
 import { Compose } from './Compose';
@@ -62,10 +63,18 @@ function composeForNarrow(kind: 'channel' | 'dm'): void {
   else openCompose({ kind: 'channel' });
 }
 
-/** The next topic or conversation with unread messages (for `n`). */
+/** The next topic or conversation with unread messages (for `n`), other than the open one. */
 function nextUnreadNarrow(): void {
+  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const open = narrowChannel(terms);
+  const openDm = narrowDm(terms);
+  const self = session.value?.user_id ?? 0;
+  const isOpen = (place: UnreadPlace) =>
+    place.kind === 'channel'
+      ? open?.channelId === place.channelId && open.topic?.toLowerCase() === place.topic.toLowerCase()
+      : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
-  for (const id of unread.value.keys()) if (first === undefined || id < first) first = id;
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place)) first = id;
   if (first === undefined) return;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
@@ -148,6 +157,8 @@ export function Shell() {
   const [failure, setFailure] = useState('');
   const [menuOpen, setMenuOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  // At phone width the people are a panel of their own, opened from the top bar.
+  const [peopleOpen, setPeopleOpen] = useState(false);
   const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -178,6 +189,7 @@ export function Shell() {
   useKeyboard(searchRef, () => {
     setMenuOpen(false);
     setSidebarOpen(false);
+    setPeopleOpen(false);
   });
 
   if (failure) {
@@ -205,9 +217,12 @@ export function Shell() {
   const current = view.value;
   const me = users.value.get(session.value?.user_id ?? 0);
   return (
-    <div class={`app${sidebarOpen ? ' sidebar-open' : ''}`}>
+    <div class={`app${sidebarOpen ? ' sidebar-open' : ''}${peopleOpen ? ' people-open' : ''}`}>
       <header class="top-bar">
-        <button type="button" class="sidebar-toggle" aria-label="Show channels" aria-expanded={sidebarOpen} onClick={() => setSidebarOpen(!sidebarOpen)}>
+        <button type="button" class="sidebar-toggle" aria-label="Show channels" aria-expanded={sidebarOpen} onClick={() => {
+            setSidebarOpen(!sidebarOpen);
+            setPeopleOpen(false);
+          }}>
           ☰
         </button>
         <a class="realm-name" href="#inbox">
@@ -236,6 +251,18 @@ export function Shell() {
             Reconnecting…
           </span>
         )}
+        <button
+          type="button"
+          class="people-toggle"
+          aria-label="Show people"
+          aria-expanded={peopleOpen}
+          onClick={() => {
+            setPeopleOpen(!peopleOpen);
+            setSidebarOpen(false);
+          }}
+        >
+          👥
+        </button>
         <div class="menu">
           <button type="button" class="menu-button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Personal menu" onClick={() => setMenuOpen(!menuOpen)}>
             <Avatar class="avatar small" url={me?.avatar_url} size={28} />
@@ -269,7 +296,7 @@ export function Shell() {
                   type="button"
                   role="menuitem"
                   onClick={() => {
-                    theme.value = THEMES[(THEMES.indexOf(theme.value) + 1) % THEMES.length];
+                    chooseTheme(THEMES[(THEMES.indexOf(theme.value) + 1) % THEMES.length]).catch(reportError);
                   }}
                 >
                   Theme: {theme.value === 'auto' ? 'system' : theme.value}
@@ -298,7 +325,7 @@ export function Shell() {
         )}
         {(current.kind === 'narrow' || current.kind === 'inbox') && <Compose />}
       </main>
-      <People />
+      <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
     </div>
   );

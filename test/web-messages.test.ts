@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createChannel, uniqueName } from './support/channels';
+import { NO_CHROMIUM } from './support/chromium';
+import { feedTexts, messageRow, waitUntil, webSuite } from './support/web';
+
+/** What people do to messages in the web client: react, star, mark unread, move and resolve topics. */
+
+const suite = webSuite();
+
+/** Two people subscribed to a new channel, each with the channel open in a browser. */
+async function twoPeople(first: string, second: string) {
+  const a = await suite.server.createUser(first);
+  const b = await suite.server.createUser(second);
+  const name = uniqueName('web');
+  const { id } = await createChannel(suite.server.owner, { principals: [a.credentials.email, b.credentials.email] }, name);
+  return { a, b, channel: { name, id } };
+}
+
+test('a reaction picked from the emoji picker reaches the other browser, and clicking it toggles it', { skip: NO_CHROMIUM }, async () => {
+  const { a: ada, b: grace, channel } = await twoPeople('Ada Reacts', 'Grace Reacts');
+  const sent = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'lunch', content: 'Lunch at noon?' });
+  const adaWeb = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  const graceWeb = await suite.open(grace.credentials.email, `#narrow/channel/${channel.id}`);
+
+  const row = messageRow(adaWeb.page, 'Lunch at noon?');
+  await row.hover();
+  await row.getByRole('button', { name: 'Add reaction' }).click();
+  const picker = adaWeb.page.getByRole('dialog', { name: 'Choose an emoji' });
+  await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('octo');
+  // The server's emoji data names it; the picker shows the glyph.
+  const octopus = picker.getByRole('button', { name: 'octopus', exact: true });
+  await octopus.waitFor();
+  assert.equal(await octopus.innerText(), '🐙');
+  await octopus.click();
+  await picker.waitFor({ state: 'detached' });
+
+  const adaReaction = row.getByRole('button', { name: /^octopus: 1,/ });
+  await adaReaction.waitFor();
+  assert.equal(await adaReaction.getAttribute('aria-pressed'), 'true');
+  const graceRow = messageRow(graceWeb.page, 'Lunch at noon?');
+  await graceRow.getByRole('button', { name: 'octopus: 1, Ada Reacts' }).waitFor();
+
+  // Grace adds hers by clicking the same reaction; Ada sees two.
+  await graceRow.getByRole('button', { name: 'octopus: 1, Ada Reacts' }).click();
+  await row.getByRole('button', { name: 'octopus: 2, You, Grace Reacts' }).waitFor();
+  // Ada takes hers back; Grace sees only her own.
+  await row.getByRole('button', { name: /^octopus: 2/ }).click();
+  await graceRow.getByRole('button', { name: 'octopus: 1, You' }).waitFor();
+  assert.equal(await row.getByRole('button', { name: /^octopus: 1/ }).getAttribute('aria-pressed'), 'false');
+
+  const stored = await grace.get(`/messages/${sent.body.id}`);
+  assert.deepEqual(
+    stored.body.message.reactions.map((r: { emoji_name: string; emoji_code: string; user_id: number }) => [r.emoji_name, r.emoji_code, r.user_id]),
+    [['octopus', '1f419', grace.userId]],
+  );
+  assert.deepEqual([...adaWeb.problems, ...graceWeb.problems], []);
+});
+
+test('a starred message is in the Starred view until it is unstarred', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Star Gazer');
+  const { id } = await createChannel(suite.server.owner, { principals: [reader.credentials.email] }, uniqueName('stars'));
+  await reader.post('/messages', { type: 'stream', to: id, topic: 'sky', content: 'Orion is up tonight' });
+  await reader.post('/messages', { type: 'stream', to: id, topic: 'sky', content: 'clouds later' });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${id}`);
+
+  const row = messageRow(web.page, 'Orion is up tonight');
+  await row.hover();
+  await row.getByRole('button', { name: 'Star', exact: true }).click();
+  await row.getByRole('button', { name: 'Unstar' }).waitFor();
+
+  const views = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  await views.getByRole('link', { name: /^Starred/ }).click();
+  await waitUntil(() => web.page.url().endsWith('#narrow/is/starred'), 'the Starred view is open');
+  await web.page.getByRole('heading', { name: 'Starred messages' }).waitFor();
+  await messageRow(web.page, 'Orion is up tonight').waitFor();
+  assert.deepEqual(await feedTexts(web.page), ['Orion is up tonight']);
+
+  const starred = messageRow(web.page, 'Orion is up tonight');
+  await starred.hover();
+  await starred.getByRole('button', { name: 'Unstar' }).click();
+  await starred.getByRole('button', { name: 'Star', exact: true }).waitFor();
+  // Opened again, the view is empty; the server agrees.
+  await web.page.reload();
+  await web.page.getByText('No messages here yet.').waitFor();
+  const onServer = await reader.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'is', operand: 'starred' }] });
+  assert.equal(onServer.body.messages.length, 0);
+  assert.deepEqual(web.problems, []);
+});
+
+test('marking a message unread brings the count back, and it stays unread while in view', { skip: NO_CHROMIUM }, async () => {
+  const { a: reader, b: writer, channel } = await twoPeople('Unread Reader', 'Unread Writer');
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'news', content: 'first news' });
+  const second = await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'news', content: 'second news' });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}`);
+  const sidebar = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  await messageRow(web.page, 'second news').waitFor();
+  await sidebar.getByLabel(`unread messages in ${channel.name}`).waitFor({ state: 'detached' });
+
+  const row = messageRow(web.page, 'second news');
+  await row.hover();
+  await row.getByRole('button', { name: 'Mark as unread' }).click();
+  await sidebar.getByLabel(`1 unread messages in ${channel.name}`).waitFor();
+  await waitUntil(async () => (await web.page.title()).startsWith('(1) '), 'the title counts 1 unread');
+  // Still in view, it is not marked read again behind the reader's back, even when the window
+  // gains focus.
+  await web.page.evaluate(() => (globalThis as unknown as EventTarget).dispatchEvent(new Event('focus')));
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  await sidebar.getByLabel(`1 unread messages in ${channel.name}`).waitFor();
+  const flags = await reader.get(`/messages/${second.body.id}`);
+  assert.ok(!flags.body.message.flags.includes('read'));
+  assert.deepEqual(web.problems, []);
+});
+
+test('moving a topic and resolving it with one click reach the other person', { skip: NO_CHROMIUM }, async () => {
+  const { a: mover, b: watcher, channel } = await twoPeople('Topic Mover', 'Topic Watcher');
+  await watcher.post('/messages', { type: 'stream', to: channel.id, topic: 'pLans', content: 'the plan is simple' });
+  await mover.post('/messages', { type: 'stream', to: channel.id, topic: 'pLans', content: 'agreed' });
+  const topicHash = (topic: string) => `#narrow/channel/${channel.id}/topic/${encodeURIComponent(topic).replace(/%/g, '.')}`;
+  const moverWeb = await suite.open(mover.credentials.email, topicHash('pLans'));
+  const watcherWeb = await suite.open(watcher.credentials.email, topicHash('pLans'));
+  await messageRow(watcherWeb.page, 'agreed').waitFor();
+
+  // The mover moves the topic from someone else's message.
+  const row = messageRow(moverWeb.page, 'the plan is simple');
+  await row.hover();
+  await row.getByRole('button', { name: 'Move' }).click();
+  const editor = moverWeb.page.getByRole('form', { name: 'Move message' });
+  await editor.getByRole('textbox', { name: 'Topic' }).fill('plans for May');
+  await editor.getByRole('button', { name: 'Save' }).click();
+
+  // Both views follow the topic to its new name, with every message.
+  for (const page of [moverWeb.page, watcherWeb.page]) {
+    await page.locator('.recipient-topic', { hasText: 'plans for May' }).first().waitFor();
+    await page.getByRole('heading', { name: new RegExp(`› plans for May$`) }).waitFor();
+    await page.locator('.message-content', { hasText: 'This topic was moved here from' }).waitFor();
+    assert.deepEqual((await feedTexts(page)).slice(0, 2), ['the plan is simple', 'agreed']);
+  }
+
+  // One click on the recipient bar resolves the topic, as in Zulip: "✔ " before its name.
+  await moverWeb.page.getByRole('button', { name: 'Mark as resolved' }).first().click();
+  await watcherWeb.page.locator('.recipient-topic', { hasText: '✔ plans for May' }).first().waitFor();
+  await watcherWeb.page.getByRole('button', { name: 'Mark as unresolved' }).first().waitFor();
+  const topics = await watcher.get(`/users/me/${channel.id}/topics`);
+  assert.ok(topics.body.topics.some((t: { name: string }) => t.name === '✔ plans for May'), JSON.stringify(topics.body.topics));
+  // The notification bot says so in the topic, which both see.
+  await watcherWeb.page.locator('.message-content', { hasText: 'has marked this topic as resolved' }).waitFor();
+
+  // And again to unresolve it.
+  await watcherWeb.page.getByRole('button', { name: 'Mark as unresolved' }).first().click();
+  await moverWeb.page.getByRole('heading', { name: /› plans for May$/ }).waitFor();
+  await moverWeb.page.getByRole('button', { name: 'Mark as resolved' }).first().waitFor();
+  assert.deepEqual([...moverWeb.problems, ...watcherWeb.problems], []);
+});
