@@ -7,7 +7,7 @@ import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
-import { authenticate, authenticateEither, authenticateSession } from './http/auth';
+import { authenticate, authenticateEither, authenticateSession, authenticateSessionOrSpectator } from './http/auth';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError, withSessionChallenge } from './http/errors';
 import { longPollListener } from './http/long-poll';
@@ -105,6 +105,8 @@ function routeTable(
   table: readonly Route[],
   auth: RequestHandler,
   bodyParser: RequestHandler = parseBody,
+  /** Authentication for the endpoints spectators may use, where this table lets them in. */
+  spectatorAuth: RequestHandler = auth,
 ): express.Router {
   const api = express.Router({ caseSensitive: true, strict: false });
   const routes = table.filter((route) => !route.devOnly || stoa.config.dev);
@@ -123,11 +125,12 @@ function routeTable(
     if (route.endpoint.fileReceiver) continue;
     const method = route.method.toLowerCase() as Lowercase<Method>;
     const handler = routeHandler(stoa, route);
+    const routeAuth = route.endpoint.spectators ? spectatorAuth : auth;
     const authenticated = (req: Request, res: Response, next: NextFunction) => {
       // Authentication is synchronous; the handler's promise goes back to Express, which
       // renders its rejection.
       let result: unknown;
-      auth(req, res, (err?: unknown) => {
+      routeAuth(req, res, (err?: unknown) => {
         result = err === undefined ? handler(req, res, next) : next(err);
       });
       return result;
@@ -161,7 +164,9 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   const auth = authenticate(stoa);
   const sessionAuth = authenticateSession(stoa);
   app.use(API_PREFIX, routeTable(stoa, ROUTES, auth));
-  app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth), sessionChallenges);
+  // Spectators (no account) reach their few endpoints under /json only, as on Zulip, whose
+  // /api/v1 still asks for credentials there.
+  app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth, parseBody, authenticateSessionOrSpectator(stoa)), sessionChallenges);
   app.use(ACCOUNTS_PREFIX, routeTable(stoa, ACCOUNT_ROUTES, sessionAuth, parseBodyOrJson), sessionChallenges);
   app.get(`${EMOJI_DATA_FOLDER}/:file`, serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);

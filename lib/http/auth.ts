@@ -107,9 +107,21 @@ function csrfProblem(req: IncomingMessage, session: SessionRow): ApiError | unde
  * account, with the CSRF header on unsafe methods. Refusals carry no Basic challenge.
  */
 export function authenticateSession(stoa: Stoa): RequestHandler {
+  return sessionAuthentication(stoa, false);
+}
+
+/**
+ * The same, for endpoints spectators may use: a request without a valid session goes on
+ * without a caller (req.user unset), as Zulip serves its AnonymousUser, and the view decides.
+ */
+export function authenticateSessionOrSpectator(stoa: Stoa): RequestHandler {
+  return sessionAuthentication(stoa, true);
+}
+
+function sessionAuthentication(stoa: Stoa, spectators: boolean): RequestHandler {
   return (req, _res, next) => {
     const found = checkSession(stoa, req);
-    if (!found) return next(sessionRequired());
+    if (!found) return next(spectators ? undefined : sessionRequired());
     const problem = csrfProblem(req, found.session);
     if (problem) return next(problem);
     req.user = found.user;
