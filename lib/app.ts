@@ -7,7 +7,14 @@ import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
-import { authenticate, authenticateEither, authenticateSession, authenticateSessionOrSpectator } from './http/auth';
+import {
+  authenticate,
+  authenticateEither,
+  authenticateEitherOrSpectator,
+  authenticateSession,
+  authenticateSessionOrSpectator,
+} from './http/auth';
+import { webPublicChannelsEnabled } from './realm/settings-store';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError, withSessionChallenge } from './http/errors';
 import { longPollListener } from './http/long-poll';
@@ -176,9 +183,11 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   // Images in messages are fetched by the browser itself, with its cookies.
   const fileAuth = authenticateEither(stoa);
-  app.get('/user_uploads/thumbnail/*path', fileAuth, serveThumbnail(stoa));
+  // Uploads linked from web-public channels are open to spectators too, as on Zulip.
+  const uploadAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
+  app.get('/user_uploads/thumbnail/*path', uploadAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
-  app.get('/user_uploads/:realm_id/*path', fileAuth, serveUpload(stoa));
+  app.get('/user_uploads/:realm_id/*path', uploadAuth, serveUpload(stoa));
   mountWebClient(app, stoa);
   app.use(() => {
     throw notFound();

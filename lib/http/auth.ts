@@ -141,3 +141,20 @@ export function authenticateEither(stoa: Stoa): RequestHandler {
     basic(req, res, next);
   };
 }
+
+/**
+ * As authenticateEither, for files spectators may fetch (uploads linked from web-public
+ * channels): while `spectatorsAllowed()`, a request without an Authorization header and
+ * without a valid session goes on without a caller, for the handler to judge. Otherwise,
+ * and whenever credentials are given, it is authenticateEither.
+ */
+export function authenticateEitherOrSpectator(stoa: Stoa, spectatorsAllowed: () => boolean): RequestHandler {
+  const either = authenticateEither(stoa);
+  return (req, res, next) => {
+    if (req.headers.authorization || !spectatorsAllowed()) return either(req, res, next);
+    const found = checkSession(stoa, req);
+    // Only GET reaches these files, so the session needs no CSRF header.
+    if (found) req.user = found.user;
+    next();
+  };
+}
