@@ -103,6 +103,8 @@ export interface Stoa {
   loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
   /** Spectators' downloads of uploads, by file (see SPECTATOR_DOWNLOADS_PER_FILE). */
   spectatorDownloads: FailureLimiter;
+  /** Spectators' requests, by client address (see SPECTATOR_REQUESTS_PER_ADDRESS). */
+  spectatorRequests: FailureLimiter;
   exports: ReturnType<typeof prepareExportQueries>;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
@@ -137,6 +139,12 @@ export const LOGIN_FAILURES_PER_ADDRESS = { max: 20, windowMs: 60_000 };
  */
 export const SPECTATOR_DOWNLOADS_PER_FILE = { max: 1000, windowMs: 24 * 60 * 60 * 1000 };
 const SPECTATOR_DOWNLOAD_FILES_COUNTED = 500;
+/**
+ * Requests by spectators (no account), per client address: Zulip's limit for unauthenticated
+ * API use, a hundred a minute. Up to 1000 addresses are counted at once.
+ */
+export const SPECTATOR_REQUESTS_PER_ADDRESS = { max: 100, windowMs: 60_000 };
+const SPECTATOR_ADDRESSES_COUNTED = 1000;
 
 export function createStoa(
   db: Db,
@@ -186,6 +194,7 @@ export function createStoa(
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),
     },
     spectatorDownloads: new FailureLimiter(clock, SPECTATOR_DOWNLOADS_PER_FILE, SPECTATOR_DOWNLOAD_FILES_COUNTED),
+    spectatorRequests: new FailureLimiter(clock, SPECTATOR_REQUESTS_PER_ADDRESS, SPECTATOR_ADDRESSES_COUNTED),
     exports: prepareExportQueries(statements),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { SPECTATOR_DOWNLOADS_PER_FILE } from '../lib/stoa';
+import { SPECTATOR_DOWNLOADS_PER_FILE, SPECTATOR_REQUESTS_PER_ADDRESS } from '../lib/stoa';
 import { Browser } from './support/browser';
 import { createChannel } from './support/channels';
 import { sendMessage } from './support/messages';
-import { TestServer } from './support/server';
+import { ManualClock, TestServer } from './support/server';
 
 // Spectators are visitors without an account: Zulip's "public access option". They reach a
 // few endpoints under /json without a session, and uploads, while the server runs with
@@ -311,3 +311,26 @@ function inWebPublicUrl(): string {
   )!;
   return `/user_uploads/${row.path_id}`;
 }
+
+describe('spectators are rate-limited by address, as Zulip limits unauthenticated use', () => {
+  const clock = new ManualClock();
+  let limited: TestServer;
+  before(async () => {
+    limited = await TestServer.start({ webPublic: true, clock });
+    assert.equal((await limited.owner.patch('/realm', { enable_spectator_access: true })).status, 200);
+  });
+  after(() => limited.close());
+
+  test('past a hundred requests a minute, the answer is 429 until the minute has passed; members are not counted', async () => {
+    const visitor = new Browser(limited.url);
+    const read = () => visitor.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: WEB_PUBLIC_NARROW });
+    for (let i = 0; i < SPECTATOR_REQUESTS_PER_ADDRESS.max; i++) assert.equal((await read()).status, 200);
+    const refused = await read();
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.code, 'RATE_LIMIT_HIT');
+    assert.equal(refused.headers.get('retry-after'), '60');
+    assert.equal((await limited.owner.get('/users/me')).status, 200);
+    clock.advance(SPECTATOR_REQUESTS_PER_ADDRESS.windowMs);
+    assert.equal((await read()).status, 200);
+  });
+});

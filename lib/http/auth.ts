@@ -7,7 +7,7 @@ import type { SessionRow } from '../sessions/queries';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { CSRF_HEADER, readCookie, SESSION_COOKIE, SESSION_IDLE_MS } from './cookies';
-import { ApiError, csrfFailed, invalidApiKey, sessionRequired, unauthorized, userDeactivated } from './errors';
+import { ApiError, csrfFailed, invalidApiKey, rateLimited, sessionRequired, unauthorized, userDeactivated } from './errors';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -121,7 +121,7 @@ export function authenticateSessionOrSpectator(stoa: Stoa): RequestHandler {
 function sessionAuthentication(stoa: Stoa, spectators: boolean): RequestHandler {
   return (req, _res, next) => {
     const found = checkSession(stoa, req);
-    if (!found) return next(spectators ? undefined : sessionRequired());
+    if (!found) return next(spectators ? spectatorRateLimit(stoa, req) : sessionRequired());
     const problem = csrfProblem(req, found.session);
     if (problem) return next(problem);
     req.user = found.user;
@@ -155,6 +155,20 @@ export function authenticateEitherOrSpectator(stoa: Stoa, spectatorsAllowed: () 
     const found = checkSession(stoa, req);
     // Only GET reaches these files, so the session needs no CSRF header.
     if (found) req.user = found.user;
-    next();
+    next(found ? undefined : spectatorRateLimit(stoa, req));
   };
+}
+
+/**
+ * Counts a spectator's request against their address, as Zulip limits unauthenticated use by
+ * IP: the 429 error once the address is over the limit, else undefined.
+ */
+function spectatorRateLimit(stoa: Stoa, req: IncomingMessage): ApiError | undefined {
+  const address = req.socket.remoteAddress ?? '';
+  const limiter = stoa.spectatorRequests;
+  const wait = limiter.waitSeconds(address);
+  if (wait > 0) return rateLimited(wait);
+  // The limiter counts "failures"; here every request is one.
+  limiter.recordFailure(address);
+  return undefined;
 }
