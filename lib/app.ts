@@ -5,7 +5,7 @@ import { EMOJI_DATA_FOLDER, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
-import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
+import { redirectToAvatar, serveAvatar, serveDefaultAvatar } from './users/avatar-views';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
 import {
   authenticate,
@@ -183,11 +183,14 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   // Images in messages are fetched by the browser itself, with its cookies.
   const fileAuth = authenticateEither(stoa);
-  // Uploads linked from web-public channels are open to spectators too, as on Zulip.
-  const uploadAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
-  app.get('/user_uploads/thumbnail/*path', uploadAuth, serveThumbnail(stoa));
+  // Uploads linked from web-public channels, and avatars by user ID, are open to spectators
+  // too, as on Zulip.
+  const spectatorFileAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
+  app.get('/user_uploads/thumbnail/*path', spectatorFileAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
-  app.get('/user_uploads/:realm_id/*path', uploadAuth, serveUpload(stoa));
+  app.get('/user_uploads/:realm_id/*path', spectatorFileAuth, serveUpload(stoa));
+  app.get('/avatar/:email_or_id', spectatorFileAuth, redirectToAvatar(stoa, false));
+  app.get('/avatar/:email_or_id/medium', spectatorFileAuth, redirectToAvatar(stoa, true));
   mountWebClient(app, stoa);
   app.use(() => {
     throw notFound();

@@ -135,6 +135,26 @@ describe('with spectator access on', () => {
     assert.equal(missing.body.msg, 'Invalid narrow operator: unknown channel no such channel');
   });
 
+  test('broken narrows from a spectator are the client’s mistake, never the server’s', async () => {
+    const broken: unknown[][] = [
+      [...WEB_PUBLIC_NARROW, { operator: 'channel', operand: {} }],
+      [...WEB_PUBLIC_NARROW, { operator: 'topic', operand: 5 }],
+      [...WEB_PUBLIC_NARROW, { operator: 'id', operand: 'abc' }],
+      [...WEB_PUBLIC_NARROW, { operator: 'with', operand: 99_999_999_999 }],
+      [...WEB_PUBLIC_NARROW, { operator: 'sender', operand: null }],
+      [...WEB_PUBLIC_NARROW, { operator: 'has', operand: 'nonsense' }],
+      [['channels', 'web-public'], ['near', 'abc']],
+    ];
+    for (const narrow of broken) {
+      const response = await spectatorMessages(narrow);
+      assert.equal(response.status, 400, JSON.stringify({ narrow, body: response.body }));
+    }
+    const search = await spectatorMessages([...WEB_PUBLIC_NARROW, { operator: 'search', operand: '"AND OR * NEAR(' }]);
+    assert.equal(search.status, 200);
+    const notJson = await spectator().get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[{' });
+    assert.equal(notJson.status, 400);
+  });
+
   test('message_ids returns only the web-public ones among those asked for', async () => {
     const response = await spectator().get('/messages', {
       narrow: WEB_PUBLIC_NARROW,
@@ -289,6 +309,32 @@ describe('with spectator access on', () => {
     });
   });
 
+  describe('avatars by user ID', () => {
+    async function avatar(path: string, headers: Record<string, string> = {}) {
+      const response = await fetch(new URL(path, server.url), { redirect: 'manual', headers });
+      return { status: response.status, location: response.headers.get('location') };
+    }
+
+    test('a spectator is sent on to anyone’s avatar by their ID, with the query string passed on', async () => {
+      const owner = server.stoa.users.byId(server.ownerId)!;
+      const plain = await avatar(`/avatar/${owner.id}`);
+      assert.equal(plain.status, 302);
+      assert.equal(plain.location, server.stoa.avatars.url(owner));
+      const medium = await avatar(`/avatar/${owner.id}/medium?s=50`);
+      assert.equal(medium.status, 302);
+      assert.equal(medium.location, `${server.stoa.avatars.mediumUrl(owner)}&s=50`);
+    });
+
+    test('by email only with credentials, as on Zulip', async () => {
+      const owner = server.stoa.users.byId(server.ownerId)!;
+      assert.equal((await avatar(`/avatar/${encodeURIComponent(owner.email)}`)).status, 401);
+      const basic = `Basic ${Buffer.from(`${server.owner.credentials!.email}:${server.owner.credentials!.apiKey}`).toString('base64')}`;
+      const byEmail = await avatar(`/avatar/${encodeURIComponent(owner.email)}`, { authorization: basic });
+      assert.equal(byEmail.status, 302);
+      assert.equal(byEmail.location, server.stoa.avatars.url(owner));
+    });
+  });
+
   describe('switching spectator access off', () => {
     before(() => setSpectatorAccess(false));
     after(() => setSpectatorAccess(true));
@@ -300,6 +346,7 @@ describe('with spectator access on', () => {
       assertNotLoggedIn(await spectator().get(`/users/me/${webPublic.id}/topics`));
       const file = await spectator().download(inWebPublicUrl());
       assert.equal(file.status, 401);
+      assert.equal((await spectator().download(`/avatar/${server.ownerId}`)).status, 401);
     });
   });
 });

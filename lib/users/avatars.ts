@@ -64,8 +64,13 @@ export class Avatars {
 
   private make(user: UserRow, medium: boolean): string {
     if (user.avatar_source === 'U') return `${USER_AVATARS_PATH}/${this.fileName(user.id, medium)}?version=${user.avatar_version}`;
+    return this.providerHosted(user.delivery_email, user.avatar_version, medium);
+  }
+
+  /** The provider-hosted avatar of an address (a gravatar identicon), or Stoa's picture without gravatar. */
+  providerHosted(email: string, version: number, medium: boolean): string {
     if (!this.gravatar) return DEFAULT_AVATAR_PATH;
-    const hash = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}${medium ? '&s=500' : ''}`;
+    const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}${medium ? '&s=500' : ''}`;
   }
 }
