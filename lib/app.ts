@@ -5,9 +5,16 @@ import { EMOJI_DATA_FOLDER, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
-import { serveAvatar, serveDefaultAvatar } from './users/avatar-views';
+import { redirectToAvatar, serveAvatar, serveDefaultAvatar } from './users/avatar-views';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
-import { authenticate, authenticateEither, authenticateSession } from './http/auth';
+import {
+  authenticate,
+  authenticateEither,
+  authenticateEitherOrSpectator,
+  authenticateSession,
+  authenticateSessionOrSpectator,
+} from './http/auth';
+import { webPublicChannelsEnabled } from './realm/settings-store';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError, withSessionChallenge } from './http/errors';
 import { longPollListener } from './http/long-poll';
@@ -105,6 +112,8 @@ function routeTable(
   table: readonly Route[],
   auth: RequestHandler,
   bodyParser: RequestHandler = parseBody,
+  /** Authentication for the endpoints spectators may use, where this table lets them in. */
+  spectatorAuth: RequestHandler = auth,
 ): express.Router {
   const api = express.Router({ caseSensitive: true, strict: false });
   const routes = table.filter((route) => !route.devOnly || stoa.config.dev);
@@ -123,11 +132,12 @@ function routeTable(
     if (route.endpoint.fileReceiver) continue;
     const method = route.method.toLowerCase() as Lowercase<Method>;
     const handler = routeHandler(stoa, route);
+    const routeAuth = route.endpoint.spectators ? spectatorAuth : auth;
     const authenticated = (req: Request, res: Response, next: NextFunction) => {
       // Authentication is synchronous; the handler's promise goes back to Express, which
       // renders its rejection.
       let result: unknown;
-      auth(req, res, (err?: unknown) => {
+      routeAuth(req, res, (err?: unknown) => {
         result = err === undefined ? handler(req, res, next) : next(err);
       });
       return result;
@@ -161,7 +171,9 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   const auth = authenticate(stoa);
   const sessionAuth = authenticateSession(stoa);
   app.use(API_PREFIX, routeTable(stoa, ROUTES, auth));
-  app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth), sessionChallenges);
+  // Spectators (no account) reach their few endpoints under /json only, as on Zulip, whose
+  // /api/v1 still asks for credentials there.
+  app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth, parseBody, authenticateSessionOrSpectator(stoa)), sessionChallenges);
   app.use(ACCOUNTS_PREFIX, routeTable(stoa, ACCOUNT_ROUTES, sessionAuth, parseBodyOrJson), sessionChallenges);
   app.get(`${EMOJI_DATA_FOLDER}/:file`, serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
@@ -171,9 +183,14 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   // Images in messages are fetched by the browser itself, with its cookies.
   const fileAuth = authenticateEither(stoa);
-  app.get('/user_uploads/thumbnail/*path', fileAuth, serveThumbnail(stoa));
+  // Uploads linked from web-public channels, and avatars by user ID, are open to spectators
+  // too, as on Zulip.
+  const spectatorFileAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
+  app.get('/user_uploads/thumbnail/*path', spectatorFileAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
-  app.get('/user_uploads/:realm_id/*path', fileAuth, serveUpload(stoa));
+  app.get('/user_uploads/:realm_id/*path', spectatorFileAuth, serveUpload(stoa));
+  app.get('/avatar/:email_or_id', spectatorFileAuth, redirectToAvatar(stoa, false));
+  app.get('/avatar/:email_or_id/medium', spectatorFileAuth, redirectToAvatar(stoa, true));
   mountWebClient(app, stoa);
   app.use(() => {
     throw notFound();

@@ -101,6 +101,10 @@ export interface Stoa {
   mailer: Mailer;
   /** Failed password logins, by account and by client address (see auth/rate-limit.ts). */
   loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
+  /** Spectators' downloads of uploads, by file (see SPECTATOR_DOWNLOADS_PER_FILE). */
+  spectatorDownloads: FailureLimiter;
+  /** Spectators' requests, by client address (see SPECTATOR_REQUESTS_PER_ADDRESS). */
+  spectatorRequests: FailureLimiter;
   exports: ReturnType<typeof prepareExportQueries>;
   /** The uploaded files themselves, on disk. */
   uploads: UploadStore;
@@ -127,6 +131,20 @@ export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
  */
 export const LOGIN_FAILURES_PER_EMAIL = { max: 5, windowMs: 60_000 };
 export const LOGIN_FAILURES_PER_ADDRESS = { max: 20, windowMs: 60_000 };
+
+/**
+ * Downloads of one file by spectators, as Zulip limits them: a thousand a day, so a file in
+ * a web-public channel cannot be turned into free hosting. Up to 500 files are counted at once
+ * (each keeps up to a thousand times), which bounds the memory the counts take.
+ */
+export const SPECTATOR_DOWNLOADS_PER_FILE = { max: 1000, windowMs: 24 * 60 * 60 * 1000 };
+const SPECTATOR_DOWNLOAD_FILES_COUNTED = 500;
+/**
+ * Requests by spectators (no account), per client address: Zulip's limit for unauthenticated
+ * API use, a hundred a minute. Up to 1000 addresses are counted at once.
+ */
+export const SPECTATOR_REQUESTS_PER_ADDRESS = { max: 100, windowMs: 60_000 };
+const SPECTATOR_ADDRESSES_COUNTED = 1000;
 
 export function createStoa(
   db: Db,
@@ -175,6 +193,8 @@ export function createStoa(
       byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),
     },
+    spectatorDownloads: new FailureLimiter(clock, SPECTATOR_DOWNLOADS_PER_FILE, SPECTATOR_DOWNLOAD_FILES_COUNTED),
+    spectatorRequests: new FailureLimiter(clock, SPECTATOR_REQUESTS_PER_ADDRESS, SPECTATOR_ADDRESSES_COUNTED),
     exports: prepareExportQueries(statements),
     uploads: new UploadStore(config.data),
     avatars: new Avatars(config.gravatar, () => stoa.realm.get()!.id),

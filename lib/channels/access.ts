@@ -1,6 +1,6 @@
 import { holdsGroupSetting, type GroupPermission } from '../groups/settings';
-import { badRequest } from '../http/errors';
-import { userHasRealmPermission } from '../realm/settings-store';
+import { badRequest, unauthorized } from '../http/errors';
+import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import type { ChannelGroupSetting, ChannelRow } from './queries';
@@ -119,4 +119,26 @@ export function accessChannelByName(stoa: Stoa, user: UserRow, name: string): Ch
     throw badRequest(`Invalid channel name '${name}'`);
   }
   return channel;
+}
+
+/**
+ * Spectators (people without an account) are served only while the server's --web-public
+ * switch and the organization's enable_spectator_access are both on; otherwise they get the
+ * authentication error anyone without credentials gets, as on Zulip.
+ */
+export function checkSpectatorAccess(stoa: Stoa): void {
+  if (!webPublicChannelsEnabled(stoa)) throw unauthorized();
+}
+
+/**
+ * Whether spectators may read the channel: web-public, public with shared history and not
+ * archived, the conditions of Zulip's web-public channel list.
+ */
+export function isSpectatorReadable(channel: ChannelRow): boolean {
+  return channel.is_web_public === 1 && channel.invite_only === 0 && channel.history_public_to_subscribers === 1 && channel.is_archived === 0;
+}
+
+/** The channels spectators may read, while spectator access is on (none otherwise). */
+export function spectatorChannels(stoa: Stoa): ChannelRow[] {
+  return webPublicChannelsEnabled(stoa) ? stoa.channels.all().filter(isSpectatorReadable) : [];
 }

@@ -1,8 +1,9 @@
 import type { StateContext } from '../events/state-context';
 import { Role } from '../users/queries';
-import { hasMetadataAccess } from './access';
+import { hasMetadataAccess, spectatorChannels } from './access';
+import { SUBSCRIPTION_COLORS } from './actions';
 import { presentChannel, presentSubscription, presentUnsubscribedChannel } from './present';
-import type { ChannelRow } from './queries';
+import type { ChannelRow, SubscriptionRow } from './queries';
 import { listChannels } from './views';
 
 function byName(a: ChannelRow, b: ChannelRow): number {
@@ -50,4 +51,31 @@ export function streamState({ stoa, user, queue }: StateContext): Record<string,
 /** Register state for fetch type `default_streams`: the channels new users join. */
 export function defaultStreamsState({ stoa, user }: StateContext): Record<string, unknown> {
   return { realm_default_streams: user.role === Role.GUEST ? [] : stoa.channels.defaultIds() };
+}
+
+/**
+ * A spectator's `subscription` state, as Zulip builds it: every channel spectators may read,
+ * as if just subscribed with a new subscriber's settings (palette colors in turn), and
+ * nothing left or never joined.
+ */
+export function spectatorSubscriptionState({ stoa }: StateContext): Record<string, unknown> {
+  const subscriptions = spectatorChannels(stoa)
+    .sort(byName)
+    .map((channel, i) => {
+      const simulated: SubscriptionRow = {
+        user_id: 0,
+        recipient_id: channel.recipient_id,
+        active: 1,
+        color: SUBSCRIPTION_COLORS[i % SUBSCRIPTION_COLORS.length],
+        is_muted: 0,
+        pin_to_top: 0,
+        desktop_notifications: 1,
+        audible_notifications: 1,
+        push_notifications: 1,
+        email_notifications: 1,
+        wildcard_mentions_notify: 1,
+      };
+      return presentSubscription(stoa, channel, simulated, false);
+    });
+  return { subscriptions, unsubscribed: [], never_subscribed: [] };
 }

@@ -1,12 +1,15 @@
 import type { ReactionTypeNames } from '../emoji/choice';
+import { checkSpectatorAccess } from '../channels/access';
 import { badRequest } from '../http/errors';
 import { NARROW_PARAM, normalizeNarrow } from '../messages/narrow';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
+import { SPECTATOR_PLACEHOLDER } from '../users/state';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version';
 import type { ClientCapabilities, QueueSettings } from './queues';
 import type { RegisterParams, StateContext } from './state-context';
+import { organizationLanguage, SPECTATOR_STATE_PROVIDERS, type SpectatorContext } from './spectator-state';
 import { STATE_PROVIDERS } from './state';
 
 /** A queue nobody polls lives this long unless the client asks for longer (Zulip's default). */
@@ -78,6 +81,12 @@ export function queueSettings(
   };
 }
 
+/** Which fetch types the client wants: fetch_event_types if given, else event_types; null means all. */
+function wantedTypes(params: RegisterParams): (type: string) => boolean {
+  const fetchTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : params.event_types;
+  return (type: string) => fetchTypes === null || fetchTypes.includes(type);
+}
+
 /**
  * POST /register. The queue is created before the state is read, and both happen in one
  * synchronous step: every write commits (and delivers its events) either wholly before this
@@ -91,8 +100,7 @@ export function register(
   reactionTypeNames: ReactionTypeNames = 'specification',
 ): Record<string, unknown> {
   const settings = queueSettings(user, params, reactionTypeNames);
-  const fetchTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : params.event_types;
-  const wanted = (type: string) => fetchTypes === null || fetchTypes.includes(type);
+  const wanted = wantedTypes(params);
   const queue = stoa.queues.create(settings);
   const context: StateContext = { stoa, user, queue: settings, params };
   const state: Record<string, unknown> = {
@@ -104,6 +112,36 @@ export function register(
   };
   for (const [type, provide] of Object.entries(STATE_PROVIDERS)) {
     if (wanted(type)) Object.assign(state, provide(context));
+  }
+  return state;
+}
+
+/**
+ * POST /register by a spectator (no account, under /json, while spectator access is on): the
+ * state Zulip gives a visitor, with no event queue (queue_id null, no last_event_id). Gravatar
+ * hashes and subscriber lists are not for the public: asking for them is an error, as on Zulip.
+ */
+export function registerSpectator(
+  stoa: Stoa,
+  params: RegisterParams,
+  language: string | undefined,
+  reactionTypeNames: ReactionTypeNames = 'specification',
+): Record<string, unknown> {
+  checkSpectatorAccess(stoa);
+  for (const key of ['client_gravatar', 'include_subscribers'] as const) {
+    if (params[key] !== false) throw badRequest(`Invalid '${key}' parameter for anonymous request`);
+  }
+  const queue = queueSettings(SPECTATOR_PLACEHOLDER, { ...params, all_public_streams: false }, reactionTypeNames);
+  const base = { stoa, user: SPECTATOR_PLACEHOLDER, queue, params };
+  const context: SpectatorContext = { ...base, language: language ?? organizationLanguage(base), wants: wantedTypes(params) };
+  const state: Record<string, unknown> = {
+    queue_id: null,
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+  };
+  for (const [type, provide] of Object.entries(SPECTATOR_STATE_PROVIDERS)) {
+    if (context.wants(type)) Object.assign(state, provide(context));
   }
   return state;
 }

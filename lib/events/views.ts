@@ -1,15 +1,29 @@
 import { reactionTypeNamesFor } from '../emoji/choice';
-import { endpoint } from '../http/endpoint';
+import type { IncomingMessage } from 'node:http';
+import { readCookie } from '../http/cookies';
+import { endpoint, spectatorEndpoint } from '../http/endpoint';
 import { missingArgument } from '../http/errors';
 import { JsonText } from '../http/json';
 import type { EventQueues, PendingEvents } from './queues';
-import { register, REGISTER_PARAMS, queueSettings } from './register';
+import { register, REGISTER_PARAMS, queueSettings, registerSpectator } from './register';
 import type { RegisterParams } from './state-context';
 
-export const registerView = endpoint<RegisterParams>({
+/** The cookie Zulip's web app keeps a visitor's chosen language in (Django's). */
+const LANGUAGE_COOKIE = 'django_language';
+
+export const registerView = spectatorEndpoint<RegisterParams>({
   params: { properties: REGISTER_PARAMS },
-  view: ({ stoa, user, params, req }) => register(stoa, user, params, reactionTypeNamesFor(req)),
+  view: ({ stoa, user, params, req }) =>
+    user
+      ? register(stoa, user, params, reactionTypeNamesFor(req))
+      : registerSpectator(stoa, params, spectatorLanguage(req), reactionTypeNamesFor(req)),
 });
+
+/** The language a spectator chose, when the cookie holds something shaped like a language code. */
+function spectatorLanguage(req: IncomingMessage): string | undefined {
+  const chosen = readCookie(req, LANGUAGE_COOKIE);
+  return chosen !== undefined && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(chosen) ? chosen : undefined;
+}
 
 interface GetEventsParams extends RegisterParams {
   queue_id?: string;

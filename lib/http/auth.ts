@@ -7,7 +7,7 @@ import type { SessionRow } from '../sessions/queries';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { CSRF_HEADER, readCookie, SESSION_COOKIE, SESSION_IDLE_MS } from './cookies';
-import { ApiError, csrfFailed, invalidApiKey, sessionRequired, unauthorized, userDeactivated } from './errors';
+import { ApiError, csrfFailed, invalidApiKey, rateLimited, sessionRequired, unauthorized, userDeactivated } from './errors';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -107,9 +107,21 @@ function csrfProblem(req: IncomingMessage, session: SessionRow): ApiError | unde
  * account, with the CSRF header on unsafe methods. Refusals carry no Basic challenge.
  */
 export function authenticateSession(stoa: Stoa): RequestHandler {
+  return sessionAuthentication(stoa, false);
+}
+
+/**
+ * The same, for endpoints spectators may use: a request without a valid session goes on
+ * without a caller (req.user unset), as Zulip serves its AnonymousUser, and the view decides.
+ */
+export function authenticateSessionOrSpectator(stoa: Stoa): RequestHandler {
+  return sessionAuthentication(stoa, true);
+}
+
+function sessionAuthentication(stoa: Stoa, spectators: boolean): RequestHandler {
   return (req, _res, next) => {
     const found = checkSession(stoa, req);
-    if (!found) return next(sessionRequired());
+    if (!found) return next(spectators ? spectatorRateLimit(stoa, req) : sessionRequired());
     const problem = csrfProblem(req, found.session);
     if (problem) return next(problem);
     req.user = found.user;
@@ -128,4 +140,35 @@ export function authenticateEither(stoa: Stoa): RequestHandler {
     if (!req.headers.authorization && readCookie(req, SESSION_COOKIE)) return session(req, res, next);
     basic(req, res, next);
   };
+}
+
+/**
+ * As authenticateEither, for files spectators may fetch (uploads linked from web-public
+ * channels): while `spectatorsAllowed()`, a request without an Authorization header and
+ * without a valid session goes on without a caller, for the handler to judge. Otherwise,
+ * and whenever credentials are given, it is authenticateEither.
+ */
+export function authenticateEitherOrSpectator(stoa: Stoa, spectatorsAllowed: () => boolean): RequestHandler {
+  const either = authenticateEither(stoa);
+  return (req, res, next) => {
+    if (req.headers.authorization || !spectatorsAllowed()) return either(req, res, next);
+    const found = checkSession(stoa, req);
+    // Only GET reaches these files, so the session needs no CSRF header.
+    if (found) req.user = found.user;
+    next(found ? undefined : spectatorRateLimit(stoa, req));
+  };
+}
+
+/**
+ * Counts a spectator's request against their address, as Zulip limits unauthenticated use by
+ * IP: the 429 error once the address is over the limit, else undefined.
+ */
+function spectatorRateLimit(stoa: Stoa, req: IncomingMessage): ApiError | undefined {
+  const address = req.socket.remoteAddress ?? '';
+  const limiter = stoa.spectatorRequests;
+  const wait = limiter.waitSeconds(address);
+  if (wait > 0) return rateLimited(wait);
+  // The limiter counts "failures"; here every request is one.
+  limiter.recordFailure(address);
+  return undefined;
 }

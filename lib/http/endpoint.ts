@@ -20,6 +20,14 @@ export interface PublicCall<P> {
 export interface Call<P> extends PublicCall<P> {
   user: UserRow;
 }
+/**
+ * A call to an endpoint that spectators may use too: `user` is undefined for someone
+ * without an account (a browser under /json without a session), whom the view must hold to
+ * web-public channels, as Zulip's views do for its AnonymousUser.
+ */
+export interface SpectatorCall<P> extends PublicCall<P> {
+  user: UserRow | undefined;
+}
 
 /** A view answers the endpoint-specific fields of a success body; app.ts adds result and msg. */
 export type ViewResult = Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -27,6 +35,11 @@ export type ViewResult = Record<string, unknown> | Promise<Record<string, unknow
 export interface Endpoint {
   /** Whether the caller must authenticate with HTTP Basic email:api_key. */
   auth: boolean;
+  /**
+   * Whether a caller without a session may reach it under /json, as a spectator (Zulip's
+   * allow_anonymous_user_web). Under /api/v1 it still needs credentials, as on Zulip.
+   */
+  spectators?: boolean;
   params: ParamsSchema;
   /** Path parameters whose text must match, else the route table tries the next route. */
   pathPatterns?: Record<string, RegExp>;
@@ -43,6 +56,18 @@ export function endpoint<P>(def: {
   view: (call: Call<P>) => ViewResult;
 }): Endpoint {
   return { auth: true, ...def };
+}
+
+/**
+ * An endpoint for authenticated users that spectators may call too (see SpectatorCall); the
+ * view decides what a spectator gets, and refuses them while spectator access is off.
+ */
+export function spectatorEndpoint<P>(def: {
+  params: ParamsSchema;
+  pathPatterns?: Record<string, RegExp>;
+  view: (call: SpectatorCall<P>) => ViewResult;
+}): Endpoint {
+  return { auth: true, spectators: true, params: def.params, pathPatterns: def.pathPatterns, view: def.view as Endpoint['view'] };
 }
 
 /** An endpoint anyone may call, such as the login and server-settings endpoints. */

@@ -1,3 +1,4 @@
+import { spectatorChannels } from '../channels/access';
 import { badRequest } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
@@ -137,11 +138,9 @@ export function fetchRange(
   };
 }
 
-/** The given messages that the user may read and the narrow matches, in ID order. */
-export function fetchByIds(stoa: Stoa, user: UserRow, narrow: CompiledNarrow, ids: readonly number[]): FetchedRow[] {
-  const readableHistory = stoa.channels
-    .all()
-    .filter((channel) => canReadChannelHistory(stoa, user, channel))
+/** The given messages that the viewer (a user, or a spectator when null) may read and the narrow matches, in ID order. */
+export function fetchByIds(stoa: Stoa, viewer: UserRow | null, narrow: CompiledNarrow, ids: readonly number[]): FetchedRow[] {
+  const readableHistory = (viewer ? stoa.channels.all().filter((channel) => canReadChannelHistory(stoa, viewer, channel)) : spectatorChannels(stoa))
     .map((channel) => channel.recipient_id);
   const flags = flagsColumn(true);
   const sql = `SELECT ${MESSAGE_COLUMNS}, ${flags} AS user_flags

@@ -1,4 +1,5 @@
-import { ApiError } from '../http/errors';
+import { isSpectatorReadable, spectatorChannels } from '../channels/access';
+import { ApiError, unauthorized } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import { topicKey } from '../user-topics/queries';
@@ -34,6 +35,8 @@ export const NARROW_PARAM: ParamSchema = { ...REQUIRED_NARROW_PARAM, default: []
 
 /** No recipient has this ID: IDs start at 1. */
 const NO_RECIPIENT = 0;
+/** No user has this ID either: a spectator's narrow binds it, so no one's own rows join in. */
+const NO_USER = 0;
 
 const OPERATOR_ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels', 'pm-with': 'dm' };
 const OPERAND_ALIASES: Record<string, Record<string, string>> = { is: { private: 'dm' } };
@@ -115,10 +118,41 @@ function existingDirectRecipient(stoa: Stoa, participantIds: number[]): number |
 }
 
 export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowTerm[]): CompiledNarrow {
+  return compileTerms(stoa, user, terms);
+}
+
+/** What a spectator's narrow may filter by, as Zulip's is_spectator_compatible allows. */
+const SPECTATOR_OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'has', 'search', 'near', 'id', 'with']);
+
+/**
+ * A spectator's narrow, compiled. It must ask for web-public channels (`channels:web-public`)
+ * and filter only by what a spectator may; anything else gets the authentication error, as on
+ * Zulip, so a client whose login silently failed hears so instead of seeing public messages.
+ * A plain `in:home` is dropped first, as Zulip drops it. Whatever the terms, only messages of
+ * channels spectators may read can match.
+ */
+export function compileSpectatorNarrow(stoa: Stoa, raw: readonly NarrowTerm[]): CompiledNarrow {
+  const terms = raw.filter((t) => !(t.operator === 'in' && t.operand === 'home' && !t.negated));
+  const asksForWebPublic = terms.some((t) => t.operator === 'channels' && t.operand === 'web-public' && !t.negated);
+  if (!asksForWebPublic || terms.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw unauthorized();
+  const compiled = compileTerms(stoa, null, terms);
+  const readable = spectatorChannels(stoa).map((channel) => channel.recipient_id);
+  compiled.params.spectatorRecipients = JSON.stringify(readable);
+  compiled.conditions.push('m.recipient_id IN (SELECT value FROM json_each(@spectatorRecipients))');
+  return compiled;
+}
+
+/** A narrow for a user, or for a spectator (`viewer` null), whose terms compileSpectatorNarrow checked. */
+function compileTerms(stoa: Stoa, viewer: UserRow | null, terms: readonly NarrowTerm[]): CompiledNarrow {
+  // The terms that need an account never reach here for a spectator; this is the backstop.
+  const member = (): UserRow => {
+    if (!viewer) throw unauthorized();
+    return viewer;
+  };
   const compiled: CompiledNarrow = {
     includeHistory: false,
     conditions: [],
-    params: { user: user.id },
+    params: { user: viewer?.id ?? NO_USER },
     searchWords: [],
     namesChannel: false,
     fullText: null,
@@ -130,9 +164,10 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
     compiled.params[name] = value;
     return `@${name}`;
   };
-  let historyRequested = false;
+  // A spectator reads channel histories only; they have no messages of their own.
+  let historyRequested = viewer === null;
   let personalOnly = false;
-  for (const term of resolveWith(stoa, user, terms)) {
+  for (const term of resolveWith(stoa, viewer, terms)) {
     const { operator, operand } = term;
     let condition: string;
     switch (operator) {
@@ -146,14 +181,15 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
                 : stoa.channels.byName(operand)
               : undefined;
         if (!channel) throw badNarrow(`unknown channel ${String(operand)}`);
-        if (!term.negated && canReadChannelHistory(stoa, user, channel)) historyRequested = true;
+        if (!viewer && !isSpectatorReadable(channel)) throw badNarrow(`unknown web-public channel ${String(operand)}`);
+        if (viewer && !term.negated && canReadChannelHistory(stoa, viewer, channel)) historyRequested = true;
         if (!term.negated) compiled.namesChannel = true;
         condition = `m.recipient_id = ${bind(channel.recipient_id)}`;
         break;
       }
       case 'channels': {
         if (operand === 'public') {
-          if (!term.negated && user.role !== 600) historyRequested = true;
+          if (viewer && !term.negated && viewer.role !== 600) historyRequested = true;
           condition = 'm.recipient_id IN (SELECT recipient_id FROM streams WHERE invite_only = 0)';
         } else if (operand === 'web-public') {
           condition = 'm.recipient_id IN (SELECT recipient_id FROM streams WHERE is_web_public = 1)';
@@ -177,7 +213,7 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
       case 'dm': {
         const others = dmUsers(stoa, operand);
         const recipientId =
-          others.length === 0 ? undefined : existingDirectRecipient(stoa, [user.id, ...others.map((u) => u.id)]);
+          others.length === 0 ? undefined : existingDirectRecipient(stoa, [member().id, ...others.map((u) => u.id)]);
         // A conversation that never happened matches no recipient. Not a constant false: SQLite
         // folds that away and then refuses the unread index that firstUnreadId names.
         condition = `m.recipient_id = ${bind(recipientId ?? NO_RECIPIENT)}`;
@@ -191,11 +227,12 @@ export function compileNarrow(stoa: Stoa, user: UserRow, terms: readonly NarrowT
         const groups = `SELECT recipient_id FROM direct_message_groups
           WHERE instr(',' || user_ids || ',', ${bind(`,${other.id},`)}) > 0
             AND length(user_ids) - length(replace(user_ids, ',', '')) + 1 >= ${minimumSize}`;
-        const self = other.id === user.id && minimumSize === 2 ? stoa.messages.existingPersonalRecipient(user.id) : undefined;
+        const self = other.id === member().id && minimumSize === 2 ? stoa.messages.existingPersonalRecipient(other.id) : undefined;
         condition = `(m.stream_id IS NULL AND (m.recipient_id IN (${groups})${self === undefined ? '' : ` OR m.recipient_id = ${bind(self)}`}))`;
         break;
       }
       case 'is': {
+        member();
         if (typeof operand !== 'string' || !IS_OPERANDS.has(operand)) throw badNarrow(`unknown 'is' operand ${String(operand)}`);
         if (operand !== HISTORY_KEEPING_IS_OPERAND) personalOnly = true;
         condition = isCondition(operand, bind);
@@ -296,18 +333,21 @@ function ftsQuery(words: readonly string[]): string {
 
 /**
  * `with:ID` names the conversation the message is in now: its channel and topic or its
- * direct conversation replace the narrow's own. A message the user cannot reach is ignored.
+ * direct conversation replace the narrow's own. A message the viewer (a user, or a spectator
+ * when null) cannot reach is ignored.
  */
-function resolveWith(stoa: Stoa, user: UserRow, terms: readonly NarrowTerm[]): NarrowTerm[] {
+function resolveWith(stoa: Stoa, viewer: UserRow | null, terms: readonly NarrowTerm[]): NarrowTerm[] {
   const withTerm = terms.find((t) => t.operator === 'with');
   if (!withTerm) return [...terms];
   const messageId = messageIdOperand(withTerm);
   const rest = terms.filter((t) => t.operator !== 'with');
   const row = stoa.messages.byId(messageId);
-  const flags = row ? stoa.messages.flagsOf(user.id, messageId) : undefined;
+  const channel = row?.stream_id == null ? undefined : stoa.channels.byId(row.stream_id)!;
   const readable =
     row !== undefined &&
-    (flags !== undefined || (row.stream_id !== null && canReadChannelHistory(stoa, user, stoa.channels.byId(row.stream_id)!)));
+    (viewer === null
+      ? channel !== undefined && isSpectatorReadable(channel)
+      : stoa.messages.flagsOf(viewer.id, messageId) !== undefined || (channel !== undefined && canReadChannelHistory(stoa, viewer, channel)));
   if (!row || !readable) return rest;
   const conversation = new Set(['channel', 'topic', 'dm', 'is']);
   const kept = rest.filter((t) => !conversation.has(t.operator) || (t.operator === 'is' && t.operand !== 'dm'));

@@ -89,11 +89,11 @@ export class MessagePresenter {
   }
 
   /**
-   * Message objects as `viewer` sees them through `view`; `flagsById` holds the viewer's flag
-   * bits for each message (absent means none). Reactions are read for all of them at once.
+   * Message objects as `viewer` (a spectator when null) sees them through `view`; `flagsById`
+   * holds the viewer's flag bits for each message (absent means none). Reactions are read for all of them at once.
    */
   present(
-    viewer: UserRow,
+    viewer: UserRow | null,
     rows: readonly MessageRow[],
     view: MessageView,
     flagsById: ReadonlyMap<number, number> | null,
@@ -147,7 +147,7 @@ export class MessagePresenter {
   }
 
   private base(
-    viewer: UserRow,
+    viewer: UserRow | null,
     row: MessageRow,
     view: MessageView,
     reactions: readonly ReactionRow[],

@@ -1,11 +1,12 @@
 import { reactionTypeNamesFor } from '../emoji/choice';
 import { clientName, defaultReadBySender } from '../http/client-name';
-import { endpoint } from '../http/endpoint';
-import { badRequest, missingArgument } from '../http/errors';
+import { endpoint, spectatorEndpoint } from '../http/endpoint';
+import { badRequest, missingArgument, unauthorized } from '../http/errors';
 import { escapeHtml } from '../markdown/render';
 import type { Stoa } from '../stoa';
+import type { ChannelRow } from '../channels/queries';
 import type { UserRow } from '../users/queries';
-import { accessChannelById } from '../channels/access';
+import { accessChannelById, checkSpectatorAccess, invalidChannelId, isSpectatorReadable } from '../channels/access';
 import { topicKey } from '../user-topics/queries';
 import { accessMessage, canReadChannelHistory } from './access';
 import { sendMessage, type Addressee } from './actions';
@@ -21,8 +22,10 @@ import {
 } from './addressing';
 import { fetchByIds, fetchRange, ownMatchesByIds, RANGE_PARAMS, resolveAnchor, type FetchedRow } from './fetch';
 import { highlightContent, highlightTopic } from './highlight';
-import { compileNarrow, NARROW_PARAM, normalizeNarrow, REQUIRED_NARROW_PARAM, type RawNarrowTerm } from './narrow';
+import { compileNarrow, compileSpectatorNarrow, NARROW_PARAM, normalizeNarrow, REQUIRED_NARROW_PARAM, type RawNarrowTerm } from './narrow';
+import { Flag } from './flags';
 import { MessagePresenter, type MessageView } from './present';
+import type { MessageRow } from './queries';
 import { renderContent } from './render';
 import { parseWidgetContent } from './widgets';
 import { displayTopic } from './topics';
@@ -114,7 +117,7 @@ interface GetMessagesParams {
   use_first_unread_anchor?: boolean;
 }
 
-export const getMessages = endpoint<GetMessagesParams>({
+export const getMessages = spectatorEndpoint<GetMessagesParams>({
   params: {
     properties: {
       ...RANGE_PARAMS,
@@ -127,10 +130,15 @@ export const getMessages = endpoint<GetMessagesParams>({
     },
   },
   view: ({ stoa, user, params, req }) => {
-    const narrow = compileNarrow(stoa, user, normalizeNarrow(params.narrow));
+    // A spectator reads only web-public channels, through a narrow that says so (see
+    // compileSpectatorNarrow); every avatar comes as a URL, as Zulip gives them.
+    if (!user) checkSpectatorAccess(stoa);
+    const terms = normalizeNarrow(params.narrow);
+    const narrow = user ? compileNarrow(stoa, user, terms) : compileSpectatorNarrow(stoa, terms);
+    const viewer = user ?? null;
     const view: MessageView = {
       applyMarkdown: params.apply_markdown,
-      clientGravatar: params.client_gravatar,
+      clientGravatar: user ? params.client_gravatar : false,
       allowEmptyTopicName: params.allow_empty_topic_name,
       reactionTypeNames: reactionTypeNamesFor(req),
     };
@@ -141,9 +149,9 @@ export const getMessages = endpoint<GetMessagesParams>({
         );
       }
       if (params.message_ids.length > MAX_MESSAGES_PER_FETCH) throw tooManyMessages();
-      const rows = fetchByIds(stoa, user, narrow, params.message_ids);
+      const rows = fetchByIds(stoa, viewer, narrow, params.message_ids);
       return {
-        messages: present(stoa, user, rows, view, narrow.searchWords),
+        messages: present(stoa, viewer, rows, view, narrow.searchWords),
         found_newest: false,
         found_oldest: false,
         found_anchor: false,
@@ -168,20 +176,21 @@ export const getMessages = endpoint<GetMessagesParams>({
       found_oldest: range.foundOldest,
       found_anchor: range.foundAnchor,
       history_limited: false,
-      messages: present(stoa, user, range.rows, view, narrow.searchWords),
+      messages: present(stoa, viewer, range.rows, view, narrow.searchWords),
     };
   },
 });
 
+/** Fetched messages as the viewer sees them; a spectator (null) has read everything, and has no other flags, as on Zulip. */
 function present(
   stoa: Stoa,
-  user: UserRow,
+  viewer: UserRow | null,
   rows: readonly FetchedRow[],
   view: MessageView,
   searchWords: readonly string[],
 ): Record<string, unknown>[] {
-  const flags = new Map(rows.map((row) => [row.id, row.user_flags]));
-  const messages = new MessagePresenter(stoa).present(user, rows, view, flags);
+  const flags = new Map(rows.map((row) => [row.id, viewer ? row.user_flags : Flag.read]));
+  const messages = new MessagePresenter(stoa).present(viewer, rows, view, flags);
   if (searchWords.length > 0) {
     messages.forEach((message, i) => {
       message.match_content = highlightContent(rows[i].rendered_content, searchWords);
@@ -211,7 +220,7 @@ export const matchesNarrowView = endpoint<{ msg_ids: number[]; narrow: RawNarrow
   },
 });
 
-export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean; allow_empty_topic_name: boolean }>({
+export const getMessage = spectatorEndpoint<{ message_id: number; apply_markdown: boolean; allow_empty_topic_name: boolean }>({
   params: {
     properties: {
       message_id: { type: 'integer' },
@@ -221,17 +230,29 @@ export const getMessage = endpoint<{ message_id: number; apply_markdown: boolean
     required: ['message_id'],
   },
   view: ({ stoa, user, params, req }) => {
-    const { row, flags } = accessMessage(stoa, user, params.message_id);
+    const { row, flags } = user ? accessMessage(stoa, user, params.message_id) : spectatorMessage(stoa, params.message_id);
     const view: MessageView = {
       applyMarkdown: params.apply_markdown,
       clientGravatar: false,
       allowEmptyTopicName: params.allow_empty_topic_name,
       reactionTypeNames: reactionTypeNamesFor(req),
     };
-    const [message] = new MessagePresenter(stoa).present(user, [row], view, new Map([[row.id, flags]]));
+    const [message] = new MessagePresenter(stoa).present(user ?? null, [row], view, new Map([[row.id, flags]]));
     return { raw_content: row.content, message };
   },
 });
+
+/**
+ * A message a spectator asked for by ID: one in a channel spectators may read, read. Any
+ * other ID, existing or not, gets the authentication error, as Zulip answers it.
+ */
+function spectatorMessage(stoa: Stoa, messageId: number): { row: MessageRow; flags: number } {
+  checkSpectatorAccess(stoa);
+  const row = stoa.messages.byId(messageId);
+  const channel = row?.stream_id == null ? undefined : stoa.channels.byId(row.stream_id);
+  if (!row || !channel || !isSpectatorReadable(channel)) throw unauthorized();
+  return { row, flags: Flag.read };
+}
 
 export const renderMessageView = endpoint<{ content: string }>({
   // Zulip refuses to preview what it would cut when sent.
@@ -239,14 +260,23 @@ export const renderMessageView = endpoint<{ content: string }>({
   view: ({ stoa, user, params }) => ({ rendered: renderContent(stoa, user, params.content, []).html }),
 });
 
-export const getChannelTopics = endpoint<{ stream_id: number; allow_empty_topic_name: boolean }>({
+export const getChannelTopics = spectatorEndpoint<{ stream_id: number; allow_empty_topic_name: boolean }>({
   params: {
     properties: { stream_id: { type: 'integer' }, allow_empty_topic_name: { type: 'boolean', default: false } },
     required: ['stream_id'],
   },
   view: ({ stoa, user, params }) => {
-    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content', allowArchived: true });
-    const spellings = canReadChannelHistory(stoa, user, channel)
+    let channel: ChannelRow;
+    if (user) {
+      channel = accessChannelById(stoa, user, params.stream_id, { need: 'content', allowArchived: true });
+    } else {
+      // A spectator: a web-public channel's topics, any other ID is not one (Zulip's access_web_public_stream).
+      checkSpectatorAccess(stoa);
+      const found = stoa.channels.byId(params.stream_id);
+      if (!found || !isSpectatorReadable(found)) throw invalidChannelId();
+      channel = found;
+    }
+    const spellings = !user || canReadChannelHistory(stoa, user, channel)
       ? stoa.messages.topicsOf(channel.recipient_id)
       : stoa.messages.topicsOfUser(user.id, channel.recipient_id);
     // Spellings of one topic are one topic, named as its newest message names it.

@@ -1,3 +1,4 @@
+import { isSpectatorReadable } from '../channels/access';
 import { ApiError } from '../http/errors';
 import { accessMessage } from '../messages/access';
 import type { Stoa } from '../stoa';
@@ -21,4 +22,23 @@ function canRead(stoa: Stoa, user: UserRow, messageId: number): boolean {
     if (err instanceof ApiError) return false;
     throw err;
   }
+}
+
+/**
+ * Whether a spectator may download an upload: a message in a channel spectators may read links
+ * it (Zulip's web-public attachments), and the file has not been fetched by spectators more
+ * than a thousand times today. Each permitted download counts.
+ */
+export function spectatorCanDownload(stoa: Stoa, attachment: AttachmentRow): boolean {
+  const inPublicView = stoa.attachments.messagesOf(attachment.id).some((message) => {
+    const row = stoa.messages.byId(message.id);
+    const channel = row?.stream_id == null ? undefined : stoa.channels.byId(row.stream_id);
+    return channel !== undefined && isSpectatorReadable(channel);
+  });
+  if (!inPublicView) return false;
+  // The limiter counts "failures"; here every download is one.
+  const limiter = stoa.spectatorDownloads;
+  if (limiter.waitSeconds(attachment.path_id) > 0) return false;
+  limiter.recordFailure(attachment.path_id);
+  return true;
 }

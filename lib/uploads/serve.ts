@@ -45,7 +45,7 @@ function sendUpload(stoa: Stoa, res: Response, row: AttachmentRow): void {
 export function serveUpload(stoa: Stoa) {
   return (req: Request, res: Response, next: NextFunction): void => {
     try {
-      sendUpload(stoa, res, downloadable(stoa, req.user!, `${req.params.realm_id}/${joined(req.params.path)}`));
+      sendUpload(stoa, res, downloadable(stoa, req.user, `${req.params.realm_id}/${joined(req.params.path)}`));
     } catch (err) {
       next(err);
     }
@@ -71,7 +71,7 @@ export function serveThumbnail(stoa: Stoa) {
     const format = THUMBNAIL_FORMATS.find((f) => f.name === formatName);
     let row: AttachmentRow;
     try {
-      row = downloadable(stoa, req.user!, segments.join('/'));
+      row = downloadable(stoa, req.user, segments.join('/'));
     } catch (err) {
       return next(err);
     }

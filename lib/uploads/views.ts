@@ -1,10 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { checkSpectatorAccess } from '../channels/access';
 import { ApiError, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
-import { canDownload } from './access';
+import { canDownload, spectatorCanDownload } from './access';
 import { addAttachment, removeAttachment } from './actions';
 import { probeImage } from './images';
 import { presentAttachment, uploadUrl } from './present';
@@ -70,11 +71,16 @@ export const removeAttachmentView = endpoint<{ attachment_id: number }>({
   },
 });
 
-/** The upload at a path ID, if the user may download it; Zulip's 404 or 403 otherwise. */
-export function downloadable(stoa: Stoa, user: UserRow, pathId: string): AttachmentRow {
+/**
+ * The upload at a path ID, if the user (or a spectator, when undefined) may download it;
+ * Zulip's 404 or 403 otherwise.
+ */
+export function downloadable(stoa: Stoa, user: UserRow | undefined, pathId: string): AttachmentRow {
+  if (!user) checkSpectatorAccess(stoa);
   const row = stoa.attachments.byPath(pathId);
   if (!row) throw new ApiError('BAD_REQUEST', 'File not found', 404);
-  if (!canDownload(stoa, user, row)) throw new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403);
+  const allowed = user ? canDownload(stoa, user, row) : spectatorCanDownload(stoa, row);
+  if (!allowed) throw new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403);
   return row;
 }
 

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { NextFunction, Request, Response } from 'express';
 import type { Stoa } from '../stoa';
-import { ApiError, badRequest } from '../http/errors';
+import { checkSpectatorAccess } from '../channels/access';
+import { ApiError, badRequest, unauthorized } from '../http/errors';
 import type { FileReceiver, ReceivedFile } from '../http/params';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { REALM_SERVER_FACTS } from '../realm/settings';
@@ -119,4 +120,34 @@ export function serveDefaultAvatar(_req: Request, res: Response, next: NextFunct
       next(err);
     },
   );
+}
+
+/**
+ * GET /avatar/{email_or_id} (and .../medium): a redirect to someone's avatar, for clients
+ * that were not given its URL, as on Zulip. Members name anyone by email or ID; spectators
+ * (while spectator access is on) by ID only. Someone unknown gets the identicon of what was
+ * asked for. The request's query string is passed on.
+ */
+export function redirectToAvatar(stoa: Stoa, medium: boolean) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const emailOrId = String(req.params.email_or_id);
+    const isId = /^\d+$/.test(emailOrId);
+    if (!req.user) {
+      try {
+        checkSpectatorAccess(stoa);
+      } catch (err) {
+        return next(err);
+      }
+      if (!isId) return next(unauthorized());
+    }
+    const target = isId ? stoa.users.byId(Number(emailOrId)) : stoa.users.byAnyEmail(emailOrId);
+    let url = target
+      ? medium
+        ? stoa.avatars.mediumUrl(target)
+        : stoa.avatars.url(target)
+      : stoa.avatars.providerHosted(emailOrId, 1, medium);
+    const query = req.originalUrl.indexOf('?');
+    if (query >= 0) url += (url.includes('?') ? '&' : '?') + req.originalUrl.slice(query + 1);
+    res.redirect(302, url);
+  };
 }

@@ -47,24 +47,30 @@ export class Avatars {
    * null tells a client that asked for client_gravatar to compute the URL itself, which it can
    * do only for a provider-hosted avatar whose owner's real email it may see.
    */
-  urlFor(viewer: UserRow, target: UserRow, clientGravatar: boolean): string | null {
+  urlFor(viewer: UserRow | null, target: UserRow, clientGravatar: boolean): string | null {
     return this.clientComputes(() => viewer, target, clientGravatar) ? null : this.url(target);
   }
 
-  /** Whether urlFor is null: cheaper to ask. The viewer is asked for only when the answer depends on them. */
-  clientComputes(viewer: () => UserRow, target: UserRow, clientGravatar: boolean): boolean {
-    return (
-      clientGravatar &&
-      this.gravatar &&
-      target.avatar_source === 'G' &&
-      (deliveryEmailVisibleToAll(target) || canSeeDeliveryEmail(viewer(), target))
-    );
+  /**
+   * Whether urlFor is null: cheaper to ask. The viewer is asked for only when the answer
+   * depends on them; a null viewer is a spectator, who sees only what everyone may.
+   */
+  clientComputes(viewer: () => UserRow | null, target: UserRow, clientGravatar: boolean): boolean {
+    if (!clientGravatar || !this.gravatar || target.avatar_source !== 'G') return false;
+    if (deliveryEmailVisibleToAll(target)) return true;
+    const who = viewer();
+    return who !== null && canSeeDeliveryEmail(who, target);
   }
 
   private make(user: UserRow, medium: boolean): string {
     if (user.avatar_source === 'U') return `${USER_AVATARS_PATH}/${this.fileName(user.id, medium)}?version=${user.avatar_version}`;
+    return this.providerHosted(user.delivery_email, user.avatar_version, medium);
+  }
+
+  /** The provider-hosted avatar of an address (a gravatar identicon), or Stoa's picture without gravatar. */
+  providerHosted(email: string, version: number, medium: boolean): string {
     if (!this.gravatar) return DEFAULT_AVATAR_PATH;
-    const hash = createHash('md5').update(user.delivery_email.toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}${medium ? '&s=500' : ''}`;
+    const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}${medium ? '&s=500' : ''}`;
   }
 }

@@ -9,7 +9,7 @@ function isoTimestamp(ms: number): string {
 
 /** The avatar URLs of a server (lib/users/avatars.ts). */
 export interface AvatarUrls {
-  urlFor(viewer: UserRow, target: UserRow, clientGravatar: boolean): string | null;
+  urlFor(viewer: UserRow | null, target: UserRow, clientGravatar: boolean): string | null;
 }
 
 export interface UserView {
@@ -22,11 +22,11 @@ export interface UserView {
   profileData: ProfileValues | null;
 }
 
-/** A User object of the API, as `viewer` may see it. */
-export function presentUser(viewer: UserRow, target: UserRow, view: UserView): Record<string, unknown> {
+/** A User object of the API, as `viewer` may see it; a spectator (null) never sees real emails. */
+export function presentUser(viewer: UserRow | null, target: UserRow, view: UserView): Record<string, unknown> {
   const user: Record<string, unknown> = {
     user_id: target.id,
-    delivery_email: canSeeDeliveryEmail(viewer, target) ? target.delivery_email : null,
+    delivery_email: viewer !== null && canSeeDeliveryEmail(viewer, target) ? target.delivery_email : null,
     email: target.email,
     full_name: target.full_name,
     date_joined: isoTimestamp(target.date_joined_ms),

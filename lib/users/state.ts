@@ -6,7 +6,7 @@ import { presentUser } from './present';
 import { Role, type UserRow } from './queries';
 
 /** The server's own bots, which clients know as cross-realm bots. */
-function crossRealmBots(stoa: Stoa, viewer: UserRow, clientGravatar: boolean) {
+function crossRealmBots(stoa: Stoa, viewer: UserRow | null, clientGravatar: boolean) {
   return stoa.users
     .systemBots()
     .map((bot) => ({ ...presentUser(viewer, bot, { avatars: stoa.avatars, clientGravatar, profileData: null }), is_system_bot: true }));
@@ -45,5 +45,69 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
     delivery_email: user.delivery_email,
     full_name: user.full_name,
     cross_realm_bots: crossRealmBots(stoa, user, queue.clientGravatar),
+  };
+}
+
+/**
+ * Whom a spectator's register state describes as "you", as Zulip does: an account nobody
+ * has (ID 0), a guest with the default settings. It exists only in that state: it is never
+ * stored, and no credentials or session can name it.
+ */
+export const SPECTATOR_PLACEHOLDER: Readonly<UserRow> = {
+  id: 0,
+  email: 'username@example.com',
+  delivery_email: 'username@example.com',
+  full_name: 'Anonymous User',
+  password_hash: null,
+  api_key: '',
+  role: Role.GUEST,
+  is_active: 1,
+  is_bot: 0,
+  bot_type: null,
+  bot_owner_id: null,
+  is_system_bot: 0,
+  can_create_users: 0,
+  can_change_user_emails: 0,
+  timezone: '',
+  date_joined_ms: 0,
+  avatar_source: 'G',
+  avatar_version: 1,
+  email_address_visibility: 1,
+  default_sending_stream_id: null,
+  default_events_register_stream_id: null,
+  default_all_public_streams: 0,
+};
+
+/**
+ * A spectator's `realm_user` state: everyone, as a spectator may see them (no real emails,
+ * avatars as URLs, no custom profile fields), and the placeholder as "you", who may do nothing.
+ */
+export function spectatorRealmUserState({ stoa }: StateContext): Record<string, unknown> {
+  const view = { avatars: stoa.avatars, clientGravatar: false, profileData: null };
+  const active: unknown[] = [];
+  const inactive: unknown[] = [];
+  for (const target of stoa.users.inRealm()) (target.is_active ? active : inactive).push(presentUser(null, target, view));
+  const you = SPECTATOR_PLACEHOLDER;
+  return {
+    realm_users: active,
+    realm_non_active_users: inactive,
+    avatar_source: you.avatar_source,
+    avatar_url_medium: stoa.avatars.mediumUrl(you),
+    avatar_url: stoa.avatars.url(you),
+    can_create_streams: false,
+    can_create_public_streams: false,
+    can_create_private_streams: false,
+    can_create_web_public_streams: false,
+    can_subscribe_other_users: false,
+    can_invite_others_to_realm: false,
+    is_admin: false,
+    is_owner: false,
+    is_moderator: false,
+    is_guest: true,
+    user_id: you.id,
+    email: you.email,
+    delivery_email: you.delivery_email,
+    full_name: you.full_name,
+    cross_realm_bots: crossRealmBots(stoa, null, false),
   };
 }
