@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import { get, post } from './api';
 import { channelByName, session, unread, unreadMentions, userByEmail } from './state';
 import type { Message, NarrowTerm } from './types';
@@ -17,13 +17,21 @@ export interface Feed {
   error: string | null;
   /** The message to select and scroll to once loaded. */
   anchorId: number | null;
+  /** Counts the views opened, so the list knows a view was (re)opened even when shown from memory. */
+  opened: number;
 }
 
+/** The first fetch of a view: about a screenful each way; the rest comes as the view scrolls. */
+const FIRST_BATCH = 15;
 const BATCH = 50;
 /** At most this many messages are kept; the far end is dropped and fetched again if needed. */
-const WINDOW = 600;
+const WINDOW = 400;
+/** Views kept in memory after they were left, so going back to one shows it at once. */
+const RECENT_VIEWS = 8;
 
-export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null });
+export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: 0 });
+/** The open view's narrow; unlike `feed`, it changes only when another view opens. */
+export const feedTerms = computed(() => feed.value.terms);
 export const selectedId = signal<number | null>(null);
 
 interface MessagesAnswer {
@@ -65,12 +73,50 @@ async function fetchMessages(terms: NarrowTerm[], anchor: string | number, befor
   });
 }
 
-/** Opens a narrow: fetches the messages around the first unread one (or the newest). */
+const recentViews = new Map<string, Feed>();
+const narrowKey = (terms: NarrowTerm[]) => JSON.stringify(terms);
+
+/** Where the reader is in the open view: the message in the middle of the screen, or null at the bottom. */
+let readPosition: () => number | null = () => null;
+
+/** The message list tells where the reader is, so a view left can be shown again at the same place. */
+export function setReadPosition(reader: () => number | null): void {
+  readPosition = reader;
+}
+
+function rememberOpenView(): void {
+  const current = feed.value;
+  if (current.loading || current.error !== null || current.messages.length === 0) return;
+  const key = narrowKey(current.terms);
+  recentViews.delete(key);
+  recentViews.set(key, { ...current, anchorId: readPosition() ?? current.messages[current.messages.length - 1].id });
+  if (recentViews.size > RECENT_VIEWS) recentViews.delete(recentViews.keys().next().value!);
+}
+
+/**
+ * Opens a narrow. A view seen recently is shown at once, as it was left, and fetched again
+ * behind it; any other is fetched around its first unread message (or the newest).
+ */
 export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 'first_unread'): Promise<void> {
   const mine = ++generation;
-  feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null };
+  rememberOpenView();
+  const key = narrowKey(terms);
+  const remembered = anchor === 'first_unread' ? recentViews.get(key) : undefined;
+  recentViews.delete(key);
+  if (remembered) {
+    // Read since it was left: the counts know, the remembered copies do not.
+    const read = (m: Message) => !m.flags.includes('read') && !unread.value.has(m.id);
+    const messages = remembered.messages.map((m) => (read(m) ? { ...m, flags: [...m.flags, 'read'] } : m));
+    batch(() => {
+      feed.value = { ...remembered, messages, opened: mine };
+      selectedId.value = remembered.anchorId;
+    });
+    await refreshOpenView(mine);
+    return;
+  }
+  feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: mine };
   try {
-    const answer = await fetchMessages(terms, anchor, BATCH, BATCH);
+    const answer = await fetchMessages(terms, anchor, FIRST_BATCH, FIRST_BATCH);
     if (mine !== generation) return;
     const anchorId = answer.found_anchor || anchor === 'first_unread' ? answer.anchor : (answer.messages.at(-1)?.id ?? null);
     batch(() => {
@@ -82,6 +128,7 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
         loading: false,
         error: null,
         anchorId: answer.messages.some((m) => m.id === anchorId) ? anchorId : (answer.messages.at(-1)?.id ?? null),
+        opened: mine,
       };
       selectedId.value = feed.value.anchorId;
     });
@@ -91,8 +138,39 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
   }
 }
 
+/**
+ * Fetches a view shown from memory again (the same messages onward, and what came since),
+ * keeping the copies that did not change so only changed messages are drawn again.
+ */
+async function refreshOpenView(mine: number): Promise<void> {
+  const shown = feed.value;
+  const first = shown.messages[0].id;
+  let answer: MessagesAnswer;
+  try {
+    answer = await fetchMessages(shown.terms, first, 0, shown.messages.length + (shown.foundNewest ? FIRST_BATCH : 0));
+  } catch {
+    // What is shown stays; the next event or scroll fetches again.
+    return;
+  }
+  const latest = feed.value;
+  if (mine !== generation || latest.opened !== mine) return;
+  const known = new Map(latest.messages.map((m) => [m.id, m]));
+  const same = (a: Message, b: Message) => JSON.stringify(a) === JSON.stringify(b);
+  const messages = answer.messages.map((m) => {
+    const old = known.get(m.id);
+    return old && same(old, m) ? old : m;
+  });
+  // Messages that arrived live while the answer was on its way stay.
+  const last = messages.at(-1)?.id ?? first;
+  if (answer.found_newest) messages.push(...latest.messages.filter((m) => m.id > last));
+  const unchanged = messages.length === latest.messages.length && messages.every((m, i) => m === latest.messages[i]);
+  if (unchanged && latest.foundNewest === answer.found_newest) return;
+  feed.value = { ...latest, messages, foundNewest: answer.found_newest, anchorId: null };
+}
+
 /** Fetches the view again around the selected message, after the event queue was lost. */
 export function reloadFeed(): Promise<void> {
+  recentViews.clear();
   return openNarrow(feed.value.terms, selectedId.value ?? 'first_unread');
 }
 

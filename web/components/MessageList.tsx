@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { feed, loadMore, markSeen, matchesNarrow, selectedId } from '../feed';
+import { feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
 import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName } from '../state';
@@ -77,7 +77,7 @@ export function MessageList() {
   const messages = [...current.messages, ...echoes];
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
-  const previousHeight = useRef<{ first: number | undefined; height: number; top: number }>({ first: undefined, height: 0, top: 0 });
+  const place = useRef<{ opened: number; first: number | undefined; height: number; top: number }>({ opened: -1, first: undefined, height: 0, top: 0 });
 
   // Seen messages are marked read: those in view while the page is visible.
   const observer = useRef<IntersectionObserver | null>(null);
@@ -100,8 +100,17 @@ export function MessageList() {
     );
     document.addEventListener('visibilitychange', markVisible);
     window.addEventListener('focus', markVisible);
+    // Where the reader is, for showing this view again later at the same place.
+    setReadPosition(() => {
+      const el = scroller.current;
+      if (!el || stickToBottom.current) return null;
+      const box = el.getBoundingClientRect();
+      const row = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest<HTMLElement>('[data-message-id]');
+      return row ? Number(row.dataset.messageId) : null;
+    });
     return () => {
       observer.current?.disconnect();
+      setReadPosition(() => null);
       document.removeEventListener('visibilitychange', markVisible);
       window.removeEventListener('focus', markVisible);
     };
@@ -111,10 +120,10 @@ export function MessageList() {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const prev = previousHeight.current;
+    const prev = place.current;
     const first = current.messages[0]?.id;
-    if (!current.loading && prev.first === undefined) {
-      // A view just opened: its anchor (the first unread message, or the newest) in sight.
+    if (!current.loading && prev.opened !== current.opened) {
+      // A view just opened: its anchor (the first unread message, the newest, or where the reader left it) in sight.
       const anchor = current.anchorId === null ? null : el.querySelector<HTMLElement>(`[data-message-id="${current.anchorId}"]`);
       if (anchor && current.anchorId !== current.messages.at(-1)?.id) anchor.scrollIntoView({ block: 'center' });
       else el.scrollTop = el.scrollHeight;
@@ -124,14 +133,14 @@ export function MessageList() {
     } else if (stickToBottom.current) {
       el.scrollTop = el.scrollHeight;
     }
-    previousHeight.current = { first: current.loading ? undefined : first, height: el.scrollHeight, top: el.scrollTop };
+    place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop };
   });
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    previousHeight.current = { ...previousHeight.current, height: el.scrollHeight, top: el.scrollTop };
+    place.current = { ...place.current, height: el.scrollHeight, top: el.scrollTop };
     if (el.scrollTop < 300) void loadMore(-1);
     if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
   };

@@ -11,6 +11,13 @@ import { EmojiPicker } from './EmojiPicker';
 import { Avatar } from './Avatar';
 import { reportError } from './Toasts';
 
+// One formatter each, made once: toLocaleString() builds a new one on every call, which was
+// the largest single cost of drawing a screenful of messages.
+const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+/** Times written in a message (`<time:...>`). */
+const WRITTEN_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 /**
  * What the server's Markdown renderer made, made ready to read: Unicode emoji drawn from their
  * code points, times in the reader's zone, links to other sites in a new tab, the reader's own
@@ -28,7 +35,7 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   }
   for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
     const date = new Date(time.dateTime);
-    if (!Number.isNaN(date.getTime())) time.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    if (!Number.isNaN(date.getTime())) time.textContent = WRITTEN_TIME.format(date);
   }
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
     const href = link.getAttribute('href') ?? '';
@@ -43,11 +50,11 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
 }
 
 function timeOf(timestamp: number): string {
-  return new Date(timestamp * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return SHORT_TIME.format(timestamp * 1000);
 }
 
 function fullTimeOf(timestamp: number): string {
-  return new Date(timestamp * 1000).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+  return FULL_TIME.format(timestamp * 1000);
 }
 
 interface ReactionGroup {
@@ -180,6 +187,11 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const unreadNow = !message.flags.includes('read');
   const mentioned = message.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'));
   const sender = users.value.get(message.sender_id);
+  // The action buttons are made when first wanted (pointer over the row, focus in it, the row
+  // selected, or starred, whose star always shows): a screenful of rows then opens with a
+  // fraction of the elements to create.
+  const [wantsActions, setWantsActions] = useState(false);
+  const showActions = wantsActions || selected || starred;
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
@@ -220,6 +232,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       onClick={() => {
         if (!local) selectedId.value = message.id;
       }}
+      onPointerEnter={showActions ? undefined : () => setWantsActions(true)}
+      onFocusIn={showActions ? undefined : () => setWantsActions(true)}
       tabIndex={-1}
     >
       <div class="message-gutter">
@@ -307,7 +321,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           </div>
         )}
       </div>
-      {!local && !editing && (
+      {!local && !editing && showActions && (
         <div class="message-actions" role="toolbar" aria-label="Message actions">
           <button type="button" aria-label="Add reaction" title="Add reaction" onClick={() => setPicking(!picking)}>
             <Icon name="smile" />

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api';
 import { compose, openCompose } from '../compose';
-import { feed, selectedId } from '../feed';
+import { feed, feedTerms, selectedId } from '../feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
@@ -18,7 +18,7 @@ import { Sidebar } from './Sidebar';
 import { Toasts, reportError } from './Toasts';
 
 function narrowTitle(): string {
-  const terms = feed.value.terms;
+  const terms = feedTerms.value;
   if (terms.length === 0) return 'Combined feed';
   const channel = narrowChannel(terms);
   if (channel && terms.length <= 2) return `#${channelName(channel.channelId) ?? channel.channelId}${channel.topic !== undefined ? ` › ${channel.topic || 'general chat'}` : ''}`;
@@ -32,7 +32,7 @@ function narrowTitle(): string {
 }
 
 function TypingNotice() {
-  const terms = feed.value.terms;
+  const terms = feedTerms.value;
   const self = session.value?.user_id ?? 0;
   const channel = narrowChannel(terms);
   const dm = narrowDm(terms);
@@ -48,7 +48,7 @@ function TypingNotice() {
 
 /** The compose box's recipient for the current narrow, as `c` opens it. */
 function composeForNarrow(kind: 'channel' | 'dm'): void {
-  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
   const self = session.value?.user_id ?? 0;
   if (kind === 'dm') {
     const dm = narrowDm(terms);
@@ -163,7 +163,7 @@ export function Shell() {
   }, [ready]);
 
   // The search box shows the current narrow, as Zulip's does.
-  const terms = feed.value.terms;
+  const terms = feedTerms.value;
   const showingNarrow = view.value.kind === 'narrow';
   useEffect(() => {
     setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
