@@ -84,12 +84,27 @@ export function setReadPosition(reader: () => number | null): void {
   readPosition = reader;
 }
 
+/**
+ * Keeps the open view for later: the messages around where the reader is (about a screenful
+ * each way), so showing it again draws no more than a first visit does.
+ */
 function rememberOpenView(): void {
   const current = feed.value;
   if (current.loading || current.error !== null || current.messages.length === 0) return;
+  const messages = current.messages;
+  const anchorId = readPosition() ?? messages[messages.length - 1].id;
+  const at = Math.max(0, messages.findIndex((m) => m.id === anchorId));
+  const start = Math.max(0, at - FIRST_BATCH);
+  const end = Math.min(messages.length, at + FIRST_BATCH + 1);
   const key = narrowKey(current.terms);
   recentViews.delete(key);
-  recentViews.set(key, { ...current, anchorId: readPosition() ?? current.messages[current.messages.length - 1].id });
+  recentViews.set(key, {
+    ...current,
+    messages: messages.slice(start, end),
+    foundOldest: current.foundOldest && start === 0,
+    foundNewest: current.foundNewest && end === messages.length,
+    anchorId,
+  });
   if (recentViews.size > RECENT_VIEWS) recentViews.delete(recentViews.keys().next().value!);
 }
 
