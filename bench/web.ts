@@ -155,7 +155,8 @@ async function main(): Promise<void> {
       await page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${name}\\b`) }).click();
       await page.locator('.recipient-channel', { hasText: `#${name}` }).first().waitFor();
       const driven = performance.now() - t;
-      const inPage = (await (await page.waitForFunction('window.switchTime')).jsonValue()) as number;
+      let inPage: number | undefined;
+      while ((inPage = (await page.evaluate('window.switchTime')) as number | undefined) === undefined) await page.waitForTimeout(10);
       (i < CHANNELS ? firstVisits : returns).push({ inPage, driven });
     }
     await browser.close();

@@ -349,3 +349,29 @@ export function applyRead(ids: number[]): void {
     updateFeedMessages((m) => (read.has(m.id) && !m.flags.includes('read') ? { ...m, flags: [...m.flags, 'read'] } : m));
   });
 }
+
+/** What the page tells screen readers, politely, about messages arriving in the open view. */
+export const arrivals = signal('');
+let arrived: Message[] = [];
+let arrivalTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Announces a message that arrived in the open view. Arrivals within a second are told as
+ * one sentence, so a busy conversation does not flood the reader.
+ */
+export function announceArrival(message: Message): void {
+  arrived.push(message);
+  arrivalTimer ??= setTimeout(() => {
+    arrivalTimer = undefined;
+    const batchArrived = arrived;
+    arrived = [];
+    if (batchArrived.length === 1) {
+      const text = new DOMParser().parseFromString(batchArrived[0].content, 'text/html').body.textContent ?? '';
+      arrivals.value = `${batchArrived[0].sender_full_name}: ${text.length > 140 ? `${text.slice(0, 140)}…` : text}`;
+    } else {
+      const senders = [...new Set(batchArrived.map((m) => m.sender_full_name))];
+      const who = senders.length > 3 ? `${senders.slice(0, 3).join(', ')} and others` : senders.join(', ');
+      arrivals.value = `${batchArrived.length} new messages from ${who}`;
+    }
+  }, 1000);
+}

@@ -1,6 +1,6 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, post } from './api';
-import { applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
+import { announceArrival, applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
 import {
   channels,
   connected,
@@ -220,6 +220,7 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
     const current = feed.value;
     if (!current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) && !current.messages.some((m) => m.id === message.id)) {
       feed.value = { ...current, messages: [...current.messages, message] };
+      if (message.sender_id !== self) announceArrival(message);
     }
     removeTyping(message.sender_id);
   });

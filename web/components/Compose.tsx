@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post, uploadFile } from '../api';
-import { compose, composeFocus, noteTyping, sendMessage, stopTyping, type ComposeState } from '../compose';
+import { compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from '../compose';
 import { loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
 import { loadTopics } from '../live';
 import { channelByName, session, subscriptions, topics, users } from '../state';
@@ -267,16 +267,17 @@ export function Compose() {
       void send();
     } else if (e.key === 'Escape') {
       textarea.current?.blur();
+      returnFocusFromCompose();
     }
   };
 
   if (!state.open) {
     return (
       <div class="compose-closed">
-        <button type="button" class="compose-open-button" onClick={() => (compose.value = { ...compose.value, open: true, kind: 'channel' }, composeFocus.value++)}>
+        <button type="button" class="compose-open-button" onClick={() => openCompose({ kind: 'channel' })}>
           New message <kbd>c</kbd>
         </button>
-        <button type="button" onClick={() => (compose.value = { ...compose.value, open: true, kind: 'dm' }, composeFocus.value++)}>
+        <button type="button" onClick={() => openCompose({ kind: 'dm' })}>
           New direct message <kbd>x</kbd>
         </button>
       </div>
@@ -284,7 +285,8 @@ export function Compose() {
   }
 
   return (
-    <section
+    <div
+      role="form"
       class={`compose${dragging ? ' dragging' : ''}`}
       aria-label="Compose"
       onDragOver={(e) => {
@@ -326,12 +328,20 @@ export function Compose() {
         ) : (
           <RecipientPicker state={state} update={update} />
         )}
-        <button type="button" class="close-compose" aria-label="Close the compose box" onClick={() => update({ open: false })}>
+        <button
+          type="button"
+          class="close-compose"
+          aria-label="Close the compose box"
+          onClick={() => {
+            update({ open: false });
+            returnFocusFromCompose();
+          }}
+        >
           ×
         </button>
       </div>
       {preview !== null ? (
-        <div class="compose-preview rendered_markdown" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+        <div class="compose-preview rendered_markdown" role="region" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
       ) : (
         <div class="compose-text">
           <textarea
@@ -341,8 +351,7 @@ export function Compose() {
             value={state.content}
             rows={3}
             aria-autocomplete="list"
-            aria-expanded={Boolean(suggest?.items.length)}
-            aria-controls="compose-typeahead"
+            aria-controls={suggest?.items.length ? 'compose-typeahead' : undefined}
             onInput={(e) => {
               update({ content: e.currentTarget.value });
               refreshSuggestions();
@@ -386,6 +395,6 @@ export function Compose() {
           Send
         </button>
       </div>
-    </section>
+    </div>
   );
 }

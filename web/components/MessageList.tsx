@@ -1,10 +1,10 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
+import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
-import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName } from '../state';
+import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName, users } from '../state';
 import type { Message } from '../types';
-import { MessageRow } from './MessageRow';
+import { MessageRow, timeOf } from './MessageRow';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
 const GROUP_SECONDS = 10 * 60;
@@ -67,6 +67,15 @@ function toggleSpoiler(event: MouseEvent): void {
   if (!block) return;
   block.classList.toggle('open');
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
+}
+
+/** Messages arriving in the open view, told to screen readers (a component of its own, so the list is not redrawn). */
+function Arrivals() {
+  return (
+    <p class="visually-hidden" role="status" aria-live="polite">
+      {arrivals.value}
+    </p>
+  );
 }
 
 /** The message feed: recipient bars, sender groups, fetching more at the edges, marking read what is seen. */
@@ -145,35 +154,25 @@ export function MessageList() {
     if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
   };
 
-  const rows = [];
+  // Each message is an article of the feed, read as sender, time and text; the first of a
+  // conversation starts with the conversation's bar, so it is read in its place.
+  const articles = [];
   let previous: Message | undefined;
   for (const message of messages) {
     const conversation = conversationOf(message, self);
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
     const newSender = newConversation || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
-    if (newConversation) rows.push(<RecipientBar key={`bar-${message.local_id ?? message.id}`} message={message} self={self} />);
-    rows.push(
-      <MessageRow
-        key={message.local_id ?? message.id}
-        message={message}
-        showSender={newSender}
-        selected={selectedId.value === message.id}
-        observer={observer.current}
-      />,
+    articles.push(
+      <article key={message.local_id ?? message.id} class="message-item" aria-label={`${users.value.get(message.sender_id)?.full_name ?? message.sender_full_name}, ${timeOf(message.timestamp)}`}>
+        {newConversation && <RecipientBar message={message} self={self} />}
+        <MessageRow message={message} showSender={newSender} selected={selectedId.value === message.id} observer={observer.current} />
+      </article>,
     );
     previous = message;
   }
 
   return (
-    <div
-      class="message-scroller"
-      ref={scroller}
-      onScroll={onScroll}
-      onClick={toggleSpoiler}
-      role="log"
-      aria-label="Messages"
-      aria-busy={current.loading}
-    >
+    <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler}>
       {current.foundOldest && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
       {!current.foundOldest && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
       {current.loading && <p class="feed-edge">Loading…</p>}
@@ -183,7 +182,10 @@ export function MessageList() {
         </p>
       )}
       {!current.loading && !current.error && messages.length === 0 && <p class="feed-empty">No messages here yet.</p>}
-      {rows}
+      <div role="feed" aria-label="Messages" aria-busy={current.loading}>
+        {articles}
+      </div>
+      <Arrivals />
     </div>
   );
 }

@@ -49,7 +49,7 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   }
 }
 
-function timeOf(timestamp: number): string {
+export function timeOf(timestamp: number): string {
   return SHORT_TIME.format(timestamp * 1000);
 }
 
@@ -209,6 +209,21 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   }, [selected]);
 
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const reactButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const cancelDelete = useRef<HTMLButtonElement>(null);
+  // The question takes the focus (on the harmless answer); closing it gives it back.
+  useEffect(() => {
+    if (confirmingDelete) cancelDelete.current?.focus();
+  }, [confirmingDelete]);
+  const closePicker = () => {
+    setPicking(false);
+    reactButton.current?.focus();
+  };
+  const keepMessage = () => {
+    setConfirmingDelete(false);
+    deleteButton.current?.focus();
+  };
   const remove = async () => {
     setConfirmingDelete(false);
     try {
@@ -218,7 +233,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     }
   };
   const pick = (emoji: EmojiChoice) => {
-    setPicking(false);
+    closePicker();
     void toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
   };
   const canDelete = mine || realm.value.isAdmin;
@@ -228,7 +243,6 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       ref={rowRef}
       class={`message-row${showSender ? ' first-of-group' : ''}${selected ? ' selected' : ''}${unreadNow ? ' unread' : ''}${mentioned ? ' mentioned' : ''}${local ? ' local-echo' : ''}`}
       data-message-id={local ? undefined : message.id}
-      aria-label={`${message.sender_full_name}, ${timeOf(message.timestamp)}`}
       onClick={() => {
         if (!local) selectedId.value = message.id;
       }}
@@ -323,7 +337,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       </div>
       {!local && !editing && showActions && (
         <div class="message-actions" role="toolbar" aria-label="Message actions">
-          <button type="button" aria-label="Add reaction" title="Add reaction" onClick={() => setPicking(!picking)}>
+          <button ref={reactButton} type="button" aria-label="Add reaction" aria-expanded={picking} title="Add reaction" onClick={() => setPicking(!picking)}>
             <Icon name="smile" />
           </button>
           <button type="button" aria-label="Reply" title="Reply (r)" onClick={() => replyTo(message)}>
@@ -350,24 +364,34 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             </button>
           )}
           {canDelete && (
-            <button type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
+            <button ref={deleteButton} type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
               <Icon name="trash" />
             </button>
           )}
         </div>
       )}
       {confirmingDelete && (
-        <div class="confirm-delete" role="alertdialog" aria-label="Delete this message?">
+        <div
+          class="confirm-delete"
+          role="alertdialog"
+          aria-label="Delete this message?"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              keepMessage();
+            }
+          }}
+        >
           Delete this message?{' '}
           <button type="button" class="danger" onClick={remove}>
             Yes, delete
           </button>{' '}
-          <button type="button" onClick={() => setConfirmingDelete(false)}>
+          <button ref={cancelDelete} type="button" onClick={keepMessage}>
             Cancel
           </button>
         </div>
       )}
-      {picking && <EmojiPicker onPick={pick} onClose={() => setPicking(false)} />}
+      {picking && <EmojiPicker onPick={pick} onClose={closePicker} />}
     </div>
   );
 }

@@ -140,6 +140,24 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
   }, []);
 }
 
+/** Keys in a menu: arrows, Home and End move between its items; Escape and Tab close it. */
+function menuKey(e: KeyboardEvent, menu: HTMLElement | null, close: () => void): void {
+  if (!menu) return;
+  const items = [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
+  if (e.key in moves) {
+    e.preventDefault();
+    items[(moves[e.key] + items.length) % items.length]?.focus();
+  } else if (e.key === 'Escape') {
+    e.preventDefault();
+    e.stopPropagation();
+    close();
+  } else if (e.key === 'Tab') {
+    close();
+  }
+}
+
 const THEMES: Theme[] = ['auto', 'light', 'dark'];
 
 /** The logged-in app: header with search, left sidebar, the centre view, people on the right. */
@@ -150,6 +168,13 @@ export function Shell() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
+  const menuRef = useRef<HTMLUListElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+
+  // An opened menu takes the focus, on its first item, as menus do.
+  useEffect(() => {
+    if (menuOpen) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [menuOpen]);
 
   useEffect(() => {
     startEvents(() => setReady(true)).catch((err: unknown) => setFailure((err as Error).message));
@@ -216,6 +241,7 @@ export function Shell() {
         <form
           class="search"
           role="search"
+          aria-label="Search messages"
           onSubmit={(e) => {
             e.preventDefault();
             searchRef.current?.blur();
@@ -237,11 +263,31 @@ export function Shell() {
           </span>
         )}
         <div class="menu">
-          <button type="button" class="menu-button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Personal menu" onClick={() => setMenuOpen(!menuOpen)}>
+          <button
+            ref={menuButtonRef}
+            type="button"
+            class="menu-button"
+            aria-haspopup="menu"
+            aria-expanded={menuOpen}
+            aria-controls="personal-menu"
+            aria-label="Personal menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
             <Avatar class="avatar small" url={me?.avatar_url} size={28} />
           </button>
           {menuOpen && (
-            <ul class="menu-list" role="menu" onClick={() => setMenuOpen(false)}>
+            <ul
+              id="personal-menu"
+              class="menu-list"
+              role="menu"
+              aria-label="Personal menu"
+              ref={menuRef}
+              onClick={() => setMenuOpen(false)}
+              onKeyDown={(e) => menuKey(e, menuRef.current, () => {
+                setMenuOpen(false);
+                menuButtonRef.current?.focus();
+              })}
+            >
               <li role="none" class="menu-who">
                 {me?.full_name}
                 <br />
