@@ -175,8 +175,10 @@ async function refreshOpenView(mine: number): Promise<void> {
     const old = known.get(m.id);
     return old && same(old, m) ? old : m;
   });
-  // Messages that arrived live while the answer was on its way stay.
+  // Older messages fetched by scrolling meanwhile, and those that arrived live while the
+  // answer was on its way, stay.
   const last = messages.at(-1)?.id ?? first;
+  messages.unshift(...latest.messages.filter((m) => m.id < first));
   if (answer.found_newest) messages.push(...latest.messages.filter((m) => m.id > last));
   const unchanged = messages.length === latest.messages.length && messages.every((m, i) => m === latest.messages[i]);
   if (unchanged && latest.foundNewest === answer.found_newest) return;

@@ -145,6 +145,15 @@ export function MessageList() {
     place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop };
   });
 
+  // A view shorter than the screen never scrolls, so its edges are fetched from here as well,
+  // after the frame is painted, until the screen is full or the edge is reached.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || current.loading || current.messages.length === 0) return;
+    if (el.scrollTop < 300) void loadMore(-1);
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+  });
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
