@@ -69,6 +69,12 @@ function toggleSpoiler(event: MouseEvent): void {
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
 }
 
+/** Fetches more messages at an edge the reader is within 300 pixels of. */
+function fetchNearEdges(el: HTMLElement): void {
+  if (el.scrollTop < 300) void loadMore(-1);
+  if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+}
+
 /** Messages arriving in the open view, told to screen readers (a component of its own, so the list is not redrawn). */
 function Arrivals() {
   return (
@@ -149,9 +155,7 @@ export function MessageList() {
   // after the frame is painted, until the screen is full or the edge is reached.
   useEffect(() => {
     const el = scroller.current;
-    if (!el || current.loading || current.messages.length === 0) return;
-    if (el.scrollTop < 300) void loadMore(-1);
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+    if (el && !current.loading && current.messages.length > 0) fetchNearEdges(el);
   });
 
   const onScroll = () => {
@@ -159,8 +163,7 @@ export function MessageList() {
     if (!el) return;
     stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     place.current = { ...place.current, height: el.scrollHeight, top: el.scrollTop };
-    if (el.scrollTop < 300) void loadMore(-1);
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+    fetchNearEdges(el);
   };
 
   // Each message is an article of the feed, read as sender, time and text; the first of a
@@ -172,7 +175,11 @@ export function MessageList() {
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
     const newSender = newConversation || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
     articles.push(
-      <article key={message.local_id ?? message.id} class="message-item" aria-label={`${users.value.get(message.sender_id)?.full_name ?? message.sender_full_name}, ${timeOf(message.timestamp)}`}>
+      <article
+        key={message.local_id ?? message.id}
+        class="message-item"
+        aria-label={`${users.value.get(message.sender_id)?.full_name ?? message.sender_full_name}, ${timeOf(message.timestamp)}`}
+      >
         {newConversation && <RecipientBar message={message} self={self} />}
         <MessageRow message={message} showSender={newSender} selected={selectedId.value === message.id} observer={observer.current} />
       </article>,
