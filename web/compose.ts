@@ -21,9 +21,40 @@ export const compose = signal<ComposeState>({ open: false, kind: 'channel', chan
 /** Incremented to ask the compose box to focus its text area. */
 export const composeFocus = signal(0);
 
+/**
+ * Where the focus was before the compose box took it, to give it back on Escape; the buttons
+ * that open the box are drawn again when it closes, so they are remembered by their place.
+ */
+let focusBeforeCompose: HTMLElement | null = null;
+let openButtonBeforeCompose = -1;
+
 export function openCompose(change: Partial<ComposeState>): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active !== document.body && !active.closest('.compose')) {
+    focusBeforeCompose = active;
+    openButtonBeforeCompose = [...document.querySelectorAll('.compose-closed button')].indexOf(active);
+  }
   compose.value = { ...compose.value, ...change, open: true };
   composeFocus.value++;
+}
+
+/**
+ * Gives the focus back after Escape in the compose box: to where it was before, else the
+ * selected message, else the button that opens the box (once drawn again).
+ */
+export function returnFocusFromCompose(): void {
+  const before = focusBeforeCompose;
+  const openButton = openButtonBeforeCompose;
+  focusBeforeCompose = null;
+  openButtonBeforeCompose = -1;
+  setTimeout(() => {
+    const target =
+      (before?.isConnected ? before : null) ??
+      (openButton >= 0 ? document.querySelectorAll<HTMLElement>('.compose-closed button')[openButton] : null) ??
+      document.querySelector<HTMLElement>('.message-row.selected') ??
+      document.querySelector<HTMLElement>('.compose-open-button');
+    target?.focus();
+  }, 0);
 }
 
 let localCounter = 0;

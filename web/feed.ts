@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import { get, post } from './api';
 import { channelByName, session, unread, unreadMentions, userByEmail } from './state';
 import type { Message, NarrowTerm } from './types';
@@ -17,13 +17,21 @@ export interface Feed {
   error: string | null;
   /** The message to select and scroll to once loaded. */
   anchorId: number | null;
+  /** Counts the views opened, so the list knows a view was (re)opened even when shown from memory. */
+  opened: number;
 }
 
+/** The first fetch of a view: about a screenful each way; the rest comes as the view scrolls. */
+const FIRST_BATCH = 15;
 const BATCH = 50;
 /** At most this many messages are kept; the far end is dropped and fetched again if needed. */
-const WINDOW = 600;
+const WINDOW = 400;
+/** Views kept in memory after they were left, so going back to one shows it at once. */
+const RECENT_VIEWS = 8;
 
-export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null });
+export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: 0 });
+/** The open view's narrow; unlike `feed`, it changes only when another view opens. */
+export const feedTerms = computed(() => feed.value.terms);
 export const selectedId = signal<number | null>(null);
 
 interface MessagesAnswer {
@@ -65,13 +73,66 @@ async function fetchMessages(terms: NarrowTerm[], anchor: string | number, befor
   });
 }
 
-/** Opens a narrow: fetches the messages around the first unread one (or the newest). */
+const recentViews = new Map<string, Feed>();
+const narrowKey = (terms: NarrowTerm[]) => JSON.stringify(terms);
+
+/** Where the reader is in the open view: the message in the middle of the screen, or null at the bottom. */
+let readPosition: () => number | null = () => null;
+
+/** The message list tells where the reader is, so a view left can be shown again at the same place. */
+export function setReadPosition(reader: () => number | null): void {
+  readPosition = reader;
+}
+
+/**
+ * Keeps the open view for later: the messages around where the reader is (about a screenful
+ * each way), so showing it again draws no more than a first visit does.
+ */
+function rememberOpenView(): void {
+  const current = feed.value;
+  if (current.loading || current.error !== null || current.messages.length === 0) return;
+  const messages = current.messages;
+  const anchorId = readPosition() ?? messages[messages.length - 1].id;
+  const at = Math.max(0, messages.findIndex((m) => m.id === anchorId));
+  const start = Math.max(0, at - FIRST_BATCH);
+  const end = Math.min(messages.length, at + FIRST_BATCH + 1);
+  const key = narrowKey(current.terms);
+  recentViews.delete(key);
+  recentViews.set(key, {
+    ...current,
+    messages: messages.slice(start, end),
+    foundOldest: current.foundOldest && start === 0,
+    foundNewest: current.foundNewest && end === messages.length,
+    anchorId,
+  });
+  if (recentViews.size > RECENT_VIEWS) recentViews.delete(recentViews.keys().next().value!);
+}
+
+/**
+ * Opens a narrow. A view seen recently is shown at once, as it was left, and fetched again
+ * behind it; any other is fetched around its first unread message (or the newest).
+ */
 export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 'first_unread'): Promise<void> {
   const mine = ++generation;
   keptUnread.clear();
-  feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null };
+  rememberOpenView();
+  const key = narrowKey(terms);
+  const remembered = anchor === 'first_unread' ? recentViews.get(key) : undefined;
+  recentViews.delete(key);
+  if (remembered) {
+    // Read since it was left: the counts know, the remembered copies do not.
+    const read = (m: Message) => !m.flags.includes('read') && !unread.value.has(m.id);
+    const messages = remembered.messages.map((m) => (read(m) ? { ...m, flags: [...m.flags, 'read'] } : m));
+    batch(() => {
+      feed.value = { ...remembered, messages, opened: mine };
+      selectedId.value = remembered.anchorId;
+    });
+    await refreshOpenView(mine);
+    return;
+  }
+  feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: mine };
   try {
-    const answer = await fetchMessages(terms, anchor, BATCH, BATCH);
+    const answer = await fetchMessages(terms, anchor, FIRST_BATCH, FIRST_BATCH);
     if (mine !== generation) return;
     const anchorId = answer.found_anchor || anchor === 'first_unread' ? answer.anchor : (answer.messages.at(-1)?.id ?? null);
     batch(() => {
@@ -83,6 +144,7 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
         loading: false,
         error: null,
         anchorId: answer.messages.some((m) => m.id === anchorId) ? anchorId : (answer.messages.at(-1)?.id ?? null),
+        opened: mine,
       };
       selectedId.value = feed.value.anchorId;
     });
@@ -92,8 +154,41 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
   }
 }
 
+/**
+ * Fetches a view shown from memory again (the same messages onward, and what came since),
+ * keeping the copies that did not change so only changed messages are drawn again.
+ */
+async function refreshOpenView(mine: number): Promise<void> {
+  const shown = feed.value;
+  const first = shown.messages[0].id;
+  let answer: MessagesAnswer;
+  try {
+    answer = await fetchMessages(shown.terms, first, 0, shown.messages.length + (shown.foundNewest ? FIRST_BATCH : 0));
+  } catch {
+    // What is shown stays; the next event or scroll fetches again.
+    return;
+  }
+  const latest = feed.value;
+  if (mine !== generation || latest.opened !== mine) return;
+  const known = new Map(latest.messages.map((m) => [m.id, m]));
+  const same = (a: Message, b: Message) => JSON.stringify(a) === JSON.stringify(b);
+  const messages = answer.messages.map((m) => {
+    const old = known.get(m.id);
+    return old && same(old, m) ? old : m;
+  });
+  // Older messages fetched by scrolling meanwhile, and those that arrived live while the
+  // answer was on its way, stay.
+  const last = messages.at(-1)?.id ?? first;
+  messages.unshift(...latest.messages.filter((m) => m.id < first));
+  if (answer.found_newest) messages.push(...latest.messages.filter((m) => m.id > last));
+  const unchanged = messages.length === latest.messages.length && messages.every((m, i) => m === latest.messages[i]);
+  if (unchanged && latest.foundNewest === answer.found_newest) return;
+  feed.value = { ...latest, messages, foundNewest: answer.found_newest, anchorId: null };
+}
+
 /** Fetches the view again around the selected message, after the event queue was lost. */
 export function reloadFeed(): Promise<void> {
+  recentViews.clear();
   return openNarrow(feed.value.terms, selectedId.value ?? 'first_unread');
 }
 
@@ -264,4 +359,30 @@ export function applyRead(ids: number[]): void {
     const read = new Set(gone);
     updateFeedMessages((m) => (read.has(m.id) && !m.flags.includes('read') ? { ...m, flags: [...m.flags, 'read'] } : m));
   });
+}
+
+/** What the page tells screen readers, politely, about messages arriving in the open view. */
+export const arrivals = signal('');
+let arrived: Message[] = [];
+let arrivalTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Announces a message that arrived in the open view. Arrivals within a second are told as
+ * one sentence, so a busy conversation does not flood the reader.
+ */
+export function announceArrival(message: Message): void {
+  arrived.push(message);
+  arrivalTimer ??= setTimeout(() => {
+    arrivalTimer = undefined;
+    const batchArrived = arrived;
+    arrived = [];
+    if (batchArrived.length === 1) {
+      const text = new DOMParser().parseFromString(batchArrived[0].content, 'text/html').body.textContent ?? '';
+      arrivals.value = `${batchArrived[0].sender_full_name}: ${text.length > 140 ? `${text.slice(0, 140)}…` : text}`;
+    } else {
+      const senders = [...new Set(batchArrived.map((m) => m.sender_full_name))];
+      const who = senders.length > 3 ? `${senders.slice(0, 3).join(', ')} and others` : senders.join(', ');
+      arrivals.value = `${batchArrived.length} new messages from ${who}`;
+    }
+  }, 1000);
 }

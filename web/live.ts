@@ -1,6 +1,6 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, post } from './api';
-import { applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
+import { announceArrival, applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
 import { hashNames, narrowChannel, view } from './nav';
 import { applyUserSettings, notifyAbout } from './notifications';
 import { narrowHash } from './narrow';
@@ -229,6 +229,7 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
     const inView = !current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) === true;
     if (inView && !current.messages.some((m) => m.id === message.id)) {
       feed.value = { ...current, messages: [...current.messages, message] };
+      if (message.sender_id !== self) announceArrival(message);
     }
     removeTyping(message.sender_id);
     if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');

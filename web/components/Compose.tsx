@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { post, uploadFile } from '../api';
-import { compose, composeFocus, noteTyping, sendMessage, stopTyping, type ComposeState } from '../compose';
+import { compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from '../compose';
 import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
 import { loadTopics } from '../live';
 import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
@@ -361,16 +361,17 @@ export function Compose() {
       void send();
     } else if (e.key === 'Escape') {
       textarea.current?.blur();
+      returnFocusFromCompose();
     }
   };
 
   if (!state.open) {
     return (
       <div class="compose-closed">
-        <button type="button" class="compose-open-button" onClick={() => (compose.value = { ...compose.value, open: true, kind: 'channel' }, composeFocus.value++)}>
+        <button type="button" class="compose-open-button" onClick={() => openCompose({ kind: 'channel' })}>
           New message <kbd>c</kbd>
         </button>
-        <button type="button" onClick={() => (compose.value = { ...compose.value, open: true, kind: 'dm' }, composeFocus.value++)}>
+        <button type="button" onClick={() => openCompose({ kind: 'dm' })}>
           New direct message <kbd>x</kbd>
         </button>
       </div>
@@ -378,7 +379,8 @@ export function Compose() {
   }
 
   return (
-    <section
+    <div
+      role="form"
       class={`compose${dragging ? ' dragging' : ''}`}
       aria-label="Compose"
       onDragOver={(e) => {
@@ -425,7 +427,15 @@ export function Compose() {
         ) : (
           <RecipientPicker state={state} update={update} />
         )}
-        <button type="button" class="close-compose" aria-label="Close the compose box" onClick={() => update({ open: false })}>
+        <button
+          type="button"
+          class="close-compose"
+          aria-label="Close the compose box"
+          onClick={() => {
+            update({ open: false });
+            returnFocusFromCompose();
+          }}
+        >
           ×
         </button>
       </div>
@@ -440,8 +450,7 @@ export function Compose() {
             value={state.content}
             rows={3}
             aria-autocomplete="list"
-            aria-expanded={Boolean(suggest?.items.length)}
-            aria-controls="compose-typeahead"
+            aria-controls={suggest?.items.length ? 'compose-typeahead' : undefined}
             onInput={(e) => {
               update({ content: e.currentTarget.value });
               refreshSuggestions();
@@ -485,6 +494,6 @@ export function Compose() {
           Send
         </button>
       </div>
-    </section>
+    </div>
   );
 }

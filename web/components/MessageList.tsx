@@ -1,11 +1,11 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { patch } from '../api';
-import { feed, loadMore, markSeen, matchesNarrow, selectedId } from '../feed';
+import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
-import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName } from '../state';
+import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName, users } from '../state';
 import type { Message } from '../types';
-import { MessageRow } from './MessageRow';
+import { MessageRow, timeOf } from './MessageRow';
 import { reportError } from './Toasts';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
@@ -94,6 +94,21 @@ function toggleSpoiler(event: MouseEvent): void {
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
 }
 
+/** Fetches more messages at an edge the reader is within 300 pixels of. */
+function fetchNearEdges(el: HTMLElement): void {
+  if (el.scrollTop < 300) void loadMore(-1);
+  if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+}
+
+/** Messages arriving in the open view, told to screen readers (a component of its own, so the list is not redrawn). */
+function Arrivals() {
+  return (
+    <p class="visually-hidden" role="status" aria-live="polite">
+      {arrivals.value}
+    </p>
+  );
+}
+
 /** The message feed: recipient bars, sender groups, fetching more at the edges, marking read what is seen. */
 export function MessageList() {
   const current = feed.value;
@@ -102,7 +117,7 @@ export function MessageList() {
   const messages = [...current.messages, ...echoes];
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
-  const previousHeight = useRef<{ first: number | undefined; height: number; top: number }>({ first: undefined, height: 0, top: 0 });
+  const place = useRef<{ opened: number; first: number | undefined; height: number; top: number }>({ opened: -1, first: undefined, height: 0, top: 0 });
 
   // Seen messages are marked read: those in view while the page is visible.
   const observer = useRef<IntersectionObserver | null>(null);
@@ -125,8 +140,17 @@ export function MessageList() {
     );
     document.addEventListener('visibilitychange', markVisible);
     window.addEventListener('focus', markVisible);
+    // Where the reader is, for showing this view again later at the same place.
+    setReadPosition(() => {
+      const el = scroller.current;
+      if (!el || stickToBottom.current) return null;
+      const box = el.getBoundingClientRect();
+      const row = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest<HTMLElement>('[data-message-id]');
+      return row ? Number(row.dataset.messageId) : null;
+    });
     return () => {
       observer.current?.disconnect();
+      setReadPosition(() => null);
       document.removeEventListener('visibilitychange', markVisible);
       window.removeEventListener('focus', markVisible);
     };
@@ -136,10 +160,10 @@ export function MessageList() {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const prev = previousHeight.current;
+    const prev = place.current;
     const first = current.messages[0]?.id;
-    if (!current.loading && prev.first === undefined) {
-      // A view just opened: its anchor (the first unread message, or the newest) in sight.
+    if (!current.loading && prev.opened !== current.opened) {
+      // A view just opened: its anchor (the first unread message, the newest, or where the reader left it) in sight.
       const anchor = current.anchorId === null ? null : el.querySelector<HTMLElement>(`[data-message-id="${current.anchorId}"]`);
       if (anchor && current.anchorId !== current.messages.at(-1)?.id) anchor.scrollIntoView({ block: 'center' });
       else el.scrollTop = el.scrollHeight;
@@ -149,47 +173,47 @@ export function MessageList() {
     } else if (stickToBottom.current) {
       el.scrollTop = el.scrollHeight;
     }
-    previousHeight.current = { first: current.loading ? undefined : first, height: el.scrollHeight, top: el.scrollTop };
+    place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop };
+  });
+
+  // A view shorter than the screen never scrolls, so its edges are fetched from here as well,
+  // after the frame is painted, until the screen is full or the edge is reached.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && !current.loading && current.messages.length > 0) fetchNearEdges(el);
   });
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    previousHeight.current = { ...previousHeight.current, height: el.scrollHeight, top: el.scrollTop };
-    if (el.scrollTop < 300) void loadMore(-1);
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+    place.current = { ...place.current, height: el.scrollHeight, top: el.scrollTop };
+    fetchNearEdges(el);
   };
 
-  const rows = [];
+  // Each message is an article of the feed, read as sender, time and text; the first of a
+  // conversation starts with the conversation's bar, so it is read in its place.
+  const articles = [];
   let previous: Message | undefined;
   for (const message of messages) {
     const conversation = conversationOf(message, self);
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
     const newSender = newConversation || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
-    if (newConversation) rows.push(<RecipientBar key={`bar-${message.local_id ?? message.id}`} message={message} self={self} />);
-    rows.push(
-      <MessageRow
+    articles.push(
+      <article
         key={message.local_id ?? message.id}
-        message={message}
-        showSender={newSender}
-        selected={selectedId.value === message.id}
-        observer={observer.current}
-      />,
+        class="message-item"
+        aria-label={`${users.value.get(message.sender_id)?.full_name ?? message.sender_full_name}, ${timeOf(message.timestamp)}`}
+      >
+        {newConversation && <RecipientBar message={message} self={self} />}
+        <MessageRow message={message} showSender={newSender} selected={selectedId.value === message.id} observer={observer.current} />
+      </article>,
     );
     previous = message;
   }
 
   return (
-    <div
-      class="message-scroller"
-      ref={scroller}
-      onScroll={onScroll}
-      onClick={toggleSpoiler}
-      role="log"
-      aria-label="Messages"
-      aria-busy={current.loading}
-    >
+    <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler}>
       {current.foundOldest && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
       {!current.foundOldest && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
       {current.loading && <p class="feed-edge">Loading…</p>}
@@ -199,7 +223,10 @@ export function MessageList() {
         </p>
       )}
       {!current.loading && !current.error && messages.length === 0 && <p class="feed-empty">No messages here yet.</p>}
-      {rows}
+      <div role="feed" aria-label="Messages" aria-busy={current.loading}>
+        {articles}
+      </div>
+      <Arrivals />
     </div>
   );
 }

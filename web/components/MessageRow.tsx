@@ -11,6 +11,13 @@ import { EmojiPicker } from './EmojiPicker';
 import { Avatar } from './Avatar';
 import { reportError } from './Toasts';
 
+// One formatter each, made once: toLocaleString() builds a new one on every call, which was
+// the largest single cost of drawing a screenful of messages.
+const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+/** Times written in a message (`<time:...>`). */
+const WRITTEN_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 /**
  * What the server's Markdown renderer made, made ready to read: Unicode emoji drawn from their
  * code points, times in the reader's zone, links to other sites in a new tab, the reader's own
@@ -28,7 +35,7 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   }
   for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
     const date = new Date(time.dateTime);
-    if (!Number.isNaN(date.getTime())) time.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    if (!Number.isNaN(date.getTime())) time.textContent = WRITTEN_TIME.format(date);
   }
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
     const href = link.getAttribute('href') ?? '';
@@ -42,12 +49,12 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   }
 }
 
-function timeOf(timestamp: number): string {
-  return new Date(timestamp * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+export function timeOf(timestamp: number): string {
+  return SHORT_TIME.format(timestamp * 1000);
 }
 
 function fullTimeOf(timestamp: number): string {
-  return new Date(timestamp * 1000).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+  return FULL_TIME.format(timestamp * 1000);
 }
 
 interface ReactionGroup {
@@ -180,6 +187,11 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const unreadNow = !message.flags.includes('read');
   const mentioned = message.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'));
   const sender = users.value.get(message.sender_id);
+  // The action buttons are made when first wanted (pointer over the row, focus in it, the row
+  // selected, or starred, whose star always shows): a screenful of rows then opens with a
+  // fraction of the elements to create.
+  const [wantsActions, setWantsActions] = useState(false);
+  const showActions = wantsActions || selected || starred;
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
@@ -197,6 +209,21 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   }, [selected]);
 
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const reactButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const cancelDelete = useRef<HTMLButtonElement>(null);
+  // The question takes the focus (on the harmless answer); closing it gives it back.
+  useEffect(() => {
+    if (confirmingDelete) cancelDelete.current?.focus();
+  }, [confirmingDelete]);
+  const closePicker = () => {
+    setPicking(false);
+    reactButton.current?.focus();
+  };
+  const keepMessage = () => {
+    setConfirmingDelete(false);
+    deleteButton.current?.focus();
+  };
   const remove = async () => {
     setConfirmingDelete(false);
     try {
@@ -206,7 +233,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     }
   };
   const pick = (emoji: EmojiChoice) => {
-    setPicking(false);
+    closePicker();
     void toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
   };
   const canDelete = mine || realm.value.isAdmin;
@@ -216,10 +243,11 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       ref={rowRef}
       class={`message-row${showSender ? ' first-of-group' : ''}${selected ? ' selected' : ''}${unreadNow ? ' unread' : ''}${mentioned ? ' mentioned' : ''}${local ? ' local-echo' : ''}`}
       data-message-id={local ? undefined : message.id}
-      aria-label={`${message.sender_full_name}, ${timeOf(message.timestamp)}`}
       onClick={() => {
         if (!local) selectedId.value = message.id;
       }}
+      onPointerEnter={showActions ? undefined : () => setWantsActions(true)}
+      onFocusIn={showActions ? undefined : () => setWantsActions(true)}
       tabIndex={-1}
     >
       <div class="message-gutter">
@@ -307,9 +335,9 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           </div>
         )}
       </div>
-      {!local && !editing && (
+      {!local && !editing && showActions && (
         <div class="message-actions" role="toolbar" aria-label="Message actions">
-          <button type="button" aria-label="Add reaction" title="Add reaction" onClick={() => setPicking(!picking)}>
+          <button ref={reactButton} type="button" aria-label="Add reaction" aria-expanded={picking} title="Add reaction" onClick={() => setPicking(!picking)}>
             <Icon name="smile" />
           </button>
           <button type="button" aria-label="Reply" title="Reply (r)" onClick={() => replyTo(message)}>
@@ -344,24 +372,34 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             </button>
           )}
           {canDelete && (
-            <button type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
+            <button ref={deleteButton} type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
               <Icon name="trash" />
             </button>
           )}
         </div>
       )}
       {confirmingDelete && (
-        <div class="confirm-delete" role="alertdialog" aria-label="Delete this message?">
+        <div
+          class="confirm-delete"
+          role="alertdialog"
+          aria-label="Delete this message?"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              keepMessage();
+            }
+          }}
+        >
           Delete this message?{' '}
           <button type="button" class="danger" onClick={remove}>
             Yes, delete
           </button>{' '}
-          <button type="button" onClick={() => setConfirmingDelete(false)}>
+          <button ref={cancelDelete} type="button" onClick={keepMessage}>
             Cancel
           </button>
         </div>
       )}
-      {picking && <EmojiPicker onPick={pick} onClose={() => setPicking(false)} />}
+      {picking && <EmojiPicker onPick={pick} onClose={closePicker} />}
     </div>
   );
 }

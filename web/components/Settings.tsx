@@ -271,7 +271,10 @@ function Organization() {
 export function Settings({ section }: { section: string }) {
   const admin = section === 'organization' && realm.value.isAdmin;
   return (
-    <div class="panel settings" role="region" aria-label={admin ? 'Organization settings' : 'Personal settings'}>
+    <div class="panel settings" role="region" aria-labelledby="settings-title">
+      <h1 class="view-title" id="settings-title">
+        {admin ? 'Organization settings' : 'Personal settings'}
+      </h1>
       <nav class="tabs" aria-label="Settings sections">
         <a href="#settings/profile" aria-current={!admin ? 'page' : undefined}>
           Personal

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api';
 import { compose, openCompose } from '../compose';
-import { feed, selectedId } from '../feed';
+import { feed, feedTerms, selectedId } from '../feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
@@ -19,7 +19,7 @@ import { Sidebar } from './Sidebar';
 import { Toasts, reportError } from './Toasts';
 
 function narrowTitle(): string {
-  const terms = feed.value.terms;
+  const terms = feedTerms.value;
   if (terms.length === 0) return 'Combined feed';
   const channel = narrowChannel(terms);
   if (channel && terms.length <= 2) return `#${channelName(channel.channelId) ?? channel.channelId}${channel.topic !== undefined ? ` › ${channel.topic || 'general chat'}` : ''}`;
@@ -33,7 +33,7 @@ function narrowTitle(): string {
 }
 
 function TypingNotice() {
-  const terms = feed.value.terms;
+  const terms = feedTerms.value;
   const self = session.value?.user_id ?? 0;
   const channel = narrowChannel(terms);
   const dm = narrowDm(terms);
@@ -49,7 +49,7 @@ function TypingNotice() {
 
 /** The compose box's recipient for the current narrow, as `c` opens it. */
 function composeForNarrow(kind: 'channel' | 'dm'): void {
-  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
   const self = session.value?.user_id ?? 0;
   if (kind === 'dm') {
     const dm = narrowDm(terms);
@@ -149,6 +149,24 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
   }, []);
 }
 
+/** Keys in a menu: arrows, Home and End move between its items; Escape and Tab close it. */
+function menuKey(e: KeyboardEvent, menu: HTMLElement | null, close: () => void): void {
+  if (!menu) return;
+  const items = [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
+  if (e.key in moves) {
+    e.preventDefault();
+    items[(moves[e.key] + items.length) % items.length]?.focus();
+  } else if (e.key === 'Escape') {
+    e.preventDefault();
+    e.stopPropagation();
+    close();
+  } else if (e.key === 'Tab') {
+    close();
+  }
+}
+
 const THEMES: Theme[] = ['auto', 'light', 'dark'];
 
 /** The logged-in app: header with search, left sidebar, the centre view, people on the right. */
@@ -161,6 +179,13 @@ export function Shell() {
   const [peopleOpen, setPeopleOpen] = useState(false);
   const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
+  const menuRef = useRef<HTMLUListElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+
+  // An opened menu takes the focus, on its first item, as menus do.
+  useEffect(() => {
+    if (menuOpen) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [menuOpen]);
 
   useEffect(() => {
     startEvents(() => setReady(true)).catch((err: unknown) => setFailure((err as Error).message));
@@ -174,7 +199,7 @@ export function Shell() {
   }, [ready]);
 
   // The search box shows the current narrow, as Zulip's does.
-  const terms = feed.value.terms;
+  const terms = feedTerms.value;
   const showingNarrow = view.value.kind === 'narrow';
   useEffect(() => {
     setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
@@ -231,6 +256,7 @@ export function Shell() {
         <form
           class="search"
           role="search"
+          aria-label="Search messages"
           onSubmit={(e) => {
             e.preventDefault();
             searchRef.current?.blur();
@@ -264,11 +290,31 @@ export function Shell() {
           👥
         </button>
         <div class="menu">
-          <button type="button" class="menu-button" aria-haspopup="menu" aria-expanded={menuOpen} aria-label="Personal menu" onClick={() => setMenuOpen(!menuOpen)}>
+          <button
+            ref={menuButtonRef}
+            type="button"
+            class="menu-button"
+            aria-haspopup="menu"
+            aria-expanded={menuOpen}
+            aria-controls="personal-menu"
+            aria-label="Personal menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
             <Avatar class="avatar small" url={me?.avatar_url} size={28} />
           </button>
           {menuOpen && (
-            <ul class="menu-list" role="menu" onClick={() => setMenuOpen(false)}>
+            <ul
+              id="personal-menu"
+              class="menu-list"
+              role="menu"
+              aria-label="Personal menu"
+              ref={menuRef}
+              onClick={() => setMenuOpen(false)}
+              onKeyDown={(e) => menuKey(e, menuRef.current, () => {
+                setMenuOpen(false);
+                menuButtonRef.current?.focus();
+              })}
+            >
               <li role="none" class="menu-who">
                 {me?.full_name}
                 <br />

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { feed } from '../feed';
+import { feedTerms } from '../feed';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../nav';
 import { narrowHash } from '../narrow';
@@ -18,7 +18,7 @@ function Count({ n, label }: { n: number | undefined; label: string }) {
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const counts = unreadCounts.value;
   const current = view.value;
-  const terms = current.kind === 'narrow' ? feed.value.terms : [];
+  const terms = current.kind === 'narrow' ? feedTerms.value : [];
   const open = current.kind === 'narrow' ? narrowChannel(terms) : undefined;
   const openDm = current.kind === 'narrow' ? narrowDm(terms) : undefined;
   const self = session.value?.user_id ?? 0;

@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createChannel, uniqueName } from './support/channels';
+import { launchChromium, NO_CHROMIUM } from './support/chromium';
+import { TestServer } from './support/server';
+import { logInThroughPage, waitUntil, type WebUser } from './support/web';
+
+/**
+ * The web client for people using a screen reader or a keyboard: every control has a name,
+ * the page has landmarks, the messages are a feed of articles read as sender, time and text,
+ * and axe-core finds nothing serious or critical on the main screens in either theme.
+ */
+
+const PASSWORD = 'secret-password';
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: TestServer;
+let browser: Browser;
+const opened: WebUser[] = [];
+
+before(async () => {
+  if (NO_CHROMIUM) return;
+  server = await TestServer.start({ config: { gravatar: false } });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  for (const user of opened) await user.context.close().catch(() => undefined);
+  await browser?.close();
+  await server?.close();
+});
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the page's script policy does not govern.
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`)) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `  ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`);
+}
+
+interface AxNode {
+  nodeId: string;
+  ignored: boolean;
+  role?: { value: string };
+  name?: { value: string };
+  childIds?: string[];
+}
+
+/** The page's accessibility tree as Chromium gives it to screen readers. */
+async function accessibilityTree(page: Page): Promise<{ nodes: AxNode[]; textOf: (node: AxNode) => string }> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
+  await cdp.detach();
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+  const textOf = (node: AxNode): string =>
+    node.role?.value === 'StaticText' ? (node.name?.value ?? '') : (node.childIds ?? []).map((id) => byId.get(id)).filter((n) => n !== undefined).map(textOf).join(' ');
+  return { nodes: nodes.filter((node) => !node.ignored), textOf };
+}
+
+const NAMED_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'menuitem', 'option', 'slider', 'spinbutton', 'switch', 'tab', 'listbox', 'menu', 'dialog', 'alertdialog', 'feed', 'article', 'region', 'form', 'navigation', 'complementary', 'search']);
+
+/** A channel with three messages and its ID, and a person subscribed to it. */
+async function channelWithMessages(person: { credentials: { email: string } }): Promise<{ name: string; id: number }> {
+  const name = uniqueName('a11y');
+  await createChannel(server.owner, { principals: [person.credentials.email] }, name);
+  const id = (await server.owner.get('/get_stream_id', { stream: name })).body.stream_id as number;
+  for (let i = 0; i < 3; i++) {
+    await server.owner.post('/messages', { type: 'stream', to: name, topic: 'plans', content: `Plan number **${i}** with a [link](https://example.com/${i})` });
+  }
+  return { name, id };
+}
+
+async function open(email: string, hash: string): Promise<Page> {
+  const user = await logInThroughPage(browser, server.url, email, PASSWORD, { hash });
+  opened.push(user);
+  return user.page;
+}
+
+test('every control has a name, the landmarks are there, and the messages are a feed read as sender, time and text', { skip: NO_CHROMIUM }, async () => {
+  const ada = await server.createUser('Ada Lovelace');
+  const channel = await channelWithMessages(ada);
+  const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  await page.locator('.message-row').nth(2).waitFor();
+  await page.getByRole('button', { name: /^New message/ }).click();
+  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+
+  const { nodes, textOf } = await accessibilityTree(page);
+  const unnamed = nodes.filter((n) => NAMED_ROLES.has(n.role?.value ?? '') && !n.name?.value.trim()).map((n) => n.role?.value);
+  assert.deepEqual(unnamed, [], 'controls and landmarks without a name');
+  const roles = new Set(nodes.map((n) => n.role?.value));
+  for (const landmark of ['banner', 'navigation', 'main', 'complementary', 'search', 'form']) assert.ok(roles.has(landmark), `a ${landmark} landmark`);
+
+  const feed = nodes.find((n) => n.role?.value === 'feed');
+  assert.equal(feed?.name?.value, 'Messages');
+  const articles = nodes.filter((n) => n.role?.value === 'article');
+  for (const article of articles) assert.match(article.name?.value ?? '', /^.+, \d{1,2}:\d{2}/, 'named by sender and time');
+  const plans = articles.filter((article) => textOf(article).includes('Plan number'));
+  assert.equal(plans.length, 3);
+  plans.forEach((article, i) => {
+    assert.match(textOf(article), new RegExp(`Plan number\\s+${i}\\s+with a\\s+link`), 'the message text is read inside its article');
+  });
+  assert.match(textOf(plans[0]), new RegExp(`^#\\s*${channel.name}\\s+plans\\b`), 'the first of a conversation starts with its channel and topic');
+  assert.ok(nodes.some((n) => n.role?.value === 'status'), 'a polite status region for arrivals');
+});
+
+test('focus: the compose box takes it and Escape gives it back; the personal menu works from the keyboard', { skip: NO_CHROMIUM }, async () => {
+  const ada = await server.createUser('Ada Lovelace');
+  const channel = await channelWithMessages(ada);
+  const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  await page.locator('.message-row').nth(2).waitFor();
+  const focused = () => page.evaluate(`(() => { const el = document.activeElement; return el ? (el.getAttribute('aria-label') || el.textContent || el.tagName).trim() : ''; })()`);
+  const focusedClass = () => page.evaluate(`document.activeElement ? document.activeElement.className : ''`) as Promise<string>;
+
+  const newMessage = page.getByRole('button', { name: /^New message/ });
+  await newMessage.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+  assert.equal(await focused(), 'Message', 'opening the compose box puts the focus in it');
+  await page.keyboard.press('Escape');
+  await newMessage.waitFor();
+  await waitUntil(async () => (await focusedClass()).includes('compose-open-button'), 'the focus is back on the New message button');
+
+  // `c` from a selected message, then Escape: back to that message.
+  await page.locator('.message-row').nth(1).click();
+  await page.keyboard.press('c');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+  assert.equal(await focused(), 'Message');
+  await page.keyboard.press('Escape');
+  await waitUntil(async () => (await focusedClass()).includes('selected'), 'the focus is back on the selected message');
+
+  await page.getByRole('button', { name: 'Personal menu' }).click();
+  await page.getByRole('menu', { name: 'Personal menu' }).waitFor();
+  assert.equal(await focused(), 'Personal settings', 'the first item takes the focus');
+  await page.keyboard.press('ArrowDown');
+  assert.notEqual(await focused(), 'Personal settings');
+  await page.keyboard.press('End');
+  assert.equal(await focused(), 'Log out');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.getByRole('menu').count(), 0);
+  assert.equal(await focused(), 'Personal menu', 'Escape gives the focus back to the menu button');
+});
+
+test('a message arriving in the open view is told politely, arrivals within a second as one sentence', { skip: NO_CHROMIUM }, async () => {
+  const ada = await server.createUser('Ada Lovelace');
+  const channel = await channelWithMessages(ada);
+  const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  await page.locator('.message-row').nth(2).waitFor();
+  const status = page.getByRole('status').filter({ hasText: /./ });
+  await server.owner.post('/messages', { type: 'stream', to: channel.name, topic: 'plans', content: 'Lunch at **noon**?' });
+  await page.getByRole('status').filter({ hasText: 'Lunch at noon?' }).waitFor();
+  assert.match(await status.first().innerText(), /: Lunch at noon\?$/);
+  for (const word of ['one', 'two', 'three']) await server.owner.post('/messages', { type: 'stream', to: channel.name, topic: 'plans', content: word });
+  await page.getByRole('status').filter({ hasText: /^3 new messages from / }).waitFor();
+});
+
+test('axe finds nothing serious or critical on the main screens, light and dark', { skip: NO_CHROMIUM }, async () => {
+  const ada = await server.createUser('Ada Lovelace');
+  const channel = await channelWithMessages(ada);
+  await server.owner.post('/messages', { type: 'private', to: JSON.stringify([ada.userId]), content: 'A direct word' });
+  const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  await page.locator('.message-row').nth(2).waitFor();
+  const found: string[] = [];
+  const check = async (what: string) => {
+    for (const violation of await seriousViolations(page)) found.push(`${what}: ${violation}`);
+  };
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate(`document.documentElement.setAttribute('data-theme', '${theme}')`);
+    await page.evaluate(`location.hash = '#narrow/channel/${channel.id}'`);
+    await page.locator('.message-row').nth(2).waitFor();
+    await page.locator('.message-row').nth(1).click();
+    await check(`${theme} chat view, a message selected`);
+    await page.getByRole('button', { name: 'Add reaction' }).first().click();
+    await page.getByRole('dialog', { name: 'Choose an emoji' }).getByRole('button').first().waitFor();
+    await check(`${theme} emoji picker`);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /^New message/ }).click();
+    await check(`${theme} compose box`);
+    await page.getByRole('button', { name: 'Personal menu' }).click();
+    await check(`${theme} personal menu`);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Close the compose box' }).click();
+    for (const [screen, hash, ready] of [
+      ['settings', '#settings/profile', 'Personal settings'],
+      ['channel browser', '#channels', 'Channels'],
+      ['inbox', '#inbox', 'Inbox'],
+    ]) {
+      await page.evaluate(`location.hash = '${hash}'`);
+      await page.getByRole('heading', { level: 1, name: ready }).waitFor();
+      await check(`${theme} ${screen}`);
+    }
+  }
+  const login = await browser.newPage({ colorScheme: 'dark' });
+  await login.goto(`${server.url}/login`);
+  await login.getByRole('button', { name: 'Log in' }).waitFor();
+  for (const violation of await seriousViolations(login)) found.push(`login (dark): ${violation}`);
+  await login.emulateMedia({ colorScheme: 'light' });
+  for (const violation of await seriousViolations(login)) found.push(`login (light): ${violation}`);
+  await login.close();
+  assert.deepEqual(found, []);
+});
