@@ -104,19 +104,32 @@ const DEFAULT_AVATAR = `<svg xmlns="http://www.w3.org/2000/svg" width="100" heig
   <circle cx="50" cy="38" r="18" fill="#a1a1aa"/>
   <path d="M16 96c2-20 16-32 34-32s32 12 34 32z" fill="#a1a1aa"/>
 </svg>`;
-let defaultAvatar: Promise<Buffer> | undefined;
 
-export function serveDefaultAvatar(_req: Request, res: Response, next: NextFunction): void {
-  defaultAvatar ??= renderSvgToPng(DEFAULT_AVATAR);
-  defaultAvatar.then(
-    (bytes) => {
-      res.setHeader('Content-Type', 'image/png');
-      res.setHeader('Cache-Control', 'public, max-age=86400');
-      res.end(bytes);
-    },
-    (err: unknown) => {
-      defaultAvatar = undefined;
-      next(err);
-    },
-  );
+/** The picture of someone the viewer may not see (can_access_all_users_group): a question mark. */
+const INACCESSIBLE_USER_AVATAR = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+  <rect width="100" height="100" fill="#e4e4e7"/>
+  <path d="M36 38a14 14 0 1 1 20 12.6c-4 2-6 5-6 9.4v4" fill="none" stroke="#a1a1aa" stroke-width="9" stroke-linecap="round"/>
+  <circle cx="50" cy="80" r="5.5" fill="#a1a1aa"/>
+</svg>`;
+
+/** Serves a fixed picture, drawn once from its SVG and kept. */
+function servePicture(svg: string) {
+  let png: Promise<Buffer> | undefined;
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    png ??= renderSvgToPng(svg);
+    png.then(
+      (bytes) => {
+        res.setHeader('Content-Type', 'image/png');
+        res.setHeader('Cache-Control', 'public, max-age=86400');
+        res.end(bytes);
+      },
+      (err: unknown) => {
+        png = undefined;
+        next(err);
+      },
+    );
+  };
 }
+
+export const serveDefaultAvatar = servePicture(DEFAULT_AVATAR);
+export const serveInaccessibleUserAvatar = servePicture(INACCESSIBLE_USER_AVATAR);
