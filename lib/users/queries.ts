@@ -145,13 +145,14 @@ export function prepareUserQueries(db: Statements) {
        JOIN subscriptions peer ON peer.recipient_id = own.recipient_id AND peer.active = 1
      WHERE own.user_id = ? AND own.active = 1 AND peer.user_id = ? LIMIT 1`,
   );
-  // A conversation's members are kept as sorted, comma-separated IDs (see schema.sql).
+  // A conversation's members are kept as sorted, comma-separated IDs (see schema.sql). The
+  // cast matters: a bound JavaScript number arrives as REAL, and 5.0 would read as '5.0'.
   const directConversationsOf = db.prepare<[number], { user_ids: string }>(
-    "SELECT user_ids FROM direct_message_groups WHERE instr(',' || user_ids || ',', ',' || ? || ',') > 0",
+    "SELECT user_ids FROM direct_message_groups WHERE instr(',' || user_ids || ',', ',' || CAST(? AS INTEGER) || ',') > 0",
   );
   const sharesDirectConversation = db.prepare<[number, number], { one: number }>(
     `SELECT 1 AS one FROM direct_message_groups
-     WHERE instr(',' || user_ids || ',', ',' || ? || ',') > 0 AND instr(',' || user_ids || ',', ',' || ? || ',') > 0 LIMIT 1`,
+     WHERE instr(',' || user_ids || ',', ',' || CAST(? AS INTEGER) || ',') > 0 AND instr(',' || user_ids || ',', ',' || CAST(? AS INTEGER) || ',') > 0 LIMIT 1`,
   );
 
   // Every request reads its caller's row, and many read other rows again and again; a row of
