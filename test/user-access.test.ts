@@ -165,7 +165,7 @@ describe('can_access_all_users_group at role:members', () => {
 
   test('joining and leaving a channel the guest is in gives and takes away the guest\'s sight of them', async () => {
     const { guest, peer, stranger, channel } = await scene('Joining');
-    for (const capabilities of [{}, { user_list_incomplete: true }]) {
+    for (const capabilities of [{ user_list_incomplete: false }, { user_list_incomplete: true }]) {
       const events = await listen(guest, { event_types: ['realm_user'], client_capabilities: capabilities });
       const joined = await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel.name }], principals: [stranger.userId] });
       assert.equal(joined.status, 200, JSON.stringify(joined.body));
