@@ -5,7 +5,8 @@ import { EMOJI_DATA_FOLDER, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
-import { redirectToAvatar, serveAvatar, serveDefaultAvatar } from './users/avatar-views';
+import { redirectToAvatar, serveAvatar, serveDefaultAvatar, serveInaccessibleUserAvatar } from './users/avatar-views';
+import { INACCESSIBLE_USER_AVATAR_PATH } from './users/access';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
 import {
   authenticate,
@@ -180,6 +181,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get('/user_avatars/:realm_id/emoji/images/*path', serveRealmEmoji(stoa));
   app.get(`${USER_AVATARS_PATH}/:realm_id/:file`, serveAvatar(stoa));
   app.get(DEFAULT_AVATAR_PATH, serveDefaultAvatar);
+  app.get(INACCESSIBLE_USER_AVATAR_PATH, serveInaccessibleUserAvatar);
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
   // Images in messages are fetched by the browser itself, with its cookies.
   const fileAuth = authenticateEither(stoa);

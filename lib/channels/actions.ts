@@ -6,6 +6,7 @@ import { groupForValue, groupSettingValue, type GroupSettingValue } from '../gro
 import { markdownContextFor } from '../markdown/context';
 import { renderMarkdown } from '../markdown/render';
 import type { Stoa } from '../stoa';
+import { announceUserAccessChanges, snapshotUserAccess } from '../users/access-events';
 import { Role, type UserRow } from '../users/queries';
 import { CHANNEL_SETTINGS, hasMetadataAccess } from './access';
 import { presentChannel, presentSubscription } from './present';
@@ -131,6 +132,7 @@ export interface SubscribeResult {
  */
 export function subscribeUsers(stoa: Stoa, channels: readonly ChannelRow[], users: readonly UserRow[]): SubscribeResult {
   const result: SubscribeResult = { subscribed: new Map(), alreadySubscribed: new Map() };
+  const accessBefore = snapshotUserAccess(stoa, () => peopleAround(stoa, channels, users));
   const added = new Map<number, UserRow[]>(); // channel ID -> users newly subscribed
   for (const user of users) {
     const used = new Set(stoa.channels.colorsOf(user.id));
@@ -160,7 +162,16 @@ export function subscribeUsers(stoa: Stoa, channels: readonly ChannelRow[], user
     const peers = channelAudience(stoa, channel).filter((id) => !newcomers.includes(id));
     sendEvent(stoa, { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: newcomers }, peers);
   }
+  announceUserAccessChanges(stoa, accessBefore);
   return result;
+}
+
+/**
+ * Whose sight of other people (can_access_all_users_group) a change to these channels'
+ * subscriptions may change: the users changing and the channels' subscribers.
+ */
+function peopleAround(stoa: Stoa, channels: readonly ChannelRow[], users: readonly UserRow[]): number[] {
+  return [...users.map((user) => user.id), ...channels.flatMap((channel) => stoa.channels.subscriberIds(channel.recipient_id))];
 }
 
 export interface UnsubscribeResult {
@@ -174,6 +185,7 @@ export interface UnsubscribeResult {
  */
 export function unsubscribeUsers(stoa: Stoa, channels: readonly ChannelRow[], users: readonly UserRow[]): UnsubscribeResult {
   const result: UnsubscribeResult = { removed: [], notRemoved: [] };
+  const accessBefore = snapshotUserAccess(stoa, () => peopleAround(stoa, channels, users));
   for (const channel of channels) {
     const leaving: number[] = [];
     for (const user of users) {
@@ -192,6 +204,7 @@ export function unsubscribeUsers(stoa: Stoa, channels: readonly ChannelRow[], us
       sendEvent(stoa, { type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: leaving }, peers);
     }
   }
+  announceUserAccessChanges(stoa, accessBefore);
   return result;
 }
 

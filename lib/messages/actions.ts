@@ -6,6 +6,7 @@ import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
+import { announceUserAccessChanges, snapshotUserAccess } from '../users/access-events';
 import { Role, type UserRow } from '../users/queries';
 import { Flag, flagNames, HISTORICAL_VIEW_FLAGS } from './flags';
 import { checkMentionPermissions } from './addressing';
@@ -90,7 +91,12 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       receiverIds = stoa.channels.subscriberIds(recipientId);
     } else {
       receiverIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
+      // A new conversation lets a guest in it see the others (can_access_all_users_group);
+      // their clients hear of those people before the message arrives, as on Zulip.
+      const ids = receiverIds;
+      const accessBefore = snapshotUserAccess(stoa, () => ids);
       recipientId = directRecipient(stoa, receiverIds);
+      announceUserAccessChanges(stoa, accessBefore);
     }
     const candidateWords = [...new Set([...stoa.alertWords.foldedOfUsers(receiverIds).values()].flat())];
     const rendered = renderContent(stoa, sender, content, candidateWords);
@@ -184,7 +190,8 @@ function announceMessage(
   const bodies = new Map<string, Record<string, unknown>>();
   const bodyShape = (queue: EventQueue) => {
     const view = viewOf(queue);
-    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${view.reactionTypeNames}|${stoa.avatars.clientComputes(() => presenter.user(queue.userId), sender, view.clientGravatar)}`;
+    const viewer = presenter.user(queue.userId);
+    return `${view.applyMarkdown}|${view.allowEmptyTopicName}|${view.reactionTypeNames}|${stoa.avatars.clientComputes(() => viewer, sender, view.clientGravatar)}|${presenter.canSeeSender(viewer, sender.id)}`;
   };
   const bodyFor = (queue: EventQueue) => {
     const shape = bodyShape(queue);

@@ -3,6 +3,7 @@ import type { ChannelRow } from '../channels/queries';
 import { ApiError, badRequest } from '../http/errors';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { accessCheckFor } from '../users/access';
 import { Role, type UserRow } from '../users/queries';
 import { escapeHtml } from '../markdown/render';
 import { REALM_SERVER_FACTS } from '../realm/settings';
@@ -177,6 +178,9 @@ export function checkCanSendDirect(stoa: Stoa, sender: UserRow, recipients: read
   for (const recipient of recipients) {
     if (!recipient.is_active) throw badRequest(`'${recipient.email}' is no longer using Zulip.`);
   }
+  // A guest may write only to people they may see (can_access_all_users_group).
+  const accessible = accessCheckFor(stoa, sender);
+  if (!recipients.every(accessible)) throw badRequest('You do not have permission to access some of the recipients.');
   if (sender.is_bot || recipients.every((r) => r.is_bot || r.id === sender.id)) return;
   const everyone = [sender, ...recipients];
   const permissionGroup = realmSetting(stoa, 'realm_direct_message_permission_group') as number;

@@ -2,6 +2,8 @@ import type { Stoa } from '../stoa';
 import { RecipientType } from '../channels/queries';
 import { presentReactionType, type ReactionTypeNames } from '../emoji/choice';
 import { realmSetting } from '../realm/settings-store';
+import { accessCheckFor, INACCESSIBLE_USER_AVATAR_PATH, INACCESSIBLE_USER_NAME } from '../users/access';
+import { standInEmail } from '../users/email-visibility';
 import type { UserRow } from '../users/queries';
 import { flagNames } from './flags';
 import type { MessageRow, ReactionRow, SubmessageRow } from './queries';
@@ -44,6 +46,20 @@ export class MessagePresenter {
       this.users.set(id, user);
     }
     return user;
+  }
+
+  private readonly accessChecks = new Map<number, (target: UserRow) => boolean>();
+
+  /**
+   * Whether the viewer may see the sender (can_access_all_users_group). A guest may read a
+   * channel message from someone outside the channel; Zulip then shows an "Unknown user".
+   * Spectators (no viewer) read web-public channels with their senders shown.
+   */
+  canSeeSender(viewer: UserRow | null, senderId: number): boolean {
+    if (viewer === null) return true;
+    let check = this.accessChecks.get(viewer.id);
+    if (!check) this.accessChecks.set(viewer.id, (check = accessCheckFor(this.stoa, viewer)));
+    return check(this.user(senderId));
   }
 
   /** The channel's name, or the conversation's participants sorted by ID. */
@@ -155,13 +171,14 @@ export class MessagePresenter {
   ): Record<string, unknown> {
     const sender = this.user(row.sender_id);
     const isChannel = row.stream_id !== null;
+    const known = this.canSeeSender(viewer, sender.id);
     const message: Record<string, unknown> = {
       id: row.id,
       sender_id: sender.id,
-      sender_email: sender.email,
-      sender_full_name: sender.full_name,
+      sender_email: known ? sender.email : standInEmail(sender.id),
+      sender_full_name: known ? sender.full_name : INACCESSIBLE_USER_NAME,
       sender_realm_str: (this.realmString ??= this.stoa.realm.get()!.string_id),
-      avatar_url: this.stoa.avatars.urlFor(viewer, sender, view.clientGravatar),
+      avatar_url: known ? this.stoa.avatars.urlFor(viewer, sender, view.clientGravatar) : INACCESSIBLE_USER_AVATAR_PATH,
       type: isChannel ? 'stream' : 'private',
       recipient_id: row.recipient_id,
       display_recipient: this.displayRecipient(row.recipient_id),

@@ -2,6 +2,7 @@ import { sendEvent, write } from '../events/send';
 import type { EventQueue } from '../events/queues';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import type { Stoa } from '../stoa';
+import { usersWhoCanAccess } from '../users/access';
 import type { UserRow } from '../users/queries';
 import { legacyClientPresence, modernPresence } from './present';
 import type { PresenceRow } from './queries';
@@ -48,7 +49,7 @@ function presenceEvent(stoa: Stoa, user: UserRow, row: PresenceRow) {
  * clients keeping user statuses learn of every change, whichever endpoint made it.
  */
 function announceAway(stoa: Stoa, user: UserRow, away: boolean): void {
-  sendEvent(stoa, { type: 'user_status', user_id: user.id, away }, stoa.users.activeIds());
+  sendEvent(stoa, { type: 'user_status', user_id: user.id, away }, usersWhoCanAccess(stoa, user));
 }
 
 function announce(stoa: Stoa, user: UserRow, row: PresenceRow, force: boolean): void {

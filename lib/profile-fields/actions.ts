@@ -2,6 +2,7 @@ import { sendEvent, write } from '../events/send';
 import { renderMarkdown } from '../markdown/render';
 import { markdownContextFor } from '../markdown/context';
 import type { Stoa } from '../stoa';
+import { usersWhoCanAccess } from '../users/access';
 import { presentFields } from './present';
 import { FieldType, type NewProfileField, type ProfileFieldRow } from './queries';
 import { isRenderable } from './values';
@@ -59,7 +60,7 @@ function announceValue(stoa: Stoa, userId: number, fieldId: number, value: strin
   const customProfileField: Record<string, unknown> = { id: fieldId, value };
   if (rendered !== null) customProfileField.rendered_value = rendered;
   const person = { user_id: userId, custom_profile_field: customProfileField };
-  sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+  sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, stoa.users.byId(userId)!));
 }
 
 /** Applies a user's profile changes together; only values that really change are announced. */

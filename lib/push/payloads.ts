@@ -1,6 +1,8 @@
 import type { MessageRow } from '../messages/queries';
 import type { Stoa } from '../stoa';
+import { canAccessUser, INACCESSIBLE_USER_AVATAR_PATH, INACCESSIBLE_USER_NAME } from '../users/access';
 import { apiEmailFor } from '../users/actions';
+import { standInEmail } from '../users/email-visibility';
 import type { UserRow } from '../users/queries';
 
 /**
@@ -66,20 +68,31 @@ function title(notice: Notice, stoa: Stoa): string {
   return sender.full_name;
 }
 
+/**
+ * The sender as the recipient may see them: a guest may be notified of a channel message
+ * from someone they may not see (can_access_all_users_group), shown as Zulip's "Unknown user".
+ */
+function senderSeenBy(stoa: Stoa, recipient: UserRow, sender: UserRow) {
+  if (!canAccessUser(stoa, recipient, sender)) {
+    return { email: standInEmail(sender.id), fullName: INACCESSIBLE_USER_NAME, avatarUrl: INACCESSIBLE_USER_AVATAR_PATH };
+  }
+  return { email: apiEmailFor(sender, sender.email_address_visibility), fullName: sender.full_name, avatarUrl: stoa.avatars.url(sender) };
+}
+
 /** The payloads of the legacy (not end-to-end-encrypted) path, for one recipient. */
 export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) {
   const { message, sender } = notice;
-  const visibility = sender.email_address_visibility;
+  const shown = senderSeenBy(stoa, recipient, sender);
   const senderFields = {
     sender_id: sender.id,
-    sender_email: apiEmailFor(sender, visibility),
+    sender_email: shown.email,
     time: message.date_sent,
     ...conversationFields(notice),
   };
   const text = plainText(message.rendered_content);
   const group = message.stream_id !== null || notice.directUserIds.length > 2;
   const apns = {
-    alert: { title: title(notice, stoa), subtitle: group ? `${sender.full_name}:` : '', body: truncated(text).content },
+    alert: { title: title(notice, stoa), subtitle: group ? `${shown.fullName}:` : '', body: truncated(text).content },
     sound: 'default',
     badge: 0,
     custom: { zulip: { ...realmFields(stoa, recipient), ...senderFields, message_ids: [message.id] } },
@@ -90,8 +103,8 @@ export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) 
     event: 'message',
     zulip_message_id: message.id,
     ...truncated(text),
-    sender_full_name: sender.full_name,
-    sender_avatar_url: stoa.avatars.url(sender),
+    sender_full_name: shown.fullName,
+    sender_avatar_url: shown.avatarUrl,
   };
   return { apns, gcm };
 }
@@ -99,6 +112,7 @@ export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) 
 /** The end-to-end-encrypted payload: the whole notification, readable only on the device. */
 export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: Notice): Record<string, unknown> {
   const { message, sender } = notice;
+  const shown = senderSeenBy(stoa, recipient, sender);
   const realm = stoa.realm.get()!;
   const payload: Record<string, unknown> = {
     realm_url: stoa.site,
@@ -109,8 +123,8 @@ export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: 
     message_id: message.id,
     time: message.date_sent,
     content: plainText(message.rendered_content),
-    sender_full_name: sender.full_name,
-    sender_avatar_url: stoa.avatars.url(sender),
+    sender_full_name: shown.fullName,
+    sender_avatar_url: shown.avatarUrl,
   };
   if (message.stream_id !== null) {
     Object.assign(payload, { recipient_type: 'channel', channel_id: message.stream_id, channel_name: notice.channelName, topic: message.topic });

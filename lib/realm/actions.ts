@@ -2,7 +2,8 @@ import { unixSeconds } from '../clock';
 import { createSystemGroups } from '../groups/actions';
 import { write } from '../events/send';
 import type { Stoa } from '../stoa';
-import { createUser, INTERNAL_EMAIL_DOMAIN } from '../users/actions';
+import { createUser } from '../users/actions';
+import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
 import { Role } from '../users/queries';
 
 export const NOTIFICATION_BOT_EMAIL = `notification-bot@${INTERNAL_EMAIL_DOMAIN}`;

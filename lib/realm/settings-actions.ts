@@ -4,6 +4,7 @@ import { sendEvent, write } from '../events/send';
 import { updateFullMembers } from '../groups/full-members';
 import { groupForValue, groupSettingValue, type GroupSettingValue } from '../groups/settings';
 import type { Stoa } from '../stoa';
+import { announceUserAccessChanges, snapshotUserAccess } from '../users/access-events';
 import { REALM_SETTINGS } from './settings';
 import { realmSetting } from './settings-store';
 
@@ -57,11 +58,16 @@ export function updateRealm(stoa: Stoa, changes: RealmChanges): void {
       if (key === 'realm_waiting_period_threshold') updateFullMembers(stoa);
     }
     const now = unixSeconds(stoa.clock);
+    // Who guests may see follows can_access_all_users_group: when it changes, each guest hears
+    // of the people appearing (realm_user add) or vanishing (remove) for them, after the setting.
+    const changesAccess = changes.groupSettings.some(({ key }) => key === 'realm_can_access_all_users_group');
+    const accessBefore = changesAccess ? snapshotUserAccess(stoa, undefined, true) : new Map();
     for (const { key, value } of changes.groupSettings) {
       const groupId = groupForValue(stoa, value, now);
       stoa.realm.storeSetting(key, groupId);
       sendEvent(stoa, groupSettingEvent(key, groupId, stoa), everyone);
     }
+    announceUserAccessChanges(stoa, accessBefore);
   });
 }
 

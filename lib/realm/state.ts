@@ -7,7 +7,7 @@ import { USER_GROUP_SETTINGS } from '../groups/access';
 import { describePermission, groupSettingValue } from '../groups/settings';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';
-import { INTERNAL_EMAIL_DOMAIN } from '../users/actions';
+import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
 import { realmPermissionSettings, REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
 import { realmSetting, serverWebPublicStreamsEnabled } from './settings-store';
 import { realmIconUrl } from './views';

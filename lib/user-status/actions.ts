@@ -3,6 +3,7 @@ import { presentReactionType } from '../emoji/choice';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
+import { usersWhoCanAccess } from '../users/access';
 import type { UserRow } from '../users/queries';
 import { changeUserSettings } from '../users/settings-store';
 import type { StatusChange } from './queries';
@@ -29,6 +30,7 @@ export function updateUserStatus(stoa: Stoa, user: UserRow, change: StatusChange
         return shaped as { type: string };
       },
     );
-    sendEvent(stoa, event, stoa.users.activeIds());
+    // Since Zulip 8.0, only those who may see the user (can_access_all_users_group).
+    sendEvent(stoa, event, usersWhoCanAccess(stoa, user));
   });
 }

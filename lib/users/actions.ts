@@ -23,23 +23,19 @@ import { sendEvent, write } from '../events/send';
 import { revokeInvitesBy, revokeInvitesTo } from '../invites/actions';
 import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
-import { canSeeDeliveryEmail } from './email-visibility';
+import { canSeeDeliveryEmail, standInEmail } from './email-visibility';
+import { canAccessUser, inaccessibleUserPlaceholder, usersWhoCanAccess } from './access';
+import { announceUserAccessChanges, snapshotUserAccess } from './access-events';
 import { presentUser } from './present';
 import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
 import { announceReturningRealmSettingHolder } from '../realm/settings-actions';
-
-/**
- * Domain of the stand-in API emails of users who hide their real address, and of the
- * server's own bots. Never a deliverable domain.
- */
-export const INTERNAL_EMAIL_DOMAIN = 'stoa.local';
 
 /**
  * The API email a user has under an email visibility setting: the real address when everyone
  * may see it (and always for bots), else a stand-in that reveals nothing.
  */
 export function apiEmailFor(user: UserRow, visibility: number): string {
-  return visibility === EmailVisibility.EVERYONE || user.is_bot ? user.delivery_email : `user${user.id}@${INTERNAL_EMAIL_DOMAIN}`;
+  return visibility === EmailVisibility.EVERYONE || user.is_bot ? user.delivery_email : standInEmail(user.id);
 }
 
 export interface NewAccount {
@@ -90,12 +86,26 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
   return id;
 }
 
-/** Tells every active user's clients about a new account, as each of them may see it. */
+/**
+ * Tells every active user's clients about a new account, as each of them may see it. A guest
+ * who may not see the newcomer (can_access_all_users_group) hears nothing if their client
+ * declared `user_list_incomplete`, else gets Zulip's "Unknown user" in the newcomer's place;
+ * joining channels they share may then give them the real person (see access-events.ts).
+ */
 function announceUser(stoa: Stoa, userId: number): void {
+  const newcomer = stoa.users.byId(userId)!;
+  // Whether a guest may see the newcomer is decided now: what joining channels changes comes
+  // with those changes, after this event.
+  const hiddenFrom = new Set(stoa.users.activeIds().filter((id) => !canAccessUser(stoa, stoa.users.byId(id)!, newcomer)));
   // What a viewer sees of the newcomer depends on the viewer and on client_gravatar.
   const event = perShape(
-    (queue) => `${queue.userId}:${queue.settings.clientGravatar}`,
+    (queue) => `${queue.userId}:${queue.settings.clientGravatar}:${queue.settings.capabilities.user_list_incomplete}`,
     (queue) => {
+      if (hiddenFrom.has(queue.userId)) {
+        return queue.settings.capabilities.user_list_incomplete
+          ? null
+          : { type: 'realm_user', op: 'add', person: inaccessibleUserPlaceholder(userId) };
+      }
       const viewer = stoa.users.byId(queue.userId)!;
       const person = presentUser(viewer, stoa.users.byId(userId)!, {
         avatars: stoa.avatars,
@@ -137,13 +147,9 @@ export function addUser(stoa: Stoa, account: NewAccount, joins?: Joins): number 
   });
 }
 
-/** Everyone who may see a change to this user: the organization's active accounts. */
-function audienceOf(stoa: Stoa): number[] {
-  return stoa.users.activeIds();
-}
-
-function announcePersonUpdate(stoa: Stoa, person: Record<string, unknown>): void {
-  sendEvent(stoa, { type: 'realm_user', op: 'update', person }, audienceOf(stoa));
+/** Tells everyone who may see the user (can_access_all_users_group) of a change to them. */
+function announcePersonUpdate(stoa: Stoa, person: Record<string, unknown> & { user_id: number }): void {
+  sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, stoa.users.byId(person.user_id)!));
 }
 
 function announceAvatar(stoa: Stoa, user: UserRow): void {
@@ -162,6 +168,8 @@ export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
     const user = stoa.users.byId(userId)!;
     if (user.role === role) return;
     const visibleBefore = visibleChannelIds(stoa, user);
+    // Becoming a guest may hide people from the user, and ceasing to be one shows them all.
+    const accessBefore = snapshotUserAccess(stoa, () => [userId]);
     removeFromRoleGroups(stoa, userId, user.role);
     stoa.users.setRole(userId, role);
     addToRoleGroups(stoa, userId, role);
@@ -171,6 +179,8 @@ export function changeRole(stoa: Stoa, userId: number, role: RoleValue): void {
     announceVisibleEmails(stoa, user, after);
     announceAdministeredBots(stoa, user, after);
     announceChannelAccessChange(stoa, user.role === Role.GUEST, visibleBefore, after);
+    announceUserAccessChanges(stoa, accessBefore);
+    if (role === Role.GUEST) announceUserAccessChanges(stoa, new Map([[userId, null]]));
   });
 }
 
@@ -199,7 +209,7 @@ export function changeDeliveryEmail(stoa: Stoa, userId: number, email: string): 
     stoa.users.setDeliveryEmail(userId, email);
     stoa.users.setEmail(userId, apiEmailFor({ ...before, delivery_email: email }, before.email_address_visibility));
     const after = stoa.users.byId(userId)!;
-    const viewers = audienceOf(stoa).filter((id) => canSeeDeliveryEmail(stoa.users.byId(id)!, after));
+    const viewers = usersWhoCanAccess(stoa, after).filter((id) => canSeeDeliveryEmail(stoa.users.byId(id)!, after));
     sendEvent(stoa, { type: 'realm_user', op: 'update', person: { user_id: userId, delivery_email: email } }, viewers);
     if (after.email !== before.email) announcePersonUpdate(stoa, { user_id: userId, new_email: after.email });
     if (after.avatar_source === 'G') announceAvatar(stoa, after);
@@ -214,6 +224,8 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
   // A person's bots stop with them, as on Zulip: nobody would be left to answer for them.
   const deactivated = [userId, ...stoa.users.botsOwnedBy(userId).filter((bot) => bot.is_active).map((bot) => bot.id)];
   write(stoa, () => {
+    // Guests who saw someone only through a channel lose sight of them (Zulip's realm_user remove).
+    const accessBefore = snapshotUserAccess(stoa);
     for (const id of deactivated) {
       stoa.users.setActive(id, false);
       revokeSessions(stoa, id);
@@ -223,6 +235,7 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
       if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });
       announceSubscriberActivity(stoa, id, false);
     }
+    announceUserAccessChanges(stoa, accessBefore);
   });
   for (const id of deactivated) for (const queue of [...stoa.queues.queuesOf(id)]) stoa.queues.delete(queue);
 }
@@ -230,7 +243,10 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
 /** Reactivates an account; clients put it back into the groups it still belongs to. */
 export function reactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
+    const accessBefore = snapshotUserAccess(stoa);
     stoa.users.setActive(userId, true);
+    // Guests who see the returning user again through a channel get them whole, first.
+    announceUserAccessChanges(stoa, accessBefore);
     announcePersonUpdate(stoa, { user_id: userId, is_active: true });
     const user = stoa.users.byId(userId)!;
     if (user.is_bot) announceBotUpdate(stoa, user, { is_active: true });

@@ -9,6 +9,7 @@ import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import { renderSvgToPng, squareImage } from '../uploads/images';
 import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
+import { INACCESSIBLE_USER_AVATAR_PATH, canAccessUser } from './access';
 import { changeAvatar } from './actions';
 import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE } from './avatars';
 import { Role, type UserRow } from './queries';
@@ -105,21 +106,31 @@ const DEFAULT_AVATAR = `<svg xmlns="http://www.w3.org/2000/svg" width="100" heig
   <circle cx="50" cy="38" r="18" fill="#a1a1aa"/>
   <path d="M16 96c2-20 16-32 34-32s32 12 34 32z" fill="#a1a1aa"/>
 </svg>`;
-let defaultAvatar: Promise<Buffer> | undefined;
 
-export function serveDefaultAvatar(_req: Request, res: Response, next: NextFunction): void {
-  defaultAvatar ??= renderSvgToPng(DEFAULT_AVATAR);
-  defaultAvatar.then(
-    (bytes) => {
-      res.setHeader('Content-Type', 'image/png');
-      res.setHeader('Cache-Control', 'public, max-age=86400');
-      res.end(bytes);
-    },
-    (err: unknown) => {
-      defaultAvatar = undefined;
-      next(err);
-    },
-  );
+/** The picture of someone the viewer may not see (can_access_all_users_group): a question mark. */
+const INACCESSIBLE_USER_AVATAR = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+  <rect width="100" height="100" fill="#e4e4e7"/>
+  <path d="M36 38a14 14 0 1 1 20 12.6c-4 2-6 5-6 9.4v4" fill="none" stroke="#a1a1aa" stroke-width="9" stroke-linecap="round"/>
+  <circle cx="50" cy="80" r="5.5" fill="#a1a1aa"/>
+</svg>`;
+
+/** Serves a fixed picture, drawn once from its SVG and kept. */
+function servePicture(svg: string) {
+  let png: Promise<Buffer> | undefined;
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    png ??= renderSvgToPng(svg);
+    png.then(
+      (bytes) => {
+        res.setHeader('Content-Type', 'image/png');
+        res.setHeader('Cache-Control', 'public, max-age=86400');
+        res.end(bytes);
+      },
+      (err: unknown) => {
+        png = undefined;
+        next(err);
+      },
+    );
+  };
 }
 
 /**
@@ -141,7 +152,11 @@ export function redirectToAvatar(stoa: Stoa, medium: boolean) {
       if (!isId) return next(unauthorized());
     }
     const target = isId ? stoa.users.byId(Number(emailOrId)) : stoa.users.byAnyEmail(emailOrId);
-    let url = target
+    // A guest who may not see someone gets the picture of an unknown user, as on Zulip.
+    const hidden = target !== undefined && req.user !== undefined && !canAccessUser(stoa, req.user, target);
+    let url = hidden
+      ? INACCESSIBLE_USER_AVATAR_PATH
+      : target
       ? medium
         ? stoa.avatars.mediumUrl(target)
         : stoa.avatars.url(target)
@@ -151,3 +166,6 @@ export function redirectToAvatar(stoa: Stoa, medium: boolean) {
     res.redirect(302, url);
   };
 }
+
+export const serveDefaultAvatar = servePicture(DEFAULT_AVATAR);
+export const serveInaccessibleUserAvatar = servePicture(INACCESSIBLE_USER_AVATAR);

@@ -1,5 +1,16 @@
 import { EmailVisibility, Role, type UserRow } from './queries';
 
+/**
+ * Domain of the stand-in API emails of users who hide their real address, and of the
+ * server's own bots. Never a deliverable domain.
+ */
+export const INTERNAL_EMAIL_DOMAIN = 'stoa.local';
+
+/** The address that names a user without revealing their real one. */
+export function standInEmail(userId: number): string {
+  return `user${userId}@${INTERNAL_EMAIL_DOMAIN}`;
+}
+
 /** Whether `viewer` may see `target`'s real email address, by the target's visibility setting. */
 export function canSeeDeliveryEmail(viewer: UserRow, target: UserRow): boolean {
   if (viewer.id === target.id || deliveryEmailVisibleToAll(target)) return true;

@@ -131,6 +131,29 @@ export function prepareUserQueries(db: Statements) {
     'INSERT INTO realm_user_settings_defaults (name, value) VALUES (?, ?) ON CONFLICT DO UPDATE SET value = excluded.value',
   );
   const deleteRealmDefault = db.prepare<[string]>('DELETE FROM realm_user_settings_defaults WHERE name = ?');
+  // Who shares a conversation with whom, for the organization's can_access_all_users_group
+  // (lib/users/access.ts): fellow subscribers of a channel (active accounts only, as Zulip
+  // counts them), and everyone in a direct-message conversation with the user.
+  const channelPeerIds = db.prepare<[number], { user_id: number }>(
+    `SELECT DISTINCT peer.user_id FROM subscriptions own
+       JOIN subscriptions peer ON peer.recipient_id = own.recipient_id AND peer.active = 1
+       JOIN users ON users.id = peer.user_id AND users.is_active = 1
+     WHERE own.user_id = ? AND own.active = 1`,
+  );
+  const sharesChannel = db.prepare<[number, number], { one: number }>(
+    `SELECT 1 AS one FROM subscriptions own
+       JOIN subscriptions peer ON peer.recipient_id = own.recipient_id AND peer.active = 1
+     WHERE own.user_id = ? AND own.active = 1 AND peer.user_id = ? LIMIT 1`,
+  );
+  // A conversation's members are kept as sorted, comma-separated IDs (see schema.sql). The
+  // cast matters: a bound JavaScript number arrives as REAL, and 5.0 would read as '5.0'.
+  const directConversationsOf = db.prepare<[number], { user_ids: string }>(
+    "SELECT user_ids FROM direct_message_groups WHERE instr(',' || user_ids || ',', ',' || CAST(? AS INTEGER) || ',') > 0",
+  );
+  const sharesDirectConversation = db.prepare<[number, number], { one: number }>(
+    `SELECT 1 AS one FROM direct_message_groups
+     WHERE instr(',' || user_ids || ',', ',' || CAST(? AS INTEGER) || ',') > 0 AND instr(',' || user_ids || ',', ',' || CAST(? AS INTEGER) || ',') > 0 LIMIT 1`,
+  );
 
   // Every request reads its caller's row, and many read other rows again and again; a row of
   // 21 columns costs several microseconds to build. Rows are kept, frozen, until any user row
@@ -220,5 +243,17 @@ export function prepareUserQueries(db: Statements) {
     realmDefaultOverrides: () => realmDefaultOverrides.all(),
     putRealmDefault: (name: string, json: string) => void putRealmDefault.run(name, json),
     deleteRealmDefault: (name: string) => void deleteRealmDefault.run(name),
+    /** Active users subscribed to a channel the user is subscribed to (the user too, if active). */
+    channelPeerIds: (userId: number) => channelPeerIds.all(userId).map((r) => r.user_id),
+    /** Whether the target, an active user, shares a channel subscription with the user. */
+    sharesChannel: (userId: number, targetId: number) => sharesChannel.get(userId, targetId) !== undefined,
+    /** Everyone in a direct-message conversation with the user, the user included. */
+    directPartnerIds: (userId: number) => {
+      const ids = new Set<number>();
+      for (const { user_ids } of directConversationsOf.all(userId)) for (const id of user_ids.split(',')) ids.add(Number(id));
+      return ids;
+    },
+    sharesDirectConversation: (userId: number, targetId: number) =>
+      sharesDirectConversation.get(userId, targetId) !== undefined,
   };
 }

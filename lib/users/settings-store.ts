@@ -6,6 +6,7 @@ import { sendEvent, write } from '../events/send';
 import { revokeSessions } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import { apiEmailFor } from './actions';
+import { usersWhoCanAccess } from './access';
 import { canSeeDeliveryEmail } from './email-visibility';
 import type { UserRow } from './queries';
 import {
@@ -67,7 +68,7 @@ export const notificationSettingsState = legacySettingsState('update_global_noti
  * learn the new delivery_email (or null), and everyone learns a new API email when it changes.
  */
 function announceEmailVisibility(stoa: Stoa, before: UserRow, after: UserRow): void {
-  for (const viewerId of stoa.users.activeIds()) {
+  for (const viewerId of usersWhoCanAccess(stoa, after)) {
     const viewer = stoa.users.byId(viewerId)!;
     const couldSee = canSeeDeliveryEmail(viewer, before);
     const canSee = canSeeDeliveryEmail(viewer, after);
@@ -78,7 +79,7 @@ function announceEmailVisibility(stoa: Stoa, before: UserRow, after: UserRow): v
   }
   if (before.email !== after.email) {
     const person = { user_id: after.id, new_email: after.email };
-    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, after));
   }
 }
 
@@ -118,7 +119,7 @@ export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<s
       announceSetting(stoa, after, name, value);
       if (name === 'timezone') {
         const person = { user_id: userId, email: after.email, timezone: after.timezone };
-        sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
+        sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, after));
       }
       if (name === 'email_address_visibility') announceEmailVisibility(stoa, before, after);
       if (name === 'presence_enabled') presenceEnabledChanged(stoa, after, value as boolean);
@@ -137,9 +138,9 @@ export function changeFullName(stoa: Stoa, userId: number, fullName: string): vo
   write(stoa, () => {
     if (stoa.users.byId(userId)!.full_name === fullName) return;
     stoa.users.setFullName(userId, fullName);
-    const person = { user_id: userId, full_name: fullName };
-    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
     const user = stoa.users.byId(userId)!;
+    const person = { user_id: userId, full_name: fullName };
+    sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, user));
     if (user.is_bot) announceBotUpdate(stoa, user, { full_name: fullName });
   });
 }

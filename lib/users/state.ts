@@ -2,6 +2,7 @@ import type { StateContext } from '../events/state-context';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { allProfileValues } from '../profile-fields/present';
+import { accessCheckFor, inaccessibleUserPlaceholder } from './access';
 import { presentUser } from './present';
 import { Role, type UserRow } from './queries';
 
@@ -17,8 +18,12 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
   const view = { avatars: stoa.avatars, clientGravatar: queue.clientGravatar, profileData: allProfileValues(stoa) };
   const active: unknown[] = [];
   const inactive: unknown[] = [];
+  const accessible = accessCheckFor(stoa, user);
   for (const target of stoa.users.inRealm()) {
-    (target.is_active ? active : inactive).push(presentUser(user, target, view));
+    if (accessible(target)) (target.is_active ? active : inactive).push(presentUser(user, target, view));
+    // Someone the guest may not see is left out for clients that can do without them, and
+    // otherwise listed as Zulip's "Unknown user", who counts as active whatever the truth.
+    else if (!queue.capabilities.user_list_incomplete) active.push(inaccessibleUserPlaceholder(target.id));
   }
   const can = (key: string) => userHasRealmPermission(stoa, user, key);
   const canCreatePublic = can('realm_can_create_public_channel_group');

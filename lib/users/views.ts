@@ -19,6 +19,7 @@ import {
   type SettingValue,
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
+import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder } from './access';
 import { presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
@@ -65,11 +66,23 @@ function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow 
   return user;
 }
 
+/** Reading a user the viewer may not see (a guest, under can_access_all_users_group) is refused as on Zulip. */
+function checkCanRead(stoa: Stoa, viewer: UserRow, target: UserRow): UserRow {
+  if (!canAccessUser(stoa, viewer, target)) throw badRequest('Insufficient permission');
+  return target;
+}
+
 export const getUsers = endpoint<UserViewParams>({
   params: { properties: userViewParams },
   view: ({ stoa, user, params }) => {
     const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: params.include_custom_profile_fields ? allProfileValues(stoa) : null };
-    return { members: stoa.users.inRealm().map((target) => presentUser(user, target, view)) };
+    // Zulip lists the people a guest may not see as "Unknown user" here.
+    const accessible = accessCheckFor(stoa, user);
+    return {
+      members: stoa.users
+        .inRealm()
+        .map((target) => (accessible(target) ? presentUser(user, target, view) : inaccessibleUserPlaceholder(target.id))),
+    };
   },
 });
 
@@ -91,7 +104,7 @@ export const getUserById = endpoint<UserViewParams & { user_id: number }>({
   params: { properties: { user_id: { type: 'integer' }, ...userViewParams }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = accessUserById(stoa, params.user_id);
+    const target = checkCanRead(stoa, user, accessUserById(stoa, params.user_id));
     const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
@@ -100,7 +113,7 @@ export const getUserById = endpoint<UserViewParams & { user_id: number }>({
 export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
   params: { properties: { email: { type: 'string' }, ...userViewParams }, required: ['email'] },
   view: ({ stoa, user, params }) => {
-    const target = accessUserByEmail(stoa, user, params.email);
+    const target = checkCanRead(stoa, user, accessUserByEmail(stoa, user, params.email));
     const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
