@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { Db } from '../db';
-import { Flag } from '../messages/flags';
 import { REALM_SETTINGS } from '../realm/settings';
 import { USER_SETTINGS } from '../users/settings';
 import {
@@ -23,7 +22,8 @@ import {
   USER_GROUP_SETTINGS,
   USER_ROW_SETTINGS,
   ZULIP_REACTION_TYPE,
-  zulipFlagsMask,
+  zulipEditHistory,
+  zulipFlagsOfBits,
   type ZulipExport,
 } from './zulip-format';
 
@@ -230,7 +230,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       }
       for (const um of selectUserMessages.all(batch[0].id, after) as Row[]) {
         if (!keptIds.has(um.message_id) || !userMessageUsers.has(um.user_id)) continue;
-        file.zerver_usermessage.push({ id: userMessageId++, user_profile: um.user_id, message: um.message_id, flags_mask: zulipFlags(um.flags) });
+        file.zerver_usermessage.push({ id: userMessageId++, user_profile: um.user_id, message: um.message_id, flags_mask: zulipFlagsOfBits(um.flags) });
       }
       if (file.zerver_message.length >= MESSAGES_PER_FILE) {
         messageFiles.push(file);
@@ -652,26 +652,6 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   };
   checkDateFields(realmJson);
   return { realm: realmJson, messageFiles, attachment: { zerver_attachment: zerverAttachments }, files };
-}
-
-/** Stoa's flag bits as Zulip's flags_mask. */
-function zulipFlags(bits: number): number {
-  return zulipFlagsMask((Object.keys(Flag) as Array<keyof typeof Flag>).filter((name) => (bits & Flag[name]) !== 0));
-}
-
-/**
- * Stoa keeps edit history as clients see it (newest first); Zulip stores the same entries,
- * with prev_rendered_content_version beside a rendered previous content.
- */
-function zulipEditHistory(text: string | null): string | null {
-  if (!text) return null;
-  const entries = JSON.parse(text) as Row[];
-  return JSON.stringify(
-    entries.map((entry) => ({
-      ...entry,
-      ...(entry.prev_rendered_content !== undefined ? { prev_rendered_content_version: RENDERED_CONTENT_VERSION } : {}),
-    })),
-  );
 }
 
 /** The importer reads every date field of the tables it converts; a missing one is a bug here. */

@@ -20,6 +20,7 @@
 
 import { RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
 import { GROUP_SETTINGS } from '../groups/queries';
+import { Flag } from '../messages/flags';
 
 /** The Zulip release whose import this export is written for; migration_status.json names it. */
 export const ZULIP_TARGET_VERSION = '10.2';
@@ -134,6 +135,13 @@ export const FOREIGN_KEYS: Record<string, Record<string, string>> = {
   zerver_attachment: { owner: 'zerver_userprofile', realm: 'zerver_realm' },
 };
 
+/**
+ * The table of direct message groups: Zulip 10 writes zerver_huddle (its DirectMessageGroup
+ * model kept the old table name); a later rename gives zerver_directmessagegroup. An importer
+ * reads whichever is there.
+ */
+export const DIRECT_MESSAGE_GROUP_TABLES = ['zerver_huddle', 'zerver_directmessagegroup'] as const;
+
 /** Zulip's Recipient.type values, which Stoa's recipients table uses too. */
 export { RecipientType };
 
@@ -172,12 +180,50 @@ export function zulipFlagNames(mask: number): string[] {
   return ZULIP_USER_MESSAGE_FLAGS.filter((_, bit) => (mask & (1 << bit)) !== 0);
 }
 
-/** Stoa's reaction types by Zulip's name for them, and back. */
+/** Stoa's flag bits as Zulip's flags_mask. */
+export function zulipFlagsOfBits(bits: number): number {
+  return zulipFlagsMask((Object.keys(Flag) as Array<keyof typeof Flag>).filter((name) => (bits & Flag[name]) !== 0));
+}
+
+/** Zulip's flags_mask as Stoa's flag bits; flags Stoa does not keep (group_mentioned, ...) are dropped. */
+export function stoaFlagBits(mask: number): number {
+  let bits = 0;
+  for (const name of zulipFlagNames(mask)) if (name in Flag) bits |= Flag[name as keyof typeof Flag];
+  return bits;
+}
+
+/** Zulip's reaction types by Stoa's name for them (Stoa's -> Zulip's). */
 export const ZULIP_REACTION_TYPE: Record<string, string> = {
   unicode_emoji: 'unicode_emoji',
   realm_emoji: 'realm_emoji',
   service_extra_emoji: 'zulip_extra_emoji',
 };
+
+/** The same, the other way: Stoa's reaction type by Zulip's name. */
+export const STOA_REACTION_TYPE: Record<string, string> = Object.fromEntries(
+  Object.entries(ZULIP_REACTION_TYPE).map(([stoa, zulip]) => [zulip, stoa]),
+);
+
+/**
+ * Stoa keeps edit history as clients see it (newest first); Zulip stores the same entries,
+ * with prev_rendered_content_version beside a rendered previous content.
+ */
+export function zulipEditHistory(text: string | null): string | null {
+  if (!text) return null;
+  const entries = JSON.parse(text) as Array<Record<string, unknown>>;
+  return JSON.stringify(
+    entries.map((entry) => ({
+      ...entry,
+      ...(entry.prev_rendered_content !== undefined ? { prev_rendered_content_version: RENDERED_CONTENT_VERSION } : {}),
+    })),
+  );
+}
+
+/** Zulip's edit history entries as Stoa keeps them: without the rendering version. */
+export function stoaEditHistory(entries: ReadonlyArray<Record<string, unknown>>): string | null {
+  if (entries.length === 0) return null;
+  return JSON.stringify(entries.map(({ prev_rendered_content_version: _version, ...entry }) => entry));
+}
 
 /** Zulip's RealmExport.type values, which the API's export_type uses. */
 export const ExportType = { PUBLIC: 1, FULL_WITH_CONSENT: 2, FULL_WITHOUT_CONSENT: 3 } as const;

@@ -1,0 +1,374 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { ImportError } from '../lib/import/read';
+import { importExport } from '../lib/import/write';
+import type { Client } from './support/client';
+import { spawnStoa, tempDir, TestServer } from './support/server';
+
+type Row = Record<string, any>;
+
+function ok(response: { status: number; body: any }, what: string): any {
+  assert.equal(response.status, 200, `${what}: ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+async function png(color: { r: number; g: number; b: number }, size = 64): Promise<Buffer> {
+  return sharp({ create: { width: size, height: size, channels: 3, background: color } }).png().toBuffer();
+}
+
+/** Everyone whose view of the organization the round trip compares, by user ID. */
+interface Organization {
+  people: Map<number, Client>;
+  uploadPaths: string[];
+  emojiUrls: string[];
+  avatarUserId: number;
+}
+
+/**
+ * An organization with one of each kind of thing Stoa keeps and its export carries, made
+ * through the API as people would make it.
+ */
+async function buildOrganization(server: TestServer): Promise<Organization> {
+  const owner = server.owner;
+  const admin = await server.createUser('Ada Admin');
+  const moderator = await server.createUser('Mo Moderator');
+  const member = await server.createUser('Mel Member');
+  const guest = await server.createUser('Gus Guest');
+  const leaver = await server.createUser('Lee Leaver');
+  ok(await owner.patch(`/users/${admin.userId}`, { role: 200 }), 'admin');
+  ok(await owner.patch(`/users/${moderator.userId}`, { role: 300 }), 'moderator');
+  ok(await owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+  const bot = ok(await member.post('/bots', { full_name: 'Helper Bot', short_name: 'helper' }), 'bot');
+  ok(await member.post('/bots', { full_name: 'Hook Bot', short_name: 'hook', bot_type: 2 }), 'webhook bot');
+
+  // Personal settings, one hidden address, an avatar, a status.
+  ok(await owner.patch('/settings', { twenty_four_hour_time: true, emojiset: 'text', enter_sends: true }), 'settings');
+  ok(await member.patch('/settings', { email_address_visibility: 4, starred_message_counts: false }), 'hide email');
+  ok(await member.upload('/users/me/avatar', [{ name: 'me.png', bytes: await png({ r: 10, g: 200, b: 10 }, 120), type: 'image/png' }]), 'avatar');
+  ok(await member.post('/users/me/status', { status_text: 'On holiday', emoji_name: 'palm_tree' }), 'status');
+  ok(await admin.post('/users/me/presence', { status: 'active' }), 'presence');
+  ok(await member.post('/users/me/alert_words', { alert_words: ['deploy'] }), 'alert words');
+
+  // Organization settings of each kind: plain, channel, group and edit-history policy.
+  const adminsGroup = server.groupId('role:administrators');
+  ok(
+    await owner.patch('/realm', {
+      description: 'A place **to talk**',
+      waiting_period_threshold: 3,
+      message_content_edit_limit_seconds: 1200,
+      message_edit_history_visibility_policy: 'moves',
+      can_create_public_channel_group: JSON.stringify({ new: adminsGroup }),
+    }),
+    'realm settings',
+  );
+
+  // Channels: public and default, private with its history hidden, archived.
+  const everyone = [owner, admin, moderator, member, guest, leaver].map((c) => c.credentials!.email);
+  ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'general', description: 'Everything **else**' }], principals: everyone }), 'general');
+  ok(
+    await owner.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'secret', description: 'Quiet' }],
+      principals: [owner.credentials!.email, member.credentials!.email],
+      invite_only: true,
+      history_public_to_subscribers: false,
+    }),
+    'secret',
+  );
+  ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'old' }] }), 'old');
+  const streams = ok(await owner.get('/streams'), 'streams').streams as Row[];
+  const general = streams.find((s) => s.name === 'general')!.stream_id;
+  const secret = streams.find((s) => s.name === 'secret')!.stream_id;
+  const old = streams.find((s) => s.name === 'old')!.stream_id;
+  ok(await owner.post('/default_streams', { stream_id: general }), 'default channel');
+  ok(await owner.patch('/realm', { new_stream_announcements_stream_id: general }), 'announcements');
+  ok(
+    await member.post('/users/me/subscriptions/properties', {
+      subscription_data: [
+        { stream_id: general, property: 'color', value: '#abcdef' },
+        { stream_id: general, property: 'pin_to_top', value: true },
+        { stream_id: general, property: 'desktop_notifications', value: false },
+        { stream_id: secret, property: 'is_muted', value: true },
+      ],
+    }),
+    'subscription settings',
+  );
+
+  // Groups: one with members and a subgroup, one managed by an anonymous group.
+  const reviewers = ok(await owner.post('/user_groups/create', { name: 'reviewers', description: 'People who review', members: [member.userId, moderator.userId] }), 'group');
+  const leads = ok(
+    await owner.post('/user_groups/create', {
+      name: 'leads',
+      description: 'Leads',
+      members: [admin.userId],
+      subgroups: [reviewers.group_id],
+      can_manage_group: JSON.stringify({ direct_members: [moderator.userId], direct_subgroups: [] }),
+    }),
+    'group with subgroup',
+  );
+  assert.ok(leads.group_id);
+
+  // Custom emoji and profile fields.
+  ok(await owner.upload('/realm/emoji/party_parrot', [{ name: 'parrot.png', bytes: await png({ r: 250, g: 10, b: 10 }), type: 'image/png' }]), 'emoji');
+  ok(await owner.upload('/realm/emoji/retired', [{ name: 'retired.png', bytes: await png({ r: 1, g: 2, b: 250 }), type: 'image/png' }]), 'emoji 2');
+  ok(await owner.delete('/realm/emoji/retired'), 'deactivate emoji');
+  const text = ok(await owner.post('/realm/profile_fields', { name: 'Team', hint: 'Where you work', field_type: 1 }), 'text field').id;
+  const mentor = ok(await owner.post('/realm/profile_fields', { name: 'Mentor', field_type: 6 }), 'user field').id;
+  const shirt = ok(
+    await owner.post('/realm/profile_fields', {
+      name: 'Shirt',
+      field_type: 3,
+      field_data: JSON.stringify({ s: { text: 'Small', order: '1' }, l: { text: 'Large', order: '2' } }),
+    }),
+    'choice field',
+  );
+  ok(
+    await member.patch('/users/me/profile_data', {
+      data: [
+        { id: text, value: 'Platform **team**' },
+        { id: mentor, value: [server.ownerId] },
+        { id: shirt.id, value: 'l' },
+      ],
+    }),
+    'profile data',
+  );
+
+  ok(await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }), 'linkifier');
+  ok(await owner.post('/realm/playgrounds', { name: 'Python online', pygments_language: 'python', url_template: 'https://python.example.com?code={code}' }), 'playground');
+
+  // Messages of every kind, with edits, moves, uploads, reactions and flags.
+  const send = async (client: Client, params: Row) => ok(await client.post('/messages', params), 'send').id as number;
+  const hello = await send(owner, { type: 'stream', to: general, topic: 'greetings', content: 'Hello @**Mel Member** and @*reviewers*, see #123' });
+  const edited = await send(member, { type: 'stream', to: general, topic: 'greetings', content: 'first draft' });
+  ok(await member.patch(`/messages/${edited}`, { content: 'second draft, time to deploy' }), 'edit');
+  const moved = await send(admin, { type: 'stream', to: general, topic: 'misfiled', content: 'this belongs elsewhere' });
+  ok(await admin.patch(`/messages/${moved}`, { topic: 'filed', propagate_mode: 'change_all' }), 'move');
+  ok(await admin.patch(`/messages/${moved}`, { topic: '✔ filed', propagate_mode: 'change_all' }), 'resolve');
+  await send(moderator, { type: 'stream', to: general, topic: 'greetings', content: '/me waves' });
+  await send(owner, { type: 'stream', to: general, topic: 'greetings', content: '@**all** the party is on :party_parrot:' });
+  await send(owner, { type: 'stream', to: secret, topic: 'plans', content: 'quiet plans' });
+  await send(owner, { type: 'stream', to: old, topic: 'history', content: 'from before' });
+  const uploaded = ok(await member.upload('/user_uploads', [{ name: 'notes.txt', bytes: 'some notes', type: 'text/plain' }]), 'upload').url as string;
+  const picture = ok(await member.upload('/user_uploads', [{ name: 'dot.png', bytes: await png({ r: 5, g: 5, b: 5 }, 30), type: 'image/png' }]), 'image').url as string;
+  const withFiles = await send(member, { type: 'stream', to: general, topic: 'files', content: `[notes.txt](${uploaded}) and [dot.png](${picture})` });
+  await send(member, { type: 'direct', to: [owner.credentials!.email], content: 'a word in private' });
+  await send(owner, { type: 'direct', to: [member.credentials!.email], content: 'a word back' });
+  await send(member, { type: 'direct', to: [owner.credentials!.email, admin.credentials!.email], content: 'the three of us' });
+  await send(admin, { type: 'direct', to: [admin.credentials!.email], content: 'note to self' });
+  await send(guest, { type: 'direct', to: [member.credentials!.email], content: 'from the guest' });
+
+  ok(await owner.post('/messages/flags', { messages: [hello, withFiles], op: 'add', flag: 'starred' }), 'star');
+  ok(await member.post('/messages/flags', { messages: [hello], op: 'add', flag: 'read' }), 'read');
+  ok(await member.post(`/messages/${hello}/reactions`, { emoji_name: 'party_parrot' }), 'custom reaction');
+  ok(await admin.post(`/messages/${hello}/reactions`, { emoji_name: 'thumbs_up' }), 'unicode reaction');
+  ok(await guest.post(`/messages/${hello}/reactions`, { emoji_name: 'zulip' }), 'zulip reaction');
+
+  ok(await member.post(`/users/me/muted_users/${guest.userId}`), 'mute user');
+  ok(await member.post('/user_topics', { stream_id: general, topic: 'files', visibility_policy: 1 }), 'mute topic');
+  ok(await admin.post('/user_topics', { stream_id: general, topic: 'greetings', visibility_policy: 3 }), 'follow topic');
+
+  // Last, so that nothing above is refused for it: an archived channel and a deactivated user.
+  ok(await owner.delete(`/streams/${old}`), 'archive');
+  ok(await owner.delete(`/users/${leaver.userId}`), 'deactivate');
+
+  const emoji = Object.values(ok(await owner.get('/realm/emoji'), 'emoji').emoji as Record<string, Row>);
+  const people = new Map<number, Client>([
+    [server.ownerId, owner],
+    [admin.userId, admin],
+    [moderator.userId, moderator],
+    [member.userId, member],
+    [guest.userId, guest],
+  ]);
+  assert.ok(bot.user_id);
+  return {
+    people,
+    uploadPaths: [uploaded, picture],
+    emojiUrls: emoji.map((e) => e.source_url as string),
+    avatarUserId: member.userId,
+  };
+}
+
+/**
+ * What register answers that differs between two servers by nature, not by data: each names
+ * the reason it is left out of the comparison.
+ */
+const INHERENT_REGISTER_KEYS: Record<string, string> = {
+  queue_id: 'each server makes its own event queues',
+  last_event_id: 'each server makes its own event queues',
+  server_timestamp: 'the time of the request',
+  presences: 'compared apart below: whether someone is idle depends on the moment asked',
+  presence_last_update_id: 'compared apart below, with presences',
+  realm_url: 'the address each server is reached at',
+  realm_uri: 'the address each server is reached at',
+  server_emoji_data_url: 'the address each server is reached at',
+  realm_icon_url: "made from the server's address while no icon is uploaded",
+};
+
+/**
+ * Fields that an export cannot carry: a bot's API key (exports carry no credentials, Zulip's
+ * neither), and the date the server's own bots joined (Zulip's format names them by email only).
+ */
+function withoutUncarried(state: Row): Row {
+  const copy = structuredClone(state);
+  for (const bot of copy.realm_bots ?? []) delete bot.api_key;
+  for (const bot of copy.cross_realm_bots ?? []) delete bot.date_joined;
+  return copy;
+}
+
+/**
+ * Stoa files a one-to-one conversation under one recipient for both directions; Zulip's format
+ * (so the export) addresses each message to its receiver, and the import makes the
+ * conversation anew: its recipient_id is the one number that may differ.
+ */
+function withoutDirectRecipientIds(messages: Row[]): Row[] {
+  return messages.map((m) => (m.type === 'private' ? { ...m, recipient_id: undefined } : m));
+}
+
+describe('stoa import', () => {
+  let first: TestServer;
+  let second: TestServer;
+  let organization: Organization;
+  let tarball: string;
+  let importOutput: string;
+  const work = tempDir('stoa-import-');
+
+  before(async () => {
+    first = await TestServer.start();
+    organization = await buildOrganization(first);
+    tarball = path.join(work, 'export.tar.gz');
+    const exported = spawnStoa(['export', '--data', first.data, '--output', tarball]);
+    assert.equal(await exported.exited, 0, exported.output());
+    const into = path.join(work, 'imported');
+    const imported = spawnStoa(['import', tarball, '--data', into]);
+    assert.equal(await imported.exited, 0, imported.output());
+    importOutput = imported.output();
+    second = await TestServer.start({ data: into });
+  });
+  after(async () => {
+    await first?.close();
+    await second?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** A client of the second server for a user of the first, by their new API key. */
+  const onSecond = (userId: number): Client => {
+    const user = second.stoa.users.byId(userId)!;
+    return second.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
+  };
+
+  test('the command says what it imported and how the owner logs in', () => {
+    assert.match(importOutput, /Imported ".+" into .+: 8 users, 3 channels, \d+ messages and 2 uploaded files\./);
+    assert.match(importOutput, /The owner owner@example\.com logs in with the password \S+ \(shown this once\)\./);
+  });
+
+  test('every message reads the same for everyone, flag by flag', async () => {
+    for (const [userId, client] of organization.people) {
+      for (const apply_markdown of [true, false]) {
+        const params = { anchor: 'oldest', num_before: 0, num_after: 1000, apply_markdown };
+        const before = ok(await client.get('/messages', params), 'messages before').messages as Row[];
+        const after = ok(await onSecond(userId).get('/messages', params), 'messages after').messages as Row[];
+        assert.ok(before.length > 0);
+        assert.deepEqual(withoutDirectRecipientIds(after), withoutDirectRecipientIds(before), `user ${userId}'s messages, apply_markdown ${apply_markdown}`);
+        for (const message of before.filter((m) => m.edit_history || m.last_edit_timestamp || m.last_moved_timestamp)) {
+          const history = (await client.get(`/messages/${message.id}/history`)).body;
+          assert.deepEqual((await onSecond(userId).get(`/messages/${message.id}/history`)).body, history, `history of ${message.id}`);
+        }
+      }
+      // Narrows that rest on what the import rebuilt: conversations, topics, search.
+      for (const narrow of [[{ operator: 'is', operand: 'dm' }], [{ operator: 'search', operand: 'draft' }], [{ operator: 'is', operand: 'starred' }]]) {
+        const params = { anchor: 'newest', num_before: 100, num_after: 0, narrow: JSON.stringify(narrow) };
+        const before = ok(await client.get('/messages', params), 'narrow before').messages as Row[];
+        const after = ok(await onSecond(userId).get('/messages', params), 'narrow after').messages as Row[];
+        assert.deepEqual(after.map((m) => m.id), before.map((m) => m.id), `user ${userId}'s ${JSON.stringify(narrow)}`);
+      }
+    }
+  });
+
+  test('register answers the same state for everyone', async () => {
+    for (const [userId, client] of organization.people) {
+      const before = ok(await client.post('/register', {}), 'register before');
+      const after = ok(await onSecond(userId).post('/register', {}), 'register after');
+      for (const key of Object.keys(INHERENT_REGISTER_KEYS)) {
+        delete before[key];
+        delete after[key];
+      }
+      const [was, is] = [withoutUncarried(before), withoutUncarried(after)];
+      const differing = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter((key) => !isDeepStrictEqual(was[key], is[key]));
+      assert.deepEqual(
+        differing.map((key) => ({ key, before: was[key], after: is[key] })),
+        [],
+        `user ${userId}'s state differs in ${differing.join(', ')}`,
+      );
+    }
+  });
+
+  test('presence comes across as it was', async () => {
+    const before = ok(await first.owner.get('/realm/presence'), 'presence before');
+    const after = ok(await onSecond(first.ownerId).get('/realm/presence'), 'presence after');
+    assert.deepEqual(Object.keys(after.presences).sort(), Object.keys(before.presences).sort());
+    for (const [userId, presence] of Object.entries(before.presences as Record<string, Row>)) {
+      assert.equal(after.presences[userId].active_timestamp, presence.active_timestamp, `user ${userId}`);
+      assert.equal(after.presences[userId].idle_timestamp, presence.idle_timestamp, `user ${userId}`);
+    }
+  });
+
+  test('uploads, emoji and avatars are served again, the files byte for byte', async () => {
+    const owner = onSecond(first.ownerId);
+    for (const url of [...organization.uploadPaths, ...organization.emojiUrls]) {
+      const before = await first.owner.download(url);
+      const after = await owner.download(url);
+      assert.equal(before.status, 200, url);
+      assert.equal(after.status, 200, url);
+      assert.ok(after.bytes.equals(before.bytes), `${url} has the same bytes`);
+    }
+    const member = (ok(await owner.get(`/users/${organization.avatarUserId}`), 'user').user as Row).avatar_url as string;
+    const avatar = await owner.download(member);
+    assert.equal(avatar.status, 200);
+    assert.equal((await sharp(avatar.bytes).metadata()).format, 'png');
+  });
+
+  test('new things take IDs above every imported one', async () => {
+    const owner = onSecond(first.ownerId);
+    const maxMessage = (second.stoa.db.prepare('SELECT max(id) AS id FROM messages').get() as { id: number }).id;
+    const sent = ok(await owner.post('/messages', { type: 'stream', to: 'general', topic: 'after', content: 'after the move' }), 'send').id;
+    assert.ok(sent > maxMessage);
+    const created = ok(await owner.post('/user_groups/create', { name: 'newcomers', description: 'New', members: [first.ownerId] }), 'group').group_id;
+    assert.ok(created > Math.max(...(ok(await first.owner.get('/user_groups'), 'groups').user_groups as Row[]).map((g) => g.id)));
+    ok(await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'fresh' }] }), 'channel');
+    const fresh = (ok(await owner.get('/streams'), 'streams').streams as Row[]).find((s) => s.name === 'fresh')!;
+    assert.ok(fresh.stream_id > Math.max(...(ok(await first.owner.get('/streams', { include_all: true }), 'streams').streams as Row[]).map((s) => s.stream_id)));
+  });
+
+  test('refuses a data folder that already holds something, and changes nothing in it', async () => {
+    const child = spawnStoa(['import', tarball, '--data', second.data]);
+    assert.equal(await child.exited, 1, child.output());
+    assert.match(child.output(), /^stoa: import failed, nothing was written: .* is not empty/m);
+    const occupied = path.join(work, 'occupied');
+    mkdirSync(occupied);
+    writeFileSync(path.join(occupied, 'notes.txt'), 'mine');
+    await assert.rejects(importExport(tarball, occupied), (err: Error) => err instanceof ImportError && /is not empty/.test(err.message));
+    assert.deepEqual(readdirSync(occupied), ['notes.txt']);
+  });
+
+  test('refuses bad arguments with one line and exit code 2', async () => {
+    for (const args of [['import'], ['import', 'a.tar.gz', 'b.tar.gz'], ['import', tarball, '--nope'], ['import', tarball, '--data', ':memory:']]) {
+      const child = spawnStoa(args);
+      assert.equal(await child.exited, 2, child.output());
+      assert.match(child.output().trim(), /^stoa: [^\n]+$/);
+    }
+  });
+
+  test('reads an unpacked export folder as well as its tarball', async () => {
+    const unpacked = path.join(work, 'unpacked');
+    mkdirSync(unpacked);
+    const tar = await import('tar');
+    await tar.x({ file: tarball, cwd: unpacked });
+    const into = path.join(work, 'from-folder');
+    const result = await importExport(unpacked, into);
+    assert.equal(result.messages, (first.stoa.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n);
+    assert.ok(existsSync(path.join(into, 'stoa.db')));
+  });
+});
