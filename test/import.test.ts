@@ -8,6 +8,7 @@ import { ImportError } from '../lib/import/read';
 import { importExport } from '../lib/import/write';
 import type { Client } from './support/client';
 import { spawnStoa, tempDir, TestServer } from './support/server';
+import { UPLOAD_BYTES, UPLOAD_PATH, writeZulipExport, ZULIP_IDS, zulipExportFixture, type ZulipExportFixture } from './support/zulip-export';
 
 type Row = Record<string, any>;
 
@@ -191,6 +192,22 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
   };
 }
 
+/** Every capability a current client declares, so that register leaves nothing out. */
+const REGISTER_PARAMS = {
+  client_capabilities: JSON.stringify({
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: false,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+    linkifier_url_template: true,
+    user_list_incomplete: true,
+    include_deactivated_groups: true,
+    archived_channels: true,
+    empty_topic_name: true,
+  }),
+};
+
 /**
  * What register answers that differs between two servers by nature, not by data: each names
  * the reason it is left out of the comparison.
@@ -289,8 +306,8 @@ describe('stoa import', () => {
 
   test('register answers the same state for everyone', async () => {
     for (const [userId, client] of organization.people) {
-      const before = ok(await client.post('/register', {}), 'register before');
-      const after = ok(await onSecond(userId).post('/register', {}), 'register after');
+      const before = ok(await client.post('/register', REGISTER_PARAMS), 'register before');
+      const after = ok(await onSecond(userId).post('/register', REGISTER_PARAMS), 'register after');
       for (const key of Object.keys(INHERENT_REGISTER_KEYS)) {
         delete before[key];
         delete after[key];
@@ -370,5 +387,219 @@ describe('stoa import', () => {
     const result = await importExport(unpacked, into);
     assert.equal(result.messages, (first.stoa.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n);
     assert.ok(existsSync(path.join(into, 'stoa.db')));
+  });
+});
+
+describe('stoa import of an export made by Zulip', () => {
+  let server: TestServer;
+  let output: string;
+  const work = tempDir('stoa-import-zulip-');
+  const ids = ZULIP_IDS;
+
+  before(async () => {
+    const folder = writeZulipExport(await zulipExportFixture(), path.join(work, 'export'));
+    const tarball = path.join(work, 'zulip-export-1a2b3c4d.tar.gz');
+    const tar = await import('tar');
+    await tar.c({ gzip: true, file: tarball, cwd: path.dirname(folder) }, [path.basename(folder)]);
+    const into = path.join(work, 'data');
+    const child = spawnStoa(['import', tarball, '--data-dir', into]);
+    assert.equal(await child.exited, 0, child.output());
+    output = child.output();
+    server = await TestServer.start({ data: into });
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const as = (userId: number): Client => {
+    const user = server.stoa.users.byId(userId)!;
+    return server.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
+  };
+
+  test('the command names what Stoa does not import', () => {
+    assert.match(output, /Imported "Acme" into .+: 6 users, 2 channels, 7 messages and 1 uploaded files\./);
+    assert.match(output, /Note: zerver_scheduledmessage: 1 rows that Stoa does not import/);
+    assert.match(output, /The owner alice@acme\.example logs in with the password \S+/);
+  });
+
+  test('people, bots and the server\'s own bots come across with their roles and settings', async () => {
+    const alice = server.owner;
+    const { members } = ok(await alice.get('/users', { include_custom_profile_fields: true }), 'users');
+    const byId = new Map<number, any>((members as Row[]).map((u) => [u.user_id, u]));
+    assert.equal(byId.get(ids.alice).role, 100);
+    assert.equal(byId.get(ids.bob).delivery_email, 'bob@acme.example');
+    assert.equal(byId.get(ids.bob).email, `user${ids.bob}@stoa.local`, 'an address hidden from members gets Stoa\'s stand-in');
+    assert.equal(byId.get(ids.bob).profile_data[ids.field].value, 'Frontend');
+    assert.equal(byId.get(ids.carol).role, 600);
+    assert.equal(byId.get(ids.dave).is_active, false);
+    assert.equal(byId.get(ids.eve).is_active, false, 'a mirror dummy comes in deactivated');
+    assert.equal(byId.get(ids.robot).bot_owner_id, ids.bob);
+    assert.equal(byId.get(ids.bob).timezone, 'Europe/Paris');
+    const state = ok(await as(ids.bob).post('/register', REGISTER_PARAMS), 'register');
+    assert.deepEqual((state.cross_realm_bots as Row[]).map((b) => b.email).sort(), ['notification-bot@stoa.local', 'welcome-bot@stoa.local']);
+    assert.equal(state.user_settings.emojiset, 'text');
+    assert.equal(state.realm_name, 'Acme');
+    assert.equal(state.realm_description.includes('Where Acme talks'), true);
+    assert.equal(state.realm_waiting_period_threshold, 5);
+    assert.equal(state.realm_message_edit_history_visibility_policy, 'moves');
+    assert.equal(state.realm_new_stream_announcements_stream_id, ids.general);
+    assert.equal(state.realm_can_create_public_channel_group, ids.groups['role:administrators']);
+    assert.equal(state.realm_user_settings_defaults.emojiset, 'google-blob');
+    assert.equal(state.realm_user_settings_defaults.enter_sends, true);
+    const frontend = (state.realm_user_groups as Row[]).find((g) => g.name === 'frontend')!;
+    assert.deepEqual(frontend.members, [ids.bob]);
+    assert.deepEqual(frontend.can_manage_group, { direct_members: [ids.alice], direct_subgroups: [] });
+    const general = (state.subscriptions as Row[]).find((s) => s.stream_id === ids.general)!;
+    assert.deepEqual([general.color, general.pin_to_top, general.push_notifications], ['#e79ab5', true, false]);
+    assert.equal((state.subscriptions as Row[]).find((s) => s.stream_id === ids.engineering)!.is_muted, true);
+    assert.deepEqual(state.default_streams ?? state.realm_default_streams, [ids.general]);
+    assert.deepEqual(state.muted_users.map((m: Row) => m.id), [ids.carol]);
+    assert.deepEqual(state.user_topics.map((t: Row) => [t.stream_id, t.topic_name, t.visibility_policy]), [[ids.general, 'welcome', 3]]);
+    assert.deepEqual(state.alert_words, ['Deploy']);
+    assert.equal(state.user_status[ids.bob].status_text, 'Building');
+    assert.deepEqual(state.realm_linkifiers.map((l: Row) => l.pattern), ['ACME-(?P<id>[0-9]+)']);
+    assert.deepEqual(state.realm_playgrounds.map((p: Row) => p.pygments_language), ['rust']);
+    // Too old for GET /realm/presence, which leaves out anyone away for weeks: read where it is kept.
+    const presence = server.stoa.db.prepare('SELECT * FROM user_presence WHERE user_id = ?').get(ids.alice) as Row;
+    assert.deepEqual([presence.last_active_ms, presence.last_connected_ms, presence.last_update_id], [Math.round((1_700_000_000.123456 + 500.5) * 1000), Math.round((1_700_000_000.123456 + 600.25) * 1000), 7]);
+  });
+
+  test('one-to-one messages both ways become one conversation; flags, edits and reactions are kept', async () => {
+    const bob = as(ids.bob);
+    const messages = ok(await bob.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 100 }), 'messages').messages as Row[];
+    const byId = new Map<number, any>(messages.map((m) => [m.id, m]));
+    assert.deepEqual([...byId.keys()], [1000, 1001, 1002, 1003, 1004, 1005, 1006]);
+    assert.equal(byId.get(1001).recipient_id, byId.get(1002).recipient_id, 'both directions share the conversation');
+    assert.deepEqual(byId.get(1001).display_recipient.map((r: Row) => r.id), [ids.alice, ids.bob]);
+    assert.deepEqual(byId.get(1003).display_recipient.map((r: Row) => r.id), [ids.alice, ids.bob, ids.carol]);
+    assert.deepEqual(byId.get(1006).display_recipient.map((r: Row) => r.id), [ids.bob]);
+    assert.equal(byId.get(1004).sender_email, 'welcome-bot@stoa.local');
+    assert.equal(byId.get(1001).client, 'ZulipMobile');
+    assert.deepEqual(byId.get(1000).flags.sort(), ['mentioned', 'read', 'starred'], 'group_mentioned, which Stoa does not keep, is dropped');
+    assert.deepEqual(byId.get(1004).flags, []);
+    assert.equal(byId.get(1000).subject, 'welcome');
+    assert.deepEqual(byId.get(1000).reactions.map((r: Row) => [r.emoji_name, r.reaction_type, r.user_id]), [
+      ['acme', 'realm_emoji', ids.bob],
+      ['thumbs_up', 'unicode_emoji', ids.carol],
+    ]);
+    const edited = byId.get(1005);
+    assert.equal(edited.subject, 'design');
+    assert.equal(edited.last_edit_timestamp, Math.floor(1_700_000_000.123456 + 1500));
+    assert.equal(edited.last_moved_timestamp, Math.floor(1_700_000_000.123456 + 2000));
+    const history = ok(await bob.get('/messages/1005/history'), 'history').message_history as Row[];
+    assert.deepEqual(history.map((h) => h.topic), ['draft', 'draft', 'design']);
+    assert.equal(history[0].content, 'The plan, see the spec');
+    const dms = ok(await as(ids.alice).get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: 'dm', operand: [ids.bob] }]) }), 'dm narrow');
+    assert.deepEqual(dms.messages.map((m: Row) => m.id), [1001, 1002]);
+    const unread = ok(await as(ids.alice).post('/register', REGISTER_PARAMS), 'unread').unread_msgs;
+    assert.deepEqual(unread.pms.map((p: Row) => [p.other_user_id, p.unread_message_ids]), [[ids.bob, [1001]]]);
+  });
+
+  test('uploads, custom emoji and avatars are served from the new data folder', async () => {
+    const bob = as(ids.bob);
+    const file = await bob.download(`/user_uploads/${UPLOAD_PATH}`);
+    assert.equal(file.status, 200);
+    assert.ok(file.bytes.equals(UPLOAD_BYTES));
+    const emoji = Object.values(ok(await bob.get('/realm/emoji'), 'emoji').emoji as Record<string, Row>).find((e) => e.name === 'acme')!;
+    const image = await bob.download(emoji.source_url);
+    assert.equal(image.status, 200);
+    assert.equal((await sharp(image.bytes).metadata()).width, 64);
+    const me = ok(await bob.get('/users/me'), 'me');
+    assert.equal(me.avatar_version, 2);
+    const avatar = await bob.download(me.avatar_url);
+    assert.equal(avatar.status, 200);
+    const attachments = ok(await bob.get('/attachments'), 'attachments').attachments as Row[];
+    assert.deepEqual(attachments.map((a) => [a.id, a.path_id, a.messages.map((m: Row) => m.id)]), [[ids.attachment, UPLOAD_PATH, [1005]]]);
+  });
+
+  test('new messages and channels continue above the imported IDs', async () => {
+    const sent = ok(await server.owner.post('/messages', { type: 'stream', to: 'general', topic: 'new', content: 'hello from Stoa' }), 'send').id;
+    assert.ok(sent > 1006);
+  });
+});
+
+describe('stoa import refuses an export that does not hold together', () => {
+  const work = tempDir('stoa-import-bad-');
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  /** Imports the fixture after `edit` changes it, and checks that the import fails and writes nothing. */
+  async function refused(name: string, edit: (fixture: ZulipExportFixture, root: string) => void, expected: RegExp): Promise<void> {
+    const fixture = await zulipExportFixture();
+    const root = path.join(work, name, 'export');
+    const folder = writeZulipExport(fixture, root);
+    edit(fixture, folder);
+    const into = path.join(work, name, 'data');
+    await assert.rejects(importExport(folder, into), (err: Error) => {
+      assert.ok(err instanceof ImportError, `${name}: ${err.stack}`);
+      assert.match(err.message, expected);
+      return true;
+    });
+    assert.deepEqual(readdirSync(into), [], `${name}: nothing is left in the data folder`);
+  }
+  const rewrite = (folder: string, name: string, value: unknown) => writeFileSync(path.join(folder, name), JSON.stringify(value));
+
+  test('without realm.json', () => refused('no-realm', (_, folder) => rmSync(path.join(folder, 'realm.json')), /holds no realm\.json: it is not a Zulip export/));
+  test('with realm.json that is not JSON', () =>
+    refused('bad-json', (_, folder) => writeFileSync(path.join(folder, 'realm.json'), '{"zerver_realm": ['), /realm\.json is not valid JSON/));
+  test('with a table that is not a list', () =>
+    refused('not-a-list', (fixture, folder) => rewrite(folder, 'realm.json', { ...fixture.realm, zerver_stream: { general: 1 } }), /realm\.json: zerver_stream must be a list of objects/));
+  test('with a field of the wrong type', () =>
+    refused(
+      'wrong-type',
+      (fixture, folder) => {
+        fixture.realm.zerver_userprofile[0].role = 'owner';
+        rewrite(folder, 'realm.json', fixture.realm);
+      },
+      /zerver_userprofile \(id 10\): role must be an integer, not "owner"/,
+    ));
+  test('with a message from a user who is not in it', () =>
+    refused(
+      'missing-sender',
+      (fixture, folder) => {
+        fixture.messageFiles[1].zerver_message[0].sender = 999;
+        rewrite(folder, 'messages-000002.json', fixture.messageFiles[1]);
+      },
+      /zerver_message \(id 1003\): sender 999 names no user of the export/,
+    ));
+  test('with flags for a message that is not in it', () =>
+    refused(
+      'missing-message',
+      (fixture, folder) => {
+        fixture.messageFiles[0].zerver_usermessage[0].message = 4242;
+        rewrite(folder, 'messages-000001.json', fixture.messageFiles[0]);
+      },
+      /zerver_usermessage \(id 1\): message 4242 names no message of the export/,
+    ));
+  test('with a subscription of a user who is not in it', () =>
+    refused(
+      'missing-subscriber',
+      (fixture, folder) => {
+        fixture.realm.zerver_subscription.at(-1).user_profile = 77;
+        rewrite(folder, 'realm.json', fixture.realm);
+      },
+      /zerver_subscription \(id \d+\): user_profile 77 names no user of the export/,
+    ));
+  test('with an upload path that leaves its folder', () =>
+    refused(
+      'escaping-path',
+      (fixture, folder) => {
+        fixture.attachment.zerver_attachment[0].path_id = '../../etc/passwd';
+        rewrite(folder, 'attachment.json', fixture.attachment);
+      },
+      /zerver_attachment \(id 50\): path_id must be a relative path/,
+    ));
+  test('that is not a tarball at all', async () => {
+    const file = path.join(work, 'junk.tar.gz');
+    writeFileSync(file, 'this is not a tarball');
+    const into = path.join(work, 'junk-data');
+    await assert.rejects(importExport(file, into), /is not a readable tarball/);
+    assert.deepEqual(readdirSync(into), []);
+  });
+  test('through the command: exit code 1 and one line saying why', async () => {
+    const missing = path.join(work, 'nowhere.tar.gz');
+    const child = spawnStoa(['import', missing, '--data', path.join(work, 'cli-data')]);
+    assert.equal(await child.exited, 1, child.output());
+    assert.match(child.output().trim(), /^stoa: import failed, nothing was written: .*nowhere\.tar\.gz does not exist$/);
   });
 });

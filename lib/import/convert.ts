@@ -885,7 +885,10 @@ function editHistoryOf(fields: Fields, message: Row): Array<Record<string, unkno
   if (!Array.isArray(entries) || !entries.every((e) => typeof e === 'object' && e !== null && Number.isInteger((e as Row).user_id))) {
     fields.fail(message, 'edit_history', 'a list of edits, each naming its user_id');
   }
-  return entries as Array<Record<string, unknown>>;
+  // Clients are given whole seconds.
+  return (entries as Array<Record<string, unknown>>).map((entry) =>
+    typeof entry.timestamp === 'number' ? { ...entry, timestamp: Math.floor(entry.timestamp) } : entry,
+  );
 }
 
 /** A user message's flags: flags_mask (Zulip 2.0 on), or an older export's flags. */
