@@ -171,6 +171,18 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
   ok(await member.post('/user_topics', { stream_id: general, topic: 'files', visibility_policy: 1 }), 'mute topic');
   ok(await admin.post('/user_topics', { stream_id: general, topic: 'greetings', visibility_policy: 3 }), 'follow topic');
 
+  // What Zulip's export format has no place for, which Stoa's export carries in stoa.json:
+  // drafts, a scheduled message, a saved snippet, organization defaults for new users, a
+  // poll's votes, a channel's topics policy and newer permissions, an outgoing webhook.
+  ok(await member.post('/drafts', { drafts: JSON.stringify([{ type: 'stream', to: [general], topic: 'later', content: 'half a thought', timestamp: 1_700_000_000 }]) }), 'draft');
+  ok(await member.post('/scheduled_messages', { type: 'stream', to: general, topic: 'later', content: 'see you tomorrow', scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 }), 'scheduled');
+  ok(await member.post('/saved_snippets', { title: 'Greeting', content: 'Hello there!' }), 'snippet');
+  ok(await owner.patch('/realm/user_settings_defaults', { twenty_four_hour_time: true }), 'defaults');
+  const poll = await send(owner, { type: 'stream', to: general, topic: 'lunch', content: '/poll Lunch?\nPizza\nSalad' });
+  ok(await member.post('/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }), 'vote');
+  ok(await owner.patch(`/streams/${secret}`, { topics_policy: 'disable_empty_topic', can_delete_own_message_group: JSON.stringify({ new: server.groupId('role:members') }) }), 'channel policy');
+  ok(await owner.post('/bots', { full_name: 'Hook Out', short_name: 'hookout', bot_type: 3, payload_url: JSON.stringify('https://bots.example.com/hook') }), 'outgoing bot');
+
   // Last, so that nothing above is refused for it: an archived channel and a deactivated user.
   ok(await owner.delete(`/streams/${old}`), 'archive');
   ok(await owner.delete(`/users/${leaver.userId}`), 'deactivate');
@@ -225,12 +237,16 @@ const INHERENT_REGISTER_KEYS: Record<string, string> = {
 };
 
 /**
- * Fields that an export cannot carry: a bot's API key (exports carry no credentials, Zulip's
- * neither), and the date the server's own bots joined (Zulip's format names them by email only).
+ * Fields that an export does not carry: a bot's API key and an outgoing webhook's token
+ * (exports carry no credentials; Zulip's importer makes them anew too), and the date the
+ * server's own bots joined (Zulip's format names them by email only).
  */
 function withoutUncarried(state: Row): Row {
   const copy = structuredClone(state);
-  for (const bot of copy.realm_bots ?? []) delete bot.api_key;
+  for (const bot of copy.realm_bots ?? []) {
+    delete bot.api_key;
+    for (const service of bot.services ?? []) delete service.token;
+  }
   for (const bot of copy.cross_realm_bots ?? []) delete bot.date_joined;
   return copy;
 }
@@ -277,7 +293,7 @@ describe('stoa import', () => {
   };
 
   test('the command says what it imported and how the owner logs in', () => {
-    assert.match(importOutput, /Imported ".+" into .+: 8 users, 3 channels, \d+ messages and 2 uploaded files\./);
+    assert.match(importOutput, /Imported ".+" into .+: 9 users, 3 channels, \d+ messages and 2 uploaded files\./);
     assert.match(importOutput, /The owner owner@example\.com logs in with the password \S+ \(shown this once\)\./);
   });
 

@@ -18,7 +18,7 @@
  * not export either.
  */
 
-import { RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
+import { CHANNEL_GROUP_SETTINGS, RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
 import { GROUP_SETTINGS } from '../groups/queries';
 import { Flag } from '../messages/flags';
 
@@ -416,6 +416,54 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   ],
 };
 
+/**
+ * Stoa's own file in the export folder: what Zulip's format has no place for, so that a move
+ * from one Stoa to another through an export keeps it. Zulip's importer reads only the files
+ * it knows, and passes this one by.
+ */
+export const STOA_EXTRAS_FILE = 'stoa.json';
+
+/** How a column of STOA_EXTRA_TABLES is checked when read back: `?` allows null. */
+export type ExtraColumn = 'int' | 'int?' | 'str' | 'str?' | 'num';
+
+/**
+ * Tables of stoa.json, each copied row by row with these columns of Stoa's table of the same
+ * name: the export selects them, the import checks and inserts them. Drafts, scheduled
+ * messages and saved snippets are private data, exported as the other private tables are.
+ * An outgoing-webhook bot's token is a credential: it is made anew on import, as Zulip does.
+ */
+export const STOA_EXTRA_TABLES = {
+  channel_folders: { id: 'int', name: 'str', description: 'str', rendered_description: 'str', date_created: 'int', creator_id: 'int?', is_archived: 'int' },
+  drafts: { id: 'int', user_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', last_edit_time: 'num' },
+  saved_snippets: { id: 'int', user_id: 'int', title: 'str', content: 'str', date_created: 'int' },
+  scheduled_messages: {
+    id: 'int', sender_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', rendered_content: 'str',
+    sending_client: 'str', scheduled_timestamp: 'int', read_by_sender: 'int', delivered: 'int', delivered_message_id: 'int?',
+    failed: 'int', failure_message: 'str?',
+  },
+  submessages: { id: 'int', message_id: 'int', sender_id: 'int', msg_type: 'str', content: 'str' },
+  bot_services: { bot_id: 'int', name: 'str', base_url: 'str', interface: 'int' },
+} as const satisfies Record<string, Record<string, ExtraColumn>>;
+export type StoaExtraTable = keyof typeof STOA_EXTRA_TABLES;
+
+/** Columns of a channel that Zulip 10's Stream has no field for. */
+export const STREAM_EXTRA_COLUMNS: Record<string, ExtraColumn> = {
+  topics_policy: 'str',
+  folder_id: 'int?',
+  ...Object.fromEntries(
+    CHANNEL_GROUP_SETTINGS.filter((s) => !(STREAM_GROUP_SETTINGS as readonly string[]).includes(s)).map((s) => [`${s}_id`, 'int' as const]),
+  ),
+};
+
+/** What stoa.json holds. */
+export interface StoaExtras {
+  /** The organization's defaults for new users' settings, by name (Zulip 10's RealmUserDefault). */
+  realm_user_settings_defaults: Record<string, unknown>;
+  /** Per channel, by its ID: the columns of STREAM_EXTRA_COLUMNS. */
+  streams: Array<Record<string, unknown>>;
+  tables: Record<StoaExtraTable, Array<Record<string, unknown>>>;
+}
+
 /** The shape of migration_status.json. */
 export interface MigrationStatus {
   zulip_version: string;
@@ -437,4 +485,5 @@ export interface ZulipExport {
   attachment: { zerver_attachment: Record<string, unknown>[] };
   /** records.json of each folder, and where each listed file comes from on disk. */
   files: Record<FileFolder, { records: FileRecord[]; sources: Map<string, string> }>;
+  stoa: StoaExtras;
 }

@@ -7,14 +7,18 @@ import {
   CROSS_REALM_BOT_EMAIL,
   DIRECT_MESSAGE_GROUP_TABLES,
   EDIT_HISTORY_VISIBILITY,
+  type ExtraColumn,
   type FileRecord,
   REALM_CHANNEL_SETTINGS,
   REALM_GROUP_SETTINGS,
   REALM_PLAIN_SETTINGS,
   realmField,
   RecipientType,
+  STOA_EXTRA_TABLES,
+  STOA_EXTRAS_FILE,
   STOA_REACTION_TYPE,
   stoaEditHistory,
+  STREAM_EXTRA_COLUMNS,
   stoaFlagBits,
   STREAM_GROUP_SETTINGS,
   SUBSCRIPTION_SETTINGS,
@@ -32,7 +36,7 @@ import { REALM_SETTINGS, SYSTEM_GROUP_NAMES } from '../realm/settings';
 import { topicKey } from '../user-topics/queries';
 import { apiEmailFor, INTERNAL_EMAIL_DOMAIN } from '../users/actions';
 import { Role, type UserRow } from '../users/queries';
-import { NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS } from '../users/settings';
+import { NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS, USER_SETTINGS_BY_NAME } from '../users/settings';
 import { type ExportContents, ImportError, recordFile, type Row, tableOf } from './read';
 
 /** A value of a Stoa column, as better-sqlite3 binds it. */
@@ -857,9 +861,54 @@ export function convertExport(data: ExportContents): ImportPlan {
     if (table(name).length > 0) warnings.push(`${name}: ${table(name).length} rows that Stoa does not import`);
   }
 
+  // ---- What only Stoa keeps, from an export Stoa wrote (stoa.json).
+  if (data.stoa) {
+    const extras = data.stoa;
+    const defaults = extras.realm_user_settings_defaults ?? {};
+    if (typeof defaults !== 'object' || defaults === null || Array.isArray(defaults)) throw new ImportError(`${STOA_EXTRAS_FILE}: realm_user_settings_defaults must be an object`);
+    tables.realm_user_settings_defaults = [];
+    for (const [name, value] of Object.entries(defaults)) {
+      const def = USER_SETTINGS_BY_NAME.get(name);
+      if (def && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name, value: JSON.stringify(value) });
+      else warnings.push(`organization defaults: the setting ${name} = ${show(value)} is not one Stoa knows; left out`);
+    }
+    const extraFields = new Fields(`${STOA_EXTRAS_FILE}: streams`);
+    for (const extra of tableOf(extras, 'streams', STOA_EXTRAS_FILE)) {
+      const stream = streams.get(extraFields.ref(extra, 'id', streams, 'channel'))!;
+      for (const [column, type] of Object.entries(STREAM_EXTRA_COLUMNS)) stream[column] = extraValue(extraFields, extra, column, type);
+    }
+    const extraTables = (extras.tables ?? {}) as Row;
+    for (const [name, columns] of Object.entries(STOA_EXTRA_TABLES)) {
+      const fields = new Fields(`${STOA_EXTRAS_FILE}: ${name}`);
+      for (const extra of tableOf(extraTables, name, STOA_EXTRAS_FILE)) {
+        const row: StoaRow = {};
+        for (const [column, type] of Object.entries(columns)) row[column] = extraValue(fields, extra, column, type);
+        // A bot's token is a credential, which exports do not carry: each gets a new one.
+        if (name === 'bot_services') row.token = generateApiKey();
+        add(name, row);
+      }
+    }
+  }
+
   const owner = [...users.values()].find((u) => u.role === Role.OWNER && u.is_active === 1 && u.is_bot === 0);
   if (!owner) warnings.push('nobody is an active owner: no one can administer the organization until a database tool makes someone one');
   return { tables, uploads, avatars, emoji: emojiPlan, owner, warnings };
+}
+
+/** A column of stoa.json, checked against its declared type. */
+function extraValue(fields: Fields, row: Row, column: string, type: ExtraColumn): Cell {
+  switch (type) {
+    case 'int':
+      return fields.int(row, column);
+    case 'int?':
+      return fields.optInt(row, column);
+    case 'str':
+      return fields.str(row, column);
+    case 'str?':
+      return fields.optStr(row, column);
+    case 'num':
+      return fields.seconds(row, column);
+  }
 }
 
 function nullableBit(value: boolean | null): number | null {

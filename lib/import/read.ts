@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { EXPORT_FILES, FILE_FOLDERS, type FileFolder, type FileRecord } from '../export/zulip-format';
+import { EXPORT_FILES, FILE_FOLDERS, type FileFolder, type FileRecord, STOA_EXTRAS_FILE } from '../export/zulip-format';
 
 /** Something about the export that makes it unusable; the message says what and where. */
 export class ImportError extends Error {}
@@ -18,6 +18,8 @@ export interface ExportContents {
   records: Record<FileFolder, FileRecord[]>;
   /** Zulip's version, from migration_status.json when there is one. */
   zulipVersion: string | undefined;
+  /** stoa.json, in an export Stoa wrote; checked when converted. */
+  stoa: Row | undefined;
 }
 
 /**
@@ -124,7 +126,13 @@ export function readExportFolder(root: string): ExportContents {
     const status = readJson(root, EXPORT_FILES.migrationStatus);
     if (isObject(status) && typeof status.zulip_version === 'string') zulipVersion = status.zulip_version;
   }
-  return { root, realm, messages, userMessages, attachments, records, zulipVersion };
+  let stoa: Row | undefined;
+  if (existsSync(path.join(root, STOA_EXTRAS_FILE))) {
+    const extras = readJson(root, STOA_EXTRAS_FILE);
+    if (!isObject(extras)) throw new ImportError(`${STOA_EXTRAS_FILE} must hold an object`);
+    stoa = extras;
+  }
+  return { root, realm, messages, userMessages, attachments, records, zulipVersion, stoa };
 }
 
 /**
