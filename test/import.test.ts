@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
@@ -292,9 +292,14 @@ describe('stoa import', () => {
     return second.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
   };
 
-  test('the command says what it imported and how the owner logs in', () => {
+  test('the command says what it imported, and the owner logs in with the password it prints', async () => {
     assert.match(importOutput, /Imported ".+" into .+: 9 users, 3 channels, \d+ messages and 2 uploaded files\./);
-    assert.match(importOutput, /The owner owner@example\.com logs in with the password \S+ \(shown this once\)\./);
+    const password = /The owner owner@example\.com logs in with the password (\S+) \(shown this once\)\./.exec(importOutput)?.[1];
+    assert.ok(password, importOutput);
+    const login = ok(await second.anonymous.post('/fetch_api_key', { username: 'owner@example.com', password }), 'login');
+    assert.equal(login.user_id, first.ownerId);
+    const other = await second.anonymous.post('/fetch_api_key', { username: 'user1@example.com', password: 'secret-password' });
+    assert.equal(other.status, 401, 'passwords do not travel in exports');
   });
 
   test('every message reads the same for everyone, flag by flag', async () => {
@@ -409,6 +414,7 @@ describe('stoa import', () => {
 describe('stoa import of an export made by Zulip', () => {
   let server: TestServer;
   let output: string;
+  let passwords: string;
   const work = tempDir('stoa-import-zulip-');
   const ids = ZULIP_IDS;
 
@@ -418,7 +424,8 @@ describe('stoa import of an export made by Zulip', () => {
     const tar = await import('tar');
     await tar.c({ gzip: true, file: tarball, cwd: path.dirname(folder) }, [path.basename(folder)]);
     const into = path.join(work, 'data');
-    const child = spawnStoa(['import', tarball, '--data-dir', into]);
+    passwords = path.join(work, 'passwords.csv');
+    const child = spawnStoa(['import', tarball, '--data-dir', into, '--passwords', passwords]);
     assert.equal(await child.exited, 0, child.output());
     output = child.output();
     server = await TestServer.start({ data: into });
@@ -433,10 +440,17 @@ describe('stoa import of an export made by Zulip', () => {
     return server.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
   };
 
-  test('the command names what Stoa does not import', () => {
+  test('the command names what Stoa does not import, and everyone logs in with the passwords it wrote', async () => {
     assert.match(output, /Imported "Acme" into .+: 6 users, 2 channels, 7 messages and 1 uploaded files\./);
     assert.match(output, /Note: zerver_scheduledmessage: 1 rows that Stoa does not import/);
-    assert.match(output, /The owner alice@acme\.example logs in with the password \S+/);
+    assert.match(output, /Everyone's new password is in .+passwords\.csv \(3 people\)/);
+    assert.equal(statSync(passwords).mode & 0o777, 0o600);
+    const [header, ...lines] = readFileSync(passwords, 'utf8').trim().split('\n');
+    assert.equal(header, 'email,password');
+    const byEmail = new Map(lines.map((line) => line.split(',') as [string, string]));
+    assert.deepEqual([...byEmail.keys()].sort(), ['alice@acme.example', 'bob@acme.example', 'carol@acme.example']);
+    const login = ok(await server.anonymous.post('/fetch_api_key', { username: 'bob@acme.example', password: byEmail.get('bob@acme.example') }), 'login');
+    assert.equal(login.user_id, ids.bob);
   });
 
   test('people, bots and the server\'s own bots come across with their roles and settings', async () => {

@@ -53,6 +53,8 @@ export interface ImportPlan {
   emoji: Array<{ source: string; row: StoaRow }>;
   /** The first active owner, who is given a password (exports carry none). */
   owner: StoaRow | undefined;
+  /** Every active person (no bots), who may each be given a password. */
+  people: StoaRow[];
   /** What was left out, one line each. */
   warnings: string[];
 }
@@ -892,7 +894,8 @@ export function convertExport(data: ExportContents): ImportPlan {
 
   const owner = [...users.values()].find((u) => u.role === Role.OWNER && u.is_active === 1 && u.is_bot === 0);
   if (!owner) warnings.push('nobody is an active owner: no one can administer the organization until a database tool makes someone one');
-  return { tables, uploads, avatars, emoji: emojiPlan, owner, warnings };
+  const activePeople = [...users.values()].filter((u) => u.is_active === 1 && u.is_bot === 0);
+  return { tables, uploads, avatars, emoji: emojiPlan, owner, people: activePeople, warnings };
 }
 
 /** A column of stoa.json, checked against its declared type. */

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generatePassword, hashPassword } from '../auth/credentials';
 import { type Db, openDatabase } from '../db';
@@ -25,7 +25,20 @@ export interface ImportResult {
   warnings: string[];
   /** The first active owner's email and the password made for them; undefined without one. */
   owner: { email: string; password: string } | undefined;
+  /** With `passwordsFile`: how many people's passwords it lists. */
+  passwords: number;
 }
+
+export interface ImportOptions {
+  /**
+   * Give every active person a password and list them in this file (CSV: email,password,
+   * readable by its owner only); without it only the first owner gets one.
+   */
+  passwordsFile?: string;
+}
+
+/** Hashes at once: scrypt runs on libuv's thread pool, four at a time by default. */
+const HASHES_AT_ONCE = 4;
 
 /** The entries that make a data folder not empty (none for a new or empty folder). */
 export function dataFolderContents(dataFolder: string): string[] {
@@ -38,7 +51,7 @@ export function dataFolderContents(dataFolder: string): string[] {
  * database and the files are assembled in a hidden folder inside it and moved into place
  * only once whole, the database last: a failure at any step leaves the folder as it was.
  */
-export async function importExport(source: string, dataFolder: string): Promise<ImportResult> {
+export async function importExport(source: string, dataFolder: string, options: ImportOptions = {}): Promise<ImportResult> {
   const present = dataFolderContents(dataFolder);
   if (present.length > 0) {
     throw new ImportError(`${dataFolder} is not empty (it holds ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}); import into a new folder`);
@@ -47,6 +60,7 @@ export async function importExport(source: string, dataFolder: string): Promise<
   const staging = await mkdtemp(path.join(dataFolder, STAGING_PREFIX));
   const movedUploads = path.join(dataFolder, 'uploads');
   let uploadsMoved = false;
+  let passwordsWritten = false;
   try {
     const unpacked = path.join(staging, 'export');
     await mkdir(unpacked);
@@ -54,9 +68,16 @@ export async function importExport(source: string, dataFolder: string): Promise<
     const plan = convertExport(contents);
     const store = new UploadStore(staging);
     await placeFiles(plan, store);
-    const password = plan.owner ? generatePassword() : undefined;
-    if (plan.owner && password) plan.owner.password_hash = await hashPassword(password);
+    // Exports carry no passwords: the owner (or everyone, with a passwords file) gets a new one.
+    const given = options.passwordsFile ? plan.people : plan.owner ? [plan.owner] : [];
+    const passwords = await givePasswords(given);
     writeDatabase(path.join(staging, DATABASE_FILE), plan);
+    if (options.passwordsFile) {
+      const lines = given.map((person, i) => `${csvField(String(person.delivery_email))},${passwords[i]}`);
+      // 'wx': never over a file that is there already; readable by its owner only.
+      await writeFile(options.passwordsFile, `email,password\n${lines.join('\n')}\n`, { flag: 'wx', mode: 0o600 });
+      passwordsWritten = true;
+    }
 
     if (existsSync(store.root)) {
       await rename(store.root, movedUploads);
@@ -71,14 +92,32 @@ export async function importExport(source: string, dataFolder: string): Promise<
       messages: count('messages'),
       uploads: count('attachments'),
       warnings: plan.warnings,
-      owner: plan.owner && password ? { email: String(plan.owner.delivery_email), password } : undefined,
+      owner: plan.owner && !options.passwordsFile ? { email: String(plan.owner.delivery_email), password: passwords[0] } : undefined,
+      passwords: options.passwordsFile ? given.length : 0,
     };
   } catch (err) {
     if (uploadsMoved) await rm(movedUploads, { recursive: true, force: true });
+    if (passwordsWritten) await rm(options.passwordsFile!, { force: true });
     throw err;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Makes a password for each person and stores its hash on their row; answers the passwords in order. */
+async function givePasswords(people: StoaRow[]): Promise<string[]> {
+  const passwords = people.map(() => generatePassword());
+  for (let start = 0; start < people.length; start += HASHES_AT_ONCE) {
+    const batch = people.slice(start, start + HASHES_AT_ONCE);
+    const hashes = await Promise.all(batch.map((_, i) => hashPassword(passwords[start + i])));
+    batch.forEach((person, i) => (person.password_hash = hashes[i]));
+  }
+  return passwords;
+}
+
+/** An email as a CSV field: quoted when it holds a comma or a quote (addresses may). */
+function csvField(value: string): string {
+  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /**
