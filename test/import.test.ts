@@ -442,7 +442,8 @@ describe('stoa import of an export made by Zulip', () => {
 
   test('the command names what Stoa does not import, and everyone logs in with the passwords it wrote', async () => {
     assert.match(output, /Imported "Acme" into .+: 6 users, 2 channels, 7 messages and 1 uploaded files\./);
-    assert.match(output, /Note: zerver_scheduledmessage: 1 rows that Stoa does not import/);
+    assert.match(output, /Note: zerver_scheduledmessage \(id 2\): a reminder, which Stoa does not have; left out/);
+    assert.match(output, /Note: zerver_botstoragedata: 1 rows that Stoa does not import/);
     assert.match(output, /Everyone's new password is in .+passwords\.csv \(3 people\)/);
     assert.equal(statSync(passwords).mode & 0o777, 0o600);
     const [header, ...lines] = readFileSync(passwords, 'utf8').trim().split('\n');
@@ -490,6 +491,13 @@ describe('stoa import of an export made by Zulip', () => {
     assert.equal(state.user_status[ids.bob].status_text, 'Building');
     assert.deepEqual(state.realm_linkifiers.map((l: Row) => l.pattern), ['ACME-(?P<id>[0-9]+)']);
     assert.deepEqual(state.realm_playgrounds.map((p: Row) => p.pygments_language), ['rust']);
+    assert.deepEqual(
+      (state.scheduled_messages as Row[]).map((m) => [m.scheduled_message_id, m.type, m.to, m.topic, m.content, m.scheduled_delivery_timestamp]),
+      [[1, 'stream', ids.general, 'later', 'a message for later', 4_000_000_000]],
+    );
+    const robot = (state.realm_bots as Row[]).find((b) => b.user_id === ids.robot)!;
+    assert.equal(robot.services[0].base_url, 'https://robot.acme.example/hook');
+    assert.notEqual(robot.services[0].token, 'tokenfromzulip', 'a token is made anew');
     // Too old for GET /realm/presence, which leaves out anyone away for weeks: read where it is kept.
     const presence = server.stoa.db.prepare('SELECT * FROM user_presence WHERE user_id = ?').get(ids.alice) as Row;
     assert.deepEqual([presence.last_active_ms, presence.last_connected_ms, presence.last_update_id], [Math.round((1_700_000_000.123456 + 500.5) * 1000), Math.round((1_700_000_000.123456 + 600.25) * 1000), 7]);

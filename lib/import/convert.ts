@@ -859,7 +859,51 @@ export function convertExport(data: ExportContents): ImportPlan {
     });
   }
 
-  for (const name of ['zerver_scheduledmessage', 'zerver_service', 'zerver_botstoragedata', 'zerver_botconfigdata']) {
+  // ---- Zulip's scheduled messages and outgoing webhooks (a Stoa export has them in stoa.json).
+  const scheduledFields: Fields = new Fields('zerver_scheduledmessage');
+  for (const m of table('zerver_scheduledmessage')) {
+    // Delivery type 1 is a reminder sent back to oneself, which Stoa does not have.
+    if ((scheduledFields.optInt(m, 'delivery_type') ?? 2) !== 2) {
+      warnings.push(`zerver_scheduledmessage (id ${show(m.id)}): a reminder, which Stoa does not have; left out`);
+      continue;
+    }
+    const senderId = userRef(scheduledFields, m, 'sender');
+    const recipient = recipients.get(scheduledFields.ref(m, 'recipient', recipients, 'recipient'))!;
+    let to: number[];
+    if (recipient.type === RecipientType.STREAM) to = [recipient.typeId];
+    else if (recipient.type === RecipientType.PERSONAL) to = [userIdMap.get(recipient.typeId) ?? recipient.typeId];
+    else to = [...(groupMembers.get(scheduledFields.int(m, 'recipient')) ?? [])].filter((id) => id !== senderId);
+    if (to.length === 0) to = [senderId];
+    const clientId = scheduledFields.optInt(m, 'sending_client');
+    add('scheduled_messages', {
+      id: scheduledFields.int(m, 'id'),
+      sender_id: senderId,
+      type: recipient.type === RecipientType.STREAM ? 'stream' : 'private',
+      to_ids: JSON.stringify(to.sort((a, b) => a - b)),
+      topic: recipient.type === RecipientType.STREAM ? scheduledFields.str(m, 'subject', '') : '',
+      content: scheduledFields.str(m, 'content'),
+      rendered_content: scheduledFields.optStr(m, 'rendered_content') ?? `<p>${escapeHtml(scheduledFields.str(m, 'content'))}</p>`,
+      sending_client: (clientId === null ? undefined : clients.get(clientId)) ?? 'Internal',
+      scheduled_timestamp: Math.floor(scheduledFields.seconds(m, 'scheduled_timestamp')),
+      read_by_sender: bit(scheduledFields.bool(m, 'read_by_sender', true)),
+      delivered: bit(scheduledFields.bool(m, 'delivered', false)),
+      delivered_message_id: scheduledFields.optInt(m, 'delivered_message'),
+      failed: bit(scheduledFields.bool(m, 'failed', false)),
+      failure_message: scheduledFields.optStr(m, 'failure_message'),
+    });
+  }
+  const serviceFields = new Fields('zerver_service');
+  for (const service of table('zerver_service')) {
+    add('bot_services', {
+      bot_id: userRef(serviceFields, service, 'user_profile'),
+      name: serviceFields.str(service, 'name', ''),
+      base_url: serviceFields.str(service, 'base_url', ''),
+      interface: serviceFields.optInt(service, 'interface') ?? 1,
+      // A credential, made anew as Zulip's importer does.
+      token: generateApiKey(),
+    });
+  }
+  for (const name of ['zerver_botstoragedata', 'zerver_botconfigdata']) {
     if (table(name).length > 0) warnings.push(`${name}: ${table(name).length} rows that Stoa does not import`);
   }
 

@@ -127,7 +127,7 @@ export async function zulipExportFixture(): Promise<ZulipExportFixture> {
     }),
     user(ids.carol, { delivery_email: 'carol@acme.example', full_name: 'Carol Guest', role: 600 }),
     user(ids.dave, { delivery_email: 'dave@acme.example', full_name: 'Dave Moderator', role: 300, is_active: false }),
-    user(ids.robot, { delivery_email: 'robot-bot@acme.example', full_name: 'Robot', is_bot: true, bot_type: 1, bot_owner: ids.bob }),
+    user(ids.robot, { delivery_email: 'robot-bot@acme.example', full_name: 'Robot', is_bot: true, bot_type: 3, bot_owner: ids.bob }),
   ];
   const mirrorDummy = user(ids.eve, { delivery_email: 'eve@elsewhere.example', full_name: 'Eve Elsewhere', is_active: false, is_mirror_dummy: true });
 
@@ -345,6 +345,24 @@ export async function zulipExportFixture(): Promise<ZulipExportFixture> {
     zerver_realmuserdefault: [{ id: 1, realm: ids.realm, twenty_four_hour_time: true, enter_sends: true, emojiset: 'google-blob', left_side_userlist: false }],
     zerver_scheduledmessage: [
       {
+        id: 2,
+        sender: ids.bob,
+        recipient: personal(ids.bob),
+        subject: '',
+        content: 'remember the milk',
+        rendered_content: '<p>remember the milk</p>',
+        sending_client: 1,
+        stream: null,
+        realm: ids.realm,
+        scheduled_timestamp: 4_000_000_000,
+        read_by_sender: true,
+        delivered: false,
+        delivery_type: 1,
+        reminder_target_message_id: 1006,
+        failed: false,
+        has_attachment: false,
+      },
+      {
         id: 1,
         sender: ids.bob,
         recipient: ids.generalRecipient,
@@ -354,7 +372,8 @@ export async function zulipExportFixture(): Promise<ZulipExportFixture> {
         sending_client: 1,
         stream: ids.general,
         realm: ids.realm,
-        scheduled_timestamp: T0 + 100_000,
+        // Far ahead, so the server does not send it as soon as it starts.
+        scheduled_timestamp: 4_000_000_000,
         read_by_sender: true,
         delivered: false,
         delivery_type: 2,
@@ -362,9 +381,9 @@ export async function zulipExportFixture(): Promise<ZulipExportFixture> {
         has_attachment: false,
       },
     ],
-    zerver_botstoragedata: [],
+    zerver_botstoragedata: [{ id: 1, bot_profile: ids.robot, key: 'counter', value: '3' }],
     zerver_botconfigdata: [],
-    zerver_service: [],
+    zerver_service: [{ id: 1, name: 'robot', base_url: 'https://robot.acme.example/hook', user_profile: ids.robot, interface: 1, token: 'tokenfromzulip' }],
     zerver_userprofile_user_permissions: [],
     import_source: 'zulip',
   };
