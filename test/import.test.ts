@@ -399,6 +399,25 @@ describe('stoa import', () => {
     }
   });
 
+  test("stoa.json keeps people's drafts, scheduled messages and snippets to what they consented to", async () => {
+    const tar = await import('tar');
+    const extras = async (type: string) => {
+      const file = path.join(work, `${type}.tar.gz`);
+      const child = spawnStoa(['export', '--data', first.data, '--output', file, '--type', type]);
+      assert.equal(await child.exited, 0, child.output());
+      const into = path.join(work, `${type}-unpacked`);
+      mkdirSync(into);
+      await tar.x({ file, cwd: into });
+      return JSON.parse(readFileSync(path.join(into, readdirSync(into)[0], 'stoa.json'), 'utf8'));
+    };
+    const full = await extras('full');
+    for (const table of ['drafts', 'scheduled_messages', 'saved_snippets']) assert.equal(full.tables[table].length, 1, `a full export has the ${table}`);
+    // Nobody in this organization turned on allow_private_data_export.
+    const consent = await extras('consent');
+    for (const table of ['drafts', 'scheduled_messages', 'saved_snippets']) assert.deepEqual(consent.tables[table], [], `a consent export has no ${table}`);
+    assert.deepEqual(consent.realm_user_settings_defaults, { twenty_four_hour_time: true }, 'organization settings are not private');
+  });
+
   test('reads an unpacked export folder as well as its tarball', async () => {
     const unpacked = path.join(work, 'unpacked');
     mkdirSync(unpacked);
