@@ -7,19 +7,11 @@ import sharp from 'sharp';
 import { ImportError } from '../lib/import/read';
 import { importExport } from '../lib/import/write';
 import type { Client } from './support/client';
+import { ok, png } from './support/fixtures';
 import { spawnStoa, tempDir, TestServer } from './support/server';
 import { UPLOAD_BYTES, UPLOAD_PATH, writeZulipExport, ZULIP_IDS, zulipExportFixture, type ZulipExportFixture } from './support/zulip-export';
 
 type Row = Record<string, any>;
-
-function ok(response: { status: number; body: any }, what: string): any {
-  assert.equal(response.status, 200, `${what}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-async function png(color: { r: number; g: number; b: number }, size = 64): Promise<Buffer> {
-  return sharp({ create: { width: size, height: size, channels: 3, background: color } }).png().toBuffer();
-}
 
 /** Everyone whose view of the organization the round trip compares, by user ID. */
 interface Organization {
@@ -260,6 +252,12 @@ function withoutDirectRecipientIds(messages: Row[]): Row[] {
   return messages.map((m) => (m.type === 'private' ? { ...m, recipient_id: undefined } : m));
 }
 
+/** A client for a user of an imported organization, by the API key the import gave them. */
+function clientOf(server: TestServer, userId: number): Client {
+  const user = server.stoa.users.byId(userId)!;
+  return server.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
+}
+
 describe('stoa import', () => {
   let first: TestServer;
   let second: TestServer;
@@ -287,10 +285,7 @@ describe('stoa import', () => {
   });
 
   /** A client of the second server for a user of the first, by their new API key. */
-  const onSecond = (userId: number): Client => {
-    const user = second.stoa.users.byId(userId)!;
-    return second.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
-  };
+  const onSecond = (userId: number): Client => clientOf(second, userId);
 
   test('the command says what it imported, and the owner logs in with the password it prints', async () => {
     assert.match(importOutput, /Imported ".+" into .+: 9 users, 3 channels, \d+ messages and 2 uploaded files\./);
@@ -454,10 +449,7 @@ describe('stoa import of an export made by Zulip', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const as = (userId: number): Client => {
-    const user = server.stoa.users.byId(userId)!;
-    return server.anonymous.as({ email: user.delivery_email, apiKey: user.api_key });
-  };
+  const as = (userId: number): Client => clientOf(server, userId);
 
   test('the command names what Stoa does not import, and everyone logs in with the passwords it wrote', async () => {
     assert.match(output, /Imported "Acme" into .+: 6 users, 2 channels, 7 messages and 1 uploaded files\./);
@@ -580,12 +572,15 @@ describe('stoa import refuses an export that does not hold together', () => {
   const work = tempDir('stoa-import-bad-');
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  /** Imports the fixture after `edit` changes it, and checks that the import fails and writes nothing. */
-  async function refused(name: string, edit: (fixture: ZulipExportFixture, root: string) => void, expected: RegExp): Promise<void> {
+  /**
+   * Imports the fixture after `change` alters it (and `damage` the folder written from it),
+   * and checks that the import fails with the expected message and writes nothing.
+   */
+  async function refused(name: string, expected: RegExp, change: (fixture: ZulipExportFixture) => void, damage?: (folder: string) => void): Promise<void> {
     const fixture = await zulipExportFixture();
-    const root = path.join(work, name, 'export');
-    const folder = writeZulipExport(fixture, root);
-    edit(fixture, folder);
+    change(fixture);
+    const folder = writeZulipExport(fixture, path.join(work, name, 'export'));
+    damage?.(folder);
     const into = path.join(work, name, 'data');
     await assert.rejects(importExport(folder, into), (err: Error) => {
       assert.ok(err instanceof ImportError, `${name}: ${err.stack}`);
@@ -594,58 +589,24 @@ describe('stoa import refuses an export that does not hold together', () => {
     });
     assert.deepEqual(readdirSync(into), [], `${name}: nothing is left in the data folder`);
   }
-  const rewrite = (folder: string, name: string, value: unknown) => writeFileSync(path.join(folder, name), JSON.stringify(value));
+  const unchanged = () => {};
 
-  test('without realm.json', () => refused('no-realm', (_, folder) => rmSync(path.join(folder, 'realm.json')), /holds no realm\.json: it is not a Zulip export/));
+  test('without realm.json', () =>
+    refused('no-realm', /holds no realm\.json: it is not a Zulip export/, unchanged, (folder) => rmSync(path.join(folder, 'realm.json'))));
   test('with realm.json that is not JSON', () =>
-    refused('bad-json', (_, folder) => writeFileSync(path.join(folder, 'realm.json'), '{"zerver_realm": ['), /realm\.json is not valid JSON/));
+    refused('bad-json', /realm\.json is not valid JSON/, unchanged, (folder) => writeFileSync(path.join(folder, 'realm.json'), '{"zerver_realm": [')));
   test('with a table that is not a list', () =>
-    refused('not-a-list', (fixture, folder) => rewrite(folder, 'realm.json', { ...fixture.realm, zerver_stream: { general: 1 } }), /realm\.json: zerver_stream must be a list of objects/));
+    refused('not-a-list', /realm\.json: zerver_stream must be a list of objects/, (f) => (f.realm.zerver_stream = { general: 1 })));
   test('with a field of the wrong type', () =>
-    refused(
-      'wrong-type',
-      (fixture, folder) => {
-        fixture.realm.zerver_userprofile[0].role = 'owner';
-        rewrite(folder, 'realm.json', fixture.realm);
-      },
-      /zerver_userprofile \(id 10\): role must be an integer, not "owner"/,
-    ));
+    refused('wrong-type', /zerver_userprofile \(id 10\): role must be an integer, not "owner"/, (f) => (f.realm.zerver_userprofile[0].role = 'owner')));
   test('with a message from a user who is not in it', () =>
-    refused(
-      'missing-sender',
-      (fixture, folder) => {
-        fixture.messageFiles[1].zerver_message[0].sender = 999;
-        rewrite(folder, 'messages-000002.json', fixture.messageFiles[1]);
-      },
-      /zerver_message \(id 1003\): sender 999 names no user of the export/,
-    ));
+    refused('missing-sender', /zerver_message \(id 1003\): sender 999 names no user of the export/, (f) => (f.messageFiles[1].zerver_message[0].sender = 999)));
   test('with flags for a message that is not in it', () =>
-    refused(
-      'missing-message',
-      (fixture, folder) => {
-        fixture.messageFiles[0].zerver_usermessage[0].message = 4242;
-        rewrite(folder, 'messages-000001.json', fixture.messageFiles[0]);
-      },
-      /zerver_usermessage \(id 1\): message 4242 names no message of the export/,
-    ));
+    refused('missing-message', /zerver_usermessage \(id 1\): message 4242 names no message of the export/, (f) => (f.messageFiles[0].zerver_usermessage[0].message = 4242)));
   test('with a subscription of a user who is not in it', () =>
-    refused(
-      'missing-subscriber',
-      (fixture, folder) => {
-        fixture.realm.zerver_subscription.at(-1).user_profile = 77;
-        rewrite(folder, 'realm.json', fixture.realm);
-      },
-      /zerver_subscription \(id \d+\): user_profile 77 names no user of the export/,
-    ));
+    refused('missing-subscriber', /zerver_subscription \(id \d+\): user_profile 77 names no user of the export/, (f) => (f.realm.zerver_subscription.at(-1).user_profile = 77)));
   test('with an upload path that leaves its folder', () =>
-    refused(
-      'escaping-path',
-      (fixture, folder) => {
-        fixture.attachment.zerver_attachment[0].path_id = '../../etc/passwd';
-        rewrite(folder, 'attachment.json', fixture.attachment);
-      },
-      /zerver_attachment \(id 50\): path_id must be a relative path/,
-    ));
+    refused('escaping-path', /zerver_attachment \(id 50\): path_id must be a relative path/, (f) => (f.attachment.zerver_attachment[0].path_id = '../../etc/passwd')));
   test('that is not a tarball at all', async () => {
     const file = path.join(work, 'junk.tar.gz');
     writeFileSync(file, 'this is not a tarball');
