@@ -625,7 +625,46 @@ export function convertExport(data: ExportContents): ImportPlan {
     add('user_messages', { user_id: userId, message_id: messageId, flags: bits });
   }
 
-  // ---- Reactions.
+  const c: Conversion = { data, tables, warnings, add, table, realmCreated, clients, users, userIdMap, userRef, optUserRef, streams, recipients, groupMembers, messages };
+  convertReactions(c);
+  const emoji = convertCustomEmoji(c);
+  const { uploads, avatars } = convertFiles(c);
+  convertProfileFields(c);
+  convertPersonalLists(c);
+  convertLinkifiersAndPlaygrounds(c);
+  convertScheduledMessagesAndServices(c);
+  if (data.stoa) convertStoaExtras(c, data.stoa);
+
+  const owner = [...users.values()].find((u) => u.role === Role.OWNER && u.is_active === 1 && u.is_bot === 0);
+  if (!owner) warnings.push('nobody is an active owner: no one can administer the organization until a database tool makes someone one');
+  const activePeople = [...users.values()].filter((u) => u.is_active === 1 && u.is_bot === 0);
+  return { tables, uploads, avatars, emoji, owner, people: activePeople, warnings };
+}
+
+/** What the conversion has read so far, which its later steps look things up in. */
+interface Conversion {
+  data: ExportContents;
+  tables: Record<string, StoaRow[]>;
+  warnings: string[];
+  add: (table: string, row: StoaRow) => void;
+  table: (name: string) => Row[];
+  realmCreated: number;
+  clients: ReadonlyMap<number, string>;
+  users: ReadonlyMap<number, StoaRow>;
+  /** Cross-realm bots' exported IDs to the IDs they have here. */
+  userIdMap: ReadonlyMap<number, number>;
+  userRef: (fields: Fields, row: Row, field: string) => number;
+  optUserRef: (fields: Fields, row: Row, field: string) => number | null;
+  streams: ReadonlyMap<number, StoaRow>;
+  recipients: ReadonlyMap<number, { type: number; typeId: number }>;
+  /** Members of each direct message group, by its recipient. */
+  groupMembers: ReadonlyMap<number, ReadonlySet<number>>;
+  messages: ReadonlyMap<number, StoaRow>;
+}
+
+/** Reactions to the imported messages. */
+function convertReactions(c: Conversion): void {
+  const { add, table, userRef, messages } = c;
   const reactionFields = new Fields('zerver_reaction');
   const reactionKeys = new Set<string>();
   for (const r of table('zerver_reaction')) {
@@ -644,8 +683,11 @@ export function convertExport(data: ExportContents): ImportPlan {
     reactionKeys.add(key);
     add('reactions', row);
   }
+}
 
-  // ---- Custom emoji and their images.
+/** Custom emoji, and where each one's image is in the export. */
+function convertCustomEmoji(c: Conversion): ImportPlan['emoji'] {
+  const { data, warnings, add, table, optUserRef } = c;
   const emojiFields = new Fields('zerver_realmemoji');
   const emojiPlan: ImportPlan['emoji'] = [];
   for (const e of table('zerver_realmemoji')) {
@@ -663,8 +705,8 @@ export function convertExport(data: ExportContents): ImportPlan {
       deactivated: bit(emojiFields.bool(e, 'deactivated', false)),
     };
     // Zulip keeps the emoji as shown and the original upload; the one shown is what Stoa serves.
-    const candidates = data.records.emoji.filter((r) => r.file_name === fileName || path(r).endsWith(`/${fileName}`) || path(r).endsWith(`/${fileName}.original`));
-    const record = candidates.find((r) => !path(r).endsWith('.original')) ?? candidates[0];
+    const candidates = data.records.emoji.filter((r) => r.file_name === fileName || r.path.endsWith(`/${fileName}`) || r.path.endsWith(`/${fileName}.original`));
+    const record = candidates.find((r) => !r.path.endsWith('.original')) ?? candidates[0];
     const source = record && recordFile(data.root, 'emoji', record);
     if (!source) {
       warnings.push(`custom emoji ${show(row.name)}: its image is not in the export; left out`);
@@ -673,8 +715,12 @@ export function convertExport(data: ExportContents): ImportPlan {
     add('realm_emoji', row);
     emojiPlan.push({ source, row });
   }
+  return emojiPlan;
+}
 
-  // ---- Uploaded files and which messages link them.
+/** Uploaded files with the messages that link them, and uploaded avatars. */
+function convertFiles(c: Conversion): Pick<ImportPlan, 'uploads' | 'avatars'> {
+  const { data, warnings, add, users, userIdMap, userRef, messages } = c;
   const attachmentFields = new Fields('zerver_attachment');
   const uploads: ImportPlan['uploads'] = [];
   const recordsByPath = new Map<string, FileRecord>();
@@ -717,7 +763,7 @@ export function convertExport(data: ExportContents): ImportPlan {
   for (const user of users.values()) {
     if (user.avatar_source !== 'U') continue;
     const candidates = data.records.avatars.filter((r) => (userIdMap.get(r.user_profile_id as number) ?? r.user_profile_id) === user.id);
-    const record = candidates.find((r) => path(r).endsWith('.original')) ?? candidates.find((r) => path(r).endsWith('-medium.png')) ?? candidates[0];
+    const record = candidates.find((r) => r.path.endsWith('.original')) ?? candidates.find((r) => r.path.endsWith('-medium.png')) ?? candidates[0];
     const source = record && recordFile(data.root, 'avatars', record);
     if (source) {
       avatars.push({ source, user });
@@ -726,8 +772,12 @@ export function convertExport(data: ExportContents): ImportPlan {
       user.avatar_source = 'G';
     }
   }
+  return { uploads, avatars };
+}
 
-  // ---- Custom profile fields.
+/** Custom profile fields and everyone's values. */
+function convertProfileFields(c: Conversion): void {
+  const { add, table, userRef } = c;
   const fieldFields = new Fields('zerver_customprofilefield');
   const profileFields = new Map<number, StoaRow>();
   for (const f of table('zerver_customprofilefield')) {
@@ -757,8 +807,11 @@ export function convertExport(data: ExportContents): ImportPlan {
     valueKeys.add(`${userId}:${fieldId}`);
     add('custom_profile_field_values', { user_id: userId, field_id: fieldId, value: valueFields.str(v, 'value'), rendered_value: valueFields.optStr(v, 'rendered_value') });
   }
+}
 
-  // ---- Each person's own lists: alert words, topics, muted people, status, presence.
+/** Each person's own lists: alert words, topics, muted people, status, presence. */
+function convertPersonalLists(c: Conversion): void {
+  const { add, table, realmCreated, userRef, streams } = c;
   const wordFields = new Fields('zerver_alertword');
   const wordKeys = new Set<string>();
   for (const w of table('zerver_alertword')) {
@@ -832,8 +885,11 @@ export function convertExport(data: ExportContents): ImportPlan {
     presence.forEach((p, i) => (p.last_update_id = i + 1));
   }
   for (const row of presence) add('user_presence', row);
+}
 
-  // ---- Linkifiers and code playgrounds.
+/** Linkifiers and code playgrounds. */
+function convertLinkifiersAndPlaygrounds(c: Conversion): void {
+  const { warnings, add, table } = c;
   const linkifierFields = new Fields('zerver_realmfilter');
   for (const l of table('zerver_realmfilter')) {
     const template = linkifierFields.optStr(l, 'url_template');
@@ -858,8 +914,11 @@ export function convertExport(data: ExportContents): ImportPlan {
       url_template: template,
     });
   }
+}
 
-  // ---- Zulip's scheduled messages and outgoing webhooks (a Stoa export has them in stoa.json).
+/** Zulip's scheduled messages and outgoing webhooks (a Stoa export has them in stoa.json). */
+function convertScheduledMessagesAndServices(c: Conversion): void {
+  const { warnings, add, table, clients, userIdMap, userRef, recipients, groupMembers } = c;
   const scheduledFields: Fields = new Fields('zerver_scheduledmessage');
   for (const m of table('zerver_scheduledmessage')) {
     // Delivery type 1 is a reminder sent back to oneself, which Stoa does not have.
@@ -906,40 +965,35 @@ export function convertExport(data: ExportContents): ImportPlan {
   for (const name of ['zerver_botstoragedata', 'zerver_botconfigdata']) {
     if (table(name).length > 0) warnings.push(`${name}: ${table(name).length} rows that Stoa does not import`);
   }
+}
 
-  // ---- What only Stoa keeps, from an export Stoa wrote (stoa.json).
-  if (data.stoa) {
-    const extras = data.stoa;
-    const defaults = extras.realm_user_settings_defaults ?? {};
-    if (typeof defaults !== 'object' || defaults === null || Array.isArray(defaults)) throw new ImportError(`${STOA_EXTRAS_FILE}: realm_user_settings_defaults must be an object`);
-    tables.realm_user_settings_defaults = [];
-    for (const [name, value] of Object.entries(defaults)) {
-      const def = USER_SETTINGS_BY_NAME.get(name);
-      if (def && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name, value: JSON.stringify(value) });
-      else warnings.push(`organization defaults: the setting ${name} = ${show(value)} is not one Stoa knows; left out`);
-    }
-    const extraFields = new Fields(`${STOA_EXTRAS_FILE}: streams`);
-    for (const extra of tableOf(extras, 'streams', STOA_EXTRAS_FILE)) {
-      const stream = streams.get(extraFields.ref(extra, 'id', streams, 'channel'))!;
-      for (const [column, type] of Object.entries(STREAM_EXTRA_COLUMNS)) stream[column] = extraValue(extraFields, extra, column, type);
-    }
-    const extraTables = (extras.tables ?? {}) as Row;
-    for (const [name, columns] of Object.entries(STOA_EXTRA_TABLES)) {
-      const fields = new Fields(`${STOA_EXTRAS_FILE}: ${name}`);
-      for (const extra of tableOf(extraTables, name, STOA_EXTRAS_FILE)) {
-        const row: StoaRow = {};
-        for (const [column, type] of Object.entries(columns)) row[column] = extraValue(fields, extra, column, type);
-        // A bot's token is a credential, which exports do not carry: each gets a new one.
-        if (name === 'bot_services') row.token = generateApiKey();
-        add(name, row);
-      }
+/** What only Stoa keeps, from an export Stoa wrote (stoa.json). */
+function convertStoaExtras(c: Conversion, extras: Row): void {
+  const { tables, warnings, add, streams } = c;
+  const defaults = extras.realm_user_settings_defaults ?? {};
+  if (typeof defaults !== 'object' || defaults === null || Array.isArray(defaults)) throw new ImportError(`${STOA_EXTRAS_FILE}: realm_user_settings_defaults must be an object`);
+  tables.realm_user_settings_defaults = [];
+  for (const [name, value] of Object.entries(defaults)) {
+    const def = USER_SETTINGS_BY_NAME.get(name);
+    if (def && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name, value: JSON.stringify(value) });
+    else warnings.push(`organization defaults: the setting ${name} = ${show(value)} is not one Stoa knows; left out`);
+  }
+  const extraFields = new Fields(`${STOA_EXTRAS_FILE}: streams`);
+  for (const extra of tableOf(extras, 'streams', STOA_EXTRAS_FILE)) {
+    const stream = streams.get(extraFields.ref(extra, 'id', streams, 'channel'))!;
+    for (const [column, type] of Object.entries(STREAM_EXTRA_COLUMNS)) stream[column] = extraValue(extraFields, extra, column, type);
+  }
+  const extraTables = (extras.tables ?? {}) as Row;
+  for (const [name, columns] of Object.entries(STOA_EXTRA_TABLES)) {
+    const fields = new Fields(`${STOA_EXTRAS_FILE}: ${name}`);
+    for (const extra of tableOf(extraTables, name, STOA_EXTRAS_FILE)) {
+      const row: StoaRow = {};
+      for (const [column, type] of Object.entries(columns)) row[column] = extraValue(fields, extra, column, type);
+      // A bot's token is a credential, which exports do not carry: each gets a new one.
+      if (name === 'bot_services') row.token = generateApiKey();
+      add(name, row);
     }
   }
-
-  const owner = [...users.values()].find((u) => u.role === Role.OWNER && u.is_active === 1 && u.is_bot === 0);
-  if (!owner) warnings.push('nobody is an active owner: no one can administer the organization until a database tool makes someone one');
-  const activePeople = [...users.values()].filter((u) => u.is_active === 1 && u.is_bot === 0);
-  return { tables, uploads, avatars, emoji: emojiPlan, owner, people: activePeople, warnings };
 }
 
 /** A column of stoa.json, checked against its declared type. */
@@ -960,10 +1014,6 @@ function extraValue(fields: Fields, row: Row, column: string, type: ExtraColumn)
 
 function nullableBit(value: boolean | null): number | null {
   return value === null ? null : bit(value);
-}
-
-function path(record: FileRecord): string {
-  return record.path;
 }
 
 /** A message's edit history: Zulip writes it as JSON text (or null); each entry an object. */

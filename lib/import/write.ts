@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generatePassword, hashPassword } from '../auth/credentials';
 import { type Db, openDatabase } from '../db';
@@ -56,6 +56,8 @@ export async function importExport(source: string, dataFolder: string, options: 
   if (present.length > 0) {
     throw new ImportError(`${dataFolder} is not empty (it holds ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}); import into a new folder`);
   }
+  // A folder made here is removed again if the import fails.
+  const madeFolder = !existsSync(dataFolder);
   await mkdir(dataFolder, { recursive: true });
   const staging = await mkdtemp(path.join(dataFolder, STAGING_PREFIX));
   const movedUploads = path.join(dataFolder, 'uploads');
@@ -83,7 +85,8 @@ export async function importExport(source: string, dataFolder: string, options: 
       await rename(store.root, movedUploads);
       uploadsMoved = true;
     }
-    await rename(path.join(staging, DATABASE_FILE), path.join(dataFolder, DATABASE_FILE));
+    // A link, not a rename: it fails rather than replace a database another import put there meanwhile.
+    await link(path.join(staging, DATABASE_FILE), path.join(dataFolder, DATABASE_FILE));
     const count = (table: string) => plan.tables[table]?.length ?? 0;
     return {
       realmName: String(plan.tables.realm[0].name),
@@ -101,6 +104,7 @@ export async function importExport(source: string, dataFolder: string, options: 
     throw err;
   } finally {
     await rm(staging, { recursive: true, force: true });
+    if (madeFolder && !existsSync(path.join(dataFolder, DATABASE_FILE))) await rm(dataFolder, { recursive: true, force: true });
   }
 }
 
