@@ -293,6 +293,9 @@ describe('stoa import', () => {
     assert.ok(password, importOutput);
     const login = ok(await second.anonymous.post('/fetch_api_key', { username: 'owner@example.com', password }), 'login');
     assert.equal(login.user_id, first.ownerId);
+    // Special permissions that no API shows come across too.
+    const owner = second.stoa.users.byId(first.ownerId)!;
+    assert.deepEqual([owner.can_create_users, owner.can_change_user_emails], [1, 1]);
     const other = await second.anonymous.post('/fetch_api_key', { username: 'user1@example.com', password: 'secret-password' });
     assert.equal(other.status, 401, 'passwords do not travel in exports');
   });
