@@ -11,6 +11,12 @@ async function main(): Promise<void> {
     process.exitCode = await runExportCommand(process.argv.slice(3), process.env);
     return;
   }
+  // `stoa import ...` fills a new data folder from a Zulip export instead of serving.
+  if (process.argv[2] === 'import') {
+    const { runImportCommand } = require('./lib/import/cli') as typeof import('./lib/import/cli');
+    process.exitCode = await runImportCommand(process.argv.slice(3), process.env);
+    return;
+  }
   let config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

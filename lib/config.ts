@@ -179,6 +179,7 @@ export function usage(): string {
   }
   lines.push(`  ${'--help'.padEnd(24)} ${''.padEnd(20)} print this help and exit`);
   lines.push('', 'Also: stoa export [--data DIR] [--output FILE] writes a Zulip export tarball (see stoa export --help).');
+  lines.push('Also: stoa import EXPORT [--data DIR] fills a new data folder from a Zulip export (see stoa import --help).');
   return lines.join('\n');
 }
 

@@ -23,6 +23,7 @@ import {
 } from '../lib/export/zulip-format';
 import { USER_SETTINGS } from '../lib/users/settings';
 import type { Client } from './support/client';
+import { ok, png } from './support/fixtures';
 import { listen } from './support/events';
 import { spawnStoa, tempDir, TestServer } from './support/server';
 
@@ -57,15 +58,6 @@ async function unpack(tarball: string): Promise<Unpacked> {
   const records: Record<string, Row[]> = {};
   for (const folder of FILE_FOLDERS) records[folder] = json(path.join(folder, 'records.json'));
   return { root, realm: json(EXPORT_FILES.realm), messages, userMessages, attachments: json(EXPORT_FILES.attachment).zerver_attachment, records };
-}
-
-async function png(color: { r: number; g: number; b: number }, size = 64): Promise<Buffer> {
-  return sharp({ create: { width: size, height: size, channels: 3, background: color } }).png().toBuffer();
-}
-
-function ok(response: { status: number; body: any }, what: string): any {
-  assert.equal(response.status, 200, `${what}: ${JSON.stringify(response.body)}`);
-  return response.body;
 }
 
 /** What the organization built below holds, by name, for checking the export. */

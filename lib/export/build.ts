@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { Db } from '../db';
-import { Flag } from '../messages/flags';
 import { REALM_SETTINGS } from '../realm/settings';
 import { USER_SETTINGS } from '../users/settings';
 import {
@@ -19,11 +18,15 @@ import {
   RecipientType,
   RENDERED_CONTENT_VERSION,
   STREAM_GROUP_SETTINGS,
+  STOA_EXTRA_TABLES,
+  type StoaExtras,
+  STREAM_EXTRA_COLUMNS,
   SUBSCRIPTION_SETTINGS,
   USER_GROUP_SETTINGS,
   USER_ROW_SETTINGS,
   ZULIP_REACTION_TYPE,
-  zulipFlagsMask,
+  zulipEditHistory,
+  zulipFlagsOfBits,
   type ZulipExport,
 } from './zulip-format';
 
@@ -230,7 +233,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       }
       for (const um of selectUserMessages.all(batch[0].id, after) as Row[]) {
         if (!keptIds.has(um.message_id) || !userMessageUsers.has(um.user_id)) continue;
-        file.zerver_usermessage.push({ id: userMessageId++, user_profile: um.user_id, message: um.message_id, flags_mask: zulipFlags(um.flags) });
+        file.zerver_usermessage.push({ id: userMessageId++, user_profile: um.user_id, message: um.message_id, flags_mask: zulipFlagsOfBits(um.flags) });
       }
       if (file.zerver_message.length >= MESSAGES_PER_FILE) {
         messageFiles.push(file);
@@ -617,6 +620,30 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     if (row.avatar_source === 'U' && !withAvatar.has(row.id)) row.avatar_source = 'G';
   }
 
+  // ---- What only Stoa keeps, for stoa.json: copied as stored, private tables as above.
+  const pick = (row: Row, columns: object) => Object.fromEntries(Object.keys(columns).map((c) => [c, row[c]]));
+  const copied = (table: keyof typeof STOA_EXTRA_TABLES, rows: Row[]) => rows.map((r) => pick(r, STOA_EXTRA_TABLES[table]));
+  const stoaExtras: StoaExtras = {
+    realm_user_settings_defaults: Object.fromEntries(
+      all<{ name: string; value: string }>('SELECT name, value FROM realm_user_settings_defaults ORDER BY name').map((d) => [d.name, JSON.parse(d.value)]),
+    ),
+    streams: streams.map((s) => ({ id: s.id, ...pick(s, STREAM_EXTRA_COLUMNS) })),
+    tables: {
+      channel_folders: copied(
+        'channel_folders',
+        all('SELECT * FROM channel_folders ORDER BY id').map((f) => ({ ...f, creator_id: realmUserIds.has(f.creator_id) ? f.creator_id : null })),
+      ),
+      drafts: copied('drafts', mine(all('SELECT * FROM drafts ORDER BY id'))),
+      saved_snippets: copied('saved_snippets', mine(all('SELECT * FROM saved_snippets ORDER BY id'))),
+      scheduled_messages: copied('scheduled_messages', mine(all('SELECT * FROM scheduled_messages ORDER BY id'), 'sender_id')),
+      submessages: copied(
+        'submessages',
+        all('SELECT * FROM submessages ORDER BY id').filter((m) => messageIds.has(m.message_id) && realmUserIds.has(m.sender_id)),
+      ),
+      bot_services: copied('bot_services', all('SELECT * FROM bot_services ORDER BY bot_id').filter((b) => realmUserIds.has(b.bot_id))),
+    },
+  };
+
   const realmJson: Row = {
     zerver_realm: [zerverRealm],
     zerver_client: [...clients].map(([name, id]) => ({ id, name })),
@@ -651,27 +678,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     import_source: 'zulip',
   };
   checkDateFields(realmJson);
-  return { realm: realmJson, messageFiles, attachment: { zerver_attachment: zerverAttachments }, files };
-}
-
-/** Stoa's flag bits as Zulip's flags_mask. */
-function zulipFlags(bits: number): number {
-  return zulipFlagsMask((Object.keys(Flag) as Array<keyof typeof Flag>).filter((name) => (bits & Flag[name]) !== 0));
-}
-
-/**
- * Stoa keeps edit history as clients see it (newest first); Zulip stores the same entries,
- * with prev_rendered_content_version beside a rendered previous content.
- */
-function zulipEditHistory(text: string | null): string | null {
-  if (!text) return null;
-  const entries = JSON.parse(text) as Row[];
-  return JSON.stringify(
-    entries.map((entry) => ({
-      ...entry,
-      ...(entry.prev_rendered_content !== undefined ? { prev_rendered_content_version: RENDERED_CONTENT_VERSION } : {}),
-    })),
-  );
+  return { realm: realmJson, messageFiles, attachment: { zerver_attachment: zerverAttachments }, files, stoa: stoaExtras };
 }
 
 /** The importer reads every date field of the tables it converts; a missing one is a bug here. */

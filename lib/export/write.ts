@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EXPORT_FILES, FILE_FOLDERS, type MigrationStatus, ZULIP_TARGET_VERSION, type ZulipExport } from './zulip-format';
+import { EXPORT_FILES, FILE_FOLDERS, type MigrationStatus, STOA_EXTRAS_FILE, ZULIP_TARGET_VERSION, type ZulipExport } from './zulip-format';
 
 export interface WrittenExport {
   /** The tarball's path. */
@@ -45,6 +45,7 @@ export async function writeExportTarball(data: ZulipExport, file: string): Promi
       }
       await json(path.join(name, 'records.json'), records);
     }
+    await json(STOA_EXTRAS_FILE, data.stoa);
     await json(EXPORT_FILES.stats, exportStats(data));
 
     // Loaded here, not at start-up: tar is tens of milliseconds and megabytes few servers need.

@@ -18,8 +18,9 @@
  * not export either.
  */
 
-import { RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
+import { CHANNEL_GROUP_SETTINGS, RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
 import { GROUP_SETTINGS } from '../groups/queries';
+import { Flag } from '../messages/flags';
 
 /** The Zulip release whose import this export is written for; migration_status.json names it. */
 export const ZULIP_TARGET_VERSION = '10.2';
@@ -134,6 +135,13 @@ export const FOREIGN_KEYS: Record<string, Record<string, string>> = {
   zerver_attachment: { owner: 'zerver_userprofile', realm: 'zerver_realm' },
 };
 
+/**
+ * The table of direct message groups: Zulip 10 writes zerver_huddle (its DirectMessageGroup
+ * model kept the old table name); a later rename gives zerver_directmessagegroup. An importer
+ * reads whichever is there.
+ */
+export const DIRECT_MESSAGE_GROUP_TABLES = ['zerver_huddle', 'zerver_directmessagegroup'] as const;
+
 /** Zulip's Recipient.type values, which Stoa's recipients table uses too. */
 export { RecipientType };
 
@@ -172,12 +180,50 @@ export function zulipFlagNames(mask: number): string[] {
   return ZULIP_USER_MESSAGE_FLAGS.filter((_, bit) => (mask & (1 << bit)) !== 0);
 }
 
-/** Stoa's reaction types by Zulip's name for them, and back. */
+/** Stoa's flag bits as Zulip's flags_mask. */
+export function zulipFlagsOfBits(bits: number): number {
+  return zulipFlagsMask((Object.keys(Flag) as Array<keyof typeof Flag>).filter((name) => (bits & Flag[name]) !== 0));
+}
+
+/** Zulip's flags_mask as Stoa's flag bits; flags Stoa does not keep (group_mentioned, ...) are dropped. */
+export function stoaFlagBits(mask: number): number {
+  let bits = 0;
+  for (const name of zulipFlagNames(mask)) if (name in Flag) bits |= Flag[name as keyof typeof Flag];
+  return bits;
+}
+
+/** Zulip's reaction types by Stoa's name for them (Stoa's -> Zulip's). */
 export const ZULIP_REACTION_TYPE: Record<string, string> = {
   unicode_emoji: 'unicode_emoji',
   realm_emoji: 'realm_emoji',
   service_extra_emoji: 'zulip_extra_emoji',
 };
+
+/** The same, the other way: Stoa's reaction type by Zulip's name. */
+export const STOA_REACTION_TYPE: Record<string, string> = Object.fromEntries(
+  Object.entries(ZULIP_REACTION_TYPE).map(([stoa, zulip]) => [zulip, stoa]),
+);
+
+/**
+ * Stoa keeps edit history as clients see it (newest first); Zulip stores the same entries,
+ * with prev_rendered_content_version beside a rendered previous content.
+ */
+export function zulipEditHistory(text: string | null): string | null {
+  if (!text) return null;
+  const entries = JSON.parse(text) as Array<Record<string, unknown>>;
+  return JSON.stringify(
+    entries.map((entry) => ({
+      ...entry,
+      ...(entry.prev_rendered_content !== undefined ? { prev_rendered_content_version: RENDERED_CONTENT_VERSION } : {}),
+    })),
+  );
+}
+
+/** Zulip's edit history entries as Stoa keeps them: without the rendering version. */
+export function stoaEditHistory(entries: ReadonlyArray<Record<string, unknown>>): string | null {
+  if (entries.length === 0) return null;
+  return JSON.stringify(entries.map(({ prev_rendered_content_version: _version, ...entry }) => entry));
+}
 
 /** Zulip's RealmExport.type values, which the API's export_type uses. */
 export const ExportType = { PUBLIC: 1, FULL_WITH_CONSENT: 2, FULL_WITHOUT_CONSENT: 3 } as const;
@@ -370,6 +416,54 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   ],
 };
 
+/**
+ * Stoa's own file in the export folder: what Zulip's format has no place for, so that a move
+ * from one Stoa to another through an export keeps it. Zulip's importer reads only the files
+ * it knows, and passes this one by.
+ */
+export const STOA_EXTRAS_FILE = 'stoa.json';
+
+/** How a column of STOA_EXTRA_TABLES is checked when read back: `?` allows null. */
+export type ExtraColumn = 'int' | 'int?' | 'str' | 'str?' | 'num';
+
+/**
+ * Tables of stoa.json, each copied row by row with these columns of Stoa's table of the same
+ * name: the export selects them, the import checks and inserts them. Drafts, scheduled
+ * messages and saved snippets are private data, exported as the other private tables are.
+ * An outgoing-webhook bot's token is a credential: it is made anew on import, as Zulip does.
+ */
+export const STOA_EXTRA_TABLES = {
+  channel_folders: { id: 'int', name: 'str', description: 'str', rendered_description: 'str', date_created: 'int', creator_id: 'int?', is_archived: 'int' },
+  drafts: { id: 'int', user_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', last_edit_time: 'num' },
+  saved_snippets: { id: 'int', user_id: 'int', title: 'str', content: 'str', date_created: 'int' },
+  scheduled_messages: {
+    id: 'int', sender_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', rendered_content: 'str',
+    sending_client: 'str', scheduled_timestamp: 'int', read_by_sender: 'int', delivered: 'int', delivered_message_id: 'int?',
+    failed: 'int', failure_message: 'str?',
+  },
+  submessages: { id: 'int', message_id: 'int', sender_id: 'int', msg_type: 'str', content: 'str' },
+  bot_services: { bot_id: 'int', name: 'str', base_url: 'str', interface: 'int' },
+} as const satisfies Record<string, Record<string, ExtraColumn>>;
+export type StoaExtraTable = keyof typeof STOA_EXTRA_TABLES;
+
+/** Columns of a channel that Zulip 10's Stream has no field for. */
+export const STREAM_EXTRA_COLUMNS: Record<string, ExtraColumn> = {
+  topics_policy: 'str',
+  folder_id: 'int?',
+  ...Object.fromEntries(
+    CHANNEL_GROUP_SETTINGS.filter((s) => !(STREAM_GROUP_SETTINGS as readonly string[]).includes(s)).map((s) => [`${s}_id`, 'int' as const]),
+  ),
+};
+
+/** What stoa.json holds. */
+export interface StoaExtras {
+  /** The organization's defaults for new users' settings, by name (Zulip 10's RealmUserDefault). */
+  realm_user_settings_defaults: Record<string, unknown>;
+  /** Per channel, by its ID: the columns of STREAM_EXTRA_COLUMNS. */
+  streams: Array<Record<string, unknown>>;
+  tables: Record<StoaExtraTable, Array<Record<string, unknown>>>;
+}
+
 /** The shape of migration_status.json. */
 export interface MigrationStatus {
   zulip_version: string;
@@ -391,4 +485,5 @@ export interface ZulipExport {
   attachment: { zerver_attachment: Record<string, unknown>[] };
   /** records.json of each folder, and where each listed file comes from on disk. */
   files: Record<FileFolder, { records: FileRecord[]; sources: Map<string, string> }>;
+  stoa: StoaExtras;
 }

@@ -29,6 +29,15 @@ function typesOf(schema: ParamSchema): string[] | undefined {
   return Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
+const valueValidators = new WeakMap<ParamSchema, ValidateFunction>();
+
+/** Whether a value (already decoded, e.g. read from a file) satisfies a parameter's schema. */
+export function valueFitsSchema(schema: ParamSchema, value: unknown): boolean {
+  let validate = valueValidators.get(schema);
+  if (!validate) valueValidators.set(schema, (validate = ajv().compile(schema)));
+  return validate(value) as boolean;
+}
+
 /**
  * Zulip clients send strings as they are and every other value JSON-encoded. A parameter that
  * may be either (an anchor of "newest" or 42, a recipient given by name or ID) is decoded as

@@ -885,6 +885,11 @@ function alertWordsIn(content: string, words: ReadonlyArray<string>): Set<string
   return found;
 }
 
+/** A /me message: one line beginning `/me `, shown as an action of its sender. */
+export function isMeMessage(content: string): boolean {
+  return content.startsWith('/me ') && !content.includes('\n');
+}
+
 /** Renders Zulip-flavoured Markdown to HTML, noting what Zulip notes about a message. Never throws on any input. */
 export function renderMarkdown(content: string, context: MarkdownContext, options: RenderOptions = {}): RenderedMarkdown {
   const result: RenderedMarkdown = {
@@ -893,7 +898,7 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
     mentionedGroupIds: new Set(),
     mentionsChannelWildcard: false,
     mentionsTopicWildcard: false,
-    isMeMessage: content.startsWith('/me ') && !content.includes('\n'),
+    isMeMessage: isMeMessage(content),
     hasLink: false,
     hasImage: false,
     hasAttachment: false,

@@ -17,7 +17,7 @@ import type { MessageRow } from './queries';
 import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
 import { linksInTopic, renderContent } from './render';
 import { moveTopicVisibility } from '../user-topics/actions';
-import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX } from './topics';
+import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, resolutionChange } from './topics';
 
 type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -46,17 +46,6 @@ function now(stoa: Stoa): number {
 
 function isModerator(user: UserRow): boolean {
   return user.role <= Role.MODERATOR;
-}
-
-/** Whether the topic change only marks the topic resolved or unresolved. */
-function resolutionChange(oldTopic: string, newTopic: string): 'resolved' | 'unresolved' | null {
-  if (newTopic.startsWith(RESOLVED_TOPIC_PREFIX) && !oldTopic.startsWith(RESOLVED_TOPIC_PREFIX)) {
-    return newTopic.slice(RESOLVED_TOPIC_PREFIX.length) === oldTopic ? 'resolved' : null;
-  }
-  if (oldTopic.startsWith(RESOLVED_TOPIC_PREFIX) && !newTopic.startsWith(RESOLVED_TOPIC_PREFIX)) {
-    return oldTopic.replace(/^[✔\s]+/u, '') === newTopic ? 'unresolved' : null;
-  }
-  return null;
 }
 
 /**

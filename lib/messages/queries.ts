@@ -72,7 +72,7 @@ function messageFromValues(v: any[]): MessageRow & { user_flags?: number } {
 }
 
 /** The text a message is found by in full-text search: its Markdown source. */
-function searchableText(content: string): string {
+export function searchableText(content: string): string {
   return content;
 }
 
