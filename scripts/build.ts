@@ -25,7 +25,10 @@ export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), 
     external: ['better-sqlite3', 'sharp', 'esbuild'],
     define: {
       STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')),
-      STOA_WEB_BUNDLE: JSON.stringify(web),
+      // As JSON text in a string: esbuild would build an object define when the script loads,
+      // making half a megabyte of strings at every start; a string stays in the script's text
+      // until the first page is asked for.
+      STOA_WEB_BUNDLE: JSON.stringify(JSON.stringify(web)),
     },
     banner: { js: '#!/usr/bin/env node' },
     legalComments: 'none',
