@@ -355,7 +355,7 @@ async function measure(bundle: string): Promise<BundleResult> {
       await sleep(QUIET_STEP_SECONDS * 1000);
       const rssMb = sample();
       log(`  quiet for ${seconds} s: RSS ${rssMb.toFixed(1)} MB`);
-      quiet.push({ seconds, rssMb, probe: seconds + QUIET_STEP_SECONDS > QUIET_SECONDS ? await readProbe() : undefined });
+      quiet.push({ seconds, rssMb, probe: await readProbe() });
     }
     return { bundle, idleRssMb, afterSetupRssMb, rounds, quiet, peakRssMb: peak };
   } finally {
