@@ -60,8 +60,8 @@ function heapCollector(): (() => void) | null {
 
 /**
  * Empties the caches that refill on demand, has V8 collect its whole heap, then has SQLite
- * free the pages of its cache that nothing uses. A full collection of a heap grown by a flood
- * takes tens of milliseconds: it runs only while the server is quiet.
+ * free the pages of its cache that nothing uses. A full collection stops everything while it
+ * runs, longer the larger the heap: it runs only while the server is quiet.
  */
 export function releaseMemory(stoa: Stoa): Release {
   const formulas = clearRenderedTexCache();
