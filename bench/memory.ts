@@ -32,6 +32,10 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '40' },
     concurrency: { type: 'string', default: '24' },
     pause: { type: 'string', default: '3000' },
+    /** After the last round, keep reading RSS this many seconds while nothing is asked (0: not at all). */
+    quiet: { type: 'string', default: '0' },
+    /** Load bench/memory-probe.cjs into the server and print its breakdown of memory after each round. */
+    probe: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     /** Leave out the requests with bodies of up to 1.7 MB (to tell their cost from the rest). */
     'no-large-bodies': { type: 'boolean', default: false },
@@ -44,6 +48,9 @@ const REQUESTS = Number(args.requests);
 const USERS = Number(args.users);
 const CONCURRENCY = Number(args.concurrency);
 const PAUSE_MS = Number(args.pause);
+const QUIET_SECONDS = Number(args.quiet);
+/** How often RSS is read during the quiet period. */
+const QUIET_STEP_SECONDS = 5;
 const OWNER = { email: 'owner@bench.local', password: 'bench-owner-password' };
 const CHANNELS = ['general', 'random', 'design', 'ops', 'hostile'];
 
@@ -69,13 +76,28 @@ function random(seed: number) {
 }
 type Random = ReturnType<typeof random>;
 
-function startServer(bundle: string, data: string): Promise<{ child: ChildProcess; url: string }> {
+type Server = { child: ChildProcess; url: string; probes: string[] };
+
+function startServer(bundle: string, data: string): Promise<Server> {
   return new Promise((resolve, reject) => {
+    const probe = args.probe ? ['--require', path.join(__dirname, 'memory-probe.cjs')] : [];
     const child = spawn(
       process.execPath,
-      [bundle, '--data', data, '--port', '0', '--admin-email', OWNER.email, '--admin-password', OWNER.password],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      [...probe, bundle, '--data', data, '--port', '0', '--admin-email', OWNER.email, '--admin-password', OWNER.password],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    const probes: string[] = [];
+    let errorText = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      errorText += chunk.toString();
+      let newline;
+      while ((newline = errorText.indexOf('\n')) >= 0) {
+        const line = errorText.slice(0, newline);
+        errorText = errorText.slice(newline + 1);
+        if (line.startsWith('memory-probe ')) probes.push(line.slice('memory-probe '.length));
+        else process.stderr.write(`${line}\n`);
+      }
+    });
     let output = '';
     let url: string | undefined;
     // The request log is read and thrown away, as a terminal or a log collector would.
@@ -83,7 +105,7 @@ function startServer(bundle: string, data: string): Promise<{ child: ChildProces
       if (url) return;
       output += chunk.toString();
       const match = /Stoa is listening on (\S+)/.exec(output);
-      if (match) resolve({ child, url: (url = match[1]) });
+      if (match) resolve({ child, url: (url = match[1]), probes });
     });
     child.once('exit', (code) => {
       if (!url) reject(new Error(`server exited with ${code}:\n${output}`));
@@ -248,14 +270,26 @@ interface BundleResult {
   bundle: string;
   idleRssMb: number;
   afterSetupRssMb: number;
-  rounds: Array<{ afterFloodRssMb: number; afterPauseRssMb: number; seconds: number; statuses: Record<string, number> }>;
+  rounds: Array<{ afterFloodRssMb: number; afterPauseRssMb: number; seconds: number; statuses: Record<string, number>; probe?: unknown }>;
+  /** RSS every QUIET_STEP_SECONDS after the last round, while nothing is asked. */
+  quiet: Array<{ seconds: number; rssMb: number; probe?: unknown }>;
   peakRssMb: number;
 }
 
 async function measure(bundle: string): Promise<BundleResult> {
   const data = mkdtempSync(path.join(tmpdir(), 'stoa-bench-memory-'));
-  const { child, url } = await startServer(bundle, data);
+  const { child, url, probes } = await startServer(bundle, data);
   const pid = child.pid!;
+  /** The probe's breakdown of the server's memory now (with --probe), else undefined. */
+  const readProbe = async (): Promise<unknown> => {
+    if (!args.probe) return undefined;
+    const count = probes.length;
+    child.kill('SIGUSR2');
+    for (let waited = 0; probes.length === count && waited < 10_000; waited += 50) await sleep(50);
+    const line = probes[probes.length - 1];
+    log(`    probe: ${line}`);
+    return JSON.parse(line);
+  };
   const api = new Api(url, CONCURRENCY + 4);
   let peak = 0;
   const sample = () => {
@@ -280,6 +314,7 @@ async function measure(bundle: string): Promise<BundleResult> {
     const auths = users.map(Api.authHeader);
     const afterSetupRssMb = sample();
     log(`${path.basename(bundle)}: idle ${idleRssMb.toFixed(1)} MB, after setup (${USERS} users) ${afterSetupRssMb.toFixed(1)} MB`);
+    await readProbe();
 
     const rounds: BundleResult['rounds'] = [];
     const messageIds: number[] = [];
@@ -307,15 +342,22 @@ async function measure(bundle: string): Promise<BundleResult> {
       const afterFloodRssMb = sample();
       await sleep(PAUSE_MS);
       const afterPauseRssMb = sample();
-      rounds.push({ afterFloodRssMb, afterPauseRssMb, seconds, statuses });
+      const probe = await readProbe();
+      rounds.push({ afterFloodRssMb, afterPauseRssMb, seconds, statuses, probe });
       log(
         `  round ${round + 1}: ${REQUESTS} requests in ${seconds.toFixed(1)} s; RSS after the flood ${afterFloodRssMb.toFixed(1)} MB, ` +
           `after ${PAUSE_MS / 1000} s ${afterPauseRssMb.toFixed(1)} MB; peak so far ${peak.toFixed(1)} MB; statuses ${JSON.stringify(statuses)}`,
       );
       // 5xx answers are counted, not fatal: finding them is another test suite's job.
-
     }
-    return { bundle, idleRssMb, afterSetupRssMb, rounds, peakRssMb: peak };
+    const quiet: BundleResult['quiet'] = [];
+    for (let seconds = QUIET_STEP_SECONDS; seconds <= QUIET_SECONDS; seconds += QUIET_STEP_SECONDS) {
+      await sleep(QUIET_STEP_SECONDS * 1000);
+      const rssMb = sample();
+      log(`  quiet for ${seconds} s: RSS ${rssMb.toFixed(1)} MB`);
+      quiet.push({ seconds, rssMb, probe: await readProbe() });
+    }
+    return { bundle, idleRssMb, afterSetupRssMb, rounds, quiet, peakRssMb: peak };
   } finally {
     clearInterval(sampler);
     api.close();

@@ -7,7 +7,12 @@
  * as the floor this stack sets on this machine at this moment. Starts alternate between the
  * kinds, so a burst of load on the shared machine falls on all of them alike.
  *
- *   npm run bench:startup -- [--runs 15] [--idle-ms 1500] [--bundle path/to/stoa.js] [--json]
+ * Memory is read twice: --idle-ms after the ready line, and again --settle-ms after it, once
+ * the server has been quiet long enough to give back what loading it left behind (Stoa does
+ * after 10 s without requests, see lib/memory/idle-release.ts; V8 also shrinks an idle heap
+ * by itself after a while). --settle-ms 0 leaves the second reading out.
+ *
+ *   npm run bench:startup -- [--runs 15] [--idle-ms 1500] [--settle-ms 20000] [--bundle path/to/stoa.js] [--json]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +26,7 @@ const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '15' },
     'idle-ms': { type: 'string', default: '1500' },
+    'settle-ms': { type: 'string', default: '20000' },
     /** Measure this bundle instead of building dist/stoa.js (to compare two builds in one run). */
     bundle: { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
@@ -28,6 +34,7 @@ const { values: args } = parseArgs({
 });
 const RUNS = Number(args.runs);
 const IDLE_MS = Number(args['idle-ms']);
+const SETTLE_MS = Number(args['settle-ms']);
 const READY_LINE = 'Stoa is listening on';
 const root = path.resolve(__dirname, '..');
 
@@ -56,6 +63,8 @@ interface Start {
   /** CPU time (user + system) the process had used when it printed its ready line. */
   readyCpuMs: number;
   idleRssMb: number;
+  /** RSS SETTLE_MS after the ready line (NaN with --settle-ms 0). */
+  settledRssMb: number;
 }
 
 /** A process's CPU time so far (user + system), from /proc, in ms (10 ms resolution). */
@@ -77,11 +86,17 @@ function startOnce(script: string, extraArgs: string[]): Promise<Start> {
       if (readyMs === undefined && output.includes(READY_LINE)) {
         readyMs = performance.now() - startedAt;
         const readyCpuMs = cpuMs(child.pid!);
-        void sleep(IDLE_MS).then(() => {
+        void (async () => {
+          await sleep(IDLE_MS);
           const idleRssMb = rssMb(child.pid!);
-          child.once('exit', () => resolve({ readyMs: readyMs!, readyCpuMs, idleRssMb }));
+          let settledRssMb = NaN;
+          if (SETTLE_MS > IDLE_MS) {
+            await sleep(SETTLE_MS - IDLE_MS);
+            settledRssMb = rssMb(child.pid!);
+          }
+          child.once('exit', () => resolve({ readyMs: readyMs!, readyCpuMs, idleRssMb, settledRssMb }));
           child.kill('SIGKILL');
-        });
+        })();
       }
     });
     child.once('exit', (code) => {
@@ -126,17 +141,21 @@ async function main(): Promise<void> {
     readyCpuMs: median(results[k].map((r) => r.readyCpuMs)),
     readyMs: { median: median(results[k].map((r) => r.readyMs)), min: Math.min(...results[k].map((r) => r.readyMs)), max: Math.max(...results[k].map((r) => r.readyMs)) },
     idleRssMb: { median: median(results[k].map((r) => r.idleRssMb)), min: Math.min(...results[k].map((r) => r.idleRssMb)), max: Math.max(...results[k].map((r) => r.idleRssMb)) },
+    settledRssMb: { median: median(results[k].map((r) => r.settledRssMb)), min: Math.min(...results[k].map((r) => r.settledRssMb)), max: Math.max(...results[k].map((r) => r.settledRssMb)) },
   }));
   const loadAfter = loadavg()[0];
   if (args.json) {
-    console.log(JSON.stringify({ date: new Date().toISOString(), machine, loadAfter, idleMs: IDLE_MS, summary }));
+    console.log(JSON.stringify({ date: new Date().toISOString(), machine, loadAfter, idleMs: IDLE_MS, settleMs: SETTLE_MS, summary }));
     return;
   }
   for (const s of summary) {
     console.log(
       `${s.name.padEnd(48)} ready: median ${s.readyMs.median.toFixed(0)} ms (${s.readyMs.min.toFixed(0)} to ${s.readyMs.max.toFixed(0)}), ` +
         `CPU time until ready: median ${s.readyCpuMs.toFixed(0)} ms; ` +
-        `idle RSS: median ${s.idleRssMb.median.toFixed(1)} MB (${s.idleRssMb.min.toFixed(1)} to ${s.idleRssMb.max.toFixed(1)})`,
+        `idle RSS after ${IDLE_MS / 1000} s: median ${s.idleRssMb.median.toFixed(1)} MB (${s.idleRssMb.min.toFixed(1)} to ${s.idleRssMb.max.toFixed(1)})` +
+        (SETTLE_MS > IDLE_MS
+          ? `; after ${SETTLE_MS / 1000} s: median ${s.settledRssMb.median.toFixed(1)} MB (${s.settledRssMb.min.toFixed(1)} to ${s.settledRssMb.max.toFixed(1)})`
+          : ''),
     );
   }
   console.log(`load average after: ${loadAfter.toFixed(2)}`);

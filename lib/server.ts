@@ -20,12 +20,16 @@ import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery'
 import { stopFullMemberPromotion, updateFullMembers } from './groups/full-members';
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
+import { releaseMemoryWhenQuiet } from './memory/idle-release';
 import { createStoa, type Stoa } from './stoa';
 
 export { DATABASE_FILE };
 export const ZULIPRC_FILE = 'zuliprc';
-/** How often idle event queues are looked for when nobody registers. */
-const GC_INTERVAL_MS = 60_000;
+/**
+ * How often idle event queues are looked for when nobody registers: often enough that queues
+ * never polled go soon after their minute (DEFAULT_EVENT_QUEUE_OPTIONS).
+ */
+const GC_INTERVAL_MS = 10_000;
 /** How long an idle keep-alive connection stays open; longer than the heartbeat, as proxies do. */
 const KEEP_ALIVE_MS = 65_000;
 /** Shutdown gives in-flight requests this long before closing their connections. */
@@ -205,6 +209,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   updateFullMembers(stoa);
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
+  // What a burst of work grew (V8's heap, SQLite's cache, caches) is given back once it is over.
+  const stopReleasing = releaseMemoryWhenQuiet(stoa, server);
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
   const startedAt = Date.now();
   const sweep = stoa.uploads
@@ -218,6 +224,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const close = () => {
     closing ??= new Promise<void>((resolve) => {
       clearInterval(gc);
+      stopReleasing();
       // Calls to bots' servers stop: none waiting is made, those in flight are aborted.
       stoa.outgoingWebhooks.stop();
       // Parked long-polls are answered first; once their answers are written (next turn of

@@ -115,12 +115,16 @@ export interface Stoa {
  * Zulip's heartbeat comes every 45 to 55 seconds; clients time out after 90. Zulip sets no
  * number of queues per user; a user rarely has more than a few (a browser tab, a phone, a
  * bot or two), so 50 leaves room for anyone real while no one can pile up thousands.
+ * Zulip keeps a queue nobody polls for its whole lifespan (10 minutes unless the client asks
+ * for up to a week); Stoa gives a queue that was never polled one minute, so that queues
+ * registered only for their initial state, or by a flood, do not hold memory for long.
  */
 export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
   heartbeatMs: 50_000,
   maxEventsPerQueue: 10_000,
   maxQueuesPerUser: 50,
   maxQueuedBytes: 32 * 1024 * 1024,
+  unpolledLifespanMs: 60_000,
 };
 
 /**

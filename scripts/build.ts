@@ -1,10 +1,56 @@
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { embeddableBundle } from '../lib/web/assets';
 import { buildWebBundle } from '../lib/web/build';
 
 const root = path.resolve(__dirname, '..');
+
+/**
+ * Packages the server loads only on first use (a `require` inside a function). Each is bundled
+ * on its own and carried compressed, and lib/first-use.ts unpacks it when it is first
+ * required: V8 keeps the running script's whole text in memory, and these are about 1.2 MB
+ * of text a server that never renders a formula, mails, exports or encrypts a notification
+ * would otherwise hold for nothing.
+ */
+const LOADED_ON_FIRST_USE = ['katex', 'nodemailer', 'tar', 'libsodium-wrappers'];
+
+/** The esbuild options every bundle shares: CommonJS for Node 20, small, ASCII. */
+const COMMON = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  legalComments: 'none',
+  // Node parses the whole script on every start and keeps its text in memory: without
+  // whitespace and comments it is a third smaller. Identifiers keep their names, so stack
+  // traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: 'ascii',
+  logLevel: 'warning',
+} as const;
+
+function compressedUntilFirstUse(): Plugin {
+  const names = new Set(LOADED_ON_FIRST_USE);
+  const loader = path.join(root, 'lib', 'first-use.ts');
+  return {
+    name: 'compressed-until-first-use',
+    setup(stoa) {
+      stoa.onResolve({ filter: /^[a-z@][\w@/.-]*$/ }, (args) => (names.has(args.path) ? { path: args.path, namespace: 'first-use' } : undefined));
+      stoa.onLoad({ filter: /.*/, namespace: 'first-use' }, async (args) => {
+        const alone = await build({ ...COMMON, entryPoints: [require.resolve(args.path)], write: false });
+        const base64 = brotliCompressSync(alone.outputFiles[0].contents).toString('base64');
+        return {
+          contents: `module.exports = require(${JSON.stringify(loader)}).loadCompressedPackage(${JSON.stringify(args.path)}, ${JSON.stringify(base64)});`,
+          resolveDir: root,
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
 
 /**
  * Bundles the server into one script. Everything is inside it but better-sqlite3 and sharp,
@@ -16,26 +62,19 @@ const root = path.resolve(__dirname, '..');
 export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), entry = path.join(root, 'server.ts')): Promise<string> {
   const web = embeddableBundle(await buildWebBundle());
   await build({
+    ...COMMON,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
     external: ['better-sqlite3', 'sharp', 'esbuild'],
+    plugins: [compressedUntilFirstUse()],
     define: {
       STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')),
-      STOA_WEB_BUNDLE: JSON.stringify(web),
+      // As JSON text in a string: esbuild would build an object define when the script loads,
+      // making half a megabyte of strings at every start; a string stays in the script's text
+      // until the first page is asked for.
+      STOA_WEB_BUNDLE: JSON.stringify(JSON.stringify(web)),
     },
     banner: { js: '#!/usr/bin/env node' },
-    legalComments: 'none',
-    // Node parses the whole script on every start and keeps its text in memory: without
-    // whitespace and comments it is a third smaller. Identifiers keep their names, so stack
-    // traces still name functions.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    charset: 'ascii',
-    logLevel: 'warning',
   });
   // V8 keeps a script's text at one byte per character only if every character is Latin-1;
   // one other character anywhere doubles it. esbuild escapes strings but leaves regular

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { loadCompressedPackage } from '../lib/first-use';
 import { buildBundle } from '../scripts/build';
 import { Client } from './support/client';
 import { readZuliprc, REPO_ROOT, spawnStoa, tempDir } from './support/server';
@@ -74,4 +75,23 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     if (child.process.exitCode === null) child.process.kill('SIGKILL');
     rmSync(install, { recursive: true, force: true });
   }
+});
+
+test('the bundle carries the packages loaded on first use compressed, and each one works once unpacked', async () => {
+  const text = readFileSync(await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js')), 'utf8');
+  const packed = new Map([...text.matchAll(/loadCompressedPackage\("([^"]+)","([A-Za-z0-9+/=]+)"\)/g)].map((m) => [m[1], m[2]]));
+  assert.deepEqual([...packed.keys()].sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
+  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium)/.test(text), 'none of them as plain source');
+  const katex = loadCompressedPackage('katex', packed.get('katex')!) as typeof import('katex');
+  assert.match(katex.renderToString('x^2'), /class="katex"/);
+  const nodemailer = loadCompressedPackage('nodemailer', packed.get('nodemailer')!) as typeof import('nodemailer');
+  const sent = await nodemailer.createTransport({ jsonTransport: true }).sendMail({ from: 'a@example.com', to: 'b@example.com', text: 'hi' });
+  assert.match(String(sent.message), /"text":"hi"/);
+  const tar = loadCompressedPackage('tar', packed.get('tar')!) as typeof import('tar');
+  assert.equal(typeof tar.create, 'function');
+  const sodium = loadCompressedPackage('libsodium-wrappers', packed.get('libsodium-wrappers')!) as typeof import('libsodium-wrappers');
+  await sodium.ready;
+  const keys = sodium.crypto_box_keypair();
+  const sealed = sodium.crypto_box_seal(new Uint8Array([1, 2, 3]), keys.publicKey);
+  assert.deepEqual([...sodium.crypto_box_seal_open(sealed, keys.publicKey, keys.privateKey)], [1, 2, 3]);
 });

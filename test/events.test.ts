@@ -311,6 +311,10 @@ describe('idle queues', () => {
     try {
       const short = await registerQueue(gcServer.owner);
       const long = await registerQueue(gcServer.owner, { queue_lifespan_secs: 3600 });
+      // Both clients poll at once, as clients do; a queue never polled has only a minute (below).
+      for (const { queue_id } of [short, long]) {
+        assert.equal((await getEvents(gcServer.owner, { queue_id, last_event_id: -1, dont_block: true })).status, 200);
+      }
       clock.advance(9 * 60 * 1000);
       const alive = await getEvents(gcServer.owner, { queue_id: short.queue_id, last_event_id: -1, dont_block: true });
       assert.equal(alive.status, 200, 'polling keeps a queue alive');
@@ -320,6 +324,31 @@ describe('idle queues', () => {
       assert.equal(gone.body.code, 'BAD_EVENT_QUEUE_ID');
       const kept = await getEvents(gcServer.owner, { queue_id: long.queue_id, last_event_id: -1, dont_block: true });
       assert.equal(kept.status, 200);
+    } finally {
+      await gcServer.close();
+    }
+  });
+
+  test('a queue nobody ever polls is collected after a minute; its client gets BAD_EVENT_QUEUE_ID and registers again', async () => {
+    const clock = new ManualClock();
+    const gcServer = await TestServer.start({ clock });
+    try {
+      const abandoned = await registerQueue(gcServer.owner, { queue_lifespan_secs: 7 * 24 * 3600 });
+      const used = await registerQueue(gcServer.owner);
+      clock.advance(5_000);
+      // A real client polls within seconds of registering; from then on its queue lives its lifespan.
+      assert.equal((await getEvents(gcServer.owner, { queue_id: used.queue_id, last_event_id: -1, dont_block: true })).status, 200);
+      clock.advance(56_000);
+      assert.equal(gcServer.stoa.queues.collectGarbage(), 1, 'only the queue never polled');
+      const gone = await getEvents(gcServer.owner, { queue_id: abandoned.queue_id, last_event_id: -1, dont_block: true });
+      assert.equal(gone.status, 400);
+      assert.equal(gone.body.code, 'BAD_EVENT_QUEUE_ID');
+      assert.equal(gone.body.queue_id, abandoned.queue_id);
+      // The documented recovery: register again, and the new queue works.
+      const again = await registerQueue(gcServer.owner);
+      assert.equal((await getEvents(gcServer.owner, { queue_id: again.queue_id, last_event_id: -1, dont_block: true })).status, 200);
+      clock.advance(8 * 60 * 1000);
+      assert.equal((await getEvents(gcServer.owner, { queue_id: used.queue_id, last_event_id: -1, dont_block: true })).status, 200);
     } finally {
       await gcServer.close();
     }

@@ -6,7 +6,8 @@ import { queueSettings } from '../lib/events/register';
 import { renderedTexCacheSize, renderMarkdown, type MarkdownContext } from '../lib/markdown/render';
 import { DEFAULT_EVENT_QUEUE_OPTIONS } from '../lib/stoa';
 import { USER_ROWS_KEPT, type UserRow } from '../lib/users/queries';
-import { TestServer } from './support/server';
+import { releaseMemory } from '../lib/memory/idle-release';
+import { ManualClock, TestServer } from './support/server';
 import { plainMemberRow } from './support/user-rows';
 
 let server: TestServer;
@@ -134,5 +135,67 @@ describe('caches', () => {
     // Long formulas render to a lot of HTML each.
     for (let i = 0; i < 12; i++) renderMarkdown(`$$${`\\sqrt{x_${i}}+`.repeat(600)}y$$`, context);
     assert.ok(renderedTexCacheSize().chars <= 2_000_000, `${renderedTexCacheSize().chars} characters kept`);
+  });
+});
+
+describe('after a flood', () => {
+  test('the queues it registered and never polled are collected after a minute, and what they held leaves the budget', async () => {
+    const clock = new ManualClock();
+    const flooded = await TestServer.start({ clock });
+    try {
+      const { queues } = flooded.stoa;
+      const flooders = [await flooded.createUser(), await flooded.createUser()];
+      for (const flooder of flooders) {
+        for (let i = 0; i < LIMIT + 2; i++) {
+          const response = await flooder.post('/register', { fetch_event_types: [], queue_lifespan_secs: 7 * 24 * 3600 });
+          assert.equal(response.status, 200);
+        }
+      }
+      // A real client among them: it registers and polls.
+      const reader = await flooded.createUser();
+      const { queue_id } = (await reader.post('/register', { event_types: ['message'], fetch_event_types: [] })).body;
+      assert.equal((await reader.get('/events', { queue_id, last_event_id: -1, dont_block: true })).status, 200);
+      for (let i = 0; i < 5; i++) {
+        for (const flooder of flooders) {
+          const sent = await flooder.post('/messages', { type: 'direct', to: JSON.stringify([reader.userId]), content: `flood ${i} ${'x'.repeat(500)}` });
+          assert.equal(sent.status, 200);
+        }
+      }
+      assert.equal(queues.count, 2 * LIMIT + 1, 'each flooder holds at most its limit');
+      // Each message's text once (shared by every queue holding it), and a reference per queue.
+      assert.ok(queues.queuedBytes > 10 * 500 + 2 * LIMIT * 5 * 16, `${queues.queuedBytes} bytes queued`);
+      const releasedBefore = queues.releasedBytes;
+
+      clock.advance(61_000);
+      assert.equal(queues.collectGarbage(), 2 * LIMIT);
+      assert.equal(queues.count, 1, 'the polled queue is kept');
+      const polled = await reader.get('/events', { queue_id, last_event_id: -1, dont_block: true });
+      assert.equal(polled.body.events.length, 10);
+      await reader.get('/events', { queue_id, last_event_id: polled.body.events.at(-1).id, dont_block: true });
+      assert.equal(queues.queuedBytes, 0);
+      assert.ok(queues.releasedBytes - releasedBefore > 10 * 500, 'what the queues let go of is counted, for the release when quiet');
+    } finally {
+      await flooded.close();
+    }
+  });
+
+  test('releasing memory empties the formula and narrow caches and collects the whole JavaScript heap', async () => {
+    const reader = await server.createUser();
+    await reader.post('/messages/render', { content: '$$\\frac{1}{x}$$' });
+    await reader.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'starred' }]) });
+    // Held only weakly: a full collection frees it (not within the turn that made it, so one turn later).
+    const garbage = new WeakRef({ payload: 'x'.repeat(1000) });
+    await new Promise((resolve) => setImmediate(resolve));
+    const release = releaseMemory(server.stoa);
+    assert.ok(release.formulas >= 1, `${release.formulas} formulas dropped`);
+    assert.ok(release.narrowStatements >= 1, `${release.narrowStatements} narrow statements forgotten`);
+    assert.equal(release.heapCollected, true);
+    assert.equal(garbage.deref(), undefined);
+    assert.equal(renderedTexCacheSize().entries, 0);
+    // Everything still answers as before.
+    const again = await reader.post('/messages/render', { content: '$$\\frac{1}{x}$$' });
+    assert.match(again.body.rendered, /katex/);
+    const fetched = await reader.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'starred' }]) });
+    assert.equal(fetched.status, 200);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
+import { flatString } from '../flat-string';
 import type { ReactionTypeNames } from '../emoji/choice';
 import { ApiError, badRequest } from '../http/errors';
 
@@ -52,6 +53,8 @@ export interface PendingEvents {
 /** What all queues together hold: the text of each distinct event, counted once, and every queue's references to them. */
 interface Ledger {
   bytes: number;
+  /** How much all queues have let go of since the server started (acknowledged, dropped, collected). */
+  released: number;
 }
 
 /** The client features of POST /register's client_capabilities that change what we send. */
@@ -122,6 +125,8 @@ export class EventQueue {
   /** The newest event id a client has acknowledged (and we dropped); -1 before any. */
   private newestPrunedId = -1;
   parked: ParkedPoll | null = null;
+  /** Whether a client has asked this queue for events yet; until then it may be abandoned (see unpolledLifespanMs). */
+  polled = false;
 
   constructor(
     readonly settings: QueueSettings,
@@ -161,7 +166,11 @@ export class EventQueue {
     for (const event of this.events.splice(0, count)) {
       this.bytes -= event.text.length + REFERENCE_BYTES;
       this.ledger.bytes -= REFERENCE_BYTES;
-      if (--event.holders === 0) this.ledger.bytes -= event.text.length;
+      this.ledger.released += REFERENCE_BYTES;
+      if (--event.holders === 0) {
+        this.ledger.bytes -= event.text.length;
+        this.ledger.released += event.text.length;
+      }
     }
   }
 
@@ -179,6 +188,12 @@ export class EventQueue {
       this.drop(drop);
     }
     if (lastEventId !== this.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
+  }
+
+  /** A client asked for this queue's events: it is in use, and its idle time counts from now. */
+  touch(now: number): void {
+    this.polled = true;
+    this.lastActive = now;
   }
 
   contents(): PendingEvents {
@@ -205,20 +220,20 @@ export interface EventQueuesOptions {
    */
   maxQueuedBytes: number;
   /**
+   * How long a queue that no client has polled yet lives, if less than its lifespan. Clients
+   * poll right after registering (the web app, the mobile apps, the Python and JavaScript
+   * bindings all do within a second or two); a queue never polled for this long was
+   * registered only for its initial state, or by a client that went away, and nobody will
+   * read what it collects. Once polled, a queue lives its full lifespan. A client that comes
+   * back after this gets BAD_EVENT_QUEUE_ID and registers again, as Zulip's clients do
+   * whenever a queue has expired.
+   */
+  unpolledLifespanMs: number;
+  /**
    * Off unless given: told after each delivery when it began (performance.now(), right after
    * the commit) and how many parked polls it answered. Benchmarks time fan-out with it.
    */
   onDelivery?: (delivery: { startedAt: number; answeredPolls: number }) => void;
-}
-
-/**
- * V8 builds a long JSON text as a tree of pieces joined lazily; kept that way for minutes it
- * costs a node per piece on top of the characters (a third more, measured). Decoding it back
- * from its bytes gives the same text as one flat string. (JSON.stringify escapes lone
- * surrogates, so the UTF-8 round trip is exact.)
- */
-function flat(text: string): string {
-  return Buffer.from(text).toString();
 }
 
 /** The queue to give up first among a user's: one nobody is polling, idle longest; else the idlest. */
@@ -241,7 +256,7 @@ export class EventQueues {
   private lastCollection = -Infinity;
   /** Each event object's queued form, so an object delivered again is not serialized again. */
   private readonly queued = new WeakMap<Event, QueuedEvent>();
-  private readonly ledger: Ledger = { bytes: 0 };
+  private readonly ledger: Ledger = { bytes: 0, released: 0 };
   /** How many events were turned into JSON: one per distinct event object, however many queues got it. */
   serializedEvents = 0;
 
@@ -261,6 +276,11 @@ export class EventQueues {
   /** The event text all queues hold, each distinct event counted once. */
   get queuedBytes(): number {
     return this.ledger.bytes;
+  }
+
+  /** The event text (and references) queues have let go of since the start: what a collection of the JavaScript heap may now free. */
+  get releasedBytes(): number {
+    return this.ledger.released;
   }
 
   create(settings: QueueSettings): EventQueue {
@@ -338,7 +358,7 @@ export class EventQueues {
   private toQueued(event: Event): QueuedEvent {
     let queued = this.queued.get(event);
     if (queued === undefined) {
-      queued = { text: flat(JSON.stringify(event)), holders: 0 };
+      queued = { text: flatString(JSON.stringify(event)), holders: 0 };
       this.queued.set(event, queued);
       this.serializedEvents++;
     }
@@ -395,13 +415,14 @@ export class EventQueues {
     answer(queue.contents());
   }
 
-  /** Drops queues nobody has polled for longer than their lifespan. */
+  /** Drops queues nobody has polled for longer than their lifespan, and those never polled at all for unpolledLifespanMs. */
   collectGarbage(): number {
     const now = this.clock.now();
     this.lastCollection = now;
     let removed = 0;
     for (const queue of this.byId.values()) {
-      if (!queue.parked && now - queue.lastActive >= queue.settings.lifespanMs) {
+      const lifespan = queue.polled ? queue.settings.lifespanMs : Math.min(queue.settings.lifespanMs, this.options.unpolledLifespanMs);
+      if (!queue.parked && now - queue.lastActive >= lifespan) {
         this.delete(queue);
         removed++;
       }

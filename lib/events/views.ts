@@ -54,7 +54,7 @@ export const getEvents = endpoint<GetEventsParams>({
     const queue = stoa.queues.get(user.id, params.queue_id);
     if (params.last_event_id === undefined) throw missingArgument('last_event_id');
     queue.acknowledge(params.last_event_id);
-    queue.lastActive = stoa.clock.now();
+    queue.touch(stoa.clock.now());
     const reply = (pending: PendingEvents) => ({ events: eventsJson(stoa.queues, pending), queue_id: queue.id });
     if (queue.size > 0 || params.dont_block) return reply(queue.contents());
 

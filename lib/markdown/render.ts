@@ -2,6 +2,7 @@ import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdo
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
 import { codeLanguageName } from './languages';
 import { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
+import { flatString } from '../flat-string';
 
 export interface MarkdownUser {
   id: number;
@@ -288,13 +289,23 @@ export function renderedTexCacheSize(): { entries: number; chars: number } {
   return { entries: renderedTex.size, chars: renderedTexChars };
 }
 
+/** Empties the formula cache (when the server goes quiet, see memory/idle-release.ts); returns how many formulas it held. */
+export function clearRenderedTexCache(): number {
+  const entries = renderedTex.size;
+  renderedTex.clear();
+  renderedTexChars = 0;
+  return entries;
+}
+
 function renderTex(tex: string, displayMode: boolean): string | null {
   const key = (displayMode ? 'D' : 'I') + tex;
   const known = renderedTex.get(key);
   if (known !== undefined) return known;
   let html: string | null;
   try {
-    html = katex().renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false });
+    // Kept flat: KaTeX joins its HTML from thousands of pieces, which as V8's lazy joins took
+    // more memory than the characters themselves.
+    html = flatString(katex().renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', trust: false }));
   } catch {
     html = null;
   }

@@ -240,6 +240,15 @@ export function prepareMessageQueries(db: Statements) {
   const updateStatements = new Map<string, Database.Statement>();
 
   return {
+    /**
+     * Forgets the statements prepared for narrows (when the server goes quiet, see
+     * memory/idle-release.ts); SQLite frees each once JavaScript collects it. Returns how many.
+     */
+    forgetNarrowStatements: (): number => {
+      const count = statements.size;
+      statements.clear();
+      return count;
+    },
     /** Stores a message and indexes it for search; returns its ID. */
     insert: (message: NewMessage): number => {
       const id = Number(insert.run({ ...message, topic_key: topicKey(message.topic) }).lastInsertRowid);

@@ -7,8 +7,8 @@ interface EmbeddedWebBundle {
   assets: Array<{ name: string; contentType: string; base64: string }>;
 }
 
-// Defined by scripts/build.ts in the bundled script; undefined when running from source.
-declare const STOA_WEB_BUNDLE: EmbeddedWebBundle | undefined;
+// Defined by scripts/build.ts in the bundled script, as the JSON text of an EmbeddedWebBundle; undefined when running from source.
+declare const STOA_WEB_BUNDLE: string | undefined;
 
 /** The web client's files, looked up by name. */
 export interface WebFiles {
@@ -29,8 +29,8 @@ function indexed(bundle: WebBundle): WebFiles {
  */
 export function webFiles(): Promise<WebFiles> {
   loading ??= (async () => {
-    if (typeof STOA_WEB_BUNDLE === 'object' && STOA_WEB_BUNDLE !== null) {
-      const embedded = STOA_WEB_BUNDLE;
+    if (typeof STOA_WEB_BUNDLE === 'string') {
+      const embedded = JSON.parse(STOA_WEB_BUNDLE) as EmbeddedWebBundle;
       return indexed({
         script: embedded.script,
         stylesheet: embedded.stylesheet,

@@ -1,0 +1,115 @@
+import type { Server } from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { clearRenderedTexCache } from '../markdown/render';
+import type { Stoa } from '../stoa';
+
+/**
+ * Giving memory back once the server goes quiet. A burst of work (a flood of requests, many
+ * clients at once) grows what the process holds: V8's heap grows to fit the burst's garbage
+ * and keeps its pages until a collection finds them empty, SQLite keeps the pages it read in
+ * its cache, and the caches of formulas and narrow queries fill. When no request has come for
+ * QUIET_MS and there is something to give back, the server empties those caches, has V8
+ * collect its whole heap, and has SQLite free its unused cache pages. Nothing of this changes
+ * what a client sees; the next request refills what it needs.
+ */
+
+/** No request for this long: the server is quiet. */
+export const QUIET_MS = 10_000;
+/** How often the server looks whether it is quiet. */
+const CHECK_EVERY_MS = 5_000;
+/** Resident memory this much above its level after the last release makes another worth it. */
+const GROWTH_BYTES = 16 * 1024 * 1024;
+/** Event text this large let go of by the event queues (collected, acknowledged) makes one worth it too. */
+const QUEUE_RELEASE_BYTES = 4 * 1024 * 1024;
+
+export interface Release {
+  /** Formulas dropped from the rendering cache. */
+  formulas: number;
+  /** Statements prepared for narrows that were forgotten (SQLite frees each once collected). */
+  narrowStatements: number;
+  /** Whether V8 collected its whole heap (false only if it would not let us ask). */
+  heapCollected: boolean;
+}
+
+let collector: (() => void) | null | undefined;
+
+/**
+ * V8's full collection, as a function. V8 offers it to programs only behind its --expose-gc
+ * flag, which a server run as `node dist/stoa.js` does not have; the flag takes effect for
+ * contexts made after it is set, so it is set for one new context, whose `gc` is kept, and
+ * then unset. Node documents `v8.setFlagsFromString` as to be used with care; this flag only
+ * adds a global function to that context. If Node was started with --expose-gc, its `gc` is
+ * used. null if neither works: memory is then given back only when V8 decides to.
+ */
+function heapCollector(): (() => void) | null {
+  if (collector !== undefined) return collector;
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return (collector = exposed as () => void);
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = vm.runInNewContext('gc');
+    collector = typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    collector = null;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+  return collector;
+}
+
+/**
+ * Empties the caches that refill on demand, has V8 collect its whole heap, then has SQLite
+ * free the pages of its cache that nothing uses. A full collection stops everything while it
+ * runs, longer the larger the heap: it runs only while the server is quiet.
+ */
+export function releaseMemory(stoa: Stoa): Release {
+  const formulas = clearRenderedTexCache();
+  const narrowStatements = stoa.messages.forgetNarrowStatements();
+  const collect = heapCollector();
+  collect?.();
+  stoa.db.pragma('shrink_memory');
+  return { formulas, narrowStatements, heapCollected: collect !== null };
+}
+
+/**
+ * Releases memory (releaseMemory) each time the server has been quiet for QUIET_MS after
+ * something grew: once after start-up (loading the server leaves garbage behind), and again
+ * whenever resident memory has grown by GROWTH_BYTES since the last release or the event
+ * queues have let go of QUEUE_RELEASE_BYTES (queues of a flood collected at the end of their
+ * life). A server that stays busy is never interrupted; an idle one is left alone once its
+ * memory is back down. Returns a function that stops it.
+ */
+export function releaseMemoryWhenQuiet(stoa: Stoa, server: Server): () => void {
+  let lastRequestAt = performance.now();
+  let releasedOnce = false;
+  let rssAfterRelease = process.memoryUsage.rss();
+  let queueBytesAtRelease = stoa.queues.releasedBytes;
+  const onRequest = () => {
+    lastRequestAt = performance.now();
+  };
+  server.on('request', onRequest);
+  let settle: NodeJS.Timeout | undefined;
+  const check = setInterval(() => {
+    if (performance.now() - lastRequestAt < QUIET_MS) return;
+    const rss = process.memoryUsage.rss();
+    // V8 may have given memory back by itself since: growth counts from the lowest level seen.
+    rssAfterRelease = Math.min(rssAfterRelease, rss);
+    const grown = rss - rssAfterRelease >= GROWTH_BYTES;
+    const letGo = stoa.queues.releasedBytes - queueBytesAtRelease >= QUEUE_RELEASE_BYTES;
+    if (releasedOnce && !grown && !letGo) return;
+    releasedOnce = true;
+    releaseMemory(stoa);
+    queueBytesAtRelease = stoa.queues.releasedBytes;
+    rssAfterRelease = rss;
+    // V8 returns freed pages to the system on a thread of its own: the new level is read a moment later.
+    settle = setTimeout(() => {
+      rssAfterRelease = process.memoryUsage.rss();
+    }, 1000).unref();
+  }, CHECK_EVERY_MS).unref();
+  return () => {
+    clearInterval(check);
+    clearTimeout(settle);
+    server.off('request', onRequest);
+  };
+}
