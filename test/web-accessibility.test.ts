@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
-import { launchChromium, NO_CHROMIUM } from './support/chromium';
-import { TestServer } from './support/server';
-import { logInThroughPage, waitUntil, type WebUser } from './support/web';
+import { NO_CHROMIUM } from './support/chromium';
+import { waitUntil, webSuite } from './support/web';
 
 /**
  * The web client for people using a screen reader or a keyboard: every control has a name,
@@ -13,24 +12,9 @@ import { logInThroughPage, waitUntil, type WebUser } from './support/web';
  * and axe-core finds nothing serious or critical on the main screens in either theme.
  */
 
-const PASSWORD = 'secret-password';
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-let server: TestServer;
-let browser: Browser;
-const opened: WebUser[] = [];
-
-before(async () => {
-  if (NO_CHROMIUM) return;
-  server = await TestServer.start({ config: { gravatar: false } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  for (const user of opened) await user.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
-});
+const web = webSuite();
 
 interface AxeViolation {
   id: string;
@@ -73,22 +57,20 @@ const NAMED_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox
 /** A channel with three messages and its ID, and a person subscribed to it. */
 async function channelWithMessages(person: { credentials: { email: string } }): Promise<{ name: string; id: number }> {
   const name = uniqueName('a11y');
-  await createChannel(server.owner, { principals: [person.credentials.email] }, name);
-  const id = (await server.owner.get('/get_stream_id', { stream: name })).body.stream_id as number;
+  await createChannel(web.server.owner, { principals: [person.credentials.email] }, name);
+  const id = (await web.server.owner.get('/get_stream_id', { stream: name })).body.stream_id as number;
   for (let i = 0; i < 3; i++) {
-    await server.owner.post('/messages', { type: 'stream', to: name, topic: 'plans', content: `Plan number **${i}** with a [link](https://example.com/${i})` });
+    await web.server.owner.post('/messages', { type: 'stream', to: name, topic: 'plans', content: `Plan number **${i}** with a [link](https://example.com/${i})` });
   }
   return { name, id };
 }
 
 async function open(email: string, hash: string): Promise<Page> {
-  const user = await logInThroughPage(browser, server.url, email, PASSWORD, { hash });
-  opened.push(user);
-  return user.page;
+  return (await web.open(email, hash)).page;
 }
 
 test('every control has a name, the landmarks are there, and the messages are a feed read as sender, time and text', { skip: NO_CHROMIUM }, async () => {
-  const ada = await server.createUser('Ada Lovelace');
+  const ada = await web.server.createUser('Ada Lovelace');
   const channel = await channelWithMessages(ada);
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
@@ -115,7 +97,7 @@ test('every control has a name, the landmarks are there, and the messages are a 
 });
 
 test('focus: the compose box takes it and Escape gives it back; the personal menu works from the keyboard', { skip: NO_CHROMIUM }, async () => {
-  const ada = await server.createUser('Ada Lovelace');
+  const ada = await web.server.createUser('Ada Lovelace');
   const channel = await channelWithMessages(ada);
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
@@ -152,22 +134,22 @@ test('focus: the compose box takes it and Escape gives it back; the personal men
 });
 
 test('a message arriving in the open view is told politely, arrivals within a second as one sentence', { skip: NO_CHROMIUM }, async () => {
-  const ada = await server.createUser('Ada Lovelace');
+  const ada = await web.server.createUser('Ada Lovelace');
   const channel = await channelWithMessages(ada);
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
   const status = page.getByRole('status').filter({ hasText: /./ });
-  await server.owner.post('/messages', { type: 'stream', to: channel.name, topic: 'plans', content: 'Lunch at **noon**?' });
+  await web.server.owner.post('/messages', { type: 'stream', to: channel.name, topic: 'plans', content: 'Lunch at **noon**?' });
   await page.getByRole('status').filter({ hasText: 'Lunch at noon?' }).waitFor();
   assert.match(await status.first().innerText(), /: Lunch at noon\?$/);
-  for (const word of ['one', 'two', 'three']) await server.owner.post('/messages', { type: 'stream', to: channel.name, topic: 'plans', content: word });
+  for (const word of ['one', 'two', 'three']) await web.server.owner.post('/messages', { type: 'stream', to: channel.name, topic: 'plans', content: word });
   await page.getByRole('status').filter({ hasText: /^3 new messages from / }).waitFor();
 });
 
 test('axe finds nothing serious or critical on the main screens, light and dark', { skip: NO_CHROMIUM }, async () => {
-  const ada = await server.createUser('Ada Lovelace');
+  const ada = await web.server.createUser('Ada Lovelace');
   const channel = await channelWithMessages(ada);
-  await server.owner.post('/messages', { type: 'private', to: JSON.stringify([ada.userId]), content: 'A direct word' });
+  await web.server.owner.post('/messages', { type: 'private', to: JSON.stringify([ada.userId]), content: 'A direct word' });
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
   const found: string[] = [];
@@ -200,8 +182,8 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       await check(`${theme} ${screen}`);
     }
   }
-  const login = await browser.newPage({ colorScheme: 'dark' });
-  await login.goto(`${server.url}/login`);
+  const login = await web.browser.newPage({ colorScheme: 'dark' });
+  await login.goto(`${web.server.url}/login`);
   await login.getByRole('button', { name: 'Log in' }).waitFor();
   for (const violation of await seriousViolations(login)) found.push(`login (dark): ${violation}`);
   await login.emulateMedia({ colorScheme: 'light' });

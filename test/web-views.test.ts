@@ -1,47 +1,28 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
-import { launchChromium, NO_CHROMIUM } from './support/chromium';
-import { TestServer } from './support/server';
-import { feedTexts, logInThroughPage, waitUntil, type WebUser } from './support/web';
+import { NO_CHROMIUM } from './support/chromium';
+import { feedTexts, waitUntil, webSuite } from './support/web';
 
 /** Views in the web client: what is fetched when one opens, and views remembered after they are left. */
 
-const PASSWORD = 'secret-password';
-
-let server: TestServer;
-let browser: Browser;
-const opened: WebUser[] = [];
-
-before(async () => {
-  if (NO_CHROMIUM) return;
-  server = await TestServer.start({ config: { gravatar: false } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  for (const user of opened) await user.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
-});
+const web = webSuite();
 
 async function channelFor(person: { credentials: { email: string } }): Promise<{ name: string; id: number }> {
   const name = uniqueName('views');
-  await createChannel(server.owner, { principals: [person.credentials.email] }, name);
-  return { name, id: (await server.owner.get('/get_stream_id', { stream: name })).body.stream_id as number };
+  await createChannel(web.server.owner, { principals: [person.credentials.email] }, name);
+  return { name, id: (await web.server.owner.get('/get_stream_id', { stream: name })).body.stream_id as number };
 }
 
 async function post(channel: string, content: string): Promise<number> {
-  return (await server.owner.post('/messages', { type: 'stream', to: channel, topic: 'notes', content })).body.id as number;
+  return (await web.server.owner.post('/messages', { type: 'stream', to: channel, topic: 'notes', content })).body.id as number;
 }
 
 test('a view opens with about a screenful around the first unread message and fetches the rest as it scrolls', { skip: NO_CHROMIUM }, async () => {
-  const ada = await server.createUser('Ada Lovelace');
+  const ada = await web.server.createUser('Ada Lovelace');
   const channel = await channelFor(ada);
   for (let i = 0; i < 80; i++) await post(channel.name, `note ${i}`);
-  const user = await logInThroughPage(browser, server.url, ada.credentials.email, PASSWORD, { hash: '#inbox' });
-  opened.push(user);
+  const user = await web.open(ada.credentials.email, '#inbox');
   const fetched: Array<{ before: number; after: number }> = [];
   user.page.on('request', (request) => {
     const url = new URL(request.url());
@@ -62,13 +43,12 @@ test('a view opens with about a screenful around the first unread message and fe
 });
 
 test('a view left and opened again is shown from memory, then what changed meanwhile arrives', { skip: NO_CHROMIUM }, async () => {
-  const ada = await server.createUser('Ada Lovelace');
+  const ada = await web.server.createUser('Ada Lovelace');
   const first = await channelFor(ada);
   const second = await channelFor(ada);
   const edited = await post(first.name, 'before leaving');
   await post(second.name, 'in the second channel');
-  const user = await logInThroughPage(browser, server.url, ada.credentials.email, PASSWORD, { hash: `#narrow/channel/${first.id}` });
-  opened.push(user);
+  const user = await web.open(ada.credentials.email, `#narrow/channel/${first.id}`);
   const { page } = user;
   const sidebarLink = (name: string) => page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${name}\\b`) });
   await page.locator('.message-row', { hasText: 'before leaving' }).waitFor();
@@ -77,7 +57,7 @@ test('a view left and opened again is shown from memory, then what changed meanw
   await page.locator('.message-row', { hasText: 'in the second channel' }).waitFor();
   // While the first channel is out of sight, it changes: the page hears of it but keeps only the open view.
   await post(first.name, 'while you were away');
-  await server.owner.patch(`/messages/${edited}`, { content: 'before leaving, edited' });
+  await web.server.owner.patch(`/messages/${edited}`, { content: 'before leaving, edited' });
 
   // Going back shows the remembered messages, then fetches them again from the first one
   // onward (not around the first unread one, as a view never seen is opened).
