@@ -103,9 +103,9 @@ test('files dropped on the compose box or pasted into it are uploaded and linked
     transfer.items.add(new File(['the notes of Tuesday'], 'notes.txt', { type: 'text/plain' }));
     return transfer;
   });
-  const composeRegion = page.getByRole('region', { name: 'Compose' });
-  await composeRegion.dispatchEvent('dragover', { dataTransfer: dropped });
-  await composeRegion.dispatchEvent('drop', { dataTransfer: dropped });
+  const composeForm = page.getByRole('form', { name: 'Compose' });
+  await composeForm.dispatchEvent('dragover', { dataTransfer: dropped });
+  await composeForm.dispatchEvent('drop', { dataTransfer: dropped });
   const box = messageBox(page);
   await waitUntil(async () => /^\[notes\.txt\]\(\/user_uploads\/\S+\)$/.test(await box.inputValue()), 'the dropped file is linked');
 

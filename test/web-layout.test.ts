@@ -133,7 +133,7 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   await page.getByRole('button', { name: /^New message/ }).click();
   const box = page.getByRole('textbox', { name: 'Message', exact: true });
   await box.waitFor();
-  const composeBox = await page.getByRole('region', { name: 'Compose' }).boundingBox();
+  const composeBox = await page.getByRole('form', { name: 'Compose' }).boundingBox();
   assert.ok(composeBox && composeBox.x >= 0 && composeBox.x + composeBox.width <= 390, JSON.stringify(composeBox));
   assert.equal(await scrollsSideways(page), false);
 
