@@ -48,6 +48,10 @@ export function returnFocusFromCompose(): void {
   focusBeforeCompose = null;
   openButtonBeforeCompose = -1;
   setTimeout(() => {
+    // A key pressed meanwhile (input runs before timers) may already have put the focus
+    // somewhere, such as the search box: it stays there.
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
     const target =
       (before?.isConnected ? before : null) ??
       (openButton >= 0 ? document.querySelectorAll<HTMLElement>('.compose-closed button')[openButton] : null) ??
