@@ -1,4 +1,5 @@
 import { write } from '../events/send';
+import { serverTimer } from '../server-timer';
 import type { Stoa } from '../stoa';
 import { Role } from '../users/queries';
 import { announceMembership, fullMemberWaitMs, trackingChannelAccess, waitedLongEnough } from './actions';
@@ -11,7 +12,7 @@ import { announceMembership, fullMemberWaitMs, trackingChannelAccess, waitedLong
  * the server, brings the group up to date at once, in both directions.
  */
 
-const armed = new WeakMap<Stoa, { atMs: number; cancel: () => void }>();
+const armAt = serverTimer(updateFullMembers);
 
 /** Puts exactly the members who have waited long enough in role:fullmembers, telling everyone. */
 export function updateFullMembers(stoa: Stoa): void {
@@ -43,20 +44,10 @@ export function armNextPromotion(stoa: Stoa): void {
     if (user.role !== Role.MEMBER || direct.has(user.id)) continue;
     next = Math.min(next ?? Infinity, user.date_joined_ms + wait);
   }
-  const current = armed.get(stoa);
-  if (current?.atMs === next) return;
-  current?.cancel();
-  armed.delete(stoa);
-  if (next === undefined) return;
-  const cancel = stoa.clock.at(next, () => {
-    armed.delete(stoa);
-    if (stoa.db.open) updateFullMembers(stoa);
-  });
-  armed.set(stoa, { atMs: next, cancel });
+  armAt(stoa, next);
 }
 
 /** Stops the timer, for shutdown: the next start catches up. */
 export function stopFullMemberPromotion(stoa: Stoa): void {
-  armed.get(stoa)?.cancel();
-  armed.delete(stoa);
+  armAt(stoa, undefined);
 }

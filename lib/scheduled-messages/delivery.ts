@@ -3,6 +3,7 @@ import { sendEvent, write } from '../events/send';
 import { ApiError, badRequest } from '../http/errors';
 import { sendMessage } from '../messages/actions';
 import { notificationBot, noticeOptions } from '../messages/notices';
+import { serverTimer } from '../server-timer';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { checkedAddressee } from './addressee';
@@ -26,25 +27,12 @@ const UNEXPECTED_FAILURE = 'Internal server error';
 /** How long to wait before trying again when the database would not even record a failure. */
 const RETRY_MS = 60_000;
 
-const armed = new WeakMap<Stoa, { atMs: number; cancel: () => void }>();
+const armAt = serverTimer(deliverDueMessages);
 
 /** Points the timer at the earliest message waiting to be sent, or stops it if none is. */
 export function rescheduleDelivery(stoa: Stoa): void {
   const next = stoa.scheduledMessages.nextDueTimestamp();
   armAt(stoa, next === undefined ? undefined : next * 1000);
-}
-
-function armAt(stoa: Stoa, atMs: number | undefined): void {
-  const current = armed.get(stoa);
-  if (current && current.atMs === atMs) return;
-  current?.cancel();
-  armed.delete(stoa);
-  if (atMs === undefined) return;
-  const cancel = stoa.clock.at(atMs, () => {
-    armed.delete(stoa);
-    if (stoa.db.open) deliverDueMessages(stoa);
-  });
-  armed.set(stoa, { atMs, cancel });
 }
 
 /** Stops the timer, for shutdown: what is due meanwhile is sent at the next start. */
