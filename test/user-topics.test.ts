@@ -115,11 +115,15 @@ describe('moving a whole topic', () => {
     const id = await send('old plans');
     await user.post('/user_topics', { stream_id: channelId, topic: 'old plans', visibility_policy: 1 });
     const events = await listen(user, { event_types: ['user_topic'] });
+    const legacy = await listen(user, { event_types: ['muted_topics'] });
     const moved = await server.owner.patch(`/messages/${id}`, { topic: 'new plans', propagate_mode: 'change_all' });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assert.deepEqual(await policies(user), { [`${channelId}/new plans`]: 1 });
     const seen = (await events()).map((e) => [e.topic_name, e.visibility_policy]);
     assert.deepEqual(seen, [['old plans', 0], ['new plans', 1]]);
+    const lists = await legacy();
+    assert.equal(lists.length, 1, 'older clients get the muted list once');
+    assert.deepEqual(lists[0].muted_topics.map((m: unknown[]) => m.slice(0, 2)), [[CHANNEL, 'new plans']]);
   });
 
   test('into a topic with messages keeps the more visible of each person’s two policies', async () => {

@@ -9,7 +9,14 @@ import { VisibilityPolicy } from './queries';
  * Sets a user's visibility policy for a topic. A real change is announced twice: the full
  * muted list for older clients, then the one topic's new policy. No change, no events.
  */
-export function setTopicVisibility(stoa: Stoa, userId: number, channel: ChannelRow, topic: string, policy: number): void {
+export function setTopicVisibility(
+  stoa: Stoa,
+  userId: number,
+  channel: ChannelRow,
+  topic: string,
+  policy: number,
+  { mutedList = true } = {},
+): void {
   write(stoa, () => {
     const current = stoa.userTopics.get(userId, channel.id, topic);
     if ((current?.visibility_policy ?? VisibilityPolicy.INHERIT) === policy) return;
@@ -17,7 +24,7 @@ export function setTopicVisibility(stoa: Stoa, userId: number, channel: ChannelR
     if (policy === VisibilityPolicy.INHERIT) stoa.userTopics.remove(userId, channel.id, topic);
     else stoa.userTopics.set(userId, channel.id, topic, policy, now);
     const topicName = current?.topic ?? topic;
-    sendEvent(stoa, { type: 'muted_topics', muted_topics: mutedTopicsList(stoa, userId) }, [userId]);
+    if (mutedList) sendEvent(stoa, { type: 'muted_topics', muted_topics: mutedTopicsList(stoa, userId) }, [userId]);
     sendEvent(
       stoa,
       { type: 'user_topic', stream_id: channel.id, topic_name: topicName, last_updated: now, visibility_policy: policy },
@@ -49,9 +56,14 @@ export function moveTopicVisibility(
   for (const userId of new Set([...origin.keys(), ...target.keys()])) {
     const old = origin.get(userId) ?? VisibilityPolicy.INHERIT;
     const there = target.get(userId) ?? VisibilityPolicy.INHERIT;
-    if (old !== VisibilityPolicy.INHERIT) setTopicVisibility(stoa, userId, from.channel, from.topic, VisibilityPolicy.INHERIT);
-    if (!canReadTarget(userId)) continue;
+    const follows = canReadTarget(userId);
     const merged = targetHadMessages ? MOST_VISIBLE_FIRST.find((p) => p === old || p === there)! : old;
+    const changesThere = follows && merged !== there;
+    // The muted list older clients get is sent once: with the new topic's change, if there is one.
+    if (old !== VisibilityPolicy.INHERIT) {
+      setTopicVisibility(stoa, userId, from.channel, from.topic, VisibilityPolicy.INHERIT, { mutedList: !changesThere });
+    }
+    if (!follows) continue;
     setTopicVisibility(stoa, userId, to.channel, to.topic, merged);
   }
 }
