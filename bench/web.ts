@@ -56,6 +56,17 @@ const TIME_NEXT_SWITCH = `(() => {
   }, { capture: true, once: true });
 })()`;
 
+/**
+ * Run in the page before its own scripts: notes when the first message is in the document, in
+ * milliseconds from the start of the navigation (the page's time origin), into
+ * `window.firstMessageAt`.
+ */
+const NOTE_FIRST_MESSAGE = `new MutationObserver((_, watcher) => {
+  if (!document.querySelector('.message-row')) return;
+  watcher.disconnect();
+  requestAnimationFrame(() => setTimeout(() => { window.firstMessageAt = performance.now(); }, 0));
+}).observe(document, { childList: true, subtree: true })`;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The page's script and stylesheet, by path, with the bytes a browser taking gzip receives. */
@@ -129,15 +140,34 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: /^New message/ }).waitFor();
       loads.push(performance.now() - t);
     }
-    const cold = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const coldPage = await cold.newPage();
-    await coldPage.goto(`${server.url}/login`);
-    await coldPage.getByLabel('Email').fill(EMAIL);
-    await coldPage.getByLabel('Password').fill(PASSWORD);
-    const tCold = performance.now();
-    await coldPage.getByRole('button', { name: 'Log in' }).click();
-    await coldPage.locator('.message-row').first().waitFor();
-    const coldMs = performance.now() - tCold;
+    // Empty cache: a new browser context each time, so nothing is cached. Timed from pressing
+    // Log in (the password check included), as Playwright sees it, and in the page from the
+    // start of its navigation to the frame showing the first message, already signed in (the
+    // session cookie carried over, the cache still empty).
+    const signedIn = await context.storageState();
+    const coldLogins: number[] = [];
+    const coldOpens: number[] = [];
+    for (let i = 0; i < LOADS; i++) {
+      const cold = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const coldPage = await cold.newPage();
+      await coldPage.goto(`${server.url}/login`);
+      await coldPage.getByLabel('Email').fill(EMAIL);
+      await coldPage.getByLabel('Password').fill(PASSWORD);
+      const t = performance.now();
+      await coldPage.getByRole('button', { name: 'Log in' }).click();
+      await coldPage.locator('.message-row').first().waitFor();
+      coldLogins.push(performance.now() - t);
+      await cold.close();
+
+      const reopened = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: signedIn });
+      const reopenedPage = await reopened.newPage();
+      await reopenedPage.addInitScript(NOTE_FIRST_MESSAGE);
+      await reopenedPage.goto(`${server.url}/`);
+      await reopenedPage.locator('.message-row').first().waitFor();
+      await reopenedPage.getByRole('button', { name: /^New message/ }).waitFor();
+      coldOpens.push((await reopenedPage.evaluate('window.firstMessageAt')) as number);
+      await reopened.close();
+    }
 
     // Channel switches: clicking a channel in the sidebar until its messages are shown. Timed
     // twice: in the page, from the click event to the frame after the channel's messages are
@@ -166,7 +196,8 @@ async function main(): Promise<void> {
     for (const [name, size] of sizes) console.log(`${name}: ${(size / 1024).toFixed(1)} KB gzipped`);
     console.log(`script + stylesheet: ${(total / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
     console.log(`first usable, assets cached: median ${median(loads).toFixed(0)} ms over ${LOADS} loads`);
-    console.log(`first usable after logging in, empty cache: ${coldMs.toFixed(0)} ms`);
+    console.log(`first message shown after opening the page signed in, empty cache, in page: median ${median(coldOpens).toFixed(0)} ms (max ${Math.max(...coldOpens).toFixed(0)}) over ${LOADS}`);
+    console.log(`first usable after pressing Log in, empty cache: median ${median(coldLogins).toFixed(0)} ms (max ${Math.max(...coldLogins).toFixed(0)}) over ${LOADS}`);
     for (const [label, list] of [['first visit', firstVisits], ['return', returns]] as const) {
       if (list.length === 0) continue;
       const inPage = list.map((s) => s.inPage);

@@ -18,9 +18,17 @@ export function setCsrfToken(token: string | undefined): void {
   csrfFromLogin = token;
 }
 
-function csrfToken(): string {
+function csrfCookie(): string | undefined {
   const cookie = document.cookie.split(/;\s*/).find((part) => part.startsWith('csrftoken='));
-  return cookie ? decodeURIComponent(cookie.slice('csrftoken='.length)) : (csrfFromLogin ?? '');
+  return cookie ? decodeURIComponent(cookie.slice('csrftoken='.length)) : undefined;
+}
+
+export function hasCsrfCookie(): boolean {
+  return csrfCookie() !== undefined;
+}
+
+function csrfToken(): string {
+  return csrfCookie() ?? csrfFromLogin ?? '';
 }
 
 export type Params = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { batch } from '@preact/signals';
-import { ApiError, get, post } from './api';
+import { ApiError, get, hasCsrfCookie, post } from './api';
 import { announceArrival, applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
 import { hashNames, narrowChannel, view } from './nav';
 import { applyUserSettings, notifyAbout } from './notifications';
@@ -124,10 +124,37 @@ async function register(): Promise<void> {
 }
 
 let stopped = false;
+let earlyRegistration: Promise<void> | null = null;
+
+/**
+ * Sends the first registration at once, beside the session check, when the page already holds
+ * a CSRF token: the app then waits for one round trip fewer before its first view.
+ */
+export function registerEarly(): void {
+  if (!hasCsrfCookie()) return;
+  earlyRegistration = register();
+  // Its failure (say, a session that ended) is dealt with by the session check and startEvents.
+  earlyRegistration.catch(() => {});
+}
+
+/** The early registration's answer, or a new registration when there was none or it failed. */
+async function firstRegistration(): Promise<void> {
+  const early = earlyRegistration;
+  earlyRegistration = null;
+  if (early) {
+    try {
+      await early;
+      return;
+    } catch {
+      // Registered again below.
+    }
+  }
+  await register();
+}
 
 /** Registers and keeps polling until the page goes away; `onReady` runs after the first registration. */
 export async function startEvents(onReady: () => void): Promise<void> {
-  await register();
+  await firstRegistration();
   onReady();
   void pollLoop();
   startPresence();

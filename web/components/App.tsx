@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, setCsrfToken } from '../api';
+import { registerEarly } from '../live';
 import { session, theme } from '../state';
 import { Join } from './Join';
 import { Login } from './Login';
@@ -28,6 +29,7 @@ export function App() {
 
   useEffect(() => {
     if (path === '/login' || join) return;
+    registerEarly();
     get<{ user_id: number; email: string; csrf_token?: string }>('/accounts/session').then(
       (answer) => {
         setCsrfToken(answer.csrf_token);

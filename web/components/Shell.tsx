@@ -188,12 +188,16 @@ export function Shell() {
   }, [menuOpen]);
 
   useEffect(() => {
-    startEvents(() => setReady(true)).catch((err: unknown) => setFailure((err as Error).message));
+    // The view's messages are asked for as soon as the state is in, before the first render of
+    // the app, so the two overlap.
+    startEvents(() => {
+      followHash();
+      setReady(true);
+    }).catch((err: unknown) => setFailure((err as Error).message));
   }, []);
 
   useEffect(() => {
     if (!ready) return;
-    followHash();
     window.addEventListener('hashchange', followHash);
     return () => window.removeEventListener('hashchange', followHash);
   }, [ready]);
