@@ -53,7 +53,7 @@ function compressedUntilFirstUse(): Plugin {
 }
 
 /**
- * Bundles the server into one script. Everything is inside it but better-sqlite3 and sharp,
+ * Bundles the server into one script. Everything is inside it but better-sqlite3, sharp and koffi,
  * whose native parts must come from installed packages; schema.sql rides along as text. The
  * benchmarks bundle their own server entry the same way, to measure what users run. The web
  * client is built first and embedded, so the script serves it with nothing beside it; esbuild,
@@ -65,7 +65,7 @@ export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), 
     ...COMMON,
     entryPoints: [entry],
     outfile,
-    external: ['better-sqlite3', 'sharp', 'esbuild'],
+    external: ['better-sqlite3', 'sharp', 'koffi', 'esbuild'],
     plugins: [compressedUntilFirstUse()],
     define: {
       STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')),

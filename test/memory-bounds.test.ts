@@ -198,4 +198,28 @@ describe('after a flood', () => {
     const fetched = await reader.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'starred' }]) });
     assert.equal(fetched.status, 200);
   });
+
+  const glibc = process.platform === 'linux' && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+  test('releasing memory hands what the C library holds free back to the system', { skip: glibc ? false : 'only glibc (Linux) has malloc_trim' }, async () => {
+    const mib = () => process.memoryUsage.rss() / 2 ** 20;
+    // 150 MB of 64 KB buffers (below glibc's mmap threshold, so inside its heap), each followed
+    // by a small one that stays: freeing the large ones leaves holes glibc keeps for itself.
+    let large: Buffer[] = [];
+    const kept: Buffer[] = [];
+    for (let i = 0; i < 2400; i++) {
+      large.push(Buffer.alloc(64 * 1024, 1));
+      kept.push(Buffer.alloc(1024, 1));
+    }
+    const allocated = mib();
+    large = [];
+    // The first release collects the buffers; V8 frees their memory on a thread of its own,
+    // so the second, a moment later, is the one that finds it free.
+    releaseMemory(server.stoa);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const release = releaseMemory(server.stoa);
+    assert.equal(release.nativeHeapTrimmed, true);
+    const after = mib();
+    assert.ok(allocated - after > 100, `RSS ${allocated.toFixed(0)} MB with the buffers, ${after.toFixed(0)} MB after the release`);
+    assert.equal(kept.length, 2400);
+  });
 });

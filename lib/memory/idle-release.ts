@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { clearRenderedTexCache } from '../markdown/render';
 import type { Stoa } from '../stoa';
+import { trimNativeHeap } from './native-trim';
 
 /**
  * Giving memory back once the server goes quiet. A burst of work (a flood of requests, many
@@ -10,7 +11,8 @@ import type { Stoa } from '../stoa';
  * and keeps its pages until a collection finds them empty, SQLite keeps the pages it read in
  * its cache, and the caches of formulas and narrow queries fill. When no request has come for
  * QUIET_MS and there is something to give back, the server empties those caches, has V8
- * collect its whole heap, and has SQLite free its unused cache pages. Nothing of this changes
+ * collect its whole heap, has SQLite free its unused cache pages, and has the C library hand
+ * its free memory back to the system (native-trim.ts). Nothing of this changes
  * what a client sees; the next request refills what it needs.
  */
 
@@ -30,6 +32,8 @@ export interface Release {
   narrowStatements: number;
   /** Whether V8 collected its whole heap (false only if it would not let us ask). */
   heapCollected: boolean;
+  /** Whether the C library was asked to return its free memory (false where it is not glibc). */
+  nativeHeapTrimmed: boolean;
 }
 
 let collector: (() => void) | null | undefined;
@@ -59,9 +63,10 @@ function heapCollector(): (() => void) | null {
 }
 
 /**
- * Empties the caches that refill on demand, has V8 collect its whole heap, then has SQLite
- * free the pages of its cache that nothing uses. A full collection stops everything while it
- * runs, longer the larger the heap: it runs only while the server is quiet.
+ * Empties the caches that refill on demand, has V8 collect its whole heap, has SQLite free
+ * the pages of its cache that nothing uses, then has the C library return what all of this
+ * freed. A full collection stops everything while it runs, longer the larger the heap: it
+ * runs only while the server is quiet.
  */
 export function releaseMemory(stoa: Stoa): Release {
   const formulas = clearRenderedTexCache();
@@ -69,7 +74,8 @@ export function releaseMemory(stoa: Stoa): Release {
   const collect = heapCollector();
   collect?.();
   stoa.db.pragma('shrink_memory');
-  return { formulas, narrowStatements, heapCollected: collect !== null };
+  const nativeHeapTrimmed = trimNativeHeap();
+  return { formulas, narrowStatements, heapCollected: collect !== null, nativeHeapTrimmed };
 }
 
 /**
