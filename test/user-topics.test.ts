@@ -154,3 +154,39 @@ describe('moving a whole topic', () => {
     assert.deepEqual(await policies(user), {}, 'no policy for a topic in a channel they cannot read');
   });
 });
+
+describe('the in: narrow (Zulip\'s combined feed)', () => {
+  test('in:home leaves out muted topics and muted channels except their unmuted topics; in:all leaves out nothing', async () => {
+    const user = await server.createUser();
+    await user.post('/users/me/subscriptions', { subscriptions: [{ name: CHANNEL }, { name: 'quiet channel' }] });
+    const quietId = (await user.get('/get_stream_id', { stream: 'quiet channel' })).body.stream_id;
+    const sent: Record<string, number> = {};
+    for (const [channel, topic] of [
+      [CHANNEL, 'home plain'],
+      [CHANNEL, 'home muted'],
+      ['quiet channel', 'home inherits'],
+      ['quiet channel', 'home unmuted'],
+    ]) {
+      const response = await user.post('/messages', { type: 'stream', to: channel, topic, content: topic });
+      sent[topic] = response.body.id;
+    }
+    const dm = (await user.post('/messages', { type: 'private', to: JSON.stringify([server.ownerId]), content: 'a direct message' })).body.id;
+    await user.post('/user_topics', { stream_id: channelId, topic: 'home muted', visibility_policy: 1 });
+    await user.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: quietId, property: 'is_muted', value: true }] });
+    await user.post('/user_topics', { stream_id: quietId, topic: 'home unmuted', visibility_policy: 2 });
+
+    const ids = async (narrow: unknown[]) => {
+      const response = await user.get('/messages', { anchor: sent['home plain'], num_before: 0, num_after: 100, narrow: JSON.stringify(narrow) });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return response.body.messages.map((m: { id: number }) => m.id);
+    };
+    assert.deepEqual(await ids([{ operator: 'in', operand: 'home' }]), [sent['home plain'], sent['home unmuted'], dm]);
+    assert.deepEqual(await ids([{ operator: 'in', operand: 'all' }]), [sent['home plain'], sent['home muted'], sent['home inherits'], sent['home unmuted'], dm]);
+    assert.deepEqual(await ids([{ operator: 'in', operand: 'home', negated: true }]), [sent['home muted'], sent['home inherits']]);
+
+    const bad = await user.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'in', operand: 'nowhere' }]) });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'BAD_NARROW');
+    assert.match(bad.body.msg, /unknown 'in' operand nowhere/);
+  });
+});

@@ -152,3 +152,44 @@ test('moving a topic and resolving it with one click reach the other person', { 
   await moverWeb.page.getByRole('button', { name: 'Mark as resolved' }).first().waitFor();
   assert.deepEqual([...moverWeb.problems, ...watcherWeb.problems], []);
 });
+
+test('muting a topic from its recipient bar takes it out of the counts, the inbox and the combined feed', { skip: NO_CHROMIUM }, async () => {
+  const { a: reader, b: talker, channel } = await twoPeople('Topic Muter', 'Topic Talker');
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'noisy', content: 'the first noise' });
+  // The channel's creation notice is read too, so the counts below are the new messages'.
+  await reader.post('/mark_all_as_read');
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/noisy`);
+  await messageRow(web.page, 'the first noise').waitFor();
+
+  await web.page.getByRole('button', { name: 'Mute topic' }).first().click();
+  await web.page.getByRole('button', { name: 'Unmute topic' }).first().waitFor();
+  const policies = async () => (await reader.post('/register', { fetch_event_types: ['user_topic'] })).body.user_topics;
+  assert.deepEqual(
+    (await policies()).map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [t.stream_id, t.topic_name, t.visibility_policy]),
+    [[channel.id, 'noisy', 1]],
+  );
+
+  // New messages in the muted topic count nowhere; those in another topic do.
+  await web.page.goto(`${suite.server.url}/#inbox`);
+  await web.page.getByRole('region', { name: 'Inbox' }).waitFor();
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'noisy', content: 'more noise' });
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'noisy', content: 'even more noise' });
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'calm', content: 'a calm word' });
+  const inbox = web.page.getByRole('region', { name: 'Inbox' });
+  await inbox.getByRole('link', { name: /^calm/ }).waitFor();
+  assert.equal(await inbox.getByRole('link', { name: /^noisy/ }).count(), 0);
+  const sidebar = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  await sidebar.getByLabel(`1 unread messages in ${channel.name}`).waitFor();
+  await sidebar.getByLabel('1 unread messages', { exact: true }).waitFor();
+
+  // The combined feed leaves the muted topic out.
+  await sidebar.getByRole('link', { name: 'Combined feed' }).click();
+  await messageRow(web.page, 'a calm word').waitFor();
+  assert.equal(await messageRow(web.page, 'noise').count(), 0);
+
+  // Unmuted elsewhere (another client), the topic's unread messages count again.
+  await reader.post('/user_topics', { stream_id: channel.id, topic: 'noisy', visibility_policy: 0 });
+  await sidebar.getByRole('link', { name: 'Inbox' }).click();
+  await web.page.getByRole('region', { name: 'Inbox' }).getByRole('link', { name: /^noisy/ }).waitFor();
+  assert.deepEqual(web.problems, []);
+});

@@ -1,6 +1,6 @@
 import { batch, computed, signal } from '@preact/signals';
 import { get, post } from './api';
-import { channelByName, session, unread, unreadMentions, userByEmail } from './state';
+import { channelByName, isTopicMuted, session, unread, unreadMentions, userByEmail } from './state';
 import type { Message, NarrowTerm } from './types';
 
 /**
@@ -44,6 +44,8 @@ interface MessagesAnswer {
 
 /** Channel operands by ID and people by ID, as the API takes them. */
 export function apiNarrow(terms: NarrowTerm[]): Array<{ operator: string; operand: string | number | number[]; negated?: boolean }> {
+  // The combined feed leaves out what the person muted, as Zulip's does.
+  if (terms.length === 0) return [{ operator: 'in', operand: 'home' }];
   return terms.map((term) => {
     let operand: string | number | number[] = term.operand;
     if (term.operator === 'channel') {
@@ -232,6 +234,7 @@ export async function loadMore(direction: -1 | 1): Promise<void> {
  * cannot tell (full-text search, `has:`), and such views are not extended live.
  */
 export function matchesNarrow(message: Message, terms: NarrowTerm[], self: number): boolean | undefined {
+  if (terms.length === 0) return !inMutedTopic(message);
   for (const term of terms) {
     const result = matchesTerm(message, term, self);
     if (result === undefined) return undefined;
@@ -253,6 +256,10 @@ function userIdsOf(operand: string, self: number): number[] | undefined {
     }
   }
   return ids;
+}
+
+function inMutedTopic(message: Message): boolean {
+  return message.type === 'stream' && isTopicMuted(message.stream_id ?? 0, message.subject);
 }
 
 function matchesTerm(message: Message, term: NarrowTerm, self: number): boolean | undefined {
@@ -294,6 +301,9 @@ function matchesTerm(message: Message, term: NarrowTerm, self: number): boolean 
         default:
           return undefined;
       }
+    case 'in':
+      if (term.operand === 'home') return !inMutedTopic(message);
+      return term.operand === 'all' ? true : undefined;
     default:
       return undefined;
   }

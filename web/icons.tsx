@@ -6,6 +6,8 @@ const PATHS: Record<string, string> = {
   unread: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8z',
   edit: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
+  bell: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4',
+  bellOff: 'M6 16v-5a6 6 0 0 1 9.5-4.9M18 11v5l2 2H4l2-2M10 21h4M3 3l18 18',
 };
 
 export function Icon({ name, filled = false }: { name: keyof typeof PATHS; filled?: boolean }) {

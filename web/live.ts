@@ -9,6 +9,7 @@ import {
   connected,
   dmKey,
   dmKeyOf,
+  isTopicMuted,
   localEchoes,
   placeOf,
   presences,
@@ -17,6 +18,9 @@ import {
   recentDms,
   session,
   subscriptions,
+  TopicPolicy,
+  topicKey,
+  topicPolicies,
   topics,
   typing,
   unread,
@@ -41,6 +45,13 @@ export function currentQueueId(): string | null {
   return queueId;
 }
 
+/** One topic's visibility policy for the person, as `user_topics` and `user_topic` events give it. */
+interface UserTopic {
+  stream_id: number;
+  topic_name: string;
+  visibility_policy: number;
+}
+
 interface RegisterAnswer {
   queue_id: string;
   last_event_id: number;
@@ -62,6 +73,7 @@ interface RegisterAnswer {
   presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
   realm_emoji: Record<string, RealmEmoji>;
   realm_user_groups?: UserGroup[];
+  user_topics?: UserTopic[];
   user_settings?: Record<string, unknown>;
   is_admin: boolean;
   is_owner: boolean;
@@ -119,6 +131,7 @@ async function register(): Promise<void> {
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     if (answer.user_settings) applyUserSettings(answer.user_settings);
+    topicPolicies.value = new Map((answer.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]));
     topics.value = new Map();
   });
 }
@@ -402,6 +415,21 @@ function onSubscription(event: Record<string, unknown>): void {
   }
 }
 
+function onUserTopic(event: UserTopic): void {
+  updateMap(topicPolicies, (copy) => {
+    const key = topicKey(event.stream_id, event.topic_name);
+    if (event.visibility_policy === TopicPolicy.inherit) copy.delete(key);
+    else copy.set(key, event.visibility_policy);
+  });
+  // A topic muted while the combined feed is open leaves it at once.
+  const current = feed.value;
+  if (current.terms.length === 0 && isTopicMuted(event.stream_id, event.topic_name)) {
+    const name = event.topic_name.toLowerCase();
+    const messages = current.messages.filter((m) => !(m.type === 'stream' && m.stream_id === event.stream_id && m.subject.toLowerCase() === name));
+    if (messages.length !== current.messages.length) feed.value = { ...current, messages };
+  }
+}
+
 function onStream(event: Record<string, unknown>): void {
   if (event.op === 'create') {
     updateMap(channels, (copy) => {
@@ -526,6 +554,8 @@ function applyEvent(event: Record<string, unknown>): void {
     case 'realm':
       if (event.op === 'update' && event.property === 'name') realm.value = { ...realm.value, name: event.value as string };
       return;
+    case 'user_topic':
+      return onUserTopic(event as unknown as UserTopic);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
       return;

@@ -78,6 +78,23 @@ export function topicKey(channelId: number, topic: string): string {
   return `${channelId}\u0000${topic.toLowerCase()}`;
 }
 
+/** Zulip's visibility policies of a topic for one person (`user_topics`). */
+export const TopicPolicy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
+
+/** The person's visibility policy of each topic that has one, by topicKey; the rest inherit. */
+export const topicPolicies = signal<Map<string, number>>(new Map());
+
+/**
+ * Whether a topic is muted for the person, as Zulip decides: muted by its own policy, or in a
+ * muted channel unless the topic was unmuted or followed there.
+ */
+export function isTopicMuted(channelId: number, topic: string): boolean {
+  const policy = topicPolicies.value.get(topicKey(channelId, topic)) ?? TopicPolicy.inherit;
+  if (policy === TopicPolicy.muted) return true;
+  if (policy === TopicPolicy.unmuted || policy === TopicPolicy.followed) return false;
+  return Boolean(subscriptions.value.get(channelId)?.is_muted);
+}
+
 export interface UnreadCounts {
   total: number;
   channels: Map<number, number>;
@@ -93,9 +110,11 @@ export const unreadCounts = computed<UnreadCounts>(() => {
   for (const place of unread.value.values()) {
     if (place.kind === 'channel') {
       if (!subs.has(place.channelId)) continue;
-      counts.channels.set(place.channelId, (counts.channels.get(place.channelId) ?? 0) + 1);
       const key = topicKey(place.channelId, place.topic);
       counts.topics.set(key, (counts.topics.get(key) ?? 0) + 1);
+      // A muted topic keeps its own count but adds nothing to its channel's or the total.
+      if (isTopicMuted(place.channelId, place.topic)) continue;
+      counts.channels.set(place.channelId, (counts.channels.get(place.channelId) ?? 0) + 1);
     } else {
       counts.dms.set(place.key, (counts.dms.get(place.key) ?? 0) + 1);
       counts.dmTotal++;

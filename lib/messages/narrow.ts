@@ -238,6 +238,14 @@ function compileTerms(stoa: Stoa, viewer: UserRow | null, terms: readonly Narrow
         condition = isCondition(operand, bind);
         break;
       }
+      case 'in': {
+        // Zulip's combined feed: `in:home` leaves out what the user muted, `in:all` nothing.
+        member();
+        if (operand === 'home') condition = `NOT ${mutedCondition(true)}`;
+        else if (operand === 'all') condition = '1';
+        else throw badNarrow(`unknown 'in' operand ${String(operand)}`);
+        break;
+      }
       case 'has': {
         if (typeof operand !== 'string' || !HAS_OPERANDS.has(operand)) throw badNarrow(`unknown 'has' operand ${String(operand)}`);
         condition =

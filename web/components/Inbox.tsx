@@ -1,14 +1,14 @@
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
-import { channelName, session, subscriptions, unread, unreadCounts, userName } from '../state';
+import { channelName, isTopicMuted, session, subscriptions, unread, unreadCounts, userName } from '../state';
 
-/** Every conversation with unread messages, grouped by channel, direct messages first. */
+/** Every conversation with unread messages, grouped by channel, direct messages first; muted topics left out, as in Zulip. */
 export function Inbox() {
   const counts = unreadCounts.value;
   const self = session.value?.user_id ?? 0;
   const topicsByChannel = new Map<number, Map<string, { name: string; count: number }>>();
   for (const place of unread.value.values()) {
-    if (place.kind !== 'channel' || !subscriptions.value.has(place.channelId)) continue;
+    if (place.kind !== 'channel' || !subscriptions.value.has(place.channelId) || isTopicMuted(place.channelId, place.topic)) continue;
     const byTopic = topicsByChannel.get(place.channelId) ?? new Map();
     topicsByChannel.set(place.channelId, byTopic);
     const key = place.topic.toLowerCase();

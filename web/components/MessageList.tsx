@@ -1,9 +1,10 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { patch } from '../api';
+import { patch, post } from '../api';
+import { Icon } from '../icons';
 import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
-import { channelName, dmKeyOf, localEchoes, session, subscriptions, userName, users } from '../state';
+import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions, TopicPolicy, userName, users } from '../state';
 import type { Message } from '../types';
 import { MessageRow, timeOf } from './MessageRow';
 import { reportError } from './Toasts';
@@ -48,7 +49,10 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
         >
           {message.subject || <em>general chat</em>}
         </a>
-        {message.subject !== '' && <ResolveButton message={message} />}
+        <span class="topic-actions">
+          {message.subject !== '' && <ResolveButton message={message} />}
+          <MuteButton channelId={id} topic={message.subject} />
+        </span>
       </div>
     );
   }
@@ -81,6 +85,29 @@ function ResolveButton({ message }: { message: Message }) {
   return (
     <button type="button" class={`resolve-topic${resolved ? ' resolved' : ''}`} aria-label={label} title={label} onClick={toggle}>
       ✔
+    </button>
+  );
+}
+
+/**
+ * Mutes the topic for oneself, or unmutes it, as Zulip's topic menu does: in a muted channel
+ * unmuting marks the topic unmuted, elsewhere it goes back to what the channel says.
+ */
+function MuteButton({ channelId, topic }: { channelId: number; topic: string }) {
+  const muted = isTopicMuted(channelId, topic);
+  const toggle = async () => {
+    const channelMuted = Boolean(subscriptions.value.get(channelId)?.is_muted);
+    const policy = !muted ? TopicPolicy.muted : channelMuted ? TopicPolicy.unmuted : TopicPolicy.inherit;
+    try {
+      await post('/json/user_topics', { stream_id: channelId, topic, visibility_policy: policy });
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  const label = muted ? 'Unmute topic' : 'Mute topic';
+  return (
+    <button type="button" class={`mute-topic${muted ? ' muted' : ''}`} aria-label={label} title={label} onClick={toggle}>
+      <Icon name={muted ? 'bellOff' : 'bell'} />
     </button>
   );
 }

@@ -3,7 +3,7 @@ import { feedTerms } from '../feed';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../nav';
 import { narrowHash } from '../narrow';
-import { recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
+import { isTopicMuted, recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
   if (!n) return null;
@@ -86,7 +86,10 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
               {isOpen && channelTopics.length > 0 && (
                 <ul class="topics" aria-label={`Topics in ${sub.name}`}>
                   {channelTopics.slice(0, 12).map((topic) => (
-                    <li key={topic.name} class={open?.topic?.toLowerCase() === topic.name.toLowerCase() ? 'active' : ''}>
+                    <li
+                      key={topic.name}
+                      class={[open?.topic?.toLowerCase() === topic.name.toLowerCase() ? 'active' : '', isTopicMuted(sub.stream_id, topic.name) ? 'muted' : ''].join(' ').trim()}
+                    >
                       <a
                         href={narrowHash(
                           [
@@ -98,6 +101,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                         onClick={onNavigate}
                       >
                         <span class="name">{topic.name || 'general chat'}</span>
+                        {isTopicMuted(sub.stream_id, topic.name) && <span class="visually-hidden"> (muted)</span>}
                         <Count n={counts.topics.get(topicKey(sub.stream_id, topic.name))} label={`messages in ${topic.name}`} />
                       </a>
                     </li>
