@@ -6,7 +6,7 @@ import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
 import { parseSearch, searchText } from '../narrow';
 import { chooseTheme } from '../notifications';
-import { channelName, connected, dmKey, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
+import { channelName, connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from './Avatar';
 import { ChannelBrowser } from './ChannelBrowser';
 import { Compose } from './Compose';
@@ -63,7 +63,7 @@ function composeForNarrow(kind: 'channel' | 'dm'): void {
   else openCompose({ kind: 'channel' });
 }
 
-/** The next topic or conversation with unread messages (for `n`), other than the open one. */
+/** The next topic or conversation with unread messages (for `n`), other than the open one; muted topics are skipped, as in Zulip. */
 function nextUnreadNarrow(): void {
   const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
   const open = narrowChannel(terms);
@@ -74,7 +74,8 @@ function nextUnreadNarrow(): void {
       ? open?.channelId === place.channelId && open.topic?.toLowerCase() === place.topic.toLowerCase()
       : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
-  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place)) first = id;
+  const muted = (place: UnreadPlace) => place.kind === 'channel' && isTopicMuted(place.channelId, place.topic);
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place)) first = id;
   if (first === undefined) return;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
