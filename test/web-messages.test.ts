@@ -196,3 +196,37 @@ test('muting a topic from its recipient bar takes it out of the counts, the inbo
   await web.page.getByRole('region', { name: 'Inbox' }).getByRole('link', { name: /^noisy/ }).waitFor();
   assert.deepEqual(web.problems, []);
 });
+
+test('a channel muted from the channel browser counts only the topics unmuted in it', { skip: NO_CHROMIUM }, async () => {
+  const { a: reader, b: talker, channel } = await twoPeople('Channel Muter', 'Channel Talker');
+  await reader.post('/mark_all_as_read');
+  const web = await suite.open(reader.credentials.email, '#channels');
+  const browser = web.page.getByRole('region', { name: 'Channels' });
+  await browser.getByRole('button', { name: `Mute ${channel.name}` }).click();
+  await browser.getByRole('button', { name: `Unmute ${channel.name}` }).waitFor();
+  const stored = (await reader.get('/users/me/subscriptions')).body.subscriptions.find((s: { stream_id: number }) => s.stream_id === channel.id);
+  assert.equal(stored.is_muted, true);
+
+  const sidebar = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  await sidebar.getByRole('link', { name: `${channel.name} (muted)` }).waitFor();
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'chatter', content: 'chatter in a muted channel' });
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'wanted', content: 'the one topic worth reading' });
+  await web.page.goto(`${suite.server.url}/#narrow/channel/${channel.id}/topic/wanted`);
+  const bar = web.page.locator('.recipient-bar', { hasText: 'wanted' });
+  // In a muted channel every topic starts muted; unmuting one marks it unmuted (policy 2).
+  await bar.getByRole('button', { name: 'Unmute topic' }).click();
+  await bar.getByRole('button', { name: 'Mute topic' }).waitFor();
+  const policies = (await reader.post('/register', { fetch_event_types: ['user_topic'] })).body.user_topics;
+  assert.deepEqual(
+    policies.map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [t.stream_id, t.topic_name, t.visibility_policy]),
+    [[channel.id, 'wanted', 2]],
+  );
+  // The unread message of the muted channel's other topic counts nowhere.
+  await sidebar.getByRole('link', { name: 'Inbox' }).click();
+  const inbox = web.page.getByRole('region', { name: 'Inbox' });
+  await inbox.getByText('You have no unread messages.').waitFor();
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'wanted', content: 'more of what is wanted' });
+  await inbox.getByRole('link', { name: /^wanted/ }).waitFor();
+  assert.equal(await inbox.getByRole('link', { name: /^chatter/ }).count(), 0);
+  assert.deepEqual(web.problems, []);
+});

@@ -262,6 +262,14 @@ function inMutedTopic(message: Message): boolean {
   return message.type === 'stream' && isTopicMuted(message.stream_id ?? 0, message.subject);
 }
 
+/** After something was muted: the combined feed, when open, lets go of the messages it no longer shows. */
+export function dropMutedFromCombinedFeed(): void {
+  const current = feed.value;
+  if (current.terms.length !== 0) return;
+  const messages = current.messages.filter((m) => !inMutedTopic(m));
+  if (messages.length !== current.messages.length) feed.value = { ...current, messages };
+}
+
 function matchesTerm(message: Message, term: NarrowTerm, self: number): boolean | undefined {
   const recipients = Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id) : [];
   switch (term.operator) {

@@ -1,6 +1,6 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, hasCsrfCookie, post } from './api';
-import { announceArrival, applyRead, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
+import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
 import { hashNames, narrowChannel, view } from './nav';
 import { applyUserSettings, notifyAbout } from './notifications';
 import { narrowHash } from './narrow';
@@ -9,7 +9,6 @@ import {
   connected,
   dmKey,
   dmKeyOf,
-  isTopicMuted,
   localEchoes,
   placeOf,
   presences,
@@ -411,6 +410,7 @@ function onSubscription(event: Record<string, unknown>): void {
         const sub = copy.get(event.stream_id as number);
         if (sub) copy.set(sub.stream_id, { ...sub, [event.property as string]: event.value });
       });
+      if (event.property === 'is_muted') dropMutedFromCombinedFeed();
       break;
   }
 }
@@ -421,13 +421,7 @@ function onUserTopic(event: UserTopic): void {
     if (event.visibility_policy === TopicPolicy.inherit) copy.delete(key);
     else copy.set(key, event.visibility_policy);
   });
-  // A topic muted while the combined feed is open leaves it at once.
-  const current = feed.value;
-  if (current.terms.length === 0 && isTopicMuted(event.stream_id, event.topic_name)) {
-    const name = event.topic_name.toLowerCase();
-    const messages = current.messages.filter((m) => !(m.type === 'stream' && m.stream_id === event.stream_id && m.subject.toLowerCase() === name));
-    if (messages.length !== current.messages.length) feed.value = { ...current, messages };
-  }
+  dropMutedFromCombinedFeed();
 }
 
 function onStream(event: Record<string, unknown>): void {

@@ -5,7 +5,7 @@ import { narrowHash } from '../narrow';
 import { channels, subscriptions } from '../state';
 import { reportError } from './Toasts';
 
-/** Every channel one can see: subscribe, unsubscribe, create. */
+/** Every channel one can see: subscribe, unsubscribe, mute, create. */
 export function ChannelBrowser() {
   const [filter, setFilter] = useState('');
   const [name, setName] = useState('');
@@ -17,6 +17,9 @@ export function ChannelBrowser() {
 
   const subscribe = (channelName: string) => post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName }] }).catch(reportError);
   const unsubscribe = (channelName: string) => del('/json/users/me/subscriptions', { subscriptions: [channelName] }).catch(reportError);
+  // A muted channel stays subscribed but counts only the topics unmuted or followed in it, as in Zulip.
+  const setMuted = (streamId: number, muted: boolean) =>
+    post('/json/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property: 'is_muted', value: muted }] }).catch(reportError);
   const create = async (event: Event) => {
     event.preventDefault();
     try {
@@ -57,7 +60,9 @@ export function ChannelBrowser() {
       <input type="search" placeholder="Filter channels" aria-label="Filter channels" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
       <ul class="channel-list">
         {list.map((channel) => {
-          const subscribed = subscriptions.value.has(channel.stream_id);
+          const subscription = subscriptions.value.get(channel.stream_id);
+          const subscribed = subscription !== undefined;
+          const muted = Boolean(subscription?.is_muted);
           return (
             <li key={channel.stream_id}>
               <div>
@@ -67,9 +72,16 @@ export function ChannelBrowser() {
                 </a>
                 {channel.description && <p class="description">{channel.description}</p>}
               </div>
-              <button type="button" class={subscribed ? '' : 'primary'} onClick={() => (subscribed ? unsubscribe(channel.name) : subscribe(channel.name))}>
-                {subscribed ? 'Unsubscribe' : 'Subscribe'}
-              </button>
+              <div class="channel-actions">
+                {subscribed && (
+                  <button type="button" aria-label={`${muted ? 'Unmute' : 'Mute'} ${channel.name}`} onClick={() => setMuted(channel.stream_id, !muted)}>
+                    {muted ? 'Unmute' : 'Mute'}
+                  </button>
+                )}
+                <button type="button" class={subscribed ? '' : 'primary'} onClick={() => (subscribed ? unsubscribe(channel.name) : subscribe(channel.name))}>
+                  {subscribed ? 'Unsubscribe' : 'Subscribe'}
+                </button>
+              </div>
             </li>
           );
         })}

@@ -71,7 +71,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           const isOpen = open?.channelId === sub.stream_id;
           const channelTopics = isOpen ? (topics.value.get(sub.stream_id) ?? []) : [];
           return (
-            <li key={sub.stream_id} class={isOpen && open?.topic === undefined ? 'active' : ''}>
+            <li key={sub.stream_id} class={[isOpen && open?.topic === undefined ? 'active' : '', sub.is_muted ? 'muted' : ''].join(' ').trim()}>
               <a
                 href={narrowHash([{ operator: 'channel', operand: String(sub.stream_id) }], hashNames)}
                 onClick={onNavigate}
@@ -81,6 +81,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   {sub.invite_only ? '🔒' : '#'}
                 </span>
                 <span class="name">{sub.name}</span>
+                {sub.is_muted && <span class="visually-hidden"> (muted)</span>}
                 <Count n={counts.channels.get(sub.stream_id)} label={`messages in ${sub.name}`} />
               </a>
               {isOpen && channelTopics.length > 0 && (
