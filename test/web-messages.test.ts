@@ -17,6 +17,12 @@ async function twoPeople(first: string, second: string) {
   return { a, b, channel: { name, id } };
 }
 
+/** The topic visibility policies the server stored for a person, as [channel, topic, policy]. */
+async function storedPolicies(user: Awaited<ReturnType<typeof suite.server.createUser>>): Promise<Array<[number, string, number]>> {
+  const state = (await user.post('/register', { fetch_event_types: ['user_topic'] })).body;
+  return state.user_topics.map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [t.stream_id, t.topic_name, t.visibility_policy]);
+}
+
 test('a reaction picked from the emoji picker reaches the other browser, and clicking it toggles it', { skip: NO_CHROMIUM }, async () => {
   const { a: ada, b: grace, channel } = await twoPeople('Ada Reacts', 'Grace Reacts');
   const sent = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'lunch', content: 'Lunch at noon?' });
@@ -163,11 +169,7 @@ test('muting a topic from its recipient bar takes it out of the counts, the inbo
 
   await web.page.getByRole('button', { name: 'Mute topic' }).first().click();
   await web.page.getByRole('button', { name: 'Unmute topic' }).first().waitFor();
-  const policies = async () => (await reader.post('/register', { fetch_event_types: ['user_topic'] })).body.user_topics;
-  assert.deepEqual(
-    (await policies()).map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [t.stream_id, t.topic_name, t.visibility_policy]),
-    [[channel.id, 'noisy', 1]],
-  );
+  assert.deepEqual(await storedPolicies(reader), [[channel.id, 'noisy', 1]]);
 
   // New messages in the muted topic count nowhere; those in another topic do.
   await web.page.goto(`${suite.server.url}/#inbox`);
@@ -216,11 +218,7 @@ test('a channel muted from the channel browser counts only the topics unmuted in
   // In a muted channel every topic starts muted; unmuting one marks it unmuted (policy 2).
   await bar.getByRole('button', { name: 'Unmute topic' }).click();
   await bar.getByRole('button', { name: 'Mute topic' }).waitFor();
-  const policies = (await reader.post('/register', { fetch_event_types: ['user_topic'] })).body.user_topics;
-  assert.deepEqual(
-    policies.map((t: { stream_id: number; topic_name: string; visibility_policy: number }) => [t.stream_id, t.topic_name, t.visibility_policy]),
-    [[channel.id, 'wanted', 2]],
-  );
+  assert.deepEqual(await storedPolicies(reader), [[channel.id, 'wanted', 2]]);
   // The unread message of the muted channel's other topic counts nowhere.
   await sidebar.getByRole('link', { name: 'Inbox' }).click();
   const inbox = web.page.getByRole('region', { name: 'Inbox' });
@@ -228,5 +226,35 @@ test('a channel muted from the channel browser counts only the topics unmuted in
   await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'wanted', content: 'more of what is wanted' });
   await inbox.getByRole('link', { name: /^wanted/ }).waitFor();
   assert.equal(await inbox.getByRole('link', { name: /^chatter/ }).count(), 0);
+  assert.deepEqual(web.problems, []);
+});
+
+test('a followed topic counts even in a muted channel, and is:followed finds it', { skip: NO_CHROMIUM }, async () => {
+  const { a: reader, b: talker, channel } = await twoPeople('Topic Follower', 'Topic Poster');
+  await reader.post('/mark_all_as_read');
+  await reader.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: channel.id, property: 'is_muted', value: true }] });
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'kept', content: 'a topic worth following' });
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'other', content: 'a topic left muted' });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/kept`);
+  const bar = web.page.locator('.recipient-bar', { hasText: 'kept' });
+  await bar.getByRole('button', { name: 'Follow topic' }).click();
+  await bar.getByRole('button', { name: 'Unfollow topic' }).waitFor();
+  // A followed topic is not muted, though its channel is.
+  await bar.getByRole('button', { name: 'Mute topic' }).waitFor();
+  assert.deepEqual(await storedPolicies(reader), [[channel.id, 'kept', 3]]);
+
+  const search = web.page.getByRole('searchbox', { name: 'Search messages' });
+  await search.fill('is:followed');
+  await search.press('Enter');
+  await waitUntil(() => web.page.url().endsWith('#narrow/is/followed'), 'the URL is the followed topics');
+  await messageRow(web.page, 'a topic worth following').waitFor();
+  // A new message in the followed topic joins the view live and counts, unlike the muted topic's.
+  await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'kept', content: 'followed and counted' });
+  await messageRow(web.page, 'followed and counted').waitFor();
+  assert.equal(await messageRow(web.page, 'a topic left muted').count(), 0);
+  await web.page.goto(`${suite.server.url}/#inbox`);
+  const inbox = web.page.getByRole('region', { name: 'Inbox' });
+  await inbox.getByRole('link', { name: /^kept/ }).waitFor();
+  assert.equal(await inbox.getByRole('link', { name: /^other/ }).count(), 0);
   assert.deepEqual(web.problems, []);
 });

@@ -1,6 +1,6 @@
 import { batch, computed, signal } from '@preact/signals';
 import { get, post } from './api';
-import { channelByName, isTopicMuted, session, unread, unreadMentions, userByEmail } from './state';
+import { channelByName, isTopicMuted, session, TopicPolicy, topicPolicy, unread, unreadMentions, userByEmail } from './state';
 import type { Message, NarrowTerm } from './types';
 
 /**
@@ -306,6 +306,8 @@ function matchesTerm(message: Message, term: NarrowTerm, self: number): boolean 
           return message.flags.some((flag) => flag === 'mentioned' || flag.endsWith('wildcard_mentioned'));
         case 'unread':
           return !message.flags.includes('read');
+        case 'followed':
+          return message.type === 'stream' && topicPolicy(message.stream_id ?? 0, message.subject) === TopicPolicy.followed;
         default:
           return undefined;
       }

@@ -8,6 +8,7 @@ const PATHS: Record<string, string> = {
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
   bell: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4',
   bellOff: 'M6 16v-5a6 6 0 0 1 9.5-4.9M18 11v5l2 2H4l2-2M10 21h4M3 3l18 18',
+  eye: 'M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z',
 };
 
 export function Icon({ name, filled = false }: { name: keyof typeof PATHS; filled?: boolean }) {

@@ -88,8 +88,12 @@ export const topicPolicies = signal<Map<string, number>>(new Map());
  * Whether a topic is muted for the person, as Zulip decides: muted by its own policy, or in a
  * muted channel unless the topic was unmuted or followed there.
  */
+export function topicPolicy(channelId: number, topic: string): number {
+  return topicPolicies.value.get(topicKey(channelId, topic)) ?? TopicPolicy.inherit;
+}
+
 export function isTopicMuted(channelId: number, topic: string): boolean {
-  const policy = topicPolicies.value.get(topicKey(channelId, topic)) ?? TopicPolicy.inherit;
+  const policy = topicPolicy(channelId, topic);
   if (policy === TopicPolicy.muted) return true;
   if (policy === TopicPolicy.unmuted || policy === TopicPolicy.followed) return false;
   return Boolean(subscriptions.value.get(channelId)?.is_muted);

@@ -4,7 +4,7 @@ import { Icon } from '../icons';
 import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
 import { hashNames } from '../nav';
 import { narrowHash } from '../narrow';
-import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions, TopicPolicy, userName, users } from '../state';
+import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions, TopicPolicy, topicPolicy, userName, users } from '../state';
 import type { Message } from '../types';
 import { MessageRow, timeOf } from './MessageRow';
 import { reportError } from './Toasts';
@@ -51,6 +51,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
         </a>
         <span class="topic-actions">
           {message.subject !== '' && <ResolveButton message={message} />}
+          <FollowButton channelId={id} topic={message.subject} />
           <MuteButton channelId={id} topic={message.subject} />
         </span>
       </div>
@@ -89,25 +90,45 @@ function ResolveButton({ message }: { message: Message }) {
   );
 }
 
+async function setTopicPolicy(channelId: number, topic: string, policy: number): Promise<void> {
+  try {
+    await post('/json/user_topics', { stream_id: channelId, topic, visibility_policy: policy });
+  } catch (err) {
+    reportError(err);
+  }
+}
+
 /**
  * Mutes the topic for oneself, or unmutes it, as Zulip's topic menu does: in a muted channel
  * unmuting marks the topic unmuted, elsewhere it goes back to what the channel says.
  */
 function MuteButton({ channelId, topic }: { channelId: number; topic: string }) {
   const muted = isTopicMuted(channelId, topic);
-  const toggle = async () => {
+  const toggle = () => {
     const channelMuted = Boolean(subscriptions.value.get(channelId)?.is_muted);
-    const policy = !muted ? TopicPolicy.muted : channelMuted ? TopicPolicy.unmuted : TopicPolicy.inherit;
-    try {
-      await post('/json/user_topics', { stream_id: channelId, topic, visibility_policy: policy });
-    } catch (err) {
-      reportError(err);
-    }
+    return setTopicPolicy(channelId, topic, !muted ? TopicPolicy.muted : channelMuted ? TopicPolicy.unmuted : TopicPolicy.inherit);
   };
   const label = muted ? 'Unmute topic' : 'Mute topic';
   return (
     <button type="button" class={`mute-topic${muted ? ' muted' : ''}`} aria-label={label} title={label} onClick={toggle}>
       <Icon name={muted ? 'bellOff' : 'bell'} />
+    </button>
+  );
+}
+
+/** Follows the topic (it counts even in a muted channel, and `is:followed` finds it), or stops following it. */
+function FollowButton({ channelId, topic }: { channelId: number; topic: string }) {
+  const followed = topicPolicy(channelId, topic) === TopicPolicy.followed;
+  const label = followed ? 'Unfollow topic' : 'Follow topic';
+  return (
+    <button
+      type="button"
+      class={`follow-topic${followed ? ' followed' : ''}`}
+      aria-label={label}
+      title={label}
+      onClick={() => setTopicPolicy(channelId, topic, followed ? TopicPolicy.inherit : TopicPolicy.followed)}
+    >
+      <Icon name="eye" />
     </button>
   );
 }
