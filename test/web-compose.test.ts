@@ -198,3 +198,53 @@ test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the n
   assert.deepEqual(await feedTexts(page), ['waiting in topic two']);
   assert.deepEqual(web.problems, []);
 });
+
+test('text left in a closed compose box becomes a draft, which is restored, sent and gone', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Draft Writer');
+  const name = uniqueName('drafts');
+  const { id } = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, name);
+  const web = await suite.open(writer.credentials.email, `#narrow/channel/${id}`);
+  const page = web.page;
+  await page.getByRole('button', { name: /^New message/ }).click();
+  await page.getByRole('combobox', { name: 'Channel' }).fill(name);
+  await page.getByRole('combobox', { name: 'Topic' }).fill('plans');
+  await messageBox(page).fill('half a thought\nand a second line');
+  await page.getByRole('button', { name: 'Close the compose box' }).click();
+
+  // Kept on the server, and counted in the sidebar.
+  const stored = async () => (await writer.get('/drafts')).body.drafts as Array<{ id: number; type: string; to: number[]; topic: string; content: string }>;
+  await waitUntil(async () => (await stored()).length === 1, 'the draft is stored');
+  const [draft] = await stored();
+  assert.deepEqual([draft.type, draft.to, draft.topic, draft.content], ['stream', [id], 'plans', 'half a thought\nand a second line']);
+  const sidebar = page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  await sidebar.getByRole('link', { name: 'Drafts 1 draft' }).click();
+  const list = page.getByRole('region', { name: 'Drafts' });
+  await list.getByText('half a thought').waitFor();
+
+  // Restored: the compose box holds it again, in its conversation; changed and closed, the
+  // same draft is updated; sent, it is gone.
+  await list.getByRole('button', { name: `Restore the draft to #${name} › plans` }).click();
+  await waitUntil(async () => (await messageBox(page).inputValue()) === 'half a thought\nand a second line', 'the draft is in the compose box');
+  assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'plans');
+  await messageBox(page).fill('a whole thought');
+  await page.getByRole('button', { name: 'Close the compose box' }).click();
+  await waitUntil(async () => (await stored())[0]?.content === 'a whole thought', 'the draft is updated');
+  assert.equal((await stored()).length, 1);
+  assert.equal((await stored())[0].id, draft.id);
+
+  await sidebar.getByRole('link', { name: /^Drafts/ }).click();
+  await list.getByRole('button', { name: /^Restore the draft/ }).click();
+  await waitUntil(async () => (await messageBox(page).inputValue()) === 'a whole thought', 'the updated draft is in the compose box');
+  await messageBox(page).press('Enter');
+  await messageRow(page, 'a whole thought').waitFor();
+  await waitUntil(async () => (await stored()).length === 0, 'the sent draft is deleted');
+  await sidebar.getByRole('link', { name: 'Drafts', exact: true }).waitFor();
+
+  // Deleting from the list.
+  await writer.post('/drafts', { drafts: JSON.stringify([{ type: 'private', to: [suite.server.ownerId], topic: '', content: 'never mind', timestamp: 1700000000 }]) });
+  await sidebar.getByRole('link', { name: /^Drafts/ }).click();
+  await list.getByRole('button', { name: 'Delete the draft to You and Owner' }).click();
+  await list.getByText('No drafts.', { exact: false }).waitFor();
+  assert.deepEqual(await stored(), []);
+  assert.deepEqual(web.problems, []);
+});

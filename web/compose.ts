@@ -1,10 +1,10 @@
 import { signal } from '@preact/signals';
-import { post } from './api';
+import { del, patch, post } from './api';
 import { feed, matchesNarrow } from './feed';
 import { currentQueueId } from './live';
-import { goToNarrow, view } from './nav';
-import { channelByName, localEchoes, session, users } from './state';
-import type { Message } from './types';
+import { goTo, goToNarrow, view } from './nav';
+import { channelByName, channelName, localEchoes, session, users } from './state';
+import type { Draft, Message } from './types';
 
 /** What the compose box holds; keyboard shortcuts and reply buttons fill it. */
 export interface ComposeState {
@@ -15,9 +15,12 @@ export interface ComposeState {
   /** The other people of a direct message. */
   recipients: number[];
   content: string;
+  /** The draft this text was restored from, deleted once the message is sent. */
+  draftId?: number;
 }
 
-export const compose = signal<ComposeState>({ open: false, kind: 'channel', channel: '', topic: '', recipients: [], content: '' });
+const EMPTY_COMPOSE: ComposeState = { open: false, kind: 'channel', channel: '', topic: '', recipients: [], content: '' };
+export const compose = signal<ComposeState>(EMPTY_COMPOSE);
 /** Incremented to ask the compose box to focus its text area. */
 export const composeFocus = signal(0);
 
@@ -59,6 +62,52 @@ export function returnFocusFromCompose(): void {
       document.querySelector<HTMLElement>('.compose-open-button');
     target?.focus();
   }, 0);
+}
+
+/**
+ * Closes the compose box. Text left in it is kept as a draft on the server (the draft it came
+ * from updated), as Zulip does, so it survives the page and shows under Drafts.
+ */
+export async function closeCompose(): Promise<void> {
+  const state = compose.value;
+  compose.value = EMPTY_COMPOSE;
+  if (!state.content.trim()) return;
+  const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
+  const draft = {
+    type: state.kind === 'channel' ? 'stream' : 'private',
+    to: state.kind === 'channel' ? (channel ? [channel.stream_id] : []) : state.recipients,
+    topic: state.kind === 'channel' ? state.topic : '',
+    content: state.content,
+    timestamp: Math.floor(Date.now() / 1000),
+  };
+  // A channel that does not exist is no recipient: the draft keeps only the text.
+  if (state.kind === 'channel' && !channel) Object.assign(draft, { type: '', to: [], topic: '' });
+  if (state.draftId !== undefined) await patch(`/json/drafts/${state.draftId}`, { draft });
+  else await post('/json/drafts', { drafts: [draft] });
+}
+
+/** Opens a draft in the compose box, in its conversation's view; sending it deletes the draft. */
+export function restoreDraft(draft: Draft): void {
+  const self = session.value?.user_id;
+  if (draft.type === 'private') {
+    const recipients = draft.to.filter((id) => id !== self);
+    openCompose({ kind: 'dm', recipients, channel: '', topic: '', content: draft.content, draftId: draft.id });
+    goToNarrow([{ operator: 'dm', operand: (recipients.length ? recipients : [self]).join(',') }]);
+    return;
+  }
+  const channelId = draft.type === 'stream' ? draft.to[0] : undefined;
+  openCompose({ kind: 'channel', channel: channelId === undefined ? '' : (channelName(channelId) ?? ''), topic: draft.topic, recipients: [], content: draft.content, draftId: draft.id });
+  if (channelId === undefined) goTo('#inbox');
+  else {
+    goToNarrow([
+      { operator: 'channel', operand: String(channelId) },
+      ...(draft.topic ? [{ operator: 'topic', operand: draft.topic }] : []),
+    ]);
+  }
+}
+
+export function deleteDraft(id: number): Promise<unknown> {
+  return del(`/json/drafts/${id}`);
 }
 
 let localCounter = 0;
@@ -110,6 +159,7 @@ export async function sendMessage(state: ComposeState): Promise<void> {
       : { type: 'direct', to: state.recipients, content: state.content };
   try {
     await post('/json/messages', { ...params, queue_id: currentQueueId() ?? undefined, local_id: localId, read_by_sender: true });
+    if (state.draftId !== undefined) void deleteDraft(state.draftId).catch(() => undefined);
   } catch (err) {
     localEchoes.value = localEchoes.value.map((m) => (m.local_id === localId ? { ...m, failed: true } : m));
     throw err;

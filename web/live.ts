@@ -9,6 +9,7 @@ import {
   connected,
   dmKey,
   dmKeyOf,
+  drafts,
   localEchoes,
   placeOf,
   presences,
@@ -29,7 +30,7 @@ import {
   users,
   type UnreadPlace,
 } from './state';
-import type { Channel, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
+import type { Channel, Draft, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 
 /**
  * One event queue for the page: POST /json/register for the state, then long-polls of
@@ -73,6 +74,7 @@ interface RegisterAnswer {
   realm_emoji: Record<string, RealmEmoji>;
   realm_user_groups?: UserGroup[];
   user_topics?: UserTopic[];
+  drafts?: Draft[];
   user_settings?: Record<string, unknown>;
   is_admin: boolean;
   is_owner: boolean;
@@ -130,6 +132,7 @@ async function register(): Promise<void> {
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     if (answer.user_settings) applyUserSettings(answer.user_settings);
+    drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
     topicPolicies.value = new Map((answer.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]));
     topics.value = new Map();
   });
@@ -424,6 +427,14 @@ function onUserTopic(event: UserTopic): void {
   dropMutedFromCombinedFeed();
 }
 
+function onDrafts(event: Record<string, unknown>): void {
+  updateMap(drafts, (copy) => {
+    if (event.op === 'add') for (const draft of event.drafts as Draft[]) copy.set(draft.id, draft);
+    else if (event.op === 'update') copy.set((event.draft as Draft).id, event.draft as Draft);
+    else if (event.op === 'remove') copy.delete(event.draft_id as number);
+  });
+}
+
 function onStream(event: Record<string, unknown>): void {
   if (event.op === 'create') {
     updateMap(channels, (copy) => {
@@ -550,6 +561,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return;
     case 'user_topic':
       return onUserTopic(event as unknown as UserTopic);
+    case 'drafts':
+      return onDrafts(event);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
       return;

@@ -112,6 +112,7 @@ export type HashView =
   | { kind: 'narrow'; terms: NarrowTerm[] }
   | { kind: 'inbox' }
   | { kind: 'channels' }
+  | { kind: 'drafts' }
   | { kind: 'settings'; section: string };
 
 /** Reads a URL hash; IDs written with a name after them (`3-design`) keep only the ID. */
@@ -119,6 +120,7 @@ export function parseHash(hash: string): HashView {
   const parts = hash.replace(/^#/, '').split('/');
   if (parts[0] === 'inbox' || parts[0] === '') return parts[0] === 'inbox' ? { kind: 'inbox' } : { kind: 'narrow', terms: [] };
   if (parts[0] === 'channels') return { kind: 'channels' };
+  if (parts[0] === 'drafts') return { kind: 'drafts' };
   if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization' : 'profile') };
   if (parts[0] !== 'narrow') return { kind: 'narrow', terms: [] };
   const terms: NarrowTerm[] = [];

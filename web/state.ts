@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import type { Channel, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
+import type { Channel, Draft, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 
 /** The app's state, as signals the components read; the event loop (live.ts) keeps it current. */
 
@@ -77,6 +77,9 @@ export function placeOf(message: Message, self: number): UnreadPlace {
 export function topicKey(channelId: number, topic: string): string {
   return `${channelId}\u0000${topic.toLowerCase()}`;
 }
+
+/** The person's drafts, kept on the server, by ID. */
+export const drafts = signal<Map<number, Draft>>(new Map());
 
 /** Zulip's visibility policies of a topic for one person (`user_topics`). */
 export const TopicPolicy = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;

@@ -38,6 +38,16 @@ export interface Reaction {
   user_id: number;
 }
 
+/** A draft as the server keeps it (`/drafts`): a channel ID in `to`, or the other people's IDs. */
+export interface Draft {
+  id: number;
+  type: 'stream' | 'private' | '';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
 export interface DisplayRecipient {
   id: number;
   email: string;

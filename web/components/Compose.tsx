@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { post, uploadFile } from '../api';
-import { compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from '../compose';
+import { closeCompose, compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from '../compose';
 import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
 import { loadTopics } from '../live';
 import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
@@ -318,7 +318,7 @@ export function Compose() {
       return;
     }
     stopTyping();
-    update({ content: '' });
+    update({ content: '', draftId: undefined });
     setPreview(null);
     try {
       await sendMessage(current);
@@ -432,7 +432,7 @@ export function Compose() {
           class="close-compose"
           aria-label="Close the compose box"
           onClick={() => {
-            update({ open: false });
+            closeCompose().catch(reportError);
             returnFocusFromCompose();
           }}
         >

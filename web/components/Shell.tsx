@@ -9,6 +9,7 @@ import { chooseTheme } from '../notifications';
 import { channelName, connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from './Avatar';
 import { ChannelBrowser } from './ChannelBrowser';
+import { Drafts } from './Drafts';
 import { Compose } from './Compose';
 import { Inbox } from './Inbox';
 import { MessageList } from './MessageList';
@@ -17,6 +18,13 @@ import { People } from './People';
 import { Settings } from './Settings';
 import { Sidebar } from './Sidebar';
 import { Toasts, reportError } from './Toasts';
+
+/** What the centre shows, for the page's title and its main landmark. */
+function viewTitle(): string {
+  const current = view.value;
+  if (current.kind === 'narrow') return narrowTitle();
+  return { inbox: 'Inbox', channels: 'Channels', drafts: 'Drafts', settings: 'Settings' }[current.kind];
+}
 
 function narrowTitle(): string {
   const terms = feedTerms.value;
@@ -211,7 +219,7 @@ export function Shell() {
   }, [terms, showingNarrow]);
 
   const unreadTotal = unreadCounts.value.total;
-  const title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${view.value.kind === 'narrow' ? narrowTitle() : 'Inbox'} · ${realm.value.name}`;
+  const title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${viewTitle()} · ${realm.value.name}`;
   useEffect(() => {
     document.title = title;
   }, [title]);
@@ -363,9 +371,10 @@ export function Shell() {
         </div>
       </header>
       <Sidebar onNavigate={() => setSidebarOpen(false)} />
-      <main class="middle" aria-label={current.kind === 'narrow' ? narrowTitle() : 'Inbox'}>
+      <main class="middle" aria-label={viewTitle()}>
         {current.kind === 'inbox' && <Inbox />}
         {current.kind === 'channels' && <ChannelBrowser />}
+        {current.kind === 'drafts' && <Drafts />}
         {current.kind === 'settings' && <Settings section={current.section} />}
         {current.kind === 'narrow' && (
           <>

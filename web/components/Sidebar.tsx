@@ -3,7 +3,7 @@ import { feedTerms } from '../feed';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../nav';
 import { narrowHash } from '../narrow';
-import { isTopicMuted, recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
+import { drafts, isTopicMuted, recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
   if (!n) return null;
@@ -56,6 +56,16 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         <li class={isView('starred') ? 'active' : ''}>
           <a href="#narrow/is/starred" onClick={nav(() => goToNarrow([{ operator: 'is', operand: 'starred' }]))}>
             Starred
+          </a>
+        </li>
+        <li class={current.kind === 'drafts' ? 'active' : ''}>
+          <a href="#drafts" onClick={nav(() => goTo('#drafts'))}>
+            Drafts{' '}
+            {drafts.value.size > 0 && (
+              <span class="plain-count" aria-label={`${drafts.value.size} ${drafts.value.size === 1 ? 'draft' : 'drafts'}`}>
+                {drafts.value.size}
+              </span>
+            )}
           </a>
         </li>
       </ul>
