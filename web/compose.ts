@@ -73,15 +73,14 @@ export async function closeCompose(): Promise<void> {
   compose.value = EMPTY_COMPOSE;
   if (!state.content.trim()) return;
   const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
-  const draft = {
-    type: state.kind === 'channel' ? 'stream' : 'private',
-    to: state.kind === 'channel' ? (channel ? [channel.stream_id] : []) : state.recipients,
-    topic: state.kind === 'channel' ? state.topic : '',
-    content: state.content,
-    timestamp: Math.floor(Date.now() / 1000),
-  };
-  // A channel that does not exist is no recipient: the draft keeps only the text.
-  if (state.kind === 'channel' && !channel) Object.assign(draft, { type: '', to: [], topic: '' });
+  // Without a channel that exists, or anyone to write to, the draft keeps only its text.
+  const recipient =
+    channel !== undefined
+      ? { type: 'stream', to: [channel.stream_id], topic: state.topic }
+      : state.kind === 'dm' && state.recipients.length > 0
+        ? { type: 'private', to: state.recipients, topic: '' }
+        : { type: '', to: [], topic: '' };
+  const draft = { ...recipient, content: state.content, timestamp: Math.floor(Date.now() / 1000) };
   if (state.draftId !== undefined) await patch(`/json/drafts/${state.draftId}`, { draft });
   else await post('/json/drafts', { drafts: [draft] });
 }
