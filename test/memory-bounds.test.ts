@@ -7,6 +7,7 @@ import { renderedTexCacheSize, renderMarkdown, type MarkdownContext } from '../l
 import { DEFAULT_EVENT_QUEUE_OPTIONS } from '../lib/stoa';
 import { USER_ROWS_KEPT, type UserRow } from '../lib/users/queries';
 import { releaseMemory } from '../lib/memory/idle-release';
+import { runsOnGlibc } from '../lib/memory/native-trim';
 import { ManualClock, TestServer } from './support/server';
 import { plainMemberRow } from './support/user-rows';
 
@@ -199,8 +200,7 @@ describe('after a flood', () => {
     assert.equal(fetched.status, 200);
   });
 
-  const glibc = process.platform === 'linux' && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
-  test('releasing memory hands what the C library holds free back to the system', { skip: glibc ? false : 'only glibc (Linux) has malloc_trim' }, async () => {
+  test('releasing memory hands what the C library holds free back to the system', { skip: runsOnGlibc() ? false : 'only glibc (Linux) has malloc_trim' }, async () => {
     const mib = () => process.memoryUsage.rss() / 2 ** 20;
     // 150 MB of 64 KB buffers (below glibc's mmap threshold, so inside its heap), each followed
     // by a small one that stays: freeing the large ones leaves holes glibc keeps for itself.

@@ -36,7 +36,7 @@ import { REALM_SETTINGS, SYSTEM_GROUP_NAMES } from '../realm/settings';
 import { topicKey } from '../user-topics/queries';
 import { apiEmailFor } from '../users/actions';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
-import { Role, type UserRow } from '../users/queries';
+import { PLAIN_USER_COLUMNS, Role, type UserRow } from '../users/queries';
 import { NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS, USER_SETTINGS_BY_NAME } from '../users/settings';
 import { type ExportContents, ImportError, recordFile, type Row, tableOf } from './read';
 
@@ -194,24 +194,14 @@ export function convertExport(data: ExportContents): ImportPlan {
       email: address,
       delivery_email: address,
       full_name: name || 'System Bot',
-      password_hash: null,
       api_key: generateApiKey(),
       role: Role.MEMBER,
       is_active: 1,
+      ...PLAIN_USER_COLUMNS,
       is_bot: 1,
       bot_type: GENERIC_BOT,
-      bot_owner_id: null,
       is_system_bot: 1,
-      can_create_users: 0,
-      can_change_user_emails: 0,
-      timezone: '',
       date_joined_ms: realmCreated * 1000,
-      avatar_source: 'G',
-      avatar_version: 1,
-      email_address_visibility: 1,
-      default_sending_stream_id: null,
-      default_events_register_stream_id: null,
-      default_all_public_streams: 0,
     };
     users.set(id, bot);
     return bot;

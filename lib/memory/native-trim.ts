@@ -12,14 +12,18 @@ type MallocTrim = (pad: number) => number;
 
 let mallocTrim: MallocTrim | null | undefined;
 
+/** Whether the process runs on glibc: Node's diagnostic report names the glibc, and nothing on musl or other systems. */
+export function runsOnGlibc(): boolean {
+  if (process.platform !== 'linux') return false;
+  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
+  return Boolean(header?.glibcVersionRuntime);
+}
+
 /** glibc's malloc_trim, bound on first use; null where there is no glibc or koffi cannot load. */
 function boundMallocTrim(): MallocTrim | null {
   if (mallocTrim !== undefined) return mallocTrim;
   mallocTrim = null;
-  if (process.platform !== 'linux') return null;
-  // Node's diagnostic report names the glibc it runs on, and nothing on musl.
-  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
-  if (!header?.glibcVersionRuntime) return null;
+  if (!runsOnGlibc()) return null;
   try {
     const koffi = require('koffi') as typeof import('koffi');
     mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;

@@ -43,6 +43,29 @@ export interface UserRow {
   default_all_public_streams: 0 | 1;
 }
 
+/**
+ * The columns of a plain account: no password, not a bot, no special permission, Zulip's
+ * defaults for the rest. Rows made without the sign-up path (the spectator's placeholder, the
+ * import's system bots, test fixtures) spread it and name only what differs.
+ */
+export const PLAIN_USER_COLUMNS = {
+  password_hash: null,
+  is_bot: 0,
+  bot_type: null,
+  bot_owner_id: null,
+  is_system_bot: 0,
+  can_create_users: 0,
+  can_change_user_emails: 0,
+  timezone: '',
+  date_joined_ms: 0,
+  avatar_source: 'G',
+  avatar_version: 1,
+  email_address_visibility: 1,
+  default_sending_stream_id: null,
+  default_events_register_stream_id: null,
+  default_all_public_streams: 0,
+} as const satisfies Partial<UserRow>;
+
 export type NewUser = Pick<
   UserRow,
   | 'email'

@@ -4,7 +4,7 @@ import type { Stoa } from '../stoa';
 import { allProfileValues } from '../profile-fields/present';
 import { accessCheckFor, inaccessibleUserPlaceholder } from './access';
 import { presentUser } from './present';
-import { Role, type UserRow } from './queries';
+import { PLAIN_USER_COLUMNS, Role, type UserRow } from './queries';
 
 /** The server's own bots, which clients know as cross-realm bots. */
 function crossRealmBots(stoa: Stoa, viewer: UserRow | null, clientGravatar: boolean) {
@@ -63,24 +63,10 @@ export const SPECTATOR_PLACEHOLDER: Readonly<UserRow> = {
   email: 'username@example.com',
   delivery_email: 'username@example.com',
   full_name: 'Anonymous User',
-  password_hash: null,
   api_key: '',
   role: Role.GUEST,
   is_active: 1,
-  is_bot: 0,
-  bot_type: null,
-  bot_owner_id: null,
-  is_system_bot: 0,
-  can_create_users: 0,
-  can_change_user_emails: 0,
-  timezone: '',
-  date_joined_ms: 0,
-  avatar_source: 'G',
-  avatar_version: 1,
-  email_address_visibility: 1,
-  default_sending_stream_id: null,
-  default_events_register_stream_id: null,
-  default_all_public_streams: 0,
+  ...PLAIN_USER_COLUMNS,
 };
 
 /**
