@@ -1,9 +1,9 @@
 import { batch } from '@preact/signals';
 import { ApiError, get, hasCsrfCookie, post } from './api';
-import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './feed';
-import { hashNames, narrowChannel, view } from './nav';
-import { applyUserSettings, notifyAbout } from './notifications';
-import { narrowHash } from './narrow';
+import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './messages/feed';
+import { hashNames, narrowChannel, view } from './app/nav';
+import { applyUserSettings, notifyAbout } from './app/notifications';
+import { narrowHash } from './app/narrow';
 import {
   channels,
   connected,

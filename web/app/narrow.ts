@@ -1,4 +1,4 @@
-import type { NarrowTerm } from './types';
+import type { NarrowTerm } from '../types';
 
 /**
  * Narrows: the search box's syntax (`channel:design topic:"big plans" is:starred words`), the

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { goToNarrow } from '../nav';
+import { goToNarrow } from '../app/nav';
 import { presenceOf, presences, session, users } from '../state';
 
 const ORDER = { active: 0, idle: 1, offline: 2 };

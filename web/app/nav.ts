@@ -1,8 +1,8 @@
 import { signal } from '@preact/signals';
-import { openNarrow } from './feed';
+import { openNarrow } from '../messages/feed';
 import { narrowHash, parseHash, type HashView } from './narrow';
-import { channelByName, channelName, session, userByEmail, userName } from './state';
-import type { NarrowTerm } from './types';
+import { channelByName, channelName, session, userByEmail, userName } from '../state';
+import type { NarrowTerm } from '../types';
 
 /** What the centre shows, from the URL hash; back and forward move between views. */
 export const view = signal<HashView>({ kind: 'narrow', terms: [] });

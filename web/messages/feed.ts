@@ -1,7 +1,7 @@
 import { batch, computed, signal } from '@preact/signals';
-import { get, post } from './api';
-import { channelByName, isTopicMuted, session, TopicPolicy, topicPolicy, unread, unreadMentions, userByEmail } from './state';
-import type { Message, NarrowTerm } from './types';
+import { get, post } from '../api';
+import { channelByName, isTopicMuted, session, TopicPolicy, topicPolicy, unread, unreadMentions, userByEmail } from '../state';
+import type { Message, NarrowTerm } from '../types';
 
 /**
  * The message view: the messages fetched around what is shown, for one narrow. Only a window

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji, type EmojiChoice } from '../emoji';
+import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji, type EmojiChoice } from './emoji';
 
 /** A search box over the server's emoji and the organization's custom ones. */
 export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) => void; onClose: () => void }) {

@@ -1,8 +1,8 @@
-import { deleteDraft, restoreDraft } from '../compose';
+import { deleteDraft, restoreDraft } from '../compose/state';
 import { channelName, drafts, session, userName } from '../state';
 import type { Draft } from '../types';
-import { timeOf } from './MessageRow';
-import { reportError } from './Toasts';
+import { timeOf } from '../messages/MessageRow';
+import { reportError } from '../ui/Toasts';
 
 function recipientOf(draft: Draft, self: number): string {
   if (draft.type === 'stream') {

@@ -1,23 +1,23 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api';
-import { compose, openCompose } from '../compose';
-import { feed, feedTerms, selectedId } from '../feed';
+import { compose, openCompose } from '../compose/state';
+import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
-import { followHash, goToNarrow, narrowChannel, narrowDm, view } from '../nav';
-import { parseSearch, searchText } from '../narrow';
-import { chooseTheme } from '../notifications';
+import { followHash, goToNarrow, narrowChannel, narrowDm, view } from './nav';
+import { parseSearch, searchText } from './narrow';
+import { chooseTheme } from './notifications';
 import { channelName, connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
-import { Avatar } from './Avatar';
-import { ChannelBrowser } from './ChannelBrowser';
-import { Drafts } from './Drafts';
-import { Compose } from './Compose';
-import { Inbox } from './Inbox';
-import { MessageList } from './MessageList';
-import { replyTo } from './MessageRow';
-import { People } from './People';
-import { Settings } from './Settings';
-import { Sidebar } from './Sidebar';
-import { Toasts, reportError } from './Toasts';
+import { Avatar } from '../people/Avatar';
+import { ChannelBrowser } from '../channels/ChannelBrowser';
+import { Drafts } from '../views/Drafts';
+import { Compose } from '../compose/Compose';
+import { Inbox } from '../views/Inbox';
+import { MessageList } from '../messages/MessageList';
+import { replyTo } from '../messages/MessageRow';
+import { People } from '../people/People';
+import { Settings } from '../settings/Settings';
+import { Sidebar } from '../sidebar/Sidebar';
+import { Toasts, reportError } from '../ui/Toasts';
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, setCsrfToken } from '../api';
-import { Field } from './Field';
+import { Field } from '../ui/Field';
 
 interface ServerSettings {
   realm_name?: string;

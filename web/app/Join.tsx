@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, setCsrfToken } from '../api';
-import { Field } from './Field';
+import { Field } from '../ui/Field';
 
 /** Sign-up through an invitation link, /join/<key>/. */
 export function Join({ inviteKey }: { inviteKey: string }) {

@@ -1,5 +1,5 @@
-import { hashNames } from '../nav';
-import { narrowHash } from '../narrow';
+import { hashNames } from '../app/nav';
+import { narrowHash } from '../app/narrow';
 import { channelName, isTopicMuted, session, subscriptions, unread, unreadCounts, userName } from '../state';
 
 /** Every conversation with unread messages, grouped by channel, direct messages first; muted topics left out, as in Zulip. */

@@ -1,8 +1,8 @@
 import { useEffect } from 'preact/hooks';
-import { feedTerms } from '../feed';
+import { feedTerms } from '../messages/feed';
 import { loadTopics } from '../live';
-import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../nav';
-import { narrowHash } from '../narrow';
+import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../app/nav';
+import { narrowHash } from '../app/narrow';
 import { drafts, isTopicMuted, recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
 
 function Count({ n, label }: { n: number | undefined; label: string }) {

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { del, post } from '../api';
-import { hashNames } from '../nav';
-import { narrowHash } from '../narrow';
+import { hashNames } from '../app/nav';
+import { narrowHash } from '../app/narrow';
 import { channels, subscriptions } from '../state';
-import { reportError } from './Toasts';
+import { reportError } from '../ui/Toasts';
 
 /** Every channel one can see: subscribe, unsubscribe, mute, create. */
 export function ChannelBrowser() {

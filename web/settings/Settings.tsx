@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { realm, session, theme, users, type Theme } from '../state';
-import { changeSetting, chooseTheme, notificationSettings, setDesktopNotifications } from '../notifications';
-import { Avatar } from './Avatar';
-import { Field } from './Field';
-import { reportError } from './Toasts';
+import { changeSetting, chooseTheme, notificationSettings, setDesktopNotifications } from '../app/notifications';
+import { Avatar } from '../people/Avatar';
+import { Field } from '../ui/Field';
+import { reportError } from '../ui/Toasts';
 
 function Profile() {
   const me = users.value.get(session.value?.user_id ?? 0);

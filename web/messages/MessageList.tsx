@@ -1,13 +1,13 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { patch, post } from '../api';
-import { Icon } from '../icons';
-import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from '../feed';
-import { hashNames } from '../nav';
-import { narrowHash } from '../narrow';
+import { Icon } from '../ui/icons';
+import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from './feed';
+import { hashNames } from '../app/nav';
+import { narrowHash } from '../app/narrow';
 import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions, TopicPolicy, topicPolicy, userName, users } from '../state';
 import type { Message } from '../types';
 import { MessageRow, timeOf } from './MessageRow';
-import { reportError } from './Toasts';
+import { reportError } from '../ui/Toasts';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
 const GROUP_SECONDS = 10 * 60;

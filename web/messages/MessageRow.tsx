@@ -1,15 +1,15 @@
 import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import { dropEcho, openCompose, sendMessage } from '../compose';
-import { EmojiGlyph, type EmojiChoice } from '../emoji';
-import { keepUnread, selectedId } from '../feed';
+import { dropEcho, openCompose, sendMessage } from '../compose/state';
+import { EmojiGlyph, type EmojiChoice } from '../emoji/emoji';
+import { keepUnread, selectedId } from './feed';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
 import type { Message, Reaction } from '../types';
-import { Icon } from '../icons';
-import { EmojiPicker } from './EmojiPicker';
-import { Avatar } from './Avatar';
-import { reportError } from './Toasts';
+import { Icon } from '../ui/icons';
+import { EmojiPicker } from '../emoji/EmojiPicker';
+import { Avatar } from '../people/Avatar';
+import { reportError } from '../ui/Toasts';
 
 // One formatter each, made once: toLocaleString() builds a new one on every call, which was
 // the largest single cost of drawing a screenful of messages.

@@ -1,10 +1,10 @@
 import { signal } from '@preact/signals';
-import { del, patch, post } from './api';
-import { feed, matchesNarrow } from './feed';
-import { currentQueueId } from './live';
-import { goTo, goToNarrow, view } from './nav';
-import { channelByName, channelName, localEchoes, session, users } from './state';
-import type { Draft, Message } from './types';
+import { del, patch, post } from '../api';
+import { feed, matchesNarrow } from '../messages/feed';
+import { currentQueueId } from '../live';
+import { goTo, goToNarrow, view } from '../app/nav';
+import { channelByName, channelName, localEchoes, session, users } from '../state';
+import type { Draft, Message } from '../types';
 
 /** What the compose box holds; keyboard shortcuts and reply buttons fill it. */
 export interface ComposeState {

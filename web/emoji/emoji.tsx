@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
-import { realm, realmEmoji } from './state';
-import type { Reaction } from './types';
+import { realm, realmEmoji } from '../state';
+import type { Reaction } from '../types';
 
 /** The emoji table from the server (`server_emoji_data_url`), loaded when first needed. */
 

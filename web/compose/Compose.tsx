@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { post, uploadFile } from '../api';
-import { closeCompose, compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from '../compose';
-import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji } from '../emoji';
+import { closeCompose, compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from './state';
+import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji } from '../emoji/emoji';
 import { loadTopics } from '../live';
 import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
 import type { User } from '../types';
-import { enhanceRenderedContent } from './MessageRow';
-import { reportError } from './Toasts';
+import { enhanceRenderedContent } from '../messages/MessageRow';
+import { reportError } from '../ui/Toasts';
 
 interface Suggestion {
   key: string;

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
-import { patch } from './api';
-import { theme, type Theme } from './state';
-import type { Message } from './types';
+import { patch } from '../api';
+import { theme, type Theme } from '../state';
+import type { Message } from '../types';
 
 /**
  * The personal settings the web client follows, kept on the server as Zulip keeps them (so
