@@ -55,6 +55,10 @@ export async function buildWebBundle(): Promise<WebBundle> {
     assetNames: '[name]-[hash]',
     platform: 'browser',
     format: 'esm',
+    // Code the first view does not draw (settings, administration, emoji data) is loaded
+    // with import() when first needed; esbuild puts each such part in a chunk of its own.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
