@@ -1,6 +1,7 @@
 import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
-import { codeLanguageName } from './languages';
+import { highlightCode } from './highlight';
+import { codeLanguage } from './languages';
 import { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
 import { flatString } from '../flat-string';
 
@@ -644,12 +645,29 @@ function fenceRule(state: StateBlock, startLine: number, endLine: number, silent
   return true;
 }
 
+/** A code block's first line naming its language, as in "#!/usr/bin/env python3" or ":::python". */
+const SHEBANG = /^(?:#!|:::+)(?:(?:\/[\w.-]+)*[/ ])?([\w#.+-]*)/;
+
+/**
+ * A code block as Zulip renders it: coloured in the fence's language, which data-code-language
+ * names (as typed when it is not one we know, and then not coloured). Without a language, a
+ * first line like "#!/usr/bin/python" picks the colouring but names nothing.
+ */
 function codeBlock(content: string, language: string | null): string {
-  // Leading and trailing blank lines are not part of the code; the last line always ends.
-  const code = content.replace(/^\n+/, '').replace(/\n*$/, '\n');
-  const name = language ? codeLanguageName(language) : null;
-  const attribute = name ? ` data-code-language="${escapeAttribute(name)}"` : '';
-  return `<div class="codehilite"${attribute}><pre><span></span><code>${escapeHtml(code)}</code></pre></div>\n`;
+  // Leading blank lines and trailing spaces are not part of the code; the last line always ends.
+  const code = content.replace(/^\n+/, '').replace(/[ \t]+$/gm, '').replace(/\n*$/, '\n');
+  let attribute = '';
+  let grammar: string | null = null;
+  if (language) {
+    const known = codeLanguage(language);
+    attribute = ` data-code-language="${escapeAttribute(known?.name ?? language)}"`;
+    grammar = known?.grammar ?? null;
+  } else {
+    const shebang = SHEBANG.exec(code);
+    grammar = shebang ? (codeLanguage(shebang[1])?.grammar ?? null) : null;
+  }
+  const inner = grammar ? highlightCode(code, grammar, escapeHtml) : escapeHtml(code);
+  return `<div class="codehilite"${attribute}><pre><span></span><code>${inner}</code></pre></div>\n`;
 }
 
 function buildParser() {
@@ -727,7 +745,7 @@ function buildParser() {
   rules.code_block = (tokens, idx) => codeBlock(tokens[idx].content, null);
   rules.fence = (tokens, idx, _options, rawEnv) => {
     const token = tokens[idx];
-    const [, ...rest] = token.info.trim().split(/\s+/);
+    const [typed, ...rest] = token.info.trim().split(/\s+/);
     const language = fenceKind(token.info);
     const env = rawEnv as unknown as RenderEnv;
     if (MARKDOWN_FENCES.has(language) && env.depth >= MAX_FENCE_DEPTH) return codeBlock(token.content, null);
@@ -749,7 +767,8 @@ function buildParser() {
       const rendered = renderTex(tex, true);
       return `<p>${rendered ?? `<span class="tex-error">${escapeText(tex)}</span>`}</p>\n`;
     }
-    return codeBlock(token.content, language || null);
+    // An unknown language is named as typed.
+    return codeBlock(token.content, typed ? typed.replace(/^\./, '') : null);
   };
   // In a tight list item, a nested list follows its item's text directly, as in Zulip.
   const nestedList = (tokens: Token[], idx: number, options: Parameters<Renderer['renderToken']>[2], _env: unknown, self: Renderer) =>
