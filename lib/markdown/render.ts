@@ -1,5 +1,6 @@
 import type { Renderer, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { EMOTICONS, emojiCodeByName, emojiCodeForText, emojiNameByCode, ZULIP_EXTRA_EMOJI } from './emoji';
+import { findLinks, mayHoldLink } from './autolink';
 import { highlightCode } from './highlight';
 import { codeLanguage } from './languages';
 import { compileLinkifiers, type CompiledLinkifier } from './linkifiers';
@@ -510,14 +511,6 @@ function textPiecesRule(state: StateCore): void {
   }
 }
 
-/** A domain's last dot (or an email's) before a top-level domain, or a scheme's "://". */
-const MAY_HOLD_LINK = /[\w-]\.[^\s\d!-/:-@[-`{-~]{2}|:\/\//;
-
-/** Every top-level domain but those that are common file extensions, as Zulip links them. */
-function linkableTlds(): string[] {
-  return (require('tlds') as string[]).filter((tld) => !['java', 'md', 'mov', 'py', 'zip'].includes(tld));
-}
-
 /** Zulip keeps the spaces that end a paragraph's last line, which CommonMark trims. */
 function trailingSpacesRule(state: StateCore): void {
   if (!/[ \t](\n|$)/.test(state.src)) return;
@@ -675,30 +668,13 @@ function buildParser() {
   // tables and linkify-it were a noticeable part of every start.
   const MarkdownIt = require('markdown-it') as typeof import('markdown-it');
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
-  md.linkify.set({ fuzzyLink: true, fuzzyEmail: true });
-  md.linkify.tlds(linkableTlds(), false);
+  // Bare links are found by Zulip's rules, not linkify-it's (see autolink.ts), in text only:
+  // the inline rule for "scheme://" would find links that Zulip's rules leave as text.
+  md.linkify.test = mayHoldLink;
+  md.linkify.match = (text: string) => findLinks(text) as ReturnType<typeof md.linkify.match>;
+  md.inline.ruler.disable('linkify');
   // A link shows its URL exactly as typed (Zulip does not decode %-escapes in the text).
   md.normalizeLinkText = (text) => text;
-  // Finding fuzzy links costs more than the rest of rendering; most text has no "x.yz" or "://" to find.
-  const mayLink = md.linkify.test.bind(md.linkify);
-  md.linkify.test = (text: string) => MAY_HOLD_LINK.test(text) && mayLink(text);
-  const findLinks = md.linkify.match.bind(md.linkify);
-  // A URL right after `="` is an attribute of typed HTML, and an address followed by a path is
-  // no address: Zulip leaves both as text.
-  md.linkify.match = (text: string) => {
-    const links = findLinks(text)?.filter(
-      (link) => !text.slice(0, link.index).endsWith('="') && !(link.schema === 'mailto:' && text[link.lastIndex] === '/'),
-    );
-    return links ?? null;
-  };
-  const inlineLinkify = md.inline.ruler.__rules__.find((rule) => rule.name === 'linkify')!.fn as (state: StateInline, silent: boolean) => boolean;
-  md.inline.ruler.at('linkify', (state, silent) => {
-    // Only "scheme://" is a link here; test that before looking back through the text before it.
-    if (state.src.charCodeAt(state.pos) !== 0x3a /* : */ || !state.src.startsWith('//', state.pos + 1)) return false;
-    const scheme = /[a-z][a-z0-9+.-]{0,31}$/i.exec(state.pending.slice(-34));
-    if (scheme && state.pending.slice(0, state.pending.length - scheme[0].length).endsWith('="')) return false;
-    return inlineLinkify(state, silent);
-  });
   // Zulip keeps the spaces that start a paragraph's next line, which CommonMark drops.
   const newline = md.inline.ruler.__rules__.find((rule) => rule.name === 'newline')!.fn as (state: StateInline, silent: boolean) => boolean;
   md.inline.ruler.at('newline', (state, silent) => {
@@ -718,13 +694,33 @@ function buildParser() {
     }
     return true;
   });
-  // Zulip has no reference links, no setext headings and no images from Markdown.
-  md.disable(['reference', 'lheading', 'image', 'strikethrough']);
+  // Zulip has no reference links, no setext headings and no <url> autolinks (the URL inside is
+  // found as any bare one is, the brackets stay text).
+  md.disable(['reference', 'lheading', 'image', 'strikethrough', 'autolink']);
   md.validateLink = (url) => {
     const trimmed = url.trim();
     if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return ALLOWED_SCHEMES.test(trimmed);
     return true;
   };
+  // A numbered list may start right after a paragraph's line at any number, as in Zulip
+  // (CommonMark lets only "1." interrupt a paragraph); an empty item still may not.
+  const list = md.block.ruler.__rules__.find((rule) => rule.name === 'list')!.fn as (state: StateBlock, start: number, end: number, silent: boolean) => boolean;
+  md.block.ruler.at(
+    'list',
+    (state, startLine, endLine, silent) => {
+      if (!silent || state.parentType !== 'paragraph') return list(state, startLine, endLine, silent);
+      const line = state.src.slice(state.bMarks[startLine] + state.tShift[startLine], state.eMarks[startLine]);
+      if (!/^\d{1,9}[.)][ \t]+\S/.test(line)) return list(state, startLine, endLine, silent);
+      const parentType = state.parentType;
+      state.parentType = 'list';
+      try {
+        return list(state, startLine, endLine, silent);
+      } finally {
+        state.parentType = parentType;
+      }
+    },
+    { alt: ['paragraph', 'reference', 'blockquote'] },
+  );
   md.block.ruler.at('fence', fenceRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreRule);
   md.inline.ruler.before('emphasis', 'zulip_strikethrough', strikethroughRule);
@@ -848,20 +844,33 @@ function internalHref(href: string, realmUrl: string): string {
 let builtParser: ReturnType<typeof buildParser> | undefined;
 const parser = () => (builtParser ??= buildParser());
 
-/** A list item indented by two spaces or more, which may belong inside a numbered item above it. */
-const NESTED_UNDER_NUMBERED = /^ {2,}(?:[*+-]|\d{1,9}[.)])[ \t]/m;
+/** A list item that CommonMark reads differently from Zulip: indented, or bulleted after a different bullet. */
+const MAY_NEED_LIST_FIX = /^ {2,}(?:[*+-]|\d{1,9}[.)])[ \t]|^ {0,3}[-+][ \t]/m;
 const LIST_ITEM = /^( *)([*+-]|\d{1,9}[.)])([ \t]+)/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)/;
 
+interface OpenItem {
+  /** Where the item's marker stands, as typed and as rewritten. */
+  typedIndent: number;
+  indent: number;
+  /** Where CommonMark wants the item's nested content to start. */
+  contentIndent: number;
+  marker: string;
+}
+
 /**
- * Zulip nests a list item indented by two spaces under a numbered item ("1. a" then "  1. b"),
- * where CommonMark wants the item's full content indent (three spaces for "1. "). Such lines
- * get the indent CommonMark needs; code blocks are left as they are.
+ * Zulip's lists, written so that CommonMark reads them the same way. Zulip nests an item under
+ * the one above it when it is indented by two spaces more ("1. a" then "  1. b"), where
+ * CommonMark wants the item's full content indent (three spaces for "1. "); and Zulip keeps
+ * "*", "-" and "+" items in one list, where CommonMark starts a new list at each change of
+ * bullet. Such lines get the indent and the bullet CommonMark needs; code blocks are left as
+ * they are.
  */
-function nestTwoSpaceItems(content: string): string {
+function normalizeLists(content: string): string {
   const lines = content.split('\n');
   let openCodeFence: string | null = null;
-  let numbered: { markerIndent: number; contentIndent: number } | null = null;
+  const open: OpenItem[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (openCodeFence !== null) {
@@ -873,23 +882,26 @@ function nestTwoSpaceItems(content: string): string {
       const kind = fence[2].replace(/^\./, '').toLowerCase();
       // Quotes and spoilers hold Markdown; other fenced blocks hold code.
       if (kind !== 'quote' && kind !== 'spoiler') openCodeFence = line.trimEnd().slice(0, line.indexOf(fence[1]) + fence[1].length);
-      numbered = null;
+      open.length = 0;
       continue;
     }
-    const item = LIST_ITEM.exec(line);
+    const item = THEMATIC_BREAK.test(line) ? null : LIST_ITEM.exec(line);
     if (!item) {
-      if (line.trim() === '') continue;
-      if (!/^\s/.test(line)) numbered = null;
+      if (line.trim() !== '' && !/^\s/.test(line)) open.length = 0;
       continue;
     }
-    const indent = item[1].length;
+    const typedIndent = item[1].length;
     // Four spaces before anything but a list's own items make an indented code block.
-    if (!numbered && indent >= 4) continue;
-    if (numbered && indent >= numbered.markerIndent + 2 && indent < numbered.contentIndent) {
-      lines[i] = ' '.repeat(numbered.contentIndent) + line.slice(indent);
-      continue;
-    }
-    numbered = /\d/.test(item[2]) ? { markerIndent: indent, contentIndent: indent + item[2].length + Math.min(item[3].length, 4) } : null;
+    if (open.length === 0 && typedIndent >= 4) continue;
+    // Items at this indent or shallower close the items open at or beyond it.
+    let sibling: OpenItem | undefined;
+    while (open.length > 0 && open[open.length - 1].typedIndent + 2 > typedIndent) sibling = open.pop();
+    const parent = open[open.length - 1];
+    let marker = item[2];
+    const indent = parent ? Math.max(parent.contentIndent, typedIndent) : typedIndent;
+    if (sibling && sibling.typedIndent === typedIndent && /^[*+-]$/.test(marker) && /^[*+-]$/.test(sibling.marker)) marker = sibling.marker;
+    if (indent !== typedIndent || marker !== item[2]) lines[i] = ' '.repeat(indent) + marker + line.slice(typedIndent + item[2].length);
+    open.push({ typedIndent, indent, contentIndent: indent + marker.length + Math.min(item[3].length, 4), marker });
   }
   return lines.join('\n');
 }
@@ -936,7 +948,7 @@ export function renderMarkdown(content: string, context: MarkdownContext, option
     alertWordsFound: alertWordsIn(content, context.alertWords),
   };
   const env: RenderEnv = { context, options, linkifiers: compileLinkifiers(context.linkifiers), result, previews: [], depth: 0 };
-  const source = NESTED_UNDER_NUMBERED.test(content) ? nestTwoSpaceItems(content) : content;
+  const source = MAY_NEED_LIST_FIX.test(content) ? normalizeLists(content) : content;
   const html = parser().render(source, env as unknown as Record<string, unknown>);
   // Previews of links outside paragraphs (in tables, headings) close the message.
   result.html = `${html}${env.previews.join('')}`.replace(/\n$/, '');
