@@ -397,12 +397,16 @@ function underscoreRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-/** ~~strikethrough~~, which in Zulip may have spaces just inside the tildes. */
+/**
+ * ~~strikethrough~~, which in Zulip may have spaces just inside the tildes, holds no tilde and
+ * no line break, and has no tilde just outside it.
+ */
 function strikethroughRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
-  if (src.charCodeAt(pos) !== 0x7e || src.charCodeAt(pos + 1) !== 0x7e) return false;
-  const close = src.indexOf('~~', pos + 3);
-  if (close < 0 || close + 2 > state.posMax) return false;
+  if (src.charCodeAt(pos) !== 0x7e || src.charCodeAt(pos + 1) !== 0x7e || src[pos - 1] === '~') return false;
+  let close = pos + 2;
+  while (close < state.posMax && src[close] !== '~' && src[close] !== '\n') close++;
+  if (close === pos + 2 || close + 2 > state.posMax || !src.startsWith('~~', close) || src[close + 2] === '~') return false;
   if (!silent) {
     const oldMax = state.posMax;
     state.push('del_open', 'del', 1);
@@ -523,14 +527,86 @@ function trailingSpacesRule(state: StateCore): void {
   }
 }
 
+/** A list item's first paragraph keeps the spaces its later lines were typed with, as in Zulip. */
+function listItemIndentRule(state: StateCore): void {
+  if (!/\n[ \t]/.test(state.src)) return;
+  const lines = state.src.split('\n');
+  const itemLines: number[] = [];
+  for (let i = 0; i + 1 < state.tokens.length; i++) {
+    const token = state.tokens[i];
+    if (token.type === 'list_item_open') itemLines.push(token.map?.[0] ?? -1);
+    if (token.type === 'list_item_close') itemLines.pop();
+    if (token.type !== 'paragraph_open' || !token.map || token.map[0] !== itemLines[itemLines.length - 1]) continue;
+    const inline = state.tokens[i + 1];
+    inline.content = inline.content
+      .split('\n')
+      .map((line, k) => {
+        const typed = lines[token.map![0] + k] ?? '';
+        const text = line.trimStart();
+        return k > 0 && typed.endsWith(text) && /^[ \t]*$/.test(typed.slice(0, typed.length - text.length)) ? typed : line;
+      })
+      .join('\n');
+  }
+}
+
+/** A link without text shows its URL, as Zulip's do. */
+function emptyLinkTextRule(state: StateCore): void {
+  for (const blockToken of state.tokens) {
+    const children = blockToken.children;
+    if (!children) continue;
+    for (let i = 0; i < children.length; i++) {
+      if (children[i].type !== 'link_open') continue;
+      let close = i + 1;
+      while (close < children.length && children[close].type === 'text' && children[close].content.trim() === '') close++;
+      if (children[close]?.type !== 'link_close') continue;
+      const text = new state.Token('text', '', 0);
+      text.content = children[i].attrGet('href') ?? '';
+      children.splice(i + 1, close - i - 1, text);
+    }
+  }
+}
+
+/** Zulip's emphasis and strong emphasis never span lines: their asterisks then stay as typed. */
+function emphasisOnOneLineRule(state: StateCore): void {
+  for (const blockToken of state.tokens) {
+    const children = blockToken.children;
+    if (!children) continue;
+    for (let i = 0; i < children.length; i++) {
+      const open = children[i];
+      if (open.type !== 'em_open' && open.type !== 'strong_open') continue;
+      const closeType = open.type === 'em_open' ? 'em_close' : 'strong_close';
+      let depth = 0;
+      let crossesLine = false;
+      let close = i;
+      for (; close < children.length; close++) {
+        const token = children[close];
+        if (token.type === 'softbreak' || token.type === 'hardbreak') crossesLine = true;
+        if (token.type === open.type) depth++;
+        if (token.type === closeType && --depth === 0) break;
+      }
+      if (!crossesLine || close === children.length) continue;
+      for (const token of [open, children[close]]) {
+        token.type = 'text';
+        token.tag = '';
+        token.nesting = 0;
+        token.content = token.markup;
+      }
+    }
+  }
+}
+
 /**
  * Quote markers with nothing after them: Zulip quotes the paragraph that follows on the next
  * line, and shows markers followed by nothing at all as the text they are.
  */
 function emptyQuotesRule(state: StateCore): void {
   const tokens = state.tokens;
+  let depth = 0;
   for (let i = 0; i + 1 < tokens.length; i++) {
-    if (tokens[i].type !== 'blockquote_open' || tokens[i + 1].type !== 'blockquote_close' || !tokens[i].map) continue;
+    if (tokens[i].type === 'blockquote_close') depth--;
+    if (tokens[i].type !== 'blockquote_open') continue;
+    depth++;
+    if (tokens[i + 1].type !== 'blockquote_close' || !tokens[i].map) continue;
     const [firstLine, endLine] = tokens[i].map!;
     const next = tokens[i + 2];
     if (next?.type === 'paragraph_open' && next.map?.[0] === endLine) {
@@ -539,13 +615,22 @@ function emptyQuotesRule(state: StateCore): void {
       i += 4;
       continue;
     }
+    // The text is what the quotes around this one leave of its lines (">>>>>" is four quotes around ">").
+    const outerMarkers = new RegExp(`^(?:[ \\t]*>[ \\t]?){${depth - 1}}`);
     const open = new state.Token('paragraph_open', 'p', 1);
     const inline = new state.Token('inline', '', 0);
-    inline.content = state.src.split('\n').slice(firstLine, endLine).join('\n').trim();
+    inline.content = state.src
+      .split('\n')
+      .slice(firstLine, endLine)
+      .map((line) => line.replace(outerMarkers, ''))
+      .join('\n')
+      .trim();
     inline.map = [firstLine, endLine];
     inline.children = [];
     const close = new state.Token('paragraph_close', 'p', -1);
+    open.block = close.block = true;
     tokens.splice(i, 2, open, inline, close);
+    depth--;
     i += 2;
   }
 }
@@ -577,7 +662,9 @@ function swapTags(a: Token, b: Token): void {
   [a.type, a.tag, a.markup, b.type, b.tag, b.markup] = [b.type, b.tag, b.markup, a.type, a.tag, a.markup];
 }
 
-const ALLOWED_SCHEMES = /^(https?|ftp|mailto):/i;
+/** The schemes Zulip lets a link have: the web's, file, and those HTML lets pages register handlers for. */
+const ALLOWED_SCHEMES =
+  /^(?:https?|ftp|file|bitcoin|geo|im|irc|ircs|magnet|mailto|matrix|mms|news|nntp|openpgp4fpr|sip|sms|smsto|ssh|tel|urn|webcal|wtai|xmpp):/i;
 
 /** Fenced blocks whose content is Markdown, not code. */
 const MARKDOWN_FENCES = new Set(['quote', 'spoiler']);
@@ -603,7 +690,8 @@ function fenceRule(state: StateBlock, startLine: number, endLine: number, silent
   if (fenceEnd - start < 3) return false;
   const info = state.src.slice(fenceEnd, lineEnd);
   // An inline code span may open with backticks too; backticks in the info string mean it is one.
-  if (marker === 0x60 && info.includes('`')) return false;
+  // Zulip also reads "~~~x~~~" as text, not as a fence.
+  if (info.includes(String.fromCharCode(marker))) return false;
   if (silent) return true;
 
   const fence = state.src.slice(start, fenceEnd);
@@ -732,7 +820,10 @@ function buildParser() {
   md.core.ruler.after('linkify', 'zulip_text_pieces', textPiecesRule);
   md.core.ruler.after('block', 'zulip_trailing_spaces', trailingSpacesRule);
   md.core.ruler.after('block', 'zulip_empty_quotes', emptyQuotesRule);
+  md.core.ruler.after('block', 'zulip_list_item_indent', listItemIndentRule);
   md.core.ruler.after('inline', 'zulip_strong_outside_em', strongOutsideEmRule);
+  md.core.ruler.after('inline', 'zulip_emphasis_on_one_line', emphasisOnOneLineRule);
+  md.core.ruler.after('inline', 'zulip_empty_link_text', emptyLinkTextRule);
 
   const rules = md.renderer.rules;
   rules.zulip_html = (tokens, idx) => tokens[idx].content;
@@ -761,7 +852,8 @@ function buildParser() {
     if (language === 'math') {
       const tex = token.content.replace(/\n$/, '');
       const rendered = renderTex(tex, true);
-      return `<p>${rendered ?? `<span class="tex-error">${escapeText(tex)}</span>`}</p>\n`;
+      // A display formula's error escapes quotes too (an inline one's does not), as Zulip's does.
+      return `<p>${rendered ?? `<span class="tex-error">${escapeText(tex).replace(/"/g, '&quot;').replace(/'/g, '&#x27;')}</span>`}</p>\n`;
     }
     // An unknown language is named as typed.
     return codeBlock(token.content, typed ? typed.replace(/^\./, '') : null);
