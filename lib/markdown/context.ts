@@ -5,6 +5,16 @@ import { previewFormat } from '../uploads/images';
 import { uploadUrl } from '../uploads/present';
 import type { MarkdownContext } from './render';
 
+/** The sounds Zulip shows a player for: AAC, FLAC, MP3 and WAV. */
+const AUDIO_TYPES = new Set(['audio/aac', 'audio/flac', 'audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/vnd.wave']);
+const AUDIO_EXTENSIONS: Record<string, string> = { aac: 'audio/aac', flac: 'audio/flac', mp3: 'audio/mpeg', wav: 'audio/wav' };
+
+/** Whether an upload is one of those sounds, by its type or, when the browser sent none, its name. */
+function isPlayableAudio(contentType: string | null, name: string): boolean {
+  if (contentType && contentType !== 'application/octet-stream') return AUDIO_TYPES.has(contentType.toLowerCase());
+  return AUDIO_EXTENSIONS[/\.([^./]+)$/.exec(name)?.[1]?.toLowerCase() ?? ''] !== undefined;
+}
+
 /** How Zulip shows its system groups to people; their API names ("role:members") are for machines. */
 const SYSTEM_GROUP_DISPLAY_NAMES: Record<string, string> = {
   'role:internet': 'Everyone on the internet',
@@ -49,6 +59,10 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
     linkifiers: stoa.linkifiers.realmLinkifiers(),
     alertWords: [],
     realmUrl: stoa.site,
+    uploadedAudio: (pathId) => {
+      const row = stoa.attachments.byPath(pathId);
+      return row !== undefined && isPlayableAudio(row.content_type, row.path_id);
+    },
     // Read only when a message links an upload: sending is the hot path.
     uploadedImage: (pathId) => {
       if (realmSetting(stoa, 'realm_inline_image_preview') === false) return null;

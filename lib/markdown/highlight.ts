@@ -1,4 +1,3 @@
-import type { HLJSApi } from 'highlight.js';
 import { GRAMMARS } from './languages';
 
 /**
@@ -8,14 +7,20 @@ import { GRAMMARS } from './languages';
  * operators, punctuation, which Pygments marks too) is split and named here.
  */
 
+/** What is used of highlight.js (its own type declarations would bring the browser's types into the server's). */
+interface Highlighter {
+  registerLanguage(name: string, grammar: unknown): void;
+  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): { value: string };
+}
+
 /**
  * highlight.js and its grammars are loaded on the first coloured block: building them costs
  * start-up time and memory that most servers would spend before anyone posts code.
  */
-let hljsModule: HLJSApi | undefined;
-function hljs(): HLJSApi {
+let hljsModule: Highlighter | undefined;
+function hljs(): Highlighter {
   if (hljsModule) return hljsModule;
-  const api = (require('highlight.js/lib/core') as { default?: HLJSApi }).default ?? (require('highlight.js/lib/core') as HLJSApi);
+  const api = require('highlight.js/lib/core') as Highlighter;
   for (const [name, load] of Object.entries(GRAMMARS)) api.registerLanguage(name, load());
   return (hljsModule = api);
 }

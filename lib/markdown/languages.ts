@@ -1,5 +1,3 @@
-import type { LanguageFn } from 'highlight.js';
-
 /**
  * The languages code blocks are coloured in. Zulip records in data-code-language the name of
  * the Pygments lexer a fence's language picks; the keys here are those names, with the
@@ -76,7 +74,7 @@ export function codeLanguage(alias: string): CodeLanguage | null {
  * The highlight.js grammars the table names, loaded (by the highlighter, on the first code
  * block that needs colouring) through literal paths so that the bundler includes just these.
  */
-export const GRAMMARS: Record<string, () => LanguageFn> = {
+export const GRAMMARS: Record<string, () => unknown> = {
   bash: () => require('highlight.js/lib/languages/bash'),
   c: () => require('highlight.js/lib/languages/c'),
   csharp: () => require('highlight.js/lib/languages/csharp'),

@@ -40,6 +40,8 @@ export interface MarkdownContext {
    * whenever the organization turns inline_image_preview off.
    */
   uploadedImage?(pathId: string): UploadedImage | null;
+  /** Whether an upload, by path ID, is a sound a browser plays (Zulip's audio types). */
+  uploadedAudio?(pathId: string): boolean;
 }
 
 export interface UploadedImage {
@@ -344,18 +346,24 @@ function timeRule(state: StateInline, silent: boolean): boolean {
   if (!match) return false;
   if (!silent) {
     const when = parseGlobalTime(match[1]);
-    pushHtml(
-      state,
-      when === null
-        ? `<span class="timestamp-error">Invalid time format: ${escapeText(match[1])}</span>`
-        : `<time datetime="${when}">${escapeText(match[1])}</time>`,
-    );
+    // Since Zulip 12 (feature level 451) a time that is not one shows as the text typed.
+    pushHtml(state, when === null ? escapeText(match[0]) : `<time datetime="${when}">${escapeText(match[1])}</time>`);
   }
   state.pos += match[0].length;
   return true;
 }
 
 const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/** Time zone abbreviations people write after a time, as UTC offsets (IST is India's, as in Zulip). */
+const ZONE_ABBREVIATIONS: Record<string, string> = {
+  UTC: '+0000', GMT: '+0000', WET: '+0000', WEST: '+0100', BST: '+0100', CET: '+0100', CEST: '+0200',
+  EET: '+0200', EEST: '+0300', MSK: '+0300', IST: '+0530', PKT: '+0500', ICT: '+0700', WIB: '+0700',
+  SGT: '+0800', HKT: '+0800', AWST: '+0800', JST: '+0900', KST: '+0900', ACST: '+0930', AEST: '+1000',
+  AEDT: '+1100', NZST: '+1200', NZDT: '+1300', SAST: '+0200', CAT: '+0200', EAT: '+0300', WAT: '+0100',
+  HST: '-1000', AKST: '-0900', AKDT: '-0800', PST: '-0800', PDT: '-0700', MST: '-0700', MDT: '-0600',
+  CST: '-0600', CDT: '-0500', EST: '-0500', EDT: '-0400', AST: '-0400', NST: '-0330', BRT: '-0300', ART: '-0300',
+};
 
 /** An ISO 8601 UTC time without fractions, or null when the text is not a time. */
 export function parseGlobalTime(text: string): string | null {
@@ -376,8 +384,10 @@ export function parseGlobalTime(text: string): string | null {
         .replace(/(\d)(st|nd|rd|th)\b/gi, '$1')
         .replace(/,/g, ' ')
         .replace(/(\d)(am|pm)\b/gi, '$1 $2');
+      const zone = /\s([A-Z]{2,5})$/.exec(cleaned);
+      const offset = zone ? ZONE_ABBREVIATIONS[zone[1]] : undefined;
       const hasZone = /\b(UTC|GMT|Z)\b|[+-]\d{2}:?\d{2}$/i.test(cleaned);
-      ms = Date.parse(hasZone ? cleaned : `${cleaned} UTC`);
+      ms = Date.parse(offset !== undefined ? `${cleaned.slice(0, zone!.index)} GMT${offset}` : hasZone ? cleaned : `${cleaned} UTC`);
     } else {
       return null;
     }
@@ -560,7 +570,7 @@ function emptyLinkTextRule(state: StateCore): void {
       while (close < children.length && children[close].type === 'text' && children[close].content.trim() === '') close++;
       if (children[close]?.type !== 'link_close') continue;
       const text = new state.Token('text', '', 0);
-      text.content = children[i].attrGet('href') ?? '';
+      text.content = String(children[i].attrGet('href') ?? '');
       children.splice(i + 1, close - i - 1, text);
     }
   }
@@ -784,7 +794,7 @@ function buildParser() {
   });
   // Zulip has no reference links, no setext headings and no <url> autolinks (the URL inside is
   // found as any bare one is, the brackets stay text).
-  md.disable(['reference', 'lheading', 'image', 'strikethrough', 'autolink']);
+  md.disable(['reference', 'lheading', 'strikethrough', 'autolink']);
   md.validateLink = (url) => {
     const trimmed = url.trim();
     if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return ALLOWED_SCHEMES.test(trimmed);
@@ -870,16 +880,27 @@ function buildParser() {
     if (href !== null) {
       env.result.hasLink = true;
       token.attrSet('href', internalHref(href, env.context.realmUrl));
-      const pathId = uploadPathId(String(token.attrGet('href')));
-      if (pathId !== null) {
-        env.result.hasAttachment = true;
-        env.result.uploadPathIds.add(pathId);
-        if (/\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(href)) env.result.hasImage = true;
-        const image = env.context.uploadedImage?.(pathId) ?? null;
-        if (image) env.previews.push(imagePreview(String(token.attrGet('href')), linkText(tokens, idx), image));
-      }
+      const pathId = noteUpload(String(token.attrGet('href')), env);
+      const image = pathId === null ? null : (env.context.uploadedImage?.(pathId) ?? null);
+      if (image) env.previews.push(imagePreview(String(token.attrGet('href')), linkText(tokens, idx), image));
     }
     return self.renderToken(tokens, idx, options);
+  };
+  // ![alt](url), since Zulip 12 (feature levels 437 and 467): an uploaded image shows where it
+  // is written, an uploaded sound as a player (level 405); any other URL stays a link.
+  rules.image = (tokens, idx, options, rawEnv, self) => {
+    const env = rawEnv as unknown as RenderEnv;
+    const token = tokens[idx];
+    const src = internalHref(String(token.attrGet('src') ?? ''), env.context.realmUrl);
+    const alt = self.renderInlineAsText(token.children ?? [], options, rawEnv);
+    env.result.hasLink = true;
+    const pathId = noteUpload(src, env);
+    const image = pathId === null ? null : (env.context.uploadedImage?.(pathId) ?? null);
+    if (image) return inlineImage(src, alt, image);
+    if (pathId !== null && env.context.uploadedAudio?.(pathId)) {
+      return `<audio controls preload="metadata" src="${escapeAttribute(src)}" title="${escapeAttribute(alt)}"></audio>`;
+    }
+    return `!<a href="${escapeAttribute(src)}">${escapeText(alt.trim() === '' ? src : alt)}</a>`;
   };
   // Previews of the images a paragraph links follow it, as on Zulip; in a tight list item
   // (whose paragraph is not shown) they close the item.
@@ -903,6 +924,25 @@ function uploadPathId(href: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Notes an upload a message links (for its attachments); returns its path ID, or null for any other link. */
+function noteUpload(href: string, env: RenderEnv): string | null {
+  const pathId = uploadPathId(href);
+  if (pathId === null) return null;
+  env.result.hasAttachment = true;
+  env.result.uploadPathIds.add(pathId);
+  if (/\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(href)) env.result.hasImage = true;
+  return pathId;
+}
+
+/** An uploaded image written with Markdown's image syntax, where it stands: its thumbnail. */
+function inlineImage(src: string, alt: string, image: UploadedImage): string {
+  const animated = image.animated ? ' data-animated="true"' : '';
+  return (
+    `<img alt="${escapeAttribute(alt)}" class="inline-image"${animated} data-original-content-type="${escapeAttribute(image.contentType)}" ` +
+    `data-original-dimensions="${image.width}x${image.height}" data-original-src="${escapeAttribute(src)}" src="${escapeAttribute(image.thumbnailUrl)}">`
+  );
 }
 
 /** The text of the link that opens at tokens[idx], for the preview's title. */
