@@ -85,6 +85,7 @@ function pygmentsClass(scope: string, grammar: string, text: string): string | n
     case 'doctag':
       return 'cs';
     case 'meta':
+      if (text.startsWith('#!')) return 'ch';
       return grammar === 'python' ? 'nd' : 'cp';
     case 'title':
     case 'title.function':
