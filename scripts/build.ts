@@ -10,11 +10,11 @@ const root = path.resolve(__dirname, '..');
 /**
  * Packages the server loads only on first use (a `require` inside a function). Each is bundled
  * on its own and carried compressed, and lib/first-use.ts unpacks it when it is first
- * required: V8 keeps the running script's whole text in memory, and these are about 1.2 MB
- * of text a server that never renders a formula, mails, exports or encrypts a notification
- * would otherwise hold for nothing.
+ * required: V8 keeps the running script's whole text in memory, and these are about 1.4 MB
+ * of text a server that never renders a formula or colours code, mails, exports or encrypts a
+ * notification would otherwise hold for nothing.
  */
-const LOADED_ON_FIRST_USE = ['katex', 'nodemailer', 'tar', 'libsodium-wrappers'];
+const LOADED_ON_FIRST_USE = ['katex', 'nodemailer', 'tar', 'libsodium-wrappers', 'highlight.js'];
 
 /** The esbuild options every bundle shares: CommonJS for Node 20, small, ASCII. */
 const COMMON = {
@@ -33,12 +33,13 @@ const COMMON = {
 } as const;
 
 function compressedUntilFirstUse(): Plugin {
-  const names = new Set(LOADED_ON_FIRST_USE);
+  // A package's own modules too ("highlight.js/lib/core" and each grammar).
+  const loadedOnFirstUse = (name: string) => LOADED_ON_FIRST_USE.some((pkg) => name === pkg || name.startsWith(`${pkg}/`));
   const loader = path.join(root, 'lib', 'first-use.ts');
   return {
     name: 'compressed-until-first-use',
     setup(stoa) {
-      stoa.onResolve({ filter: /^[a-z@][\w@/.-]*$/ }, (args) => (names.has(args.path) ? { path: args.path, namespace: 'first-use' } : undefined));
+      stoa.onResolve({ filter: /^[a-z@][\w@/.-]*$/ }, (args) => (loadedOnFirstUse(args.path) ? { path: args.path, namespace: 'first-use' } : undefined));
       stoa.onLoad({ filter: /.*/, namespace: 'first-use' }, async (args) => {
         const alone = await build({ ...COMMON, entryPoints: [require.resolve(args.path)], write: false });
         const base64 = brotliCompressSync(alone.outputFiles[0].contents).toString('base64');

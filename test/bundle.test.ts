@@ -46,14 +46,15 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     const owner = new Client(url, { email: rc.email, apiKey: rc.key });
     const me = await owner.get('/users/me');
     assert.equal(me.status, 200);
-    // Markdown's data (emoji, top-level domains) and KaTeX are inside the bundle too.
-    const description = 'Party :tada: at example.com, $$x^2$$';
+    // Markdown's data (emoji, top-level domains), KaTeX and highlight.js are inside the bundle too.
+    const description = 'Party :tada: at example.com, $$x^2$$\n```py\nx = 1\n```';
     await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'bundled', description }] });
     const subs = (await owner.get('/users/me/subscriptions')).body.subscriptions as Array<{ rendered_description: string }>;
     const rendered = subs[0].rendered_description;
     assert.match(rendered, /class="emoji emoji-1f389"/);
     assert.match(rendered, /<a href="http:\/\/example.com">example.com<\/a>/);
     assert.match(rendered, /class="katex"/);
+    assert.match(rendered, /<code><span class="n">x<\/span> <span class="o">=<\/span> <span class="mi">1<\/span>/);
     // Images are decoded and thumbnailed by sharp, installed beside the bundle.
     const form = new FormData();
     const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -80,8 +81,16 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
 test('the bundle carries the packages loaded on first use compressed, and each one works once unpacked', async () => {
   const text = readFileSync(await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js')), 'utf8');
   const packed = new Map([...text.matchAll(/loadCompressedPackage\("([^"]+)","([A-Za-z0-9+/=]+)"\)/g)].map((m) => [m[1], m[2]]));
-  assert.deepEqual([...packed.keys()].sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
-  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium)/.test(text), 'none of them as plain source');
+  const highlighting = [...packed.keys()].filter((name) => name.startsWith('highlight.js/'));
+  assert.deepEqual([...packed.keys()].filter((name) => !highlighting.includes(name)).sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
+  assert.ok(highlighting.includes('highlight.js/lib/core') && highlighting.includes('highlight.js/lib/languages/python'), highlighting.join());
+  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium|highlight\.js)/.test(text), 'none of them as plain source');
+  const hljs = loadCompressedPackage('highlight.js/lib/core', packed.get('highlight.js/lib/core')!) as {
+    registerLanguage(name: string, grammar: unknown): void;
+    highlight(code: string, options: { language: string }): { value: string };
+  };
+  hljs.registerLanguage('python', loadCompressedPackage('highlight.js/lib/languages/python', packed.get('highlight.js/lib/languages/python')!));
+  assert.match(hljs.highlight('def f(): pass', { language: 'python' }).value, /class="hljs-keyword">def</);
   const katex = loadCompressedPackage('katex', packed.get('katex')!) as typeof import('katex');
   assert.match(katex.renderToString('x^2'), /class="katex"/);
   const nodemailer = loadCompressedPackage('nodemailer', packed.get('nodemailer')!) as typeof import('nodemailer');
