@@ -526,6 +526,36 @@ describe('Rendering against the live realm', () => {
     assert.deepEqual(context.usersByName(owner.full_name.toUpperCase()), [{ id: owner.id, fullName: owner.full_name }]);
   });
 
+  test('image syntax shows an uploaded image and plays an uploaded sound in a sent message', async () => {
+    const sharp = (await import('sharp')).default;
+    const picture = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 0, g: 90, b: 200 } } }).png().toBuffer();
+    const image = (await server.owner.upload('/user_uploads', [{ name: 'blue.png', bytes: picture, type: 'image/png' }])).body.url as string;
+    const sound = (await server.owner.upload('/user_uploads', [{ name: 'tune.mp3', bytes: Buffer.from('ID3 not really'), type: 'audio/mpeg' }])).body.url as string;
+    const notes = (await server.owner.upload('/user_uploads', [{ name: 'notes.txt', bytes: 'hi', type: 'text/plain' }])).body.url as string;
+    const channel = await createChannel(server.owner);
+    const sent = await server.owner.post('/messages', {
+      type: 'stream',
+      to: channel.id,
+      topic: 'media',
+      content: `![blue](${image})\n![tune.mp3](${sound})\n![notes](${notes})`,
+    });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const message = (await server.owner.get(`/messages/${sent.body.id}`)).body.message;
+    const thumbnail = `/user_uploads/thumbnail/${image.slice('/user_uploads/'.length)}/840x560.webp`;
+    assert.equal(
+      message.content,
+      `<p><img alt="blue" class="inline-image" data-original-content-type="image/png" data-original-dimensions="40x30" data-original-src="${image}" src="${thumbnail}"><br>\n` +
+        `<audio controls preload="metadata" src="${sound}" title="tune.mp3"></audio><br>\n` +
+        `!<a href="${notes}">notes</a></p>`,
+    );
+    // All three are the message's attachments, so whoever reads it may fetch them.
+    const attachments = (await server.owner.get('/attachments')).body.attachments as Array<{ path_id: string; messages: Array<{ id: number }> }>;
+    for (const url of [image, sound, notes]) {
+      const attachment = attachments.find((a) => url.endsWith(a.path_id));
+      assert.deepEqual(attachment?.messages.map((m) => m.id), [sent.body.id], url);
+    }
+  });
+
   test('a channel description mentions real users and links real channels', async () => {
     const target = await createChannel(server.owner);
     const owner = server.stoa.users.byId(server.ownerId)!;

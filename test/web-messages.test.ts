@@ -258,3 +258,23 @@ test('a followed topic counts even in a muted channel, and is:followed finds it'
   assert.equal(await inbox.getByRole('link', { name: /^other/ }).count(), 0);
   assert.deepEqual(web.problems, []);
 });
+
+test('code shows in colour, and a message of nothing but emoji shows them enlarged', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Code Reader');
+  const { id } = await createChannel(suite.server.owner, { principals: [reader.credentials.email] }, uniqueName('code'));
+  await reader.post('/messages', { type: 'stream', to: id, topic: 't', content: '```python\ndef speak(): pass\n```' });
+  await reader.post('/messages', { type: 'stream', to: id, topic: 't', content: ':tada: :octopus:' });
+  await reader.post('/messages', { type: 'stream', to: id, topic: 't', content: 'party :tada:' });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${id}`);
+
+  const code = messageRow(web.page, 'def speak').locator('.codehilite');
+  const colour = (selector: string) => code.locator(selector).first().evaluate((element) => getComputedStyle(element).color);
+  assert.notEqual(await colour('.k'), await colour('.nf'), 'a keyword and a function name differ');
+  assert.notEqual(await colour('.k'), await code.evaluate((element) => getComputedStyle(element).color), 'a keyword is coloured');
+
+  const size = (text: string) => messageRow(web.page, text).locator('.emoji').first().evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+  const alone = await size('🎉 🐙');
+  const inText = await size('party');
+  assert.ok(alone >= 1.8 * inText, `emoji alone ${alone}px, in text ${inText}px`);
+  assert.deepEqual(web.problems, []);
+});

@@ -47,6 +47,15 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
     const id = mention.dataset.userId;
     if (id === String(self) || id === '*') mention.classList.add('user-mention-me');
   }
+  // A message of one paragraph holding only emoji shows them enlarged, as Zulip 12 recommends (feature level 436).
+  const paragraph = root.childElementCount === 1 && root.firstElementChild?.tagName === 'P' ? root.firstElementChild : null;
+  const onlyEmoji =
+    paragraph !== null &&
+    paragraph.querySelector('.emoji') !== null &&
+    [...paragraph.childNodes].every((node) =>
+      node instanceof Element ? node.classList.contains('emoji') || node.tagName === 'BR' : (node.textContent ?? '').trim() === '',
+    );
+  root.classList.toggle('emoji-only', onlyEmoji);
 }
 
 export function timeOf(timestamp: number): string {
