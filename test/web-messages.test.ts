@@ -267,12 +267,14 @@ test('code shows in colour, and a message of nothing but emoji shows them enlarg
   await reader.post('/messages', { type: 'stream', to: id, topic: 't', content: 'party :tada:' });
   const web = await suite.open(reader.credentials.email, `#narrow/channel/${id}`);
 
+  // Each runs in the page, where the DOM's getComputedStyle is.
+  type Styled = { getComputedStyle(e: unknown): { color: string; fontSize: string } };
   const code = messageRow(web.page, 'def speak').locator('.codehilite');
-  const colour = (selector: string) => code.locator(selector).first().evaluate((element) => getComputedStyle(element).color);
+  const colour = (selector: string) => code.locator(selector).first().evaluate((element) => (globalThis as unknown as Styled).getComputedStyle(element).color);
   assert.notEqual(await colour('.k'), await colour('.nf'), 'a keyword and a function name differ');
-  assert.notEqual(await colour('.k'), await code.evaluate((element) => getComputedStyle(element).color), 'a keyword is coloured');
+  assert.notEqual(await colour('.k'), await code.evaluate((element) => (globalThis as unknown as Styled).getComputedStyle(element).color), 'a keyword is coloured');
 
-  const size = (text: string) => messageRow(web.page, text).locator('.emoji').first().evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
+  const size = (text: string) => messageRow(web.page, text).locator('.emoji').first().evaluate((element) => parseFloat((globalThis as unknown as Styled).getComputedStyle(element).fontSize));
   const alone = await size('🎉 🐙');
   const inText = await size('party');
   assert.ok(alone >= 1.8 * inText, `emoji alone ${alone}px, in text ${inText}px`);
