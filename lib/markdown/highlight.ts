@@ -188,9 +188,10 @@ function piecesOf(html: string, grammar: string): Piece[] {
       scopes.pop();
     } else {
       const raw = decode(text);
-      // The innermost scope that has a Pygments class names the text; containers pass it on.
+      // The innermost scope that has a Pygments class names the text; containers pass it on
+      // (looking a few levels up only: grammars that nest, like Lisp's parentheses, nest deep).
       let cls: string | null = null;
-      for (let i = scopes.length - 1; i >= 0 && cls === null; i--) cls = pygmentsClass(scopes[i], grammar, raw);
+      for (let i = scopes.length - 1; i >= Math.max(0, scopes.length - 4) && cls === null; i--) cls = pygmentsClass(scopes[i], grammar, raw);
       if (cls === null) splitPlain(raw, grammar, pieces);
       else pieces.push({ cls, text: raw });
     }
