@@ -169,6 +169,8 @@ describe('Markdown constructs', () => {
       'a #! line picks the colouring of a block without a language',
     );
     assert.doesNotMatch(html('```\n#!/usr/bin/env bash\n```'), /data-code-language/);
+    assert.match(html('```\nx = 1\n```', realm({ defaultCodeLanguage: () => 'py' })), /data-code-language="Python"><pre><span><\/span><code><span class="n">x/);
+    assert.doesNotMatch(html('    x = 1', realm({ defaultCodeLanguage: () => 'py' })), /data-code-language/, "the organization's default is for fences only");
     assert.equal(
       code('```c\n/* one\ntwo */ int x;\n```'),
       '<span class="cm">/* one</span>\n<span class="cm">two */</span> <span class="kt">int</span> <span class="n">x</span><span class="p">;</span>\n',
@@ -553,6 +555,17 @@ describe('Rendering against the live realm', () => {
     for (const url of [image, sound, notes]) {
       const attachment = attachments.find((a) => url.endsWith(a.path_id));
       assert.deepEqual(attachment?.messages.map((m) => m.id), [sent.body.id], url);
+    }
+  });
+
+  test("fenced code naming no language takes the organization's default", async () => {
+    const code = async () => (await server.owner.post('/messages/render', { content: '```\nx = 1\n```' })).body.rendered as string;
+    assert.doesNotMatch(await code(), /data-code-language/);
+    assert.equal((await server.owner.patch('/realm', { default_code_block_language: 'python' })).status, 200);
+    try {
+      assert.match(await code(), /^<div class="codehilite" data-code-language="Python"><pre><span><\/span><code><span class="n">x<\/span>/);
+    } finally {
+      await server.owner.patch('/realm', { default_code_block_language: '' });
     }
   });
 

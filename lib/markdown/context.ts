@@ -59,6 +59,7 @@ export function markdownContextFor(stoa: Stoa): MarkdownContext {
     linkifiers: stoa.linkifiers.realmLinkifiers(),
     alertWords: [],
     realmUrl: stoa.site,
+    defaultCodeLanguage: () => String(realmSetting(stoa, 'realm_default_code_block_language') ?? ''),
     uploadedAudio: (pathId) => {
       const row = stoa.attachments.byPath(pathId);
       return row !== undefined && isPlayableAudio(row.content_type, row.path_id);

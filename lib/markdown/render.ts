@@ -40,6 +40,8 @@ export interface MarkdownContext {
    * whenever the organization turns inline_image_preview off.
    */
   uploadedImage?(pathId: string): UploadedImage | null;
+  /** The organization's default language for fenced code that names none ('' for none). */
+  defaultCodeLanguage?(): string;
   /** Whether an upload, by path ID, is a sound a browser plays (Zulip's audio types). */
   uploadedAudio?(pathId: string): boolean;
 }
@@ -865,8 +867,8 @@ function buildParser() {
       // A display formula's error escapes quotes too (an inline one's does not), as Zulip's does.
       return `<p>${rendered ?? `<span class="tex-error">${escapeText(tex).replace(/"/g, '&quot;').replace(/'/g, '&#x27;')}</span>`}</p>\n`;
     }
-    // An unknown language is named as typed.
-    return codeBlock(token.content, typed ? typed.replace(/^\./, '') : null);
+    // An unknown language is named as typed; a fence naming none takes the organization's default.
+    return codeBlock(token.content, typed ? typed.replace(/^\./, '') : env.context.defaultCodeLanguage?.() || null);
   };
   // In a tight list item, a nested list follows its item's text directly, as in Zulip.
   const nestedList = (tokens: Token[], idx: number, options: Parameters<Renderer['renderToken']>[2], _env: unknown, self: Renderer) =>
