@@ -455,7 +455,7 @@ export function Compose() {
       await scheduleCompose(time);
       setPreview(null);
       showNotice(`Your message is scheduled for ${describeTime(time)}.`);
-      textarea.current?.focus();
+      returnFocusFromCompose();
     } catch (err) {
       reportError(err);
     }

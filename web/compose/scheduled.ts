@@ -80,7 +80,7 @@ function scheduledParams(state: ComposeState): Record<string, unknown> {
 
 /**
  * Schedules what the compose box holds for `time` (a new scheduled message, or the one being
- * edited), then empties the box; a draft it came from is deleted.
+ * edited), then empties and closes the box, as Zulip does; a draft it came from is deleted.
  */
 export async function scheduleCompose(time: Date): Promise<void> {
   const state = compose.value;
@@ -91,7 +91,7 @@ export async function scheduleCompose(time: Date): Promise<void> {
     await post('/json/scheduled_messages', params);
   }
   if (state.draftId !== undefined) void del(`/json/drafts/${state.draftId}`).catch(() => undefined);
-  compose.value = { ...compose.value, content: '', draftId: undefined, scheduledId: undefined };
+  compose.value = { ...compose.value, open: false, content: '', draftId: undefined, scheduledId: undefined };
 }
 
 /** Opens a scheduled message in the compose box; scheduling it again changes it, sending it now sends it instead. */
