@@ -130,6 +130,8 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
           break;
         case 'r':
         case 'Enter':
+          // Enter on a button or link presses it; it is not a reply.
+          if (e.key === 'Enter' && (e.target as HTMLElement | null)?.closest?.('button, a')) return;
           if (!selected) return;
           replyTo(selected);
           break;

@@ -108,10 +108,10 @@ function suggestionsFor(text: string, cursor: number): { start: number; items: S
   };
 }
 
-function Typeahead({ items, active, onPick, id }: { items: Suggestion[]; active: number; onPick: (item: Suggestion) => void; id: string }) {
+function Typeahead({ items, active, onPick, id, label }: { items: Suggestion[]; active: number; onPick: (item: Suggestion) => void; id: string; label: string }) {
   if (items.length === 0) return null;
   return (
-    <ul class="typeahead" role="listbox" id={id}>
+    <ul class="typeahead" role="listbox" id={id} aria-label={label}>
       {items.map((item, index) => (
         <li
           key={item.key}
@@ -158,7 +158,8 @@ function SuggestingInput({
   const [focused, setFocused] = useState(false);
   const [active, setActive] = useState(0);
   const id = `suggest-${label.toLowerCase()}`;
-  const found = focused ? matchNames(names, value).filter((n) => n !== value) : [];
+  // Offered once something is typed, as Zulip's typeaheads are.
+  const found = focused && value ? matchNames(names, value).filter((n) => n !== value) : [];
   const take = (name: string) => {
     onValue(name);
     setActive(0);
@@ -195,7 +196,7 @@ function SuggestingInput({
           }
         }}
       />
-      <Typeahead id={id} items={found.map((name) => ({ key: name, label: name, text: name }))} active={active} onPick={(item) => take(item.text)} />
+      <Typeahead id={id} label={`${label} suggestions`} items={found.map((name) => ({ key: name, label: name, text: name }))} active={active} onPick={(item) => take(item.text)} />
     </span>
   );
 }
@@ -247,6 +248,7 @@ function RecipientPicker({ state, update }: { state: ComposeState; update: (chan
       />
       <Typeahead
         id="recipient-typeahead"
+        label="People"
         items={found.map((u) => ({ key: String(u.user_id), label: `${u.full_name} (${u.email})`, text: '' }))}
         active={active}
         onPick={(item) => add(users.value.get(Number(item.key))!)}
@@ -528,6 +530,10 @@ export function Compose() {
       role="form"
       class={`compose${dragging ? ' dragging' : ''}`}
       aria-label="Compose"
+      onKeyDown={(e) => {
+        // Escape in the recipient fields gives the focus back as it does in the message.
+        if (e.key === 'Escape' && e.target !== textarea.current && !e.defaultPrevented) returnFocusFromCompose();
+      }}
       onDragOver={(e) => {
         if (e.dataTransfer?.types.includes('Files')) {
           e.preventDefault();
@@ -620,7 +626,7 @@ export function Compose() {
               }
             }}
           />
-          {suggest && <Typeahead id="compose-typeahead" items={suggest.items} active={active} onPick={pickSuggestion} />}
+          {suggest && <Typeahead id="compose-typeahead" label="Suggestions" items={suggest.items} active={active} onPick={pickSuggestion} />}
         </div>
       )}
       <div class="compose-buttons">
