@@ -89,7 +89,7 @@ test('a message scheduled from the send button is listed, edited, rescheduled, a
   await sidebar.getByRole('link', { name: /^Scheduled messages/ }).click();
   await list.getByText('platform 2').waitFor();
   await list.getByRole('button', { name: /^Reschedule the message/ }).click();
-  await list.getByRole('form').getByRole('button', { name: firstLabel }).click();
+  await list.getByRole('group', { name: /^New time for the message/ }).getByRole('button', { name: firstLabel }).click();
   await waitUntil(async () => (await stored())[0]?.scheduled_delivery_timestamp === scheduled.scheduled_delivery_timestamp, 'the message is rescheduled');
   await list.getByText(firstLabel).waitFor();
 

@@ -17,6 +17,7 @@ import {
 } from './state';
 import { applyFormat, dropFilesHere, formatShortcut, insertAtCursor, setMessageField, uploadFiles, uploading, type FormatAction } from './editing';
 import { describeTime, scheduleCompose, suggestedTimes } from './scheduled';
+import { CustomTimeForm } from './CustomTime';
 import { emojiTable, loadEmoji, noteEmojiUsed, searchEmoji, unicodeEmoji, type EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { loadTopics } from '../live';
@@ -283,18 +284,11 @@ const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 /** The send button's menu: Zulip's suggested times to schedule the message, or a time of one's own. */
 function ScheduleMenu({ onClose, onSchedule }: { onClose: () => void; onSchedule: (time: Date) => void }) {
   const [custom, setCustom] = useState(false);
-  const [value, setValue] = useState('');
   const menu = useRef<HTMLDivElement>(null);
   const times = suggestedTimes();
   useEffect(() => {
     menu.current?.querySelector<HTMLElement>('[role="menuitem"], input')?.focus();
   }, [custom]);
-  const pickCustom = () => {
-    const time = new Date(value);
-    if (!value || Number.isNaN(time.getTime())) return reportError(new Error('Choose a date and time.'));
-    if (time.getTime() <= Date.now()) return reportError(new Error('Choose a time in the future.'));
-    onSchedule(time);
-  };
   return (
     <div
       ref={menu}
@@ -313,24 +307,9 @@ function ScheduleMenu({ onClose, onSchedule }: { onClose: () => void; onSchedule
       }}
     >
       {custom ? (
-        <form
-          class="schedule-custom"
-          aria-label="Schedule for a time of your choice"
-          onSubmit={(e) => {
-            e.preventDefault();
-            pickCustom();
-          }}
-        >
-          <label>
-            Send at
-            <input type="datetime-local" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
-          </label>
-          <button type="submit" class="primary">
-            Schedule
-          </button>
-        </form>
+        <CustomTimeForm label="Schedule for a time of your choice" onPick={onSchedule} />
       ) : (
-        <ul role="menu" aria-label="Schedule message">
+        <ul role="menu" class="menu-list" aria-label="Schedule message">
           <li role="none" class="menu-heading" aria-hidden="true">
             Schedule message
           </li>

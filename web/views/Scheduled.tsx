@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { CustomTimeForm } from '../compose/CustomTime';
 import { cancelScheduled, describeTime, editScheduled, rescheduleScheduled, scheduledInOrder, suggestedTimes } from '../compose/scheduled';
 import { channelName, session, userName } from '../state';
 import type { ScheduledMessage } from '../types';
@@ -10,39 +11,24 @@ function recipientOf(message: ScheduledMessage, self: number): string {
   return others.length ? `You and ${others.map(userName).join(', ')}` : 'You and yourself';
 }
 
-/** A time of one's own for a scheduled message, or one of the suggested ones. */
+/** Another time for a scheduled message: one of the suggested ones, or one's own. */
 function Reschedule({ message, label, onDone }: { message: ScheduledMessage; label: string; onDone: () => void }) {
-  const [value, setValue] = useState('');
   const move = (time: Date) => {
     rescheduleScheduled(message.scheduled_message_id, time).then(onDone, reportError);
   };
   return (
-    <form
-      class="reschedule"
-      aria-label={`New time for the message to ${label}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const time = new Date(value);
-        if (!value || Number.isNaN(time.getTime()) || time.getTime() <= Date.now()) return reportError(new Error('Choose a time in the future.'));
-        move(time);
-      }}
-    >
+    <div class="reschedule" role="group" aria-label={`New time for the message to ${label}`}>
       {suggestedTimes().map((time) => (
         <button type="button" key={time.getTime()} onClick={() => move(time)}>
           {describeTime(time)}
         </button>
       ))}
-      <label>
-        Send at
-        <input type="datetime-local" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
-      </label>
-      <button type="submit" class="primary">
-        Schedule
-      </button>
-      <button type="button" onClick={onDone}>
-        Cancel
-      </button>
-    </form>
+      <CustomTimeForm label="A time of your choice" onPick={move}>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </CustomTimeForm>
+    </div>
   );
 }
 
