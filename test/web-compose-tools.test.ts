@@ -87,6 +87,19 @@ test('New message, c and x start where one is, and Enter follows the topics poli
   await page.keyboard.press('Escape');
   await messageBox(page).waitFor({ state: 'detached' });
 
+  // A channel of the empty topic only takes no topic: the field is left out and the message goes there.
+  const lounge = await createChannel(suite.server.owner, { principals: [ada.credentials.email], topics_policy: 'empty_topic_only' }, uniqueName('lounge'));
+  await page.goto(`${suite.server.url}/#narrow/channel/${lounge.id}`);
+  await page.keyboard.press('c');
+  await waitUntil(async () => (await page.getByRole('combobox', { name: 'Channel' }).inputValue()) === lounge.name, 'the compose box is for the lounge');
+  assert.ok(await topic.isDisabled());
+  await messageBox(page).fill('Just chatting.');
+  await messageBox(page).press('Enter');
+  await messageRow(page, 'Just chatting.').waitFor();
+  assert.equal((await newestMessage(ada, lounge.id)).subject, 'general chat');
+  await page.keyboard.press('Escape');
+  await messageBox(page).waitFor({ state: 'detached' });
+
   // x starts in the recipient field.
   await page.keyboard.press('x');
   await waitUntil(() => isFocused(page.getByRole('combobox', { name: 'Direct message recipients' })), 'the recipients have the focus');

@@ -5,8 +5,9 @@ import {
   compose,
   composeFocus,
   composeHere,
+  composeProblem,
   emptyTopicAllowed,
-  missingTopicError,
+  onlyEmptyTopic,
   noteTyping,
   returnFocusFromCompose,
   sendMessage,
@@ -155,6 +156,7 @@ function SuggestingInput({
   class: string;
   placeholder: string;
   maxLength?: number;
+  disabled?: boolean;
 }) {
   const [focused, setFocused] = useState(false);
   const [active, setActive] = useState(0);
@@ -398,15 +400,6 @@ export function Compose() {
     });
   };
 
-  /** Why the compose box cannot be sent as it is, with the field to fix; undefined when it can. */
-  const problem = (current: ComposeState): { text: string; field: ComposeField } | undefined => {
-    if (current.kind === 'dm') return current.recipients.length ? undefined : { text: 'Choose who to send this to.', field: 'recipients' };
-    const target = channelByName(current.channel);
-    if (!target) return { text: current.channel ? `There is no channel named "${current.channel}".` : 'Choose a channel.', field: 'channel' };
-    if (!current.topic.trim() && !emptyTopicAllowed(target)) return { text: missingTopicError(target), field: 'topic' };
-    return undefined;
-  };
-
   const refuse = (found: { text: string; field: ComposeField }) => {
     reportError(new Error(found.text));
     form.current?.querySelector<HTMLElement>(FOCUS_TARGETS[found.field])?.focus();
@@ -415,7 +408,7 @@ export function Compose() {
   const send = async () => {
     const current = compose.value;
     if (!current.content.trim()) return;
-    const found = problem(current);
+    const found = composeProblem(current);
     if (found) return refuse(found);
     stopTyping();
     update({ content: '', draftId: undefined, scheduledId: undefined });
@@ -430,7 +423,7 @@ export function Compose() {
   const schedule = async (time: Date) => {
     setScheduling(false);
     const current = compose.value;
-    const found = problem(current);
+    const found = composeProblem(current);
     if (found) return refuse(found);
     try {
       await scheduleCompose(time);
@@ -502,6 +495,7 @@ export function Compose() {
 
   const emptyTopicName = topicRules.value.emptyTopicName;
   const generalChat = state.kind === 'channel' && emptyTopicAllowed(channel);
+  const topicless = state.kind === 'channel' && onlyEmptyTopic(channel);
   const editingScheduled = state.scheduledId !== undefined;
   return (
     <div
@@ -552,7 +546,9 @@ export function Compose() {
               // Where the empty topic is allowed, a message without a topic goes to it, as Zulip shows.
               placeholder={generalChat ? emptyTopicName : 'Topic'}
               maxLength={60}
-              value={state.topic}
+              // A channel of the empty topic only takes no topic.
+              disabled={topicless}
+              value={topicless ? '' : state.topic}
               names={channelTopics.map((t) => t.name)}
               onValue={(topic) => update({ topic })}
             />
@@ -582,7 +578,7 @@ export function Compose() {
             aria-label="Message"
             placeholder={
               state.kind === 'channel'
-                ? `Message #${state.channel || '…'}${state.channel ? ` > ${state.topic || (generalChat ? emptyTopicName : '…')}` : ''}`
+                ? `Message #${state.channel || '…'}${state.channel ? ` > ${(!topicless && state.topic) || (generalChat ? emptyTopicName : '…')}` : ''}`
                 : 'Direct message'
             }
             value={state.content}

@@ -3,7 +3,7 @@ import { del, patch, post } from '../api';
 import { goToNarrow } from '../app/nav';
 import { channelByName, channelName, session, updateMap } from '../state';
 import type { ScheduledMessage } from '../types';
-import { compose, emptyTopicAllowed, missingTopicError, openCompose, type ComposeState } from './state';
+import { compose, composeProblem, openCompose, topicToSend, type ComposeState } from './state';
 
 /**
  * The person's scheduled messages (`/scheduled_messages`), by ID: filled by the registration and
@@ -68,14 +68,11 @@ export function suggestedTimes(now = new Date()): Date[] {
 /** What the server is asked to send: the compose box's recipient and text, checked as a send is. */
 function scheduledParams(state: ComposeState): Record<string, unknown> {
   if (!state.content.trim()) throw new Error('Write a message first.');
-  if (state.kind === 'dm') {
-    if (state.recipients.length === 0) throw new Error('Choose who to send this to.');
-    return { type: 'direct', to: state.recipients, content: state.content };
-  }
-  const channel = channelByName(state.channel);
-  if (!channel) throw new Error(state.channel ? `There is no channel named "${state.channel}".` : 'Choose a channel.');
-  if (!state.topic.trim() && !emptyTopicAllowed(channel)) throw new Error(missingTopicError(channel));
-  return { type: 'stream', to: channel.stream_id, topic: state.topic.trim(), content: state.content };
+  const problem = composeProblem(state);
+  if (problem) throw new Error(problem.text);
+  if (state.kind === 'dm') return { type: 'direct', to: state.recipients, content: state.content };
+  const channel = channelByName(state.channel)!;
+  return { type: 'stream', to: channel.stream_id, topic: topicToSend(state, channel), content: state.content };
 }
 
 /**

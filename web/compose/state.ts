@@ -46,19 +46,43 @@ export function applyTopicRules(data: Record<string, unknown>): void {
   };
 }
 
-/** Whether a message may go to the channel's empty topic, as Zulip decides: the channel's policy, else the organization's. */
-export function emptyTopicAllowed(channel: Channel | Subscription | undefined): boolean {
+/** The channel's topics policy, its own or, when it inherits, the organization's. */
+function topicsPolicy(channel: Channel | Subscription | undefined): string {
   const own = channel?.topics_policy;
-  const policy = own && own !== 'inherit' ? own : topicRules.value.policy;
-  return policy !== 'disable_empty_topic';
+  return own && own !== 'inherit' ? own : topicRules.value.policy;
 }
 
-/** Zulip's refusal of a message without a topic where topics are required. */
-export function missingTopicError(channel: Channel | Subscription | undefined): string {
-  const own = channel?.topics_policy;
-  return own && own !== 'inherit'
-    ? `Sending messages to the ${topicRules.value.emptyTopicName} topic is not allowed in this channel.`
-    : 'Topics are required in this organization.';
+/** Whether a message may go to the channel's empty topic, as Zulip decides. */
+export function emptyTopicAllowed(channel: Channel | Subscription | undefined): boolean {
+  return topicsPolicy(channel) !== 'disable_empty_topic';
+}
+
+/** Whether the channel takes only the empty topic (its topic field is then left out). */
+export function onlyEmptyTopic(channel: Channel | Subscription | undefined): boolean {
+  return topicsPolicy(channel) === 'empty_topic_only';
+}
+
+/** The topic a channel message goes to: as typed, or the empty topic where it is the only one. */
+export function topicToSend(state: ComposeState, channel: Channel | Subscription | undefined): string {
+  return onlyEmptyTopic(channel) ? '' : state.topic.trim();
+}
+
+/**
+ * Why the compose box cannot be sent as it is (Zulip's words) and the field to fix; undefined
+ * when it can. Sending and scheduling both ask.
+ */
+export function composeProblem(state: ComposeState): { text: string; field: ComposeField } | undefined {
+  if (state.kind === 'dm') return state.recipients.length ? undefined : { text: 'Choose who to send this to.', field: 'recipients' };
+  const channel = channelByName(state.channel);
+  if (!channel) return { text: state.channel ? `There is no channel named "${state.channel}".` : 'Choose a channel.', field: 'channel' };
+  if (!topicToSend(state, channel) && !emptyTopicAllowed(channel)) {
+    const text =
+      channel.topics_policy && channel.topics_policy !== 'inherit'
+        ? `Sending messages to the ${topicRules.value.emptyTopicName} topic is not allowed in this channel.`
+        : 'Topics are required in this organization.';
+    return { text, field: 'topic' };
+  }
+  return undefined;
 }
 
 /**
@@ -180,12 +204,11 @@ export async function sendMessage(state: ComposeState): Promise<void> {
   if (!self) return;
   const me = users.value.get(self.user_id);
   const localId = `${Date.now()}.${++localCounter}`;
+  const problem = composeProblem(state);
+  if (problem) throw new Error(problem.text);
   const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
-  if (state.kind === 'channel' && !channel) throw new Error(`There is no channel named "${state.channel}".`);
-  if (state.kind === 'dm' && state.recipients.length === 0) throw new Error('Choose who to send this to.');
-  if (state.kind === 'channel' && !state.topic.trim() && !emptyTopicAllowed(channel)) throw new Error(missingTopicError(channel));
   // The server names the empty topic by its display name to this client, so the echo does too.
-  const topic = state.topic.trim() || topicRules.value.emptyTopicName;
+  const topic = topicToSend(state, channel) || topicRules.value.emptyTopicName;
   const echo: Message = {
     id: Number.MAX_SAFE_INTEGER - localCounter,
     local_id: localId,
@@ -220,7 +243,7 @@ export async function sendMessage(state: ComposeState): Promise<void> {
   }
   const params =
     state.kind === 'channel'
-      ? { type: 'stream', to: channel!.stream_id, topic: state.topic.trim(), content: state.content }
+      ? { type: 'stream', to: channel!.stream_id, topic: topicToSend(state, channel), content: state.content }
       : { type: 'direct', to: state.recipients, content: state.content };
   try {
     await post('/json/messages', { ...params, queue_id: currentQueueId() ?? undefined, local_id: localId, read_by_sender: true });
