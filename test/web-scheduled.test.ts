@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
 import { NO_CHROMIUM } from './support/chromium';
 import { ManualClock } from './support/server';
-import { messageRow, waitUntil, webSuite } from './support/web';
+import { isFocused, messageRow, waitUntil, webSuite } from './support/web';
 
 /**
  * Scheduling a message from the send button's menu, the Scheduled messages view (edit,
@@ -43,8 +43,20 @@ test('a message scheduled from the send button is listed, edited, rescheduled, a
   // The send button's menu offers Zulip's times; the first schedules the message.
   await page.getByRole('button', { name: /^New message/ }).click();
   await messageBox(page).fill('See you at the station.');
-  await page.getByRole('button', { name: 'Schedule message' }).click();
+  const scheduleButton = page.getByRole('button', { name: 'Schedule message' });
   const menu = page.getByRole('menu', { name: 'Schedule message' });
+  // The menu takes the focus; Escape closes it and gives the focus back, as does a press outside.
+  await scheduleButton.click();
+  await waitUntil(() => isFocused(menu.getByRole('menuitem').first()), 'the first time has the focus');
+  await page.keyboard.press('ArrowDown');
+  assert.ok(await isFocused(menu.getByRole('menuitem').nth(1)));
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+  assert.ok(await isFocused(scheduleButton));
+  await scheduleButton.click();
+  await page.getByRole('heading', { level: 1 }).click();
+  await menu.waitFor({ state: 'detached' });
+  await scheduleButton.click();
   const first = menu.getByRole('menuitem').first();
   const firstLabel = await first.innerText();
   assert.match(firstLabel, /^(Today|Tomorrow) at \d{1,2}:00 [AP]M$/);

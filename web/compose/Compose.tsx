@@ -283,6 +283,18 @@ const FORMAT_BUTTONS: Array<{ action: FormatAction; label: string; glyph: preact
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
+/** Closes a popup (menu, picker) when the pointer goes down outside `container`. */
+function useCloseOnOutsidePress(container: { current: HTMLElement | null }, open: boolean, close: () => void): void {
+  useEffect(() => {
+    if (!open) return;
+    const press = (e: PointerEvent) => {
+      if (container.current && !container.current.contains(e.target as Node)) close();
+    };
+    document.addEventListener('pointerdown', press);
+    return () => document.removeEventListener('pointerdown', press);
+  }, [open]);
+}
+
 /** The send button's menu: Zulip's suggested times to schedule the message, or a time of one's own. */
 function ScheduleMenu({ onClose, onSchedule }: { onClose: () => void; onSchedule: (time: Date) => void }) {
   const [custom, setCustom] = useState(false);
@@ -349,6 +361,10 @@ export function Compose() {
   const [dragging, setDragging] = useState(false);
   const [picking, setPicking] = useState(false);
   const [scheduling, setScheduling] = useState(false);
+  const sendGroup = useRef<HTMLSpanElement>(null);
+  const emojiSpot = useRef<HTMLSpanElement>(null);
+  useCloseOnOutsidePress(sendGroup, scheduling, () => setScheduling(false));
+  useCloseOnOutsidePress(emojiSpot, picking, () => setPicking(false));
   const fileInput = useRef<HTMLInputElement>(null);
   const filesOverPage = useDropFilesOnPage();
   const update = (change: Partial<ComposeState>) => {
@@ -627,7 +643,7 @@ export function Compose() {
               </button>
             );
           })}
-          <span class="compose-emoji">
+          <span class="compose-emoji" ref={emojiSpot}>
             <button type="button" aria-label="Add emoji" title="Add emoji" aria-expanded={picking} disabled={preview !== null} onClick={() => setPicking(!picking)}>
               <Icon name="smile" />
             </button>
@@ -661,7 +677,7 @@ export function Compose() {
         </button>
         {uploading.value > 0 && <span class="uploading">Uploading…</span>}
         <span class="compose-hint">Enter to send, Shift+Enter for a new line</span>
-        <span class="send-group">
+        <span class="send-group" ref={sendGroup}>
           <button type="button" class="primary send-button" onClick={send} disabled={!state.content.trim()}>
             Send
           </button>
@@ -677,7 +693,15 @@ export function Compose() {
           >
             ▾
           </button>
-          {scheduling && <ScheduleMenu onClose={() => setScheduling(false)} onSchedule={(time) => void schedule(time)} />}
+          {scheduling && (
+            <ScheduleMenu
+              onClose={() => {
+                setScheduling(false);
+                sendGroup.current?.querySelector<HTMLElement>('.schedule-button')?.focus();
+              }}
+              onSchedule={(time) => void schedule(time)}
+            />
+          )}
         </span>
       </div>
     </div>
