@@ -116,6 +116,12 @@ test('a message scheduled from the send button is listed, edited, rescheduled, a
   await list.getByRole('button', { name: /^Delete the message/ }).nth(1).click();
   await waitUntil(async () => (await stored()).length === 1, 'the second message is deleted');
   await list.getByText('Never mind this one.').waitFor({ state: 'detached' });
+  // One scheduled from another client (the API) shows up at once, and goes when deleted there.
+  const fromApi = await writer.post('/scheduled_messages', { type: 'direct', to: JSON.stringify([reader.userId]), content: 'Sent from my phone', scheduled_delivery_timestamp: scheduled.scheduled_delivery_timestamp + 3600 });
+  assert.equal(fromApi.status, 200, JSON.stringify(fromApi.body));
+  await list.getByRole('button', { name: /^Edit the message to You and Sched Reader/ }).waitFor();
+  await writer.delete(`/scheduled_messages/${fromApi.body.scheduled_message_id}`);
+  await list.getByText('Sent from my phone').waitFor({ state: 'detached' });
 
   // At its time the server sends it: the reader sees it arrive, the writer's list empties.
   clock.advance(scheduled.scheduled_delivery_timestamp * 1000 - clock.now() + 1000);
