@@ -53,9 +53,6 @@ export async function buildWebBundle(): Promise<WebBundle> {
     outdir: '/static/web',
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
-    // What the first view does not need (emoji categories, ...) comes in chunks loaded by import().
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
     platform: 'browser',
     format: 'esm',
     // Code the first view does not draw (settings, administration, emoji data) is loaded
