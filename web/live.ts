@@ -30,7 +30,9 @@ import {
   users,
   type UnreadPlace,
 } from './state';
-import type { Channel, Draft, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
+import type { Channel, Draft, Message, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
+import { applyTopicRules } from './compose/state';
+import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
 
 /**
  * One event queue for the page: POST /json/register for the state, then long-polls of
@@ -75,6 +77,7 @@ interface RegisterAnswer {
   realm_user_groups?: UserGroup[];
   user_topics?: UserTopic[];
   drafts?: Draft[];
+  scheduled_messages?: ScheduledMessage[];
   user_settings?: Record<string, unknown>;
   is_admin: boolean;
   is_owner: boolean;
@@ -133,6 +136,8 @@ async function register(): Promise<void> {
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     if (answer.user_settings) applyUserSettings(answer.user_settings);
     drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
+    setScheduledMessages(answer.scheduled_messages);
+    applyTopicRules(answer as unknown as Record<string, unknown>);
     topicPolicies.value = new Map((answer.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]));
     topics.value = new Map();
   });
@@ -558,11 +563,14 @@ function applyEvent(event: Record<string, unknown>): void {
       return onUserGroup(event);
     case 'realm':
       if (event.op === 'update' && event.property === 'name') realm.value = { ...realm.value, name: event.value as string };
+      if (event.op === 'update_dict') applyTopicRules(event.data as Record<string, unknown>);
       return;
     case 'user_topic':
       return onUserTopic(event as unknown as UserTopic);
     case 'drafts':
       return onDrafts(event);
+    case 'scheduled_messages':
+      return onScheduledMessagesEvent(event);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
       return;

@@ -20,6 +20,8 @@ export interface Subscription {
   invite_only: boolean;
   is_muted?: boolean;
   pin_to_top?: boolean;
+  /** Whether the empty topic may be used here: 'inherit' follows the organization. */
+  topics_policy?: string;
 }
 
 export interface Channel {
@@ -29,6 +31,7 @@ export interface Channel {
   invite_only: boolean;
   is_web_public?: boolean;
   is_archived?: boolean;
+  topics_policy?: string;
 }
 
 export interface Reaction {
@@ -94,4 +97,17 @@ export interface UserGroup {
   description: string;
   is_system_group: boolean;
   deactivated?: boolean;
+}
+
+/** A message waiting to be sent by the server at its time (`/scheduled_messages`). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  /** A channel's ID, or the people of a direct message. */
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api';
-import { compose, openCompose } from '../compose/state';
+import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from './nav';
@@ -10,6 +10,7 @@ import { channelName, connected, dmKey, isTopicMuted, realm, session, theme, typ
 import { Avatar } from '../people/Avatar';
 import { ChannelBrowser } from '../channels/ChannelBrowser';
 import { Drafts } from '../views/Drafts';
+import { ScheduledMessages } from '../views/Scheduled';
 import { Compose } from '../compose/Compose';
 import { Inbox } from '../views/Inbox';
 import { MessageList } from '../messages/MessageList';
@@ -23,7 +24,7 @@ import { Toasts, reportError } from '../ui/Toasts';
 function viewTitle(): string {
   const current = view.value;
   if (current.kind === 'narrow') return narrowTitle();
-  return { inbox: 'Inbox', channels: 'Channels', drafts: 'Drafts', settings: 'Settings' }[current.kind];
+  return { inbox: 'Inbox', channels: 'Channels', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings' }[current.kind];
 }
 
 function narrowTitle(): string {
@@ -53,22 +54,6 @@ function TypingNotice() {
       {who.length > 0 && `${who.map(userName).join(', ')} ${who.length === 1 ? 'is' : 'are'} typing…`}
     </div>
   );
-}
-
-/** The compose box's recipient for the current narrow, as `c` opens it. */
-function composeForNarrow(kind: 'channel' | 'dm'): void {
-  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
-  const self = session.value?.user_id ?? 0;
-  if (kind === 'dm') {
-    const dm = narrowDm(terms);
-    openCompose({ kind: 'dm', recipients: dm ? dm.filter((id) => id !== self).concat(dm.length === 1 && dm[0] === self ? [self] : []) : [] });
-    return;
-  }
-  const channel = narrowChannel(terms);
-  const dm = narrowDm(terms);
-  if (dm) openCompose({ kind: 'dm', recipients: dm });
-  else if (channel) openCompose({ kind: 'channel', channel: channelName(channel.channelId) ?? '', topic: channel.topic ?? '' });
-  else openCompose({ kind: 'channel' });
 }
 
 /** The next topic or conversation with unread messages (for `n`), other than the open one; muted topics are skipped, as in Zulip. */
@@ -121,10 +106,10 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
       const selected = feed.value.messages.find((m) => m.id === selectedId.value);
       switch (e.key) {
         case 'c':
-          composeForNarrow('channel');
+          composeHere('channel');
           break;
         case 'x':
-          composeForNarrow('dm');
+          composeHere('dm');
           break;
         case '/':
           search.current?.focus();
@@ -145,6 +130,8 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
           break;
         case 'r':
         case 'Enter':
+          // Enter on a button or link presses it; it is not a reply.
+          if (e.key === 'Enter' && (e.target as HTMLElement | null)?.closest?.('button, a')) return;
           if (!selected) return;
           replyTo(selected);
           break;
@@ -375,6 +362,7 @@ export function Shell() {
         {current.kind === 'inbox' && <Inbox />}
         {current.kind === 'channels' && <ChannelBrowser />}
         {current.kind === 'drafts' && <Drafts />}
+        {current.kind === 'scheduled' && <ScheduledMessages />}
         {current.kind === 'settings' && <Settings section={current.section} />}
         {current.kind === 'narrow' && (
           <>

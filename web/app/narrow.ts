@@ -113,6 +113,7 @@ export type HashView =
   | { kind: 'inbox' }
   | { kind: 'channels' }
   | { kind: 'drafts' }
+  | { kind: 'scheduled' }
   | { kind: 'settings'; section: string };
 
 /** Reads a URL hash; IDs written with a name after them (`3-design`) keep only the ID. */
@@ -121,6 +122,7 @@ export function parseHash(hash: string): HashView {
   if (parts[0] === 'inbox' || parts[0] === '') return parts[0] === 'inbox' ? { kind: 'inbox' } : { kind: 'narrow', terms: [] };
   if (parts[0] === 'channels') return { kind: 'channels' };
   if (parts[0] === 'drafts') return { kind: 'drafts' };
+  if (parts[0] === 'scheduled') return { kind: 'scheduled' };
   if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization' : 'profile') };
   if (parts[0] !== 'narrow') return { kind: 'narrow', terms: [] };
   const terms: NarrowTerm[] = [];

@@ -1,18 +1,40 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { post, uploadFile } from '../api';
-import { closeCompose, compose, composeFocus, noteTyping, openCompose, returnFocusFromCompose, sendMessage, stopTyping, type ComposeState } from './state';
-import { emojiTable, loadEmoji, searchEmoji, unicodeEmoji } from '../emoji/emoji';
+import { post } from '../api';
+import {
+  closeCompose,
+  compose,
+  composeFocus,
+  composeHere,
+  composeProblem,
+  emptyTopicAllowed,
+  onlyEmptyTopic,
+  noteTyping,
+  returnFocusFromCompose,
+  sendMessage,
+  stopTyping,
+  topicRules,
+  type ComposeField,
+  type ComposeState,
+} from './state';
+import { applyFormat, dropFilesHere, formatShortcut, insertAtCursor, setMessageField, uploadFiles, uploading, type FormatAction } from './editing';
+import { describeTime, scheduleCompose, suggestedTimes } from './scheduled';
+import { CustomTimeForm } from './CustomTime';
+import { emojiTable, loadEmoji, noteEmojiUsed, searchEmoji, unicodeEmoji, type EmojiChoice } from '../emoji/emoji';
+import { EmojiPicker } from '../emoji/EmojiPicker';
 import { loadTopics } from '../live';
 import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
 import type { User } from '../types';
 import { enhanceRenderedContent } from '../messages/MessageRow';
-import { reportError } from '../ui/Toasts';
+import { reportError, showNotice } from '../ui/Toasts';
+import { Icon } from '../ui/icons';
 
 interface Suggestion {
   key: string;
   label: preact.ComponentChildren;
   /** What replaces the typed word. */
   text: string;
+  /** The emoji it stands for, remembered as recently used when taken. */
+  emoji?: EmojiChoice;
 }
 
 /** People whose name or email starts with (or contains) the query. */
@@ -83,14 +105,15 @@ function suggestionsFor(text: string, cursor: number): { start: number; items: S
         </>
       ),
       text: `:${e.name}: `,
+      emoji: e,
     })),
   };
 }
 
-function Typeahead({ items, active, onPick, id }: { items: Suggestion[]; active: number; onPick: (item: Suggestion) => void; id: string }) {
+function Typeahead({ items, active, onPick, id, label }: { items: Suggestion[]; active: number; onPick: (item: Suggestion) => void; id: string; label: string }) {
   if (items.length === 0) return null;
   return (
-    <ul class="typeahead" role="listbox" id={id}>
+    <ul class="typeahead" role="listbox" id={id} aria-label={label}>
       {items.map((item, index) => (
         <li
           key={item.key}
@@ -133,11 +156,13 @@ function SuggestingInput({
   class: string;
   placeholder: string;
   maxLength?: number;
+  disabled?: boolean;
 }) {
   const [focused, setFocused] = useState(false);
   const [active, setActive] = useState(0);
   const id = `suggest-${label.toLowerCase()}`;
-  const found = focused ? matchNames(names, value).filter((n) => n !== value) : [];
+  // Offered once something is typed, as Zulip's typeaheads are.
+  const found = focused && value ? matchNames(names, value).filter((n) => n !== value) : [];
   const take = (name: string) => {
     onValue(name);
     setActive(0);
@@ -174,7 +199,7 @@ function SuggestingInput({
           }
         }}
       />
-      <Typeahead id={id} items={found.map((name) => ({ key: name, label: name, text: name }))} active={active} onPick={(item) => take(item.text)} />
+      <Typeahead id={id} label={`${label} suggestions`} items={found.map((name) => ({ key: name, label: name, text: name }))} active={active} onPick={(item) => take(item.text)} />
     </span>
   );
 }
@@ -226,6 +251,7 @@ function RecipientPicker({ state, update }: { state: ComposeState; update: (chan
       />
       <Typeahead
         id="recipient-typeahead"
+        label="People"
         items={found.map((u) => ({ key: String(u.user_id), label: `${u.full_name} (${u.email})`, text: '' }))}
         active={active}
         onPick={(item) => add(users.value.get(Number(item.key))!)}
@@ -234,23 +260,125 @@ function RecipientPicker({ state, update }: { state: ComposeState; update: (chan
   );
 }
 
+const FOCUS_TARGETS: Record<ComposeField, string> = {
+  message: 'textarea',
+  topic: '.compose-topic',
+  channel: '.compose-channel',
+  recipients: '.recipient-picker input',
+};
+
+/** The formatting buttons under the message, as Zulip's compose box has them. */
+const FORMAT_BUTTONS: Array<{ action: FormatAction; label: string; glyph: preact.ComponentChildren; keys?: string }> = [
+  { action: 'bold', label: 'Bold', glyph: 'B', keys: 'B' },
+  { action: 'italic', label: 'Italic', glyph: 'I', keys: 'I' },
+  { action: 'link', label: 'Link', glyph: <Icon name="link" />, keys: 'K' },
+  { action: 'code', label: 'Code', glyph: '</>' },
+  { action: 'quote', label: 'Quote', glyph: '❝' },
+  { action: 'spoiler', label: 'Spoiler', glyph: '▸' },
+  { action: 'math', label: 'Math (LaTeX)', glyph: '∑' },
+  { action: 'mention', label: 'Mention someone', glyph: '@' },
+  { action: 'poll', label: 'Add a poll', glyph: <Icon name="poll" /> },
+  { action: 'todo', label: 'Add a to-do list', glyph: <Icon name="todo" /> },
+];
+
+const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** Closes a popup (menu, picker) when the pointer goes down outside `container`. */
+function useCloseOnOutsidePress(container: { current: HTMLElement | null }, open: boolean, close: () => void): void {
+  useEffect(() => {
+    if (!open) return;
+    const press = (e: PointerEvent) => {
+      if (container.current && !container.current.contains(e.target as Node)) close();
+    };
+    document.addEventListener('pointerdown', press);
+    return () => document.removeEventListener('pointerdown', press);
+  }, [open]);
+}
+
+/** The send button's menu: Zulip's suggested times to schedule the message, or a time of one's own. */
+function ScheduleMenu({ onClose, onSchedule }: { onClose: () => void; onSchedule: (time: Date) => void }) {
+  const [custom, setCustom] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+  const times = suggestedTimes();
+  useEffect(() => {
+    menu.current?.querySelector<HTMLElement>('[role="menuitem"], input')?.focus();
+  }, [custom]);
+  return (
+    <div
+      ref={menu}
+      class="schedule-menu"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          onClose();
+        } else if (!custom && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+          e.preventDefault();
+          const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+          const at = items.indexOf(document.activeElement as HTMLElement);
+          items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+        }
+      }}
+    >
+      {custom ? (
+        <CustomTimeForm label="Schedule for a time of your choice" onPick={onSchedule} />
+      ) : (
+        <ul role="menu" class="menu-list" aria-label="Schedule message">
+          <li role="none" class="menu-heading" aria-hidden="true">
+            Schedule message
+          </li>
+          {times.map((time) => (
+            <li role="none" key={time.getTime()}>
+              <button type="button" role="menuitem" onClick={() => onSchedule(time)}>
+                {describeTime(time)}
+              </button>
+            </li>
+          ))}
+          <li role="none">
+            <button type="button" role="menuitem" onClick={() => setCustom(true)}>
+              Custom time
+            </button>
+          </li>
+          <li role="none">
+            <a role="menuitem" href="#scheduled" onClick={onClose}>
+              View scheduled messages
+            </a>
+          </li>
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** The compose box: channel and topic or people, the message, preview, files, Enter to send. */
 export function Compose() {
   const state = compose.value;
+  const form = useRef<HTMLDivElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [suggest, setSuggest] = useState<{ start: number; items: Suggestion[] } | null>(null);
   const [active, setActive] = useState(0);
-  const [uploading, setUploading] = useState(0);
   const [dragging, setDragging] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
+  const sendGroup = useRef<HTMLSpanElement>(null);
+  const emojiSpot = useRef<HTMLSpanElement>(null);
+  useCloseOnOutsidePress(sendGroup, scheduling, () => setScheduling(false));
+  useCloseOnOutsidePress(emojiSpot, picking, () => setPicking(false));
   const fileInput = useRef<HTMLInputElement>(null);
+  const filesOverPage = useDropFilesOnPage();
   const update = (change: Partial<ComposeState>) => {
     compose.value = { ...compose.value, ...change };
   };
 
   useEffect(() => {
-    if (composeFocus.value > 0) textarea.current?.focus();
+    if (composeFocus.value.count > 0) form.current?.querySelector<HTMLElement>(FOCUS_TARGETS[composeFocus.value.field])?.focus();
   }, [composeFocus.value]);
+
+  useEffect(() => {
+    setMessageField(textarea.current);
+    return () => setMessageField(null);
+  });
 
   const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
   useEffect(() => {
@@ -280,6 +408,7 @@ export function Compose() {
     const content = el.value.slice(0, suggest.start) + item.text + el.value.slice(cursor);
     update({ content });
     setSuggest(null);
+    if (item.emoji) noteEmojiUsed(item.emoji);
     const position = suggest.start + item.text.length;
     requestAnimationFrame(() => {
       el.focus();
@@ -287,41 +416,36 @@ export function Compose() {
     });
   };
 
-  const insertText = (text: string) => {
-    const el = textarea.current;
-    const content = compose.value.content;
-    const at = el ? el.selectionStart : content.length;
-    const before = content.slice(0, at);
-    const spacer = before && !/\s$/.test(before) ? ' ' : '';
-    update({ content: before + spacer + text + content.slice(at) });
-  };
-
-  const upload = async (files: FileList | File[]) => {
-    for (const file of [...files]) {
-      setUploading((n) => n + 1);
-      try {
-        const { url, filename } = await uploadFile(file);
-        insertText(`[${filename.replace(/[[\]]/g, '')}](${url})`);
-      } catch (err) {
-        reportError(err);
-      } finally {
-        setUploading((n) => n - 1);
-      }
-    }
+  const refuse = (found: { text: string; field: ComposeField }) => {
+    reportError(new Error(found.text));
+    form.current?.querySelector<HTMLElement>(FOCUS_TARGETS[found.field])?.focus();
   };
 
   const send = async () => {
     const current = compose.value;
     if (!current.content.trim()) return;
-    if (current.kind === 'channel' && !channelByName(current.channel)) {
-      reportError(new Error(current.channel ? `There is no channel named "${current.channel}".` : 'Choose a channel.'));
-      return;
-    }
+    const found = composeProblem(current);
+    if (found) return refuse(found);
     stopTyping();
-    update({ content: '', draftId: undefined });
+    update({ content: '', draftId: undefined, scheduledId: undefined });
     setPreview(null);
     try {
       await sendMessage(current);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
+  const schedule = async (time: Date) => {
+    setScheduling(false);
+    const current = compose.value;
+    const found = composeProblem(current);
+    if (found) return refuse(found);
+    try {
+      await scheduleCompose(time);
+      setPreview(null);
+      showNotice(`Your message is scheduled for ${describeTime(time)}.`);
+      returnFocusFromCompose();
     } catch (err) {
       reportError(err);
     }
@@ -356,6 +480,7 @@ export function Compose() {
         return;
       }
     }
+    if (formatShortcut(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void send();
@@ -365,24 +490,39 @@ export function Compose() {
     }
   };
 
+  const dropHint = filesOverPage && !dragging && (
+    <div class="drop-overlay" aria-hidden="true">
+      Drop files to attach them to a message here
+    </div>
+  );
   if (!state.open) {
     return (
       <div class="compose-closed">
-        <button type="button" class="compose-open-button" onClick={() => openCompose({ kind: 'channel' })}>
+        {dropHint}
+        <button type="button" class="compose-open-button" onClick={() => composeHere('channel')}>
           New message <kbd>c</kbd>
         </button>
-        <button type="button" onClick={() => openCompose({ kind: 'dm' })}>
+        <button type="button" onClick={() => composeHere('dm')}>
           New direct message <kbd>x</kbd>
         </button>
       </div>
     );
   }
 
+  const emptyTopicName = topicRules.value.emptyTopicName;
+  const generalChat = state.kind === 'channel' && emptyTopicAllowed(channel);
+  const topicless = state.kind === 'channel' && onlyEmptyTopic(channel);
+  const editingScheduled = state.scheduledId !== undefined;
   return (
     <div
+      ref={form}
       role="form"
       class={`compose${dragging ? ' dragging' : ''}`}
       aria-label="Compose"
+      onKeyDown={(e) => {
+        // Escape in the recipient fields gives the focus back as it does in the message.
+        if (e.key === 'Escape' && e.target !== textarea.current && !e.defaultPrevented) returnFocusFromCompose();
+      }}
       onDragOver={(e) => {
         if (e.dataTransfer?.types.includes('Files')) {
           e.preventDefault();
@@ -393,11 +533,13 @@ export function Compose() {
       onDrop={(e) => {
         setDragging(false);
         if (e.dataTransfer?.files.length) {
+          // Prevented, so the page's drop handler knows these files are taken.
           e.preventDefault();
-          void upload(e.dataTransfer.files);
+          void uploadFiles(e.dataTransfer.files);
         }
       }}
     >
+      {dropHint}
       <div class="compose-recipient">
         <select aria-label="Message type" value={state.kind} onChange={(e) => update({ kind: e.currentTarget.value as 'channel' | 'dm' })}>
           <option value="channel">Channel</option>
@@ -415,11 +557,14 @@ export function Compose() {
             />
             <span aria-hidden="true">›</span>
             <SuggestingInput
-              class="compose-topic"
+              class={`compose-topic${generalChat ? ' general-chat' : ''}`}
               label="Topic"
-              placeholder="Topic"
+              // Where the empty topic is allowed, a message without a topic goes to it, as Zulip shows.
+              placeholder={generalChat ? emptyTopicName : 'Topic'}
               maxLength={60}
-              value={state.topic}
+              // A channel of the empty topic only takes no topic.
+              disabled={topicless}
+              value={topicless ? '' : state.topic}
               names={channelTopics.map((t) => t.name)}
               onValue={(topic) => update({ topic })}
             />
@@ -439,6 +584,7 @@ export function Compose() {
           ×
         </button>
       </div>
+      {editingScheduled && <p class="compose-note">Editing a scheduled message: schedule it again to change it, or send it now.</p>}
       {preview !== null ? (
         <div ref={previewRef} class="compose-preview rendered_markdown" role="region" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
       ) : (
@@ -446,7 +592,11 @@ export function Compose() {
           <textarea
             ref={textarea}
             aria-label="Message"
-            placeholder={state.kind === 'channel' ? `Message #${state.channel || '…'}${state.topic ? ` > ${state.topic}` : ''}` : 'Direct message'}
+            placeholder={
+              state.kind === 'channel'
+                ? `Message #${state.channel || '…'}${state.channel ? ` > ${(!topicless && state.topic) || (generalChat ? emptyTopicName : '…')}` : ''}`
+                : 'Direct message'
+            }
             value={state.content}
             rows={3}
             aria-autocomplete="list"
@@ -463,17 +613,54 @@ export function Compose() {
               const files = [...(e.clipboardData?.files ?? [])];
               if (files.length) {
                 e.preventDefault();
-                void upload(files);
+                void uploadFiles(files);
               }
             }}
           />
-          {suggest && <Typeahead id="compose-typeahead" items={suggest.items} active={active} onPick={pickSuggestion} />}
+          {suggest && <Typeahead id="compose-typeahead" label="Suggestions" items={suggest.items} active={active} onPick={pickSuggestion} />}
         </div>
       )}
       <div class="compose-buttons">
-        <button type="button" onClick={() => fileInput.current?.click()} aria-label="Attach files" title="Attach files">
-          📎
-        </button>
+        <div class="format-buttons" role="toolbar" aria-label="Formatting">
+          <button type="button" onClick={() => fileInput.current?.click()} aria-label="Attach files" title="Attach files">
+            <Icon name="paperclip" />
+          </button>
+          {FORMAT_BUTTONS.map((b) => {
+            const name = b.keys ? `${b.label} (${IS_MAC ? '⌘' : 'Ctrl+'}${b.keys})` : b.label;
+            return (
+              <button
+                type="button"
+                key={b.action}
+                class={`format-${b.action}`}
+                aria-label={b.label}
+                title={name}
+                disabled={preview !== null}
+                // The selection stays in the message while the button is pressed.
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => applyFormat(b.action)}
+              >
+                {b.glyph}
+              </button>
+            );
+          })}
+          <span class="compose-emoji" ref={emojiSpot}>
+            <button type="button" aria-label="Add emoji" title="Add emoji" aria-expanded={picking} disabled={preview !== null} onClick={() => setPicking(!picking)}>
+              <Icon name="smile" />
+            </button>
+            {picking && (
+              <EmojiPicker
+                onPick={(emoji) => {
+                  setPicking(false);
+                  insertAtCursor(`:${emoji.name}:`);
+                }}
+                onClose={() => {
+                  setPicking(false);
+                  textarea.current?.focus();
+                }}
+              />
+            )}
+          </span>
+        </div>
         <input
           ref={fileInput}
           type="file"
@@ -481,19 +668,87 @@ export function Compose() {
           hidden
           onChange={(e) => {
             const files = e.currentTarget.files;
-            if (files?.length) void upload(files);
+            if (files?.length) void uploadFiles(files);
             e.currentTarget.value = '';
           }}
         />
         <button type="button" onClick={togglePreview} aria-pressed={preview !== null}>
           {preview !== null ? 'Edit' : 'Preview'}
         </button>
-        {uploading > 0 && <span class="uploading">Uploading…</span>}
+        {uploading.value > 0 && <span class="uploading">Uploading…</span>}
         <span class="compose-hint">Enter to send, Shift+Enter for a new line</span>
-        <button type="button" class="primary" onClick={send} disabled={!state.content.trim()}>
-          Send
-        </button>
+        <span class="send-group" ref={sendGroup}>
+          <button type="button" class="primary send-button" onClick={send} disabled={!state.content.trim()}>
+            Send
+          </button>
+          <button
+            type="button"
+            class="primary schedule-button"
+            aria-label="Schedule message"
+            title="Schedule message"
+            aria-haspopup="menu"
+            aria-expanded={scheduling}
+            disabled={!state.content.trim()}
+            onClick={() => setScheduling(!scheduling)}
+          >
+            ▾
+          </button>
+          {scheduling && (
+            <ScheduleMenu
+              onClose={() => {
+                setScheduling(false);
+                sendGroup.current?.querySelector<HTMLElement>('.schedule-button')?.focus();
+              }}
+              onSchedule={(time) => void schedule(time)}
+            />
+          )}
+        </span>
       </div>
     </div>
   );
+}
+
+/**
+ * Files dragged over the page while a conversation (or the Inbox) is shown: true while they are
+ * over it; dropped anywhere but on the compose box itself (which takes them on its own), they go
+ * into the compose box, opened for the conversation if it was closed.
+ */
+function useDropFilesOnPage(): boolean {
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => Boolean(e.dataTransfer?.types.includes('Files'));
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth++;
+      setOver(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setOver(false);
+    };
+    // Without this, the browser would open a dropped file in place of the app.
+    const overPage = (e: DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      depth = 0;
+      setOver(false);
+      if (e.defaultPrevented || !e.dataTransfer?.files.length) return;
+      e.preventDefault();
+      dropFilesHere(e.dataTransfer.files);
+    };
+    document.addEventListener('dragenter', enter);
+    document.addEventListener('dragleave', leave);
+    document.addEventListener('dragover', overPage);
+    document.addEventListener('drop', drop);
+    return () => {
+      document.removeEventListener('dragenter', enter);
+      document.removeEventListener('dragleave', leave);
+      document.removeEventListener('dragover', overPage);
+      document.removeEventListener('drop', drop);
+    };
+  }, []);
+  return over;
 }

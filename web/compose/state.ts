@@ -2,9 +2,9 @@ import { signal } from '@preact/signals';
 import { del, patch, post } from '../api';
 import { feed, matchesNarrow } from '../messages/feed';
 import { currentQueueId } from '../live';
-import { goTo, goToNarrow, view } from '../app/nav';
+import { goTo, goToNarrow, narrowChannel, narrowDm, view } from '../app/nav';
 import { channelByName, channelName, localEchoes, session, users } from '../state';
-import type { Draft, Message } from '../types';
+import type { Channel, Draft, Message, Subscription } from '../types';
 
 /** What the compose box holds; keyboard shortcuts and reply buttons fill it. */
 export interface ComposeState {
@@ -17,12 +17,73 @@ export interface ComposeState {
   content: string;
   /** The draft this text was restored from, deleted once the message is sent. */
   draftId?: number;
+  /** The scheduled message being edited: scheduling changes it, sending now replaces it. */
+  scheduledId?: number;
 }
 
 const EMPTY_COMPOSE: ComposeState = { open: false, kind: 'channel', channel: '', topic: '', recipients: [], content: '' };
 export const compose = signal<ComposeState>(EMPTY_COMPOSE);
-/** Incremented to ask the compose box to focus its text area. */
-export const composeFocus = signal(0);
+
+/** The fields of the compose box that can take the focus when it opens. */
+export type ComposeField = 'message' | 'topic' | 'channel' | 'recipients';
+/** A new value asks the compose box to focus `field`. */
+export const composeFocus = signal<{ count: number; field: ComposeField }>({ count: 0, field: 'message' });
+
+/**
+ * The organization's rule for the empty topic (`realm_topics_policy`) and the name it is shown
+ * under (`realm_empty_topic_display_name`), from the registration and realm events.
+ */
+export const topicRules = signal({ policy: 'allow_empty_topic', emptyTopicName: 'general chat' });
+
+/** Applies the realm's fields (the registration, or an update_dict event's data) that concern topics. */
+export function applyTopicRules(data: Record<string, unknown>): void {
+  const policy = data.realm_topics_policy ?? data.topics_policy;
+  const name = data.realm_empty_topic_display_name;
+  if (typeof policy !== 'string' && typeof name !== 'string') return;
+  topicRules.value = {
+    policy: typeof policy === 'string' ? policy : topicRules.value.policy,
+    emptyTopicName: typeof name === 'string' ? name : topicRules.value.emptyTopicName,
+  };
+}
+
+/** The channel's topics policy, its own or, when it inherits, the organization's. */
+function topicsPolicy(channel: Channel | Subscription | undefined): string {
+  const own = channel?.topics_policy;
+  return own && own !== 'inherit' ? own : topicRules.value.policy;
+}
+
+/** Whether a message may go to the channel's empty topic, as Zulip decides. */
+export function emptyTopicAllowed(channel: Channel | Subscription | undefined): boolean {
+  return topicsPolicy(channel) !== 'disable_empty_topic';
+}
+
+/** Whether the channel takes only the empty topic (its topic field is then left out). */
+export function onlyEmptyTopic(channel: Channel | Subscription | undefined): boolean {
+  return topicsPolicy(channel) === 'empty_topic_only';
+}
+
+/** The topic a channel message goes to: as typed, or the empty topic where it is the only one. */
+export function topicToSend(state: ComposeState, channel: Channel | Subscription | undefined): string {
+  return onlyEmptyTopic(channel) ? '' : state.topic.trim();
+}
+
+/**
+ * Why the compose box cannot be sent as it is (Zulip's words) and the field to fix; undefined
+ * when it can. Sending and scheduling both ask.
+ */
+export function composeProblem(state: ComposeState): { text: string; field: ComposeField } | undefined {
+  if (state.kind === 'dm') return state.recipients.length ? undefined : { text: 'Choose who to send this to.', field: 'recipients' };
+  const channel = channelByName(state.channel);
+  if (!channel) return { text: state.channel ? `There is no channel named "${state.channel}".` : 'Choose a channel.', field: 'channel' };
+  if (!topicToSend(state, channel) && !emptyTopicAllowed(channel)) {
+    const text =
+      channel.topics_policy && channel.topics_policy !== 'inherit'
+        ? `Sending messages to the ${topicRules.value.emptyTopicName} topic is not allowed in this channel.`
+        : 'Topics are required in this organization.';
+    return { text, field: 'topic' };
+  }
+  return undefined;
+}
 
 /**
  * Where the focus was before the compose box took it, to give it back on Escape; the buttons
@@ -31,14 +92,40 @@ export const composeFocus = signal(0);
 let focusBeforeCompose: HTMLElement | null = null;
 let openButtonBeforeCompose = -1;
 
-export function openCompose(change: Partial<ComposeState>): void {
+export function openCompose(change: Partial<ComposeState>, field: ComposeField = 'message'): void {
   const active = document.activeElement;
   if (active instanceof HTMLElement && active !== document.body && !active.closest('.compose')) {
     focusBeforeCompose = active;
     openButtonBeforeCompose = [...document.querySelectorAll('.compose-closed button')].indexOf(active);
   }
   compose.value = { ...compose.value, ...change, open: true };
-  composeFocus.value++;
+  composeFocus.value = { count: composeFocus.value.count + 1, field };
+}
+
+/**
+ * Opens the compose box for where the person is, as Zulip's `c`, `x` and "New message" do: in a
+ * topic, that channel and topic (the focus in the message); in a channel, that channel (the focus
+ * in the topic); in a direct-message view, those people. `x` starts in the recipient field.
+ */
+export function composeHere(kind: 'channel' | 'dm'): void {
+  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const self = session.value?.user_id ?? 0;
+  const dm = narrowDm(terms);
+  // The people of the conversation, or oneself for notes to self.
+  const people = dm ? (dm.length === 1 && dm[0] === self ? [self] : dm.filter((id) => id !== self)) : [];
+  if (kind === 'dm') {
+    openCompose({ kind: 'dm', recipients: people, channel: '', topic: '' }, 'recipients');
+    return;
+  }
+  if (dm) {
+    openCompose({ kind: 'dm', recipients: people, channel: '', topic: '' });
+    return;
+  }
+  const channel = narrowChannel(terms);
+  const name = channel ? (channelName(channel.channelId) ?? '') : '';
+  if (!name) openCompose({ kind: 'channel', channel: '', topic: '' }, 'channel');
+  else if (channel?.topic !== undefined) openCompose({ kind: 'channel', channel: name, topic: channel.topic });
+  else openCompose({ kind: 'channel', channel: name, topic: '' }, 'topic');
 }
 
 /**
@@ -117,9 +204,11 @@ export async function sendMessage(state: ComposeState): Promise<void> {
   if (!self) return;
   const me = users.value.get(self.user_id);
   const localId = `${Date.now()}.${++localCounter}`;
+  const problem = composeProblem(state);
+  if (problem) throw new Error(problem.text);
   const channel = state.kind === 'channel' ? channelByName(state.channel) : undefined;
-  if (state.kind === 'channel' && !channel) throw new Error(`There is no channel named "${state.channel}".`);
-  if (state.kind === 'dm' && state.recipients.length === 0) throw new Error('Choose who to send this to.');
+  // The server names the empty topic by its display name to this client, so the echo does too.
+  const topic = topicToSend(state, channel) || topicRules.value.emptyTopicName;
   const echo: Message = {
     id: Number.MAX_SAFE_INTEGER - localCounter,
     local_id: localId,
@@ -131,7 +220,7 @@ export async function sendMessage(state: ComposeState): Promise<void> {
     content: state.content,
     type: state.kind === 'channel' ? 'stream' : 'private',
     stream_id: channel?.stream_id,
-    subject: state.kind === 'channel' ? state.topic : '',
+    subject: state.kind === 'channel' ? topic : '',
     display_recipient:
       state.kind === 'channel'
         ? (channel?.name ?? state.channel)
@@ -147,18 +236,19 @@ export async function sendMessage(state: ComposeState): Promise<void> {
       channel
         ? [
             { operator: 'channel', operand: String(channel.stream_id) },
-            { operator: 'topic', operand: state.topic },
+            { operator: 'topic', operand: topic },
           ]
         : [{ operator: 'dm', operand: state.recipients.join(',') }],
     );
   }
   const params =
     state.kind === 'channel'
-      ? { type: 'stream', to: channel!.stream_id, topic: state.topic, content: state.content }
+      ? { type: 'stream', to: channel!.stream_id, topic: topicToSend(state, channel), content: state.content }
       : { type: 'direct', to: state.recipients, content: state.content };
   try {
     await post('/json/messages', { ...params, queue_id: currentQueueId() ?? undefined, local_id: localId, read_by_sender: true });
     if (state.draftId !== undefined) void deleteDraft(state.draftId).catch(() => undefined);
+    if (state.scheduledId !== undefined) void del(`/json/scheduled_messages/${state.scheduledId}`).catch(() => undefined);
   } catch (err) {
     localEchoes.value = localEchoes.value.map((m) => (m.local_id === localId ? { ...m, failed: true } : m));
     throw err;

@@ -58,22 +58,86 @@ export function allEmoji(): EmojiChoice[] {
   return [...custom, { name: 'zulip', code: 'zulip', type: 'zulip_extra_emoji', url: '/static/generated/emoji/images/emoji/unicode/zulip.png' }, ...(emojiTable.value ?? [])];
 }
 
-/** Emoji whose name starts with (then contains) the query, at most `limit`. */
+/** Zulip's popular emoji, offered first: +1, tada, smile, heart, working_on_it, octopus. */
+export const POPULAR_EMOJI_CODES = ['1f44d', '1f389', '1f642', '2764', '1f6e0', '1f419'];
+
+const emojiKey = (e: Pick<EmojiChoice, 'type' | 'code'>) => `${e.type}:${e.code}`;
+
+/** Whether some word of the name (words joined by "_") starts with the query, as Zulip's typeahead matches. */
+function matchesWord(name: string, query: string): boolean {
+  return name.startsWith(query) || name.split('_').some((word) => word.startsWith(query));
+}
+
+/**
+ * Emoji matching the query, ranked as Zulip ranks them: the exact name, then popular emoji, then
+ * the organization's own, then names starting with the query, then names with a word starting
+ * with it; one entry per emoji (its best-matching name), at most `limit`.
+ */
 export function searchEmoji(query: string, limit = 8): EmojiChoice[] {
-  const q = query.toLowerCase();
-  const all = allEmoji();
-  const starts = all.filter((e) => e.name.startsWith(q));
-  const contains = all.filter((e) => !e.name.startsWith(q) && e.name.includes(q));
+  const q = query.toLowerCase().trim().replace(/ /g, '_');
+  const popular = new Set(POPULAR_EMOJI_CODES);
+  const rank = (e: EmojiChoice) => {
+    if (e.name === q) return 0;
+    if (e.type === 'unicode_emoji' && popular.has(e.code)) return 1;
+    if (e.type !== 'unicode_emoji') return 2;
+    return e.name.startsWith(q) ? 3 : 4;
+  };
+  const ranked = allEmoji()
+    .filter((e) => matchesWord(e.name, q))
+    .map((e, order) => ({ e, order, rank: rank(e) }))
+    .sort((a, b) => a.rank - b.rank || a.order - b.order);
   const seen = new Set<string>();
   const result: EmojiChoice[] = [];
-  for (const e of [...starts, ...contains]) {
-    const key = `${e.type}:${e.code}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const { e } of ranked) {
+    if (seen.has(emojiKey(e))) continue;
+    seen.add(emojiKey(e));
     result.push(e);
     if (result.length >= limit) break;
   }
   return result;
+}
+
+/** The emoji one picked lately, newest first, kept in this browser as Zulip's web app keeps them. */
+const RECENT_KEY = 'stoa-recent-emoji';
+const RECENT_LIMIT = 24;
+
+function readRecent(): EmojiChoice[] {
+  try {
+    const stored = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as unknown;
+    return Array.isArray(stored) ? (stored as EmojiChoice[]).filter((e) => e && typeof e.name === 'string' && typeof e.code === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export const recentEmoji = signal<EmojiChoice[]>(readRecent());
+
+/** Remembers an emoji as just used (picked, reacted with, or taken from the typeahead). */
+export function noteEmojiUsed(emoji: EmojiChoice): void {
+  const { name, code, type, url } = emoji;
+  const next = [{ name, code, type, url }, ...recentEmoji.value.filter((e) => emojiKey(e) !== emojiKey(emoji))].slice(0, RECENT_LIMIT);
+  recentEmoji.value = next;
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(next));
+  } catch {
+    // Storage full or refused: the list still holds for this page.
+  }
+}
+
+/** Unicode's categories of emoji ("Smileys & Emotion", ...), each a list of codes, loaded with the picker. */
+export const emojiCatalog = signal<Record<string, string[]> | null>(null);
+let loadingCatalog: Promise<void> | undefined;
+
+export function loadEmojiCatalog(): Promise<void> {
+  loadingCatalog ??= import('./catalog.json').then(
+    (module) => {
+      emojiCatalog.value = module.default as Record<string, string[]>;
+    },
+    () => {
+      loadingCatalog = undefined;
+    },
+  );
+  return loadingCatalog;
 }
 
 /** How a reaction's emoji is drawn: text for Unicode emoji, a picture for the others. */

@@ -3,6 +3,7 @@ import { feedTerms } from '../messages/feed';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../app/nav';
 import { narrowHash } from '../app/narrow';
+import { scheduledMessages } from '../compose/scheduled';
 import { drafts, isTopicMuted, recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
@@ -68,6 +69,16 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
             )}
           </a>
         </li>
+        {scheduledMessages.value.size > 0 && (
+          <li class={current.kind === 'scheduled' ? 'active' : ''}>
+            <a href="#scheduled" onClick={nav(() => goTo('#scheduled'))}>
+              Scheduled messages{' '}
+              <span class="plain-count" aria-label={`${scheduledMessages.value.size} scheduled`}>
+                {scheduledMessages.value.size}
+              </span>
+            </a>
+          </li>
+        )}
       </ul>
 
       <h2 class="sidebar-heading">

@@ -5,7 +5,11 @@ const toasts = signal<Array<{ id: number; text: string }>>([]);
 let counter = 0;
 
 export function reportError(err: unknown): void {
-  const text = err instanceof Error ? err.message : String(err);
+  showNotice(err instanceof Error ? err.message : String(err));
+}
+
+/** Shows a short notice (what went wrong, or what was done, such as a message scheduled). */
+export function showNotice(text: string): void {
   const id = ++counter;
   toasts.value = [...toasts.value, { id, text }];
   setTimeout(() => {

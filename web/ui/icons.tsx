@@ -9,6 +9,10 @@ const PATHS: Record<string, string> = {
   bell: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4',
   bellOff: 'M6 16v-5a6 6 0 0 1 9.5-4.9M18 11v5l2 2H4l2-2M10 21h4M3 3l18 18',
   eye: 'M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z',
+  paperclip: 'M20 11.5l-8.1 8.1a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4L15 7',
+  link: 'M10 14a4 4 0 0 0 5.7 0l3.5-3.5a4 4 0 0 0-5.7-5.7L12 6.3M14 10a4 4 0 0 0-5.7 0l-3.5 3.5a4 4 0 0 0 5.7 5.7l1.5-1.5',
+  poll: 'M5 20V10M12 20V4M19 20v-7',
+  todo: 'M4 6l2 2 3-3M4 14l2 2 3-3M12 7h8M12 15h8',
 };
 
 export function Icon({ name, filled = false }: { name: keyof typeof PATHS; filled?: boolean }) {

@@ -1,0 +1,29 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { reportError } from '../ui/Toasts';
+
+/** A time of one's own for a scheduled message: a date and time field and Schedule. */
+export function CustomTimeForm({ label, onPick, children }: { label: string; onPick: (time: Date) => void; children?: ComponentChildren }) {
+  const [value, setValue] = useState('');
+  return (
+    <form
+      class="custom-time"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const time = new Date(value);
+        if (!value || Number.isNaN(time.getTime()) || time.getTime() <= Date.now()) return reportError(new Error('Choose a time in the future.'));
+        onPick(time);
+      }}
+    >
+      <label>
+        Send at
+        <input type="datetime-local" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+      </label>
+      <button type="submit" class="primary">
+        Schedule
+      </button>
+      {children}
+    </form>
+  );
+}
