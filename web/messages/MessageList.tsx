@@ -6,7 +6,9 @@ import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions, TopicPolicy, topicPolicy, userName, users } from '../state';
 import type { Message } from '../types';
-import { MessageRow, timeOf } from './MessageRow';
+import { MessageRow } from './MessageRow';
+import { followInternalLink } from './links';
+import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
@@ -22,6 +24,15 @@ export function textOn(color: string): string {
   if (!hex) return '#000';
   const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1f2328' : '#ffffff';
+}
+
+/** The day of a recipient bar or a date separator, with the whole date as its tooltip. */
+function DateLabel({ timestamp }: { timestamp: number }) {
+  return (
+    <time class="recipient-date" dateTime={new Date(timestamp * 1000).toISOString().slice(0, 10)} title={fullDateOf(timestamp)}>
+      {dateLabel(timestamp)}
+    </time>
+  );
 }
 
 function RecipientBar({ message, self }: { message: Message; self: number }) {
@@ -54,6 +65,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
           <FollowButton channelId={id} topic={message.subject} />
           <MuteButton channelId={id} topic={message.subject} />
         </span>
+        <DateLabel timestamp={message.timestamp} />
       </div>
     );
   }
@@ -64,6 +76,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
       <a href={narrowHash([{ operator: 'dm', operand: others.join(',') }], hashNames)}>
         {key === String(self) ? 'You and yourself' : `You and ${others.map(userName).join(', ')}`}
       </a>
+      <DateLabel timestamp={message.timestamp} />
     </div>
   );
 }
@@ -131,6 +144,12 @@ function FollowButton({ channelId, topic }: { channelId: number; topic: string }
       <Icon name="eye" />
     </button>
   );
+}
+
+/** Clicks in rendered messages: links into the organization, then spoilers. */
+function onContentClick(event: MouseEvent): void {
+  if (followInternalLink(event)) return;
+  toggleSpoiler(event);
 }
 
 /** Spoilers in rendered messages open and close when their header is clicked. */
@@ -246,7 +265,9 @@ export function MessageList() {
   for (const message of messages) {
     const conversation = conversationOf(message, self);
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
-    const newSender = newConversation || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
+    // A new day within a conversation gets a date separator, as in Zulip.
+    const newDay = !newConversation && dayOf(previous!.timestamp) !== dayOf(message.timestamp);
+    const newSender = newConversation || newDay || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
     articles.push(
       <article
         key={message.local_id ?? message.id}
@@ -254,6 +275,11 @@ export function MessageList() {
         aria-label={`${users.value.get(message.sender_id)?.full_name ?? message.sender_full_name}, ${timeOf(message.timestamp)}`}
       >
         {newConversation && <RecipientBar message={message} self={self} />}
+        {newDay && (
+          <div class="date-separator">
+            <DateLabel timestamp={message.timestamp} />
+          </div>
+        )}
         <MessageRow message={message} showSender={newSender} selected={selectedId.value === message.id} observer={observer.current} />
       </article>,
     );
@@ -261,7 +287,7 @@ export function MessageList() {
   }
 
   return (
-    <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler}>
+    <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={onContentClick}>
       {current.foundOldest && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
       {!current.foundOldest && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
       {current.loading && <p class="feed-edge">Loading…</p>}

@@ -10,13 +10,8 @@ import { Icon } from '../ui/icons';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Avatar } from '../people/Avatar';
 import { reportError } from '../ui/Toasts';
-
-// One formatter each, made once: toLocaleString() builds a new one on every call, which was
-// the largest single cost of drawing a screenful of messages.
-const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
-/** Times written in a message (`<time:...>`). */
-const WRITTEN_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { copyMessageLink, internalHash } from './links';
+import { fullTimeOf, timeOf, twentyFourHourTime, writtenTimeOf } from './time';
 
 /**
  * What the server's Markdown renderer made, made ready to read: Unicode emoji drawn from their
@@ -35,11 +30,11 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   }
   for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
     const date = new Date(time.dateTime);
-    if (!Number.isNaN(date.getTime())) time.textContent = WRITTEN_TIME.format(date);
+    if (!Number.isNaN(date.getTime())) time.textContent = writtenTimeOf(date);
   }
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
-    const href = link.getAttribute('href') ?? '';
-    if (href.startsWith('#')) continue;
+    // Links into the organization stay in the page (the feed follows them); others open a tab.
+    if (internalHash(link.getAttribute('href') ?? '') !== undefined) continue;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
   }
@@ -47,14 +42,6 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
     const id = mention.dataset.userId;
     if (id === String(self) || id === '*') mention.classList.add('user-mention-me');
   }
-}
-
-export function timeOf(timestamp: number): string {
-  return SHORT_TIME.format(timestamp * 1000);
-}
-
-function fullTimeOf(timestamp: number): string {
-  return FULL_TIME.format(timestamp * 1000);
 }
 
 interface ReactionGroup {
@@ -195,7 +182,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
-  }, [message.content]);
+  }, [message.content, twentyFourHourTime.value]);
 
   useEffect(() => {
     const row = rowRef.current;
@@ -353,19 +340,22 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           >
             <Icon name="star" filled={starred} />
           </button>
-          {!unreadNow && (
-            <button
-              type="button"
-              aria-label="Mark as unread"
-              title="Mark as unread"
-              onClick={() => {
-                keepUnread(message.id);
-                void setFlag(message, 'read', false);
-              }}
-            >
-              <Icon name="unread" />
-            </button>
-          )}
+          {/* Kept in place while the message is unread (hidden), so the toolbar does not shift when it is read. */}
+          <button
+            type="button"
+            aria-label="Mark as unread"
+            title="Mark as unread"
+            style={unreadNow ? { visibility: 'hidden' } : undefined}
+            onClick={() => {
+              keepUnread(message.id);
+              void setFlag(message, 'read', false);
+            }}
+          >
+            <Icon name="unread" />
+          </button>
+          <button type="button" aria-label="Copy link to message" title="Copy link to message" onClick={() => copyMessageLink(message)}>
+            <Icon name="link" />
+          </button>
           {(mine || message.type === 'stream') && (
             <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? 'Edit (e)' : 'Move to another topic'} onClick={() => setEditing(true)}>
               <Icon name="edit" />

@@ -1,11 +1,15 @@
 import { signal } from '@preact/signals';
 
-/** Short notices of what went wrong, read out by screen readers. */
+/** Short notices (mostly of what went wrong), read out by screen readers. */
 const toasts = signal<Array<{ id: number; text: string }>>([]);
 let counter = 0;
 
 export function reportError(err: unknown): void {
-  const text = err instanceof Error ? err.message : String(err);
+  showNotice(err instanceof Error ? err.message : String(err));
+}
+
+/** Shows a short notice for a few seconds. */
+export function showNotice(text: string): void {
   const id = ++counter;
   toasts.value = [...toasts.value, { id, text }];
   setTimeout(() => {
