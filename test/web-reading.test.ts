@@ -33,7 +33,7 @@ interface Window {
   PerformanceObserver: new (callback: (list: { getEntries(): Array<{ value: number; sources: Array<{ node?: ShiftedNode }> }> }) => void) => { observe(options: { type: string; buffered: boolean }): void };
   layoutShifts: number;
 }
-const win = () => globalThis as unknown as Window & PageGlobals;
+type InPage = Window & PageGlobals;
 
 /** A channel of its own with two people in it, and `count` messages in one topic. */
 async function channelWithMessages(count: number, topic = 'Castle') {
@@ -121,3 +121,136 @@ for (const viewport of [DESKTOP, PHONE]) {
     assert.deepEqual(web.problems, []);
   });
 }
+
+test('days show as Zulip shows them, and times follow twenty_four_hour_time, live', { skip: NO_CHROMIUM }, async () => {
+  const { reader, writer, channel, ids } = await channelWithMessages(4, 'diary');
+  // Moved back in time: a year and more ago, three days ago, yesterday; the last stays today.
+  const now = Math.floor(Date.now() / 1000);
+  const day = 86_400;
+  const dated = [now - 400 * day, now - 3 * day, now - day];
+  dated.forEach((when, i) => suite.server.stoa.db.prepare('UPDATE messages SET date_sent = ? WHERE id = ?').run(when, ids[i]));
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'other', content: 'Another topic, today' });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}`);
+  const page = web.page;
+  await messageRow(page, 'Another topic, today').waitFor();
+
+  // What the browser calls those days, in its own language.
+  const expected = await page.evaluate((times) => {
+    const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'long' }).format(times[1] * 1000);
+    const old = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' }).format(times[0] * 1000);
+    return { weekday, old };
+  }, dated);
+  // The first conversation's bar names its first day; each further day has a separator; the
+  // second topic's bar says Today.
+  const barDate = (topic: string) => page.locator('.recipient-bar', { hasText: topic }).locator('.recipient-date').innerText();
+  assert.equal(await barDate('diary'), expected.old);
+  assert.equal(await barDate('other'), 'Today');
+  assert.deepEqual(await page.locator('.date-separator').allInnerTexts(), [expected.weekday, 'Yesterday', 'Today']);
+  assert.match((await page.locator('.recipient-bar', { hasText: 'diary' }).locator('.recipient-date').getAttribute('title')) ?? '', /\d{4}/);
+
+  const shownTime = () => messageRow(page, 'Another topic, today').locator('.message-header time').innerText();
+  assert.match(await shownTime(), /^\d{1,2}:\d{2}\s?(AM|PM)$/i, 'a 12-hour clock by default');
+  await reader.patch('/settings', { twenty_four_hour_time: true });
+  await waitUntil(async () => /^\d{2}:\d{2}$/.test(await shownTime()), 'the time is on a 24-hour clock');
+  await reader.patch('/settings', { twenty_four_hour_time: false });
+  await waitUntil(async () => /(AM|PM)$/i.test(await shownTime()), 'the time is on a 12-hour clock again');
+  assert.deepEqual(web.problems, []);
+});
+
+test('near/ID and with/ID open the conversation at that message, selected; Copy link to message gives its address', { skip: NO_CHROMIUM }, async () => {
+  const { reader, writer, channel, ids } = await channelWithMessages(60);
+  const target = ids[9];
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/Castle/near/${target}`);
+  const page = web.page;
+  assert.equal(await selectedMessage(page), target);
+  assert.ok(await inView(page, target), 'the message is scrolled into view');
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), `#${channel.name} › Castle`);
+
+  // The combined feed at a message.
+  await page.evaluate((hash) => {
+    (globalThis as unknown as InPage).location.hash = hash;
+  }, `#narrow/near/${ids[3]}`);
+  await waitUntil(async () => (await selectedMessage(page)) === ids[3], 'the combined feed selects the message');
+  assert.ok(await inView(page, ids[3]));
+
+  // A message moved to another topic: `with` follows it there.
+  await writer.patch(`/messages/${ids[20]}`, { topic: 'Balcony', propagate_mode: 'change_one' });
+  await page.evaluate((hash) => {
+    (globalThis as unknown as InPage).location.hash = hash;
+  }, `#narrow/channel/${channel.id}/topic/Castle/with/${ids[20]}`);
+  await waitUntil(async () => (await page.getByRole('heading', { level: 1 }).innerText()).endsWith('› Balcony'), 'the view follows the moved message');
+  assert.equal(await selectedMessage(page), ids[20]);
+  assert.match(await page.evaluate(() => (globalThis as unknown as InPage).location.hash), /\/topic\/Balcony\/with\/\d+$/);
+
+  // Copy link to message, then follow the link in another browser.
+  await web.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const row = messageRow(page, 'Line 21 of the tale');
+  await row.click();
+  await row.getByRole('button', { name: 'Copy link to message' }).click();
+  const link = await page.evaluate(() => (globalThis as unknown as InPage).navigator.clipboard.readText());
+  assert.equal(link, `${suite.server.url}/#narrow/channel/${channel.id}-${channel.name.replace(/ /g, '-')}/topic/Balcony/near/${ids[20]}`);
+  const writerWeb = await suite.open(writer.credentials.email, '#inbox');
+  await writerWeb.page.goto(link);
+  assert.equal(await selectedMessage(writerWeb.page), ids[20]);
+  assert.deepEqual(web.problems, []);
+  assert.deepEqual(writerWeb.problems, []);
+});
+
+test('a link opened while logged out keeps its destination through the login, the development one too', { skip: NO_CHROMIUM }, async () => {
+  const { reader, channel, ids } = await channelWithMessages(30);
+  const destination = `#narrow/channel/${channel.id}/topic/Castle/near/${ids[4]}`;
+  for (const how of ['password', 'development'] as const) {
+    const context = await newContext(suite.browser);
+    const page = await context.newPage();
+    await page.goto(`${suite.server.url}/${destination}`);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    if (how === 'password') {
+      await page.getByLabel('Email').fill(reader.credentials.email);
+      await page.getByLabel('Password').fill('secret-password');
+      await page.getByRole('button', { name: 'Log in' }).click();
+    } else {
+      await page.getByRole('button', { name: reader.credentials.email, exact: true }).click();
+    }
+    assert.equal(await selectedMessage(page), ids[4], how);
+    assert.equal(new URL(page.url()).hash, destination);
+    await context.close();
+  }
+});
+
+test('links inside messages into this organization stay in the page; others open a new tab safely', { skip: NO_CHROMIUM }, async () => {
+  const { reader, writer, channel, ids } = await channelWithMessages(3);
+  const other = await createChannel(suite.server.owner, { principals: [reader.credentials.email, writer.credentials.email] }, uniqueName('Mantua'));
+  await writer.post('/messages', { type: 'stream', to: other.id, topic: 'exile', content: 'Banished to Mantua.' });
+  await writer.post('/messages', {
+    type: 'stream',
+    to: channel.id,
+    topic: 'links',
+    content: `Go to #**${other.name}**, or #**${other.name}>exile**, or [the second line](${suite.server.url}/#narrow/near/${ids[1]}), or [elsewhere](https://example.com/page).`,
+  });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/links`);
+  const page = web.page;
+  const row = messageRow(page, 'Go to');
+  await row.waitFor();
+  // The page is never reloaded: a mark left on it survives each link.
+  await page.evaluate(() => {
+    ((globalThis as unknown as InPage) as unknown as { stayed: boolean }).stayed = true;
+  });
+  const stayed = () => page.evaluate(() => ((globalThis as unknown as InPage) as unknown as { stayed?: boolean }).stayed === true);
+
+  const external = row.getByRole('link', { name: 'elsewhere' });
+  assert.equal(await external.getAttribute('target'), '_blank');
+  assert.match((await external.getAttribute('rel')) ?? '', /noopener/);
+
+  await row.getByRole('link', { name: `#${other.name}`, exact: true }).click();
+  await messageRow(page, 'Banished to Mantua.').waitFor();
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), `#${other.name}`);
+  await page.goBack();
+  await row.getByRole('link', { name: `#${other.name} > exile` }).click();
+  await waitUntil(async () => (await page.getByRole('heading', { level: 1 }).innerText()) === `#${other.name} › exile`, 'the topic opens');
+  await page.goBack();
+  await row.getByRole('link', { name: 'the second line' }).click();
+  await waitUntil(async () => (await selectedMessage(page)) === ids[1], 'the linked message is selected');
+  assert.ok(await stayed(), 'no reload');
+  assert.equal(web.context.pages().length, 1, 'no new tab');
+  assert.deepEqual(web.problems, []);
+});
