@@ -254,3 +254,80 @@ test('links inside messages into this organization stay in the page; others open
   assert.equal(web.context.pages().length, 1, 'no new tab');
   assert.deepEqual(web.problems, []);
 });
+
+test('a poll: both people vote, add options and see it live; only its author edits the question', { skip: NO_CHROMIUM }, async () => {
+  const { reader: ada, writer: grace, channel } = await channelWithMessages(1, 'lunch');
+  const sent = await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'lunch', content: '/poll Where do we eat?\nPizza\nSushi' });
+  const adaWeb = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}/topic/lunch`);
+  const graceWeb = await suite.open(grace.credentials.email, `#narrow/channel/${channel.id}/topic/lunch`);
+  const pollOf = (page: Page) => page.getByRole('group', { name: /^Poll: / });
+  const adaPoll = pollOf(adaWeb.page);
+  const gracePoll = pollOf(graceWeb.page);
+  await adaPoll.getByRole('heading', { name: 'Where do we eat?' }).waitFor();
+  assert.equal(await adaPoll.locator('.poll-option-text').count(), 2);
+  // The message's own text is not shown under the poll.
+  assert.equal(await adaWeb.page.getByText('/poll Where do we eat?').count(), 0);
+
+  await adaPoll.getByRole('button', { name: 'Pizza: 0 votes' }).click();
+  await gracePoll.getByRole('button', { name: 'Pizza: 1 vote' }).waitFor();
+  // Each option names who voted for it.
+  assert.equal(await gracePoll.locator('li', { hasText: 'Pizza' }).locator('.poll-voters').innerText(), (await ada.get('/users/me')).body.full_name);
+  assert.equal(await adaPoll.getByRole('button', { name: 'Pizza: 1 vote' }).getAttribute('aria-pressed'), 'true');
+
+  // Grace adds an option and votes for it; Ada sees both.
+  await gracePoll.getByRole('textbox', { name: 'New option' }).fill('Tacos');
+  await gracePoll.getByRole('button', { name: 'Add option' }).click();
+  await adaPoll.getByRole('button', { name: 'Tacos: 0 votes' }).waitFor();
+  await gracePoll.getByRole('button', { name: 'Tacos: 0 votes' }).click();
+  await adaPoll.getByRole('button', { name: 'Tacos: 1 vote' }).waitFor();
+  // Ada takes her vote back.
+  await adaPoll.getByRole('button', { name: 'Pizza: 1 vote' }).click();
+  await gracePoll.getByRole('button', { name: 'Pizza: 0 votes' }).waitFor();
+
+  // Only the author may edit the question.
+  assert.equal(await adaPoll.getByRole('button', { name: 'Edit question' }).count(), 0);
+  await gracePoll.getByRole('button', { name: 'Edit question' }).click();
+  await gracePoll.getByRole('textbox', { name: 'Edit question' }).fill('Where do we eat on Friday?');
+  await gracePoll.getByRole('button', { name: 'Save' }).click();
+  await adaPoll.getByRole('heading', { name: 'Where do we eat on Friday?' }).waitFor();
+
+  // What the server keeps is what both see after a reload.
+  await adaWeb.page.reload();
+  await pollOf(adaWeb.page).getByRole('button', { name: 'Tacos: 1 vote' }).waitFor();
+  const stored = (await ada.get(`/messages/${sent.body.id}`)).body.message.submessages as Array<{ content: string }>;
+  assert.equal(stored.length, 6, 'the widget, an option, three votes and the question');
+  assert.deepEqual(adaWeb.problems, []);
+  assert.deepEqual(graceWeb.problems, []);
+});
+
+test('a to-do list: tasks checked and added live for both; only its author edits the title', { skip: NO_CHROMIUM }, async () => {
+  const { reader: ada, writer: grace, channel } = await channelWithMessages(1, 'chores');
+  await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'chores', content: '/todo Before the trip\nPack: the blue bag\nWater the plants' });
+  const adaWeb = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}/topic/chores`, { viewport: PHONE });
+  const graceWeb = await suite.open(grace.credentials.email, `#narrow/channel/${channel.id}/topic/chores`);
+  const listOf = (page: Page) => page.getByRole('group', { name: /^To-do list: / });
+  const adaList = listOf(adaWeb.page);
+  const graceList = listOf(graceWeb.page);
+  await adaList.getByRole('heading', { name: 'Before the trip' }).waitFor();
+  assert.deepEqual(await adaList.locator('li').allInnerTexts(), ['Pack: the blue bag', 'Water the plants']);
+
+  await adaList.getByRole('checkbox', { name: 'Pack: the blue bag' }).check();
+  await waitUntil(() => graceList.getByRole('checkbox', { name: 'Pack: the blue bag' }).isChecked(), 'the task is done for Grace too');
+  await graceList.getByRole('textbox', { name: 'New task' }).fill('Lock the door');
+  await graceList.getByRole('textbox', { name: 'Description' }).fill('twice');
+  await graceList.getByRole('button', { name: 'Add task' }).click();
+  await adaList.getByRole('checkbox', { name: 'Lock the door: twice' }).waitFor();
+  await adaList.getByRole('checkbox', { name: 'Lock the door: twice' }).check();
+  await waitUntil(() => graceList.getByRole('checkbox', { name: 'Lock the door: twice' }).isChecked(), 'the new task is done for Grace');
+  // Unchecking is a strike too.
+  await graceList.getByRole('checkbox', { name: 'Pack: the blue bag' }).uncheck();
+  await waitUntil(async () => !(await adaList.getByRole('checkbox', { name: 'Pack: the blue bag' }).isChecked()), 'the task is open again for Ada');
+
+  assert.equal(await adaList.getByRole('button', { name: 'Edit title' }).count(), 0);
+  await graceList.getByRole('button', { name: 'Edit title' }).click();
+  await graceList.getByRole('textbox', { name: 'Edit title' }).fill('Before the long trip');
+  await graceList.getByRole('textbox', { name: 'Edit title' }).press('Enter');
+  await adaList.getByRole('heading', { name: 'Before the long trip' }).waitFor();
+  assert.deepEqual(adaWeb.problems, []);
+  assert.deepEqual(graceWeb.problems, []);
+});

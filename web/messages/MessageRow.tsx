@@ -10,6 +10,7 @@ import { Icon } from '../ui/icons';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Avatar } from '../people/Avatar';
 import { reportError } from '../ui/Toasts';
+import { hasWidget, WidgetSlot } from '../widgets/WidgetSlot';
 import { copyMessageLink, internalHash } from './links';
 import { fullTimeOf, timeOf, twentyFourHourTime, writtenTimeOf } from './time';
 
@@ -289,6 +290,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
               <span class="sending">Sending…</span>
             )}
           </div>
+        ) : hasWidget(message) ? (
+          <WidgetSlot message={message} />
         ) : (
           <div class="message-content rendered_markdown" ref={contentRef} dangerouslySetInnerHTML={{ __html: message.content }} />
         )}
