@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
 import { NO_CHROMIUM, newContext } from './support/chromium';
-import { messageRow, waitUntil, webSuite, type PageGlobals } from './support/web';
+import { png } from './support/fixtures';
+import { isFocused, messageRow, waitUntil, webSuite, type PageGlobals } from './support/web';
 
 /**
  * Reading in the web client: a page that never scrolls as a whole, dates as Zulip shows them,
@@ -330,4 +331,73 @@ test('a to-do list: tasks checked and added live for both; only its author edits
   await adaList.getByRole('heading', { name: 'Before the long trip' }).waitFor();
   assert.deepEqual(adaWeb.problems, []);
   assert.deepEqual(graceWeb.problems, []);
+});
+
+test('a long message is condensed with Show more, and Show less condenses it again', { skip: NO_CHROMIUM }, async () => {
+  const { reader, writer, channel } = await channelWithMessages(1, 'essay');
+  const lines = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a very long essay.`).join('\n\n');
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'essay', content: lines });
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'essay', content: 'A short one.' });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/essay`);
+  const page = web.page;
+  const long = messageRow(page, 'Paragraph 1 of');
+  const height = () => long.locator('.message-content').evaluate((el) => (el as unknown as { clientHeight: number }).clientHeight);
+  const more = long.getByRole('button', { name: 'Show more' });
+  await more.waitFor();
+  assert.ok((await height()) < 250, 'condensed to its first lines');
+  assert.equal(await messageRow(page, 'A short one.').getByRole('button', { name: /^Show (more|less)$/ }).count(), 0, 'a short message is not condensed');
+  await more.click();
+  const less = long.getByRole('button', { name: 'Show less' });
+  await less.waitFor();
+  assert.equal(await less.getAttribute('aria-expanded'), 'true');
+  assert.ok((await height()) > 800, 'the whole message shows');
+  await less.click();
+  await more.waitFor();
+  assert.ok((await height()) < 250);
+  assert.deepEqual(web.problems, []);
+});
+
+test('images open in an in-page viewer: click or v, previous and next, Escape gives the focus back', { skip: NO_CHROMIUM }, async () => {
+  const { reader, writer, channel } = await channelWithMessages(1, 'pictures');
+  const links: string[] = [];
+  for (const [name, color] of [
+    ['red.png', { r: 220, g: 30, b: 30 }],
+    ['green.png', { r: 30, g: 200, b: 30 }],
+    ['blue.png', { r: 30, g: 30, b: 220 }],
+  ] as const) {
+    const uploaded = await writer.upload('/user_uploads', [{ name, bytes: await png(color, 200), type: 'image/png' }]);
+    links.push(`[${name}](${uploaded.body.url})`);
+  }
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'pictures', content: `Two pictures: ${links[0]} ${links[1]}` });
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'pictures', content: `And one more: ${links[2]}` });
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/pictures`);
+  const page = web.page;
+  const first = messageRow(page, 'Two pictures').locator('.message_inline_image a').first();
+  await first.waitFor();
+  await first.click();
+  const viewer = page.getByRole('dialog', { name: /^Image viewer: / });
+  await viewer.waitFor();
+  assert.equal(await viewer.getAttribute('aria-label'), 'Image viewer: red.png');
+  assert.equal(web.context.pages().length, 1, 'no new tab');
+  assert.ok(await isFocused(viewer.getByRole('button', { name: 'Close image viewer' })), 'the viewer takes the focus');
+  assert.equal(await viewer.getByRole('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 200, 'the original is shown');
+  await page.keyboard.press('ArrowRight');
+  await waitUntil(async () => (await viewer.getAttribute('aria-label')) === 'Image viewer: green.png', 'next image');
+  await viewer.getByRole('button', { name: 'Next image' }).click();
+  await waitUntil(async () => (await viewer.getAttribute('aria-label')) === 'Image viewer: blue.png', 'the next message’s image');
+  assert.ok(await viewer.getByRole('button', { name: 'Next image' }).isDisabled());
+  await page.keyboard.press('ArrowLeft');
+  await waitUntil(async () => (await viewer.getAttribute('aria-label')) === 'Image viewer: green.png', 'previous image');
+  await page.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+  assert.ok(await isFocused(first), 'the focus is back on the image');
+
+  // `v` on the selected message opens its first image.
+  await messageRow(page, 'And one more').click();
+  await page.keyboard.press('v');
+  await viewer.waitFor();
+  assert.equal(await viewer.getAttribute('aria-label'), 'Image viewer: blue.png');
+  await page.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+  assert.deepEqual(web.problems, []);
 });

@@ -8,6 +8,8 @@ import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions
 import type { Message } from '../types';
 import { MessageRow } from './MessageRow';
 import { followInternalLink } from './links';
+import { imageViewer, openClickedImage, viewSelectedImage } from './viewer';
+import { lazyComponent } from '../ui/lazy';
 import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
 
@@ -146,10 +148,26 @@ function FollowButton({ channelId, topic }: { channelId: number; topic: string }
   );
 }
 
-/** Clicks in rendered messages: links into the organization, then spoilers. */
+/** Clicks in rendered messages: images into the viewer, links into the organization, then spoilers. */
 function onContentClick(event: MouseEvent): void {
-  if (followInternalLink(event)) return;
+  if (openClickedImage(event) || followInternalLink(event)) return;
   toggleSpoiler(event);
+}
+
+const LazyLightbox = lazyComponent(() => import('./Lightbox').then((m) => m.Lightbox));
+
+/** The image viewer, when open; `v` opens it on the selected message's first image. */
+function ImageViewer() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'v' || e.ctrlKey || e.metaKey || e.altKey || imageViewer.value) return;
+      if ((e.target as HTMLElement).closest?.('input, textarea, select, [contenteditable="true"]')) return;
+      if (viewSelectedImage()) e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  return imageViewer.value ? <LazyLightbox /> : null;
 }
 
 /** Spoilers in rendered messages open and close when their header is clicked. */
@@ -301,6 +319,7 @@ export function MessageList() {
         {articles}
       </div>
       <Arrivals />
+      <ImageViewer />
     </div>
   );
 }

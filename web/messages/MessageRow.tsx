@@ -11,6 +11,7 @@ import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Avatar } from '../people/Avatar';
 import { reportError } from '../ui/Toasts';
 import { hasWidget, WidgetSlot } from '../widgets/WidgetSlot';
+import { useCondensed } from './condense';
 import { copyMessageLink, internalHash } from './links';
 import { fullTimeOf, timeOf, twentyFourHourTime, writtenTimeOf } from './time';
 
@@ -185,6 +186,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
   }, [message.content, twentyFourHourTime.value]);
 
+  const condensing = useCondensed(contentRef, message.id, editing ? '' : message.content);
+
   useEffect(() => {
     const row = rowRef.current;
     if (!row || !observer || local) return;
@@ -293,7 +296,26 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
         ) : hasWidget(message) ? (
           <WidgetSlot message={message} />
         ) : (
-          <div class="message-content rendered_markdown" ref={contentRef} dangerouslySetInnerHTML={{ __html: message.content }} />
+          <div
+            id={`message-content-${message.id}`}
+            class={`message-content rendered_markdown${condensing.condensed ? ' condensed' : ''}`}
+            ref={contentRef}
+            dangerouslySetInnerHTML={{ __html: message.content }}
+          />
+        )}
+        {condensing.long && !editing && (
+          <button
+            type="button"
+            class="link-button message-expander"
+            aria-expanded={!condensing.condensed}
+            aria-controls={`message-content-${message.id}`}
+            onClick={() => {
+              selectedId.value = message.id;
+              condensing.toggle();
+            }}
+          >
+            {condensing.condensed ? 'Show more' : 'Show less'}
+          </button>
         )}
         {message.last_edit_timestamp !== undefined && !editing && (
           <span class="edited" title={`Edited ${fullTimeOf(message.last_edit_timestamp)}`}>
