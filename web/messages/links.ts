@@ -1,7 +1,7 @@
 import { get } from '../api';
-import { encodeHashComponent, narrowHash } from '../app/narrow';
+import { narrowHash } from '../app/narrow';
 import { hashNames } from '../app/nav';
-import { channelName, session } from '../state';
+import { session } from '../state';
 import type { Message, NarrowTerm } from '../types';
 import { matchesNarrow, openNarrow } from './feed';
 import { reportError, showNotice } from '../ui/Toasts';
@@ -10,10 +10,6 @@ import { reportError, showNotice } from '../ui/Toasts';
  * Links to messages: the address Zulip's "Copy link to message" builds, and opening
  * `near/ID` and `with/ID` addresses at that message.
  */
-
-function slug(text: string): string {
-  return text.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
-}
 
 /** The message's conversation as narrow terms: its channel and topic, or its direct-message group. */
 export function conversationTerms(message: Message): NarrowTerm[] {
@@ -36,9 +32,7 @@ export function conversationTerms(message: Message): NarrowTerm[] {
 export function messageLink(message: Message): string {
   let hash: string;
   if (message.type === 'stream') {
-    const id = message.stream_id ?? 0;
-    const name = channelName(id);
-    hash = `#narrow/channel/${encodeHashComponent(name === undefined ? String(id) : `${id}-${slug(name)}`)}/topic/${encodeHashComponent(message.subject)}`;
+    hash = narrowHash(conversationTerms(message), hashNames);
   } else {
     const ids = Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).sort((a, b) => a - b) : [];
     hash = `#narrow/dm/${ids.join(',')}-${ids.length >= 3 ? 'group' : 'dm'}`;
