@@ -360,6 +360,23 @@ function onReaction(event: Record<string, unknown>): void {
   });
 }
 
+interface SubmessageEvent {
+  message_id: number;
+  submessage_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
+/** A widget's event (a vote, a new task...): added to its message, whose widget is drawn again from them. */
+function applySubmessage(event: SubmessageEvent): void {
+  const submessage = { id: event.submessage_id, message_id: event.message_id, sender_id: event.sender_id, msg_type: event.msg_type, content: event.content };
+  updateFeedMessages((m) => {
+    if (m.id !== event.message_id || m.submessages?.some((s) => s.id === submessage.id)) return m;
+    return { ...m, submessages: [...(m.submessages ?? []), submessage] };
+  });
+}
+
 function onFlags(event: Record<string, unknown>): void {
   const flag = event.flag as string;
   const ids = event.messages as number[];
@@ -544,6 +561,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return onDeleteMessage(event);
     case 'reaction':
       return onReaction(event);
+    case 'submessage':
+      return applySubmessage(event as unknown as SubmessageEvent);
     case 'update_message_flags':
       return onFlags(event);
     case 'subscription':

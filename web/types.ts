@@ -72,10 +72,21 @@ export interface Message {
   flags: string[];
   reactions: Reaction[];
   last_edit_timestamp?: number;
+  /** Widget data (polls, to-do lists), oldest first. */
+  submessages?: Submessage[];
   /** Set on a local echo, until the server's copy replaces it. */
   local_id?: string;
   /** A local echo that could not be sent. */
   failed?: boolean;
+}
+
+export interface Submessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON text: a widget's start (`widget_type`, `extra_data`), then its events. */
+  content: string;
 }
 
 export interface NarrowTerm {

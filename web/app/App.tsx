@@ -38,7 +38,8 @@ export function App() {
       },
       (err: unknown) => {
         if (err instanceof ApiError && (err.status === 401 || err.status === 404)) {
-          location.replace('/login');
+          // The address asked for (`#narrow/...`) goes along, and the login returns to it.
+          location.replace(`/login${location.hash}`);
           return;
         }
         setError((err as Error).message);

@@ -37,7 +37,7 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
     try {
       const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { direct_email: email });
       setCsrfToken(answer.csrf_token);
-      location.assign('/');
+      location.assign(`/${location.hash}`);
     } catch (err) {
       onError((err as Error).message);
     }

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { openNarrow } from '../messages/feed';
+import { openAddressedNarrow } from '../messages/links';
 import { narrowHash, parseHash, type HashView } from './narrow';
 import { channelByName, channelName, session, userByEmail, userName } from '../state';
 import type { NarrowTerm } from '../types';
@@ -34,7 +34,7 @@ export function goToNarrow(given: NarrowTerm[]): void {
   const terms = normalizeTerms(given);
   const hash = narrowHash(terms, hashNames);
   if (location.hash === hash) {
-    void openNarrow(terms);
+    void openAddressedNarrow(terms);
     return;
   }
   location.hash = hash;
@@ -48,7 +48,7 @@ export function goTo(hash: string): void {
 export function followHash(): void {
   const next = parseHash(location.hash);
   view.value = next;
-  if (next.kind === 'narrow') void openNarrow(next.terms);
+  if (next.kind === 'narrow') void openAddressedNarrow(next.terms);
 }
 
 /** The narrow's channel ID and topic, when it is a channel (and topic) narrow. */

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { patch } from '../api';
 import { theme, type Theme } from '../state';
 import type { Message } from '../types';
+import { applyTimeSetting } from '../messages/time';
 
 /**
  * The personal settings the web client follows, kept on the server as Zulip keeps them (so
@@ -28,6 +29,7 @@ export function applyUserSettings(settings: Record<string, unknown>): void {
     if (typeof settings[name] === 'boolean') next[name] = settings[name];
   }
   notificationSettings.value = next;
+  applyTimeSetting(settings);
 }
 
 /** Changes one setting here at once and on the server; the server's event confirms it. */

@@ -6,7 +6,11 @@ import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { channelName, dmKeyOf, isTopicMuted, localEchoes, session, subscriptions, TopicPolicy, topicPolicy, userName, users } from '../state';
 import type { Message } from '../types';
-import { MessageRow, timeOf } from './MessageRow';
+import { MessageRow } from './MessageRow';
+import { followInternalLink } from './links';
+import { imageViewer, openClickedImage, viewSelectedImage } from './viewer';
+import { lazyComponent } from '../ui/lazy';
+import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
@@ -22,6 +26,15 @@ export function textOn(color: string): string {
   if (!hex) return '#000';
   const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1f2328' : '#ffffff';
+}
+
+/** The day of a recipient bar or a date separator, with the whole date as its tooltip. */
+function DateLabel({ timestamp }: { timestamp: number }) {
+  return (
+    <time class="recipient-date" dateTime={new Date(timestamp * 1000).toISOString().slice(0, 10)} title={fullDateOf(timestamp)}>
+      {dateLabel(timestamp)}
+    </time>
+  );
 }
 
 function RecipientBar({ message, self }: { message: Message; self: number }) {
@@ -54,6 +67,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
           <FollowButton channelId={id} topic={message.subject} />
           <MuteButton channelId={id} topic={message.subject} />
         </span>
+        <DateLabel timestamp={message.timestamp} />
       </div>
     );
   }
@@ -64,6 +78,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
       <a href={narrowHash([{ operator: 'dm', operand: others.join(',') }], hashNames)}>
         {key === String(self) ? 'You and yourself' : `You and ${others.map(userName).join(', ')}`}
       </a>
+      <DateLabel timestamp={message.timestamp} />
     </div>
   );
 }
@@ -131,6 +146,28 @@ function FollowButton({ channelId, topic }: { channelId: number; topic: string }
       <Icon name="eye" />
     </button>
   );
+}
+
+/** Clicks in rendered messages: images into the viewer, links into the organization, then spoilers. */
+function onContentClick(event: MouseEvent): void {
+  if (openClickedImage(event) || followInternalLink(event)) return;
+  toggleSpoiler(event);
+}
+
+const LazyLightbox = lazyComponent(() => import('./Lightbox').then((m) => m.Lightbox));
+
+/** The image viewer, when open; `v` opens it on the selected message's first image. */
+function ImageViewer() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'v' || e.ctrlKey || e.metaKey || e.altKey || imageViewer.value) return;
+      if ((e.target as HTMLElement).closest?.('input, textarea, select, [contenteditable="true"]')) return;
+      if (viewSelectedImage()) e.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  return imageViewer.value ? <LazyLightbox /> : null;
 }
 
 /** Spoilers in rendered messages open and close when their header is clicked. */
@@ -246,7 +283,9 @@ export function MessageList() {
   for (const message of messages) {
     const conversation = conversationOf(message, self);
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
-    const newSender = newConversation || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
+    // A new day within a conversation gets a date separator, as in Zulip.
+    const newDay = !newConversation && dayOf(previous!.timestamp) !== dayOf(message.timestamp);
+    const newSender = newConversation || newDay || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
     articles.push(
       <article
         key={message.local_id ?? message.id}
@@ -254,6 +293,11 @@ export function MessageList() {
         aria-label={`${users.value.get(message.sender_id)?.full_name ?? message.sender_full_name}, ${timeOf(message.timestamp)}`}
       >
         {newConversation && <RecipientBar message={message} self={self} />}
+        {newDay && (
+          <div class="date-separator">
+            <DateLabel timestamp={message.timestamp} />
+          </div>
+        )}
         <MessageRow message={message} showSender={newSender} selected={selectedId.value === message.id} observer={observer.current} />
       </article>,
     );
@@ -261,7 +305,7 @@ export function MessageList() {
   }
 
   return (
-    <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={toggleSpoiler}>
+    <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={onContentClick}>
       {current.foundOldest && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
       {!current.foundOldest && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
       {current.loading && <p class="feed-edge">Loading…</p>}
@@ -275,6 +319,7 @@ export function MessageList() {
         {articles}
       </div>
       <Arrivals />
+      <ImageViewer />
     </div>
   );
 }

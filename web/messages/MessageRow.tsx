@@ -10,13 +10,10 @@ import { Icon } from '../ui/icons';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Avatar } from '../people/Avatar';
 import { reportError } from '../ui/Toasts';
-
-// One formatter each, made once: toLocaleString() builds a new one on every call, which was
-// the largest single cost of drawing a screenful of messages.
-const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
-/** Times written in a message (`<time:...>`). */
-const WRITTEN_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { hasWidget, WidgetSlot } from '../widgets/WidgetSlot';
+import { useCondensed } from './condense';
+import { copyMessageLink, internalHash } from './links';
+import { fullTimeOf, timeOf, twentyFourHourTime, writtenTimeOf } from './time';
 
 /**
  * What the server's Markdown renderer made, made ready to read: Unicode emoji drawn from their
@@ -35,11 +32,11 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   }
   for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
     const date = new Date(time.dateTime);
-    if (!Number.isNaN(date.getTime())) time.textContent = WRITTEN_TIME.format(date);
+    if (!Number.isNaN(date.getTime())) time.textContent = writtenTimeOf(date);
   }
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
-    const href = link.getAttribute('href') ?? '';
-    if (href.startsWith('#')) continue;
+    // Links into the organization stay in the page (the feed follows them); others open a tab.
+    if (internalHash(link.getAttribute('href') ?? '') !== undefined) continue;
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
   }
@@ -56,14 +53,6 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
       node instanceof Element ? node.classList.contains('emoji') || node.tagName === 'BR' : (node.textContent ?? '').trim() === '',
     );
   root.classList.toggle('emoji-only', onlyEmoji);
-}
-
-export function timeOf(timestamp: number): string {
-  return SHORT_TIME.format(timestamp * 1000);
-}
-
-function fullTimeOf(timestamp: number): string {
-  return FULL_TIME.format(timestamp * 1000);
 }
 
 interface ReactionGroup {
@@ -204,7 +193,9 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
-  }, [message.content]);
+  }, [message.content, twentyFourHourTime.value]);
+
+  const condensing = useCondensed(contentRef, message.id, editing ? '' : message.content);
 
   useEffect(() => {
     const row = rowRef.current;
@@ -311,8 +302,29 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
               <span class="sending">Sending…</span>
             )}
           </div>
+        ) : hasWidget(message) ? (
+          <WidgetSlot message={message} />
         ) : (
-          <div class="message-content rendered_markdown" ref={contentRef} dangerouslySetInnerHTML={{ __html: message.content }} />
+          <div
+            id={`message-content-${message.id}`}
+            class={`message-content rendered_markdown${condensing.condensed ? ' condensed' : ''}`}
+            ref={contentRef}
+            dangerouslySetInnerHTML={{ __html: message.content }}
+          />
+        )}
+        {condensing.long && !editing && (
+          <button
+            type="button"
+            class="link-button message-expander"
+            aria-expanded={!condensing.condensed}
+            aria-controls={`message-content-${message.id}`}
+            onClick={() => {
+              selectedId.value = message.id;
+              condensing.toggle();
+            }}
+          >
+            {condensing.condensed ? 'Show more' : 'Show less'}
+          </button>
         )}
         {message.last_edit_timestamp !== undefined && !editing && (
           <span class="edited" title={`Edited ${fullTimeOf(message.last_edit_timestamp)}`}>
@@ -362,19 +374,22 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           >
             <Icon name="star" filled={starred} />
           </button>
-          {!unreadNow && (
-            <button
-              type="button"
-              aria-label="Mark as unread"
-              title="Mark as unread"
-              onClick={() => {
-                keepUnread(message.id);
-                void setFlag(message, 'read', false);
-              }}
-            >
-              <Icon name="unread" />
-            </button>
-          )}
+          {/* Kept in place while the message is unread (hidden), so the toolbar does not shift when it is read. */}
+          <button
+            type="button"
+            aria-label="Mark as unread"
+            title="Mark as unread"
+            style={unreadNow ? { visibility: 'hidden' } : undefined}
+            onClick={() => {
+              keepUnread(message.id);
+              void setFlag(message, 'read', false);
+            }}
+          >
+            <Icon name="unread" />
+          </button>
+          <button type="button" aria-label="Copy link to message" title="Copy link to message" onClick={() => copyMessageLink(message)}>
+            <Icon name="link" />
+          </button>
           {(mine || message.type === 'stream') && (
             <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? 'Edit (e)' : 'Move to another topic'} onClick={() => setEditing(true)}>
               <Icon name="edit" />

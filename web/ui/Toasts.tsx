@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 
-/** Short notices of what went wrong, read out by screen readers. */
+/** Short notices (mostly of what went wrong), read out by screen readers. */
 const toasts = signal<Array<{ id: number; text: string }>>([]);
 let counter = 0;
 

@@ -1,7 +1,7 @@
 import { deleteDraft, restoreDraft } from '../compose/state';
 import { channelName, drafts, session, userName } from '../state';
 import type { Draft } from '../types';
-import { timeOf } from '../messages/MessageRow';
+import { timeOf } from '../messages/time';
 import { reportError } from '../ui/Toasts';
 
 function recipientOf(draft: Draft, self: number): string {
