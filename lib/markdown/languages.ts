@@ -38,7 +38,7 @@ const LANGUAGES: Record<string, { aliases: readonly string[]; grammar: string | 
   PowerShell: { aliases: ['powershell', 'pwsh', 'posh', 'ps1', 'psm1'], grammar: 'powershell' },
   Python: { aliases: ['python', 'py', 'sage', 'python3', 'py3'], grammar: 'python' },
   'Python 2.x': { aliases: ['python2', 'py2'], grammar: 'python' },
-  R: { aliases: ['splus', 's', 'r'], grammar: 'r' },
+  S: { aliases: ['splus', 's', 'r'], grammar: 'r' },
   Ruby: { aliases: ['ruby', 'rb', 'duby'], grammar: 'ruby' },
   Rust: { aliases: ['rust', 'rs'], grammar: 'rust' },
   SCSS: { aliases: ['scss'], grammar: 'scss' },
