@@ -512,7 +512,11 @@ CREATE TABLE scheduled_messages (
   -- Not a reference: the sent message may be deleted later; this only records what was sent.
   delivered_message_id  INTEGER,
   failed                INTEGER NOT NULL DEFAULT 0,
-  failure_message       TEXT
+  failure_message       TEXT,
+  -- A reminder (Zulip's delivery type "remind"): the message it is about, not a reference
+  -- since that message may be deleted meanwhile, and the user's note. NULL for a message to send.
+  reminder_target_message_id INTEGER,
+  reminder_note         TEXT
 ) STRICT;
 -- The next one to send, and each sender's list.
 CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;

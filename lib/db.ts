@@ -284,6 +284,12 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 12 -> 13: the special permission to change other people's email addresses.
   (db) => db.exec('ALTER TABLE users ADD COLUMN can_change_user_emails INTEGER NOT NULL DEFAULT 0'),
+  // 13 -> 14: reminders, kept with the scheduled messages.
+  (db) =>
+    db.exec(`
+      ALTER TABLE scheduled_messages ADD COLUMN reminder_target_message_id INTEGER;
+      ALTER TABLE scheduled_messages ADD COLUMN reminder_note TEXT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

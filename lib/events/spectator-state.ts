@@ -65,6 +65,7 @@ export const SPECTATOR_STATE_PROVIDERS: Record<string, (context: SpectatorContex
   realm_playgrounds: realmPlaygroundsState,
   saved_snippets: none({ saved_snippets: [] }),
   scheduled_messages: none({ scheduled_messages: [] }),
+  reminders: none({ reminders: [] }),
   subscription: spectatorSubscriptionState,
   user_settings: (context) => ({ user_settings: spectatorSettings(context) }),
   user_topic: none({ user_topics: [] }),

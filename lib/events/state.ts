@@ -16,6 +16,7 @@ import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
 import { realmEmojiState } from '../realm-emoji/state';
+import { remindersState } from '../reminders/views';
 import { savedSnippetsState } from '../saved-snippets/views';
 import { scheduledMessagesState } from '../scheduled-messages/state';
 import {
@@ -50,6 +51,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_playgrounds: realmPlaygroundsState,
   saved_snippets: savedSnippetsState,
   scheduled_messages: scheduledMessagesState,
+  reminders: remindersState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,

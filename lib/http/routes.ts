@@ -27,6 +27,7 @@ import * as linkifierViews from '../linkifiers/views';
 import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
+import * as reminderViews from '../reminders/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
@@ -208,6 +209,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/scheduled_messages', endpoint: scheduledMessageViews.createScheduledMessageView },
   { method: 'PATCH', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.editScheduledMessageView },
   { method: 'DELETE', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.deleteScheduledMessageView },
+  { method: 'GET', path: '/reminders', endpoint: reminderViews.getReminders },
+  { method: 'POST', path: '/reminders', endpoint: reminderViews.createReminderView },
+  { method: 'DELETE', path: '/reminders/:reminder_id', endpoint: reminderViews.deleteReminderView },
 ];
 
 /**

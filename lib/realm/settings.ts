@@ -12,7 +12,7 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  *   realm_require_e2ee_push_notifications, realm_send_channel_events_messages,
  *   realm_welcome_message_custom_text, max_bulk_new_subscription_messages,
  *   max_channel_folder_name_length, max_channel_folder_description_length,
- *   max_reminder_note_length, server_report_message_types.
+ *   server_report_message_types. (max_reminder_note_length is sent: reminders exist.)
  * Left out on purpose: demo_organization_scheduled_deletion_date, which Zulip sends only for a
  * demo organization (we have none), and keys of other fetch types (realm_billing,
  * realm_user_settings_defaults, realm_users, realm_user_groups, realm_emoji, ...).
@@ -215,6 +215,7 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   max_stream_description_length: 1024,
   max_topic_length: 60,
   max_message_length: 10000,
+  max_reminder_note_length: 1000,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,

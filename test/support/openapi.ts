@@ -14,6 +14,8 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 
 const YAML_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip.yaml');
+/** Zulip 12's description (feature level 488): what 10.2's lacks is taken from it, when it is there. */
+const YAML_12_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip-12.yaml');
 
 export const openapiAvailable: boolean = fs.existsSync(YAML_PATH);
 export const skipReason: string | undefined = openapiAvailable
@@ -119,6 +121,14 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   // Its success body is the plain one; its errors are generic coded errors.
   { operation: 'POST /mobile_push/e2ee/test_notification', success: 'SimpleSuccess', since: 420 },
   { operation: 'POST /mobile_push/register', success: 'SimpleSuccess', since: 406 },
+  // Register fields of newer feature levels (their operations and events come from zulip-12.yaml).
+  {
+    in: ['path:POST /register'],
+    property: 'reminders',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/Reminder' } },
+    since: 399,
+  },
+  { in: ['path:POST /register'], property: 'max_reminder_note_length', schema: { type: 'integer' }, since: 415 },
   // Zulip's widgets endpoint, which its OpenAPI description leaves out (it has the event).
   { operation: 'POST /submessage', success: 'SimpleSuccess', since: 'undocumented' },
   // Uploading an avatar, which Zulip's OpenAPI description leaves out: it answers the new URL.
@@ -495,7 +505,28 @@ function addEvent(doc: JsonObject, variant: object): void {
   variants.push(variant);
 }
 
+/**
+ * Copies in what zulip-12.yaml describes and this document lacks: operations, event variants
+ * (by type and op) and the components they refer to. What both describe keeps 10.2's shape.
+ */
+function addFromZulip12(doc: JsonObject): void {
+  const newer = YAML.parse(fs.readFileSync(YAML_12_PATH, 'utf8'), { maxAliasCount: -1 }) as JsonObject;
+  for (const [section, entries] of Object.entries(newer.components as JsonObject)) {
+    const mine = ((doc.components as JsonObject)[section] ??= {}) as JsonObject;
+    for (const [name, value] of Object.entries(entries as JsonObject)) mine[name] ??= value;
+  }
+  const paths = doc.paths as JsonObject;
+  for (const [template, item] of Object.entries(newer.paths as JsonObject)) {
+    if (!isObject(item)) continue;
+    const mine = (paths[template] ??= { parameters: item.parameters }) as JsonObject;
+    for (const method of HTTP_METHODS) if (isObject(item[method])) mine[method] ??= item[method];
+  }
+  const known = new Set(eventVariants(doc).map(variantKey));
+  for (const variant of eventVariants(newer)) if (!known.has(variantKey(variant))) addEvent(doc, variant);
+}
+
 function applyNewerThan10_2(doc: JsonObject): void {
+  if (fs.existsSync(YAML_12_PATH)) addFromZulip12(doc);
   for (const entry of NEWER_THAN_10_2) {
     if ('event' in entry) {
       addEvent(doc, entry.event);
