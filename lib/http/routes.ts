@@ -15,6 +15,7 @@ import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
 import * as reactionViews from '../messages/reactions';
 import * as readReceiptViews from '../messages/read-receipts';
+import * as reportViews from '../messages/report';
 import * as submessageViews from '../messages/submessages';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
@@ -82,6 +83,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/messages/:message_id', endpoint: messageDeleteViews.deleteMessageView },
   { method: 'GET', path: '/messages/:message_id/history', endpoint: messageEditViews.getMessageHistory },
   { method: 'GET', path: '/messages/:message_id/read_receipts', endpoint: readReceiptViews.readReceiptsView },
+  { method: 'POST', path: '/messages/:message_id/report', endpoint: reportViews.reportMessageView },
   { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
   { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
   { method: 'POST', path: '/submessage', endpoint: submessageViews.submessageView },

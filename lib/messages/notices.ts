@@ -73,6 +73,11 @@ export function mentionList(users: readonly UserRow[]): string {
   return mentions.length <= 1 ? mentions.join('') : `${mentions.slice(0, -1).join(', ')} and ${mentions.at(-1)}`;
 }
 
+/** A moment as the <time:...> syntax names it (UNIX seconds in), which each reader's client shows in their own time zone. */
+export function globalTime(seconds: number): string {
+  return `<time:${new Date(seconds * 1000).toISOString().replace(/\.\d+Z$/, '+00:00')}>`;
+}
+
 /** A fenced block (`info` names its kind: quote, spoiler, a language) that holds `text` whatever backticks it contains. */
 export function fenced(text: string, info = ''): string {
   const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));

@@ -12,7 +12,8 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  *   realm_require_e2ee_push_notifications, realm_send_channel_events_messages,
  *   realm_welcome_message_custom_text, max_bulk_new_subscription_messages,
  *   max_channel_folder_name_length, max_channel_folder_description_length,
- *   server_report_message_types. (max_reminder_note_length is sent: reminders exist.)
+ *   (max_reminder_note_length and server_report_message_types are sent: reminders and
+ *   reports exist.)
  * Left out on purpose: demo_organization_scheduled_deletion_date, which Zulip sends only for a
  * demo organization (we have none), and keys of other fetch types (realm_billing,
  * realm_user_settings_defaults, realm_users, realm_user_groups, realm_emoji, ...).
@@ -202,6 +203,15 @@ const GIPHY_RATINGS = {
   r: { name: 'Rated R: restricted', id: 5 },
 };
 
+/** Why a message may be reported, with the name the report gives each reason (register's server_report_message_types). */
+export const REPORT_MESSAGE_TYPES: ReadonlyArray<{ key: string; name: string }> = [
+  { key: 'spam', name: 'Spam' },
+  { key: 'harassment', name: 'Harassment' },
+  { key: 'inappropriate', name: 'Inappropriate content' },
+  { key: 'norms', name: 'Violates community norms' },
+  { key: 'other', name: 'Other reason' },
+];
+
 /**
  * Keys of register's `realm` bundle that describe this server rather than the organization,
  * with the values a small self-hosted server sends: no file uploads, no push notifications,
@@ -216,6 +226,7 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   max_topic_length: 60,
   max_message_length: 10000,
   max_reminder_note_length: 1000,
+  server_report_message_types: REPORT_MESSAGE_TYPES,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,

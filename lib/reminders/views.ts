@@ -4,6 +4,7 @@ import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
 import { accessMessage } from '../messages/access';
 import { renderContent } from '../messages/render';
+import { REALM_SERVER_FACTS } from '../realm/settings';
 import { checkDeliveryTime } from '../scheduled-messages/views';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -11,8 +12,7 @@ import { createReminder, deleteReminder } from './actions';
 import { reminderContent } from './content';
 import { presentReminder } from './present';
 
-/** Zulip's longest reminder note, in code points (register's max_reminder_note_length). */
-export const MAX_REMINDER_NOTE_LENGTH = 1000;
+const MAX_REMINDER_NOTE_LENGTH = REALM_SERVER_FACTS.max_reminder_note_length as number;
 
 /** A note as stored: trailing whitespace and leading blank lines go, as for message content. */
 function normalizeNote(raw: string): string {

@@ -2,7 +2,7 @@ import { unixSeconds } from '../clock';
 import { sendEvent, write } from '../events/send';
 import { ApiError, badRequest } from '../http/errors';
 import { sendMessage } from '../messages/actions';
-import { notificationBot, noticeOptions } from '../messages/notices';
+import { globalTime, notificationBot, noticeOptions } from '../messages/notices';
 import { serverTimer } from '../server-timer';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -118,11 +118,9 @@ function recordFailure(stoa: Stoa, row: ScheduledMessageRow, sender: UserRow, wh
 
 /** The notification bot's message to a sender whose scheduled message was not sent. */
 function failureNotice(row: ScheduledMessageRow, why: string): string {
-  // A global time, which each reader's client shows in their own time zone.
-  const when = new Date(row.scheduled_timestamp * 1000).toISOString().replace(/\.\d+Z$/, '+00:00');
   const quoted = why
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
-  return `Your message scheduled for <time:${when}> could not be sent:\n\n${quoted}\n\n[See your scheduled messages](#scheduled)`;
+  return `Your message scheduled for ${globalTime(row.scheduled_timestamp)} could not be sent:\n\n${quoted}\n\n[See your scheduled messages](#scheduled)`;
 }

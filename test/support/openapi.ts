@@ -129,6 +129,12 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 399,
   },
   { in: ['path:POST /register'], property: 'max_reminder_note_length', schema: { type: 'integer' }, since: 415 },
+  {
+    in: ['path:POST /register'],
+    property: 'server_report_message_types',
+    schema: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['key', 'name'], properties: { key: { type: 'string' }, name: { type: 'string' } } } },
+    since: 435,
+  },
   // Zulip's widgets endpoint, which its OpenAPI description leaves out (it has the event).
   { operation: 'POST /submessage', success: 'SimpleSuccess', since: 'undocumented' },
   // Uploading an avatar, which Zulip's OpenAPI description leaves out: it answers the new URL.
