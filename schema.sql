@@ -380,6 +380,19 @@ CREATE TABLE saved_snippets (
 ) STRICT;
 CREATE INDEX saved_snippets_by_user ON saved_snippets (user_id);
 
+-- Each user's left-sidebar views (Zulip's NavigationView): built-in ones pinned or hidden,
+-- and custom ones with a name.
+CREATE TABLE navigation_views (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  -- The view's address (its URL hash without '#'), which names it.
+  fragment          TEXT    NOT NULL,
+  is_pinned         INTEGER NOT NULL,
+  -- NULL for a built-in view (Inbox, Recent, ...), whose name is the client's.
+  name              TEXT,
+  UNIQUE (user_id, fragment)
+) STRICT;
+
 -- Code playgrounds: where clients offer to open a code block of a language.
 -- `language` is the highlighter language a code block names.
 CREATE TABLE realm_playgrounds (

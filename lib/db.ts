@@ -290,6 +290,20 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ALTER TABLE scheduled_messages ADD COLUMN reminder_target_message_id INTEGER;
       ALTER TABLE scheduled_messages ADD COLUMN reminder_note TEXT;
     `),
+  // 14 -> 15: navigation views.
+  (db) =>
+    db.exec(`
+      CREATE TABLE navigation_views (
+        id                INTEGER PRIMARY KEY,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        -- The view's address (its URL hash without '#'), which names it.
+        fragment          TEXT    NOT NULL,
+        is_pinned         INTEGER NOT NULL,
+        -- NULL for a built-in view (Inbox, Recent, ...), whose name is the client's.
+        name              TEXT,
+        UNIQUE (user_id, fragment)
+      ) STRICT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -66,6 +66,7 @@ export const SPECTATOR_STATE_PROVIDERS: Record<string, (context: SpectatorContex
   saved_snippets: none({ saved_snippets: [] }),
   scheduled_messages: none({ scheduled_messages: [] }),
   reminders: none({ reminders: [] }),
+  navigation_views: none({ navigation_views: [] }),
   subscription: spectatorSubscriptionState,
   user_settings: (context) => ({ user_settings: spectatorSettings(context) }),
   user_topic: none({ user_topics: [] }),

@@ -10,6 +10,7 @@ import {
   unreadMessagesState,
 } from '../messages/state';
 import { mutedUsersState } from '../muted-users/state';
+import { navigationViewsState } from '../navigation-views/views';
 import { presenceState } from '../presence/state';
 import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
@@ -52,6 +53,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   saved_snippets: savedSnippetsState,
   scheduled_messages: scheduledMessagesState,
   reminders: remindersState,
+  navigation_views: navigationViewsState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,

@@ -20,6 +20,7 @@ import * as submessageViews from '../messages/submessages';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as mutedUserViews from '../muted-users/views';
+import * as navigationViewViews from '../navigation-views/views';
 import * as profileFieldViews from '../profile-fields/views';
 import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
@@ -211,6 +212,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/scheduled_messages', endpoint: scheduledMessageViews.createScheduledMessageView },
   { method: 'PATCH', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.editScheduledMessageView },
   { method: 'DELETE', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.deleteScheduledMessageView },
+  { method: 'GET', path: '/navigation_views', endpoint: navigationViewViews.getNavigationViews },
+  { method: 'POST', path: '/navigation_views', endpoint: navigationViewViews.addNavigationViewView },
+  { method: 'PATCH', path: '/navigation_views/*fragment', endpoint: navigationViewViews.editNavigationViewView },
+  { method: 'DELETE', path: '/navigation_views/*fragment', endpoint: navigationViewViews.removeNavigationViewView },
   { method: 'GET', path: '/reminders', endpoint: reminderViews.getReminders },
   { method: 'POST', path: '/reminders', endpoint: reminderViews.createReminderView },
   { method: 'DELETE', path: '/reminders/:reminder_id', endpoint: reminderViews.deleteReminderView },

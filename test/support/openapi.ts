@@ -131,6 +131,12 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { in: ['path:POST /register'], property: 'max_reminder_note_length', schema: { type: 'integer' }, since: 415 },
   {
     in: ['path:POST /register'],
+    property: 'navigation_views',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/NavigationView' } },
+    since: 390,
+  },
+  {
+    in: ['path:POST /register'],
     property: 'server_report_message_types',
     schema: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['key', 'name'], properties: { key: { type: 'string' }, name: { type: 'string' } } } },
     since: 435,
@@ -760,8 +766,9 @@ function decodeSegment(segment: string): string {
  */
 function fit(route: Route, segments: string[]): number[] | undefined {
   const last = route.segments.at(-1);
-  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is "4e/m2A3.../zulip.txt").
-  const restOfPath = last !== undefined && 'param' in last && last.param === 'filename';
+  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is
+  // "4e/m2A3.../zulip.txt"), as is a navigation view's {fragment} ("narrow/is/alerted").
+  const restOfPath = last !== undefined && 'param' in last && (last.param === 'filename' || last.param === 'fragment');
   if (restOfPath ? segments.length < route.segments.length : route.segments.length !== segments.length) return undefined;
   const scores: number[] = [];
   for (const [index, part] of route.segments.entries()) {
