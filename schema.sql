@@ -380,6 +380,14 @@ CREATE TABLE saved_snippets (
 ) STRICT;
 CREATE INDEX saved_snippets_by_user ON saved_snippets (user_id);
 
+-- The email domains the organization admits new accounts from when
+-- realm_emails_restricted_to_domains is on (Zulip's RealmDomain), lowercase.
+CREATE TABLE realm_domains (
+  id                INTEGER PRIMARY KEY,
+  domain            TEXT    NOT NULL UNIQUE,
+  allow_subdomains  INTEGER NOT NULL
+) STRICT;
+
 -- Each user's left-sidebar views (Zulip's NavigationView): built-in ones pinned or hidden,
 -- and custom ones with a name.
 CREATE TABLE navigation_views (

@@ -304,6 +304,15 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         UNIQUE (user_id, fragment)
       ) STRICT;
     `),
+  // 15 -> 16: allowed email domains.
+  (db) =>
+    db.exec(`
+      CREATE TABLE realm_domains (
+        id                INTEGER PRIMARY KEY,
+        domain            TEXT    NOT NULL UNIQUE,
+        allow_subdomains  INTEGER NOT NULL
+      ) STRICT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -24,6 +24,7 @@ import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareNavigationViewQueries } from './navigation-views/queries';
+import { prepareRealmDomainQueries } from './realm-domains/queries';
 import { prepareScheduledMessageQueries } from './scheduled-messages/queries';
 import { prepareSessionQueries } from './sessions/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
@@ -87,6 +88,7 @@ export interface Stoa {
   drafts: ReturnType<typeof prepareDraftQueries>;
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
   navigationViews: ReturnType<typeof prepareNavigationViewQueries>;
+  realmDomains: ReturnType<typeof prepareRealmDomainQueries>;
   scheduledMessages: ReturnType<typeof prepareScheduledMessageQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
@@ -184,6 +186,7 @@ export function createStoa(
     drafts: prepareDraftQueries(statements),
     savedSnippets: prepareSavedSnippetQueries(statements),
     navigationViews: prepareNavigationViewQueries(statements),
+    realmDomains: prepareRealmDomainQueries(statements),
     scheduledMessages: prepareScheduledMessageQueries(statements),
     linkifiers: prepareLinkifierQueries(statements),
     playgrounds: preparePlaygroundQueries(statements),

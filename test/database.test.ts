@@ -43,6 +43,7 @@ describe('the database', () => {
       DROP TABLE invites;
       DROP TABLE realm_exports;
       DROP TABLE navigation_views;
+      DROP TABLE realm_domains;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
       PRAGMA user_version = 1;
     `);

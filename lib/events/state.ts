@@ -16,6 +16,7 @@ import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
+import { realmDomainsState } from '../realm-domains/views';
 import { realmEmojiState } from '../realm-emoji/state';
 import { remindersState } from '../reminders/views';
 import { savedSnippetsState } from '../saved-snippets/views';
@@ -43,6 +44,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,
+  realm_domains: realmDomainsState,
   realm_emoji: realmEmojiState,
   realm_bot: realmBotsState,
   realm_user_groups: userGroupsState,

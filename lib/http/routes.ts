@@ -26,6 +26,7 @@ import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
 import * as userStatusViews from '../user-status/views';
 import * as linkifierViews from '../linkifiers/views';
+import * as realmDomainViews from '../realm-domains/views';
 import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
@@ -64,8 +65,9 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/server_settings', endpoint: realmViews.serverSettings },
   { method: 'POST', path: '/fetch_api_key', endpoint: authViews.fetchApiKey },
-  { method: 'POST', path: '/dev_fetch_api_key', endpoint: authViews.devFetchApiKey, devOnly: true },
-  { method: 'GET', path: '/dev_list_users', endpoint: authViews.devListUsers, devOnly: true },
+  { method: 'POST', path: '/jwt/fetch_api_key', endpoint: authViews.jwtFetchApiKey },
+  { method: 'POST', path: '/dev_fetch_api_key', endpoint: authViews.devFetchApiKey },
+  { method: 'GET', path: '/dev_list_users', endpoint: authViews.devListUsers },
 
   { method: 'POST', path: '/register', endpoint: eventViews.registerView },
   { method: 'GET', path: '/events', endpoint: eventViews.getEvents },
@@ -104,6 +106,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/users/me', endpoint: userViews.deactivateOwnAccount },
   { method: 'POST', path: '/users/me/avatar', endpoint: avatarViews.uploadOwnAvatarView },
   { method: 'DELETE', path: '/users/me/avatar', endpoint: userViews.deleteOwnAvatar },
+  { method: 'POST', path: '/users/me/api_key/regenerate', endpoint: userViews.regenerateOwnApiKeyView },
   { method: 'GET', path: '/users/me/subscriptions', endpoint: channelViews.getSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },
   { method: 'DELETE', path: '/users/me/subscriptions', endpoint: channelViews.unsubscribe },
@@ -132,6 +135,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
   { method: 'GET', path: '/users/:user_id_or_email/presence', endpoint: presenceViews.getUserPresence },
   { method: 'GET', path: '/users/:user_id/status', endpoint: userStatusViews.getUserStatus },
+  { method: 'POST', path: '/users/:user_id/status', endpoint: userStatusViews.updateStatusForUserView },
   { method: 'GET', path: '/users/me/:stream_id/topics', endpoint: messageViews.getChannelTopics },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
@@ -143,6 +147,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/realm/profile_fields/:field_id', endpoint: profileFieldViews.updateProfileFieldView },
   { method: 'DELETE', path: '/realm/profile_fields/:field_id', endpoint: profileFieldViews.removeProfileFieldView },
   { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },
+  { method: 'GET', path: '/realm/domains', endpoint: realmDomainViews.getRealmDomains },
+  { method: 'POST', path: '/realm/domains', endpoint: realmDomainViews.addRealmDomainView },
+  { method: 'PATCH', path: '/realm/domains/:domain', endpoint: realmDomainViews.updateRealmDomainView },
+  { method: 'DELETE', path: '/realm/domains/:domain', endpoint: realmDomainViews.removeRealmDomainView },
 
   { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },
   { method: 'GET', path: '/streams/:stream_id', endpoint: channelViews.getChannel },
@@ -161,6 +169,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/bots', endpoint: botViews.getBots },
   { method: 'PATCH', path: '/bots/:bot_id', endpoint: botViews.updateBotView },
   { method: 'DELETE', path: '/bots/:bot_id', endpoint: botViews.deactivateBotView },
+  { method: 'GET', path: '/bots/:bot_id/api_key', endpoint: botViews.getBotApiKey },
   { method: 'POST', path: '/bots/:bot_id/api_key/regenerate', endpoint: botViews.regenerateBotApiKeyView },
 
   { method: 'POST', path: '/user_groups/create', endpoint: groupViews.createGroupView },
@@ -191,9 +200,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
   { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },
+  { method: 'POST', path: '/calls/nextcloud_talk/create', endpoint: callViews.createNextcloudTalkCall },
+  { method: 'POST', path: '/calls/constructorgroups/create', endpoint: callViews.createConstructorGroupsCall },
 
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
+  { method: 'GET', path: '/thumbnail/status/:realm_id_str/*filename', endpoint: uploadViews.thumbnailStatusView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 
