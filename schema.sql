@@ -587,7 +587,9 @@ CREATE TABLE invites (
   invited_at        INTEGER NOT NULL,
   expires_at        INTEGER,
   -- 0 usable, 1 used (an email invitation, once), 2 revoked: Zulip's confirmation statuses.
-  status            INTEGER NOT NULL DEFAULT 0
+  status            INTEGER NOT NULL DEFAULT 0,
+  -- What the Welcome Bot tells the new account: NULL the organization's text, '' nothing.
+  welcome_message_custom_text TEXT
 ) STRICT;
 CREATE INDEX invites_by_inviter ON invites (invited_by_user_id);
 

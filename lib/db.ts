@@ -313,6 +313,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         allow_subdomains  INTEGER NOT NULL
       ) STRICT;
     `),
+  // 16 -> 17: an invitation's own welcome message.
+  (db) => db.exec('ALTER TABLE invites ADD COLUMN welcome_message_custom_text TEXT'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -30,6 +30,7 @@ import * as realmDomainViews from '../realm-domains/views';
 import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
+import * as welcomeViews from '../realm/welcome';
 import * as reminderViews from '../reminders/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
@@ -141,6 +142,7 @@ export const ROUTES: readonly Route[] = [
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
   { method: 'PATCH', path: '/realm/user_settings_defaults', endpoint: userViews.updateRealmUserSettingsDefaults },
+  { method: 'POST', path: '/realm/test_welcome_bot_custom_message', endpoint: welcomeViews.testWelcomeMessageView },
   { method: 'GET', path: '/realm/profile_fields', endpoint: profileFieldViews.getProfileFields },
   { method: 'POST', path: '/realm/profile_fields', endpoint: profileFieldViews.createProfileFieldView },
   { method: 'PATCH', path: '/realm/profile_fields', endpoint: profileFieldViews.reorderProfileFieldsView },

@@ -10,7 +10,7 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  * zulip.yaml nor our specification describes are left out:
  *   realm_can_set_delete_message_policy_group, realm_can_set_topics_policy_group,
  *   realm_require_e2ee_push_notifications, realm_send_channel_events_messages,
- *   realm_welcome_message_custom_text, max_bulk_new_subscription_messages,
+ *   max_bulk_new_subscription_messages,
  *   max_channel_folder_name_length, max_channel_folder_description_length,
  *   (max_reminder_note_length and server_report_message_types are sent: reminders and
  *   reports exist.)
@@ -138,6 +138,8 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   setting('realm_name_changes_disabled', bool, false),
   setting('realm_require_unique_names', bool, false),
   setting('realm_send_welcome_emails', bool, true),
+  // What the Welcome Bot tells people who join through an invitation (lib/realm/welcome.ts); '' nothing.
+  setting('realm_welcome_message_custom_text', { type: 'string', maxLength: 8000 }, ''),
   // Whether messages may use the empty topic; channels with topics_policy 'inherit' follow it.
   setting(
     'realm_topics_policy',
