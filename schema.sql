@@ -388,6 +388,20 @@ CREATE TABLE realm_domains (
   allow_subdomains  INTEGER NOT NULL
 ) STRICT;
 
+-- The phones people are logged in on (Zulip's Device, level 468): the first step of the newer
+-- push registration; the push_* columns describe that registration.
+CREATE TABLE client_devices (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  push_key_id       INTEGER,
+  push_token_id     TEXT,
+  pending_push_token_id TEXT,
+  -- UNIX seconds.
+  push_token_last_updated_timestamp INTEGER,
+  push_registration_error_code TEXT
+) STRICT;
+CREATE INDEX client_devices_by_user ON client_devices (user_id);
+
 -- Each user's left-sidebar views (Zulip's NavigationView): built-in ones pinned or hidden,
 -- and custom ones with a name.
 CREATE TABLE navigation_views (

@@ -315,6 +315,21 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 16 -> 17: an invitation's own welcome message.
   (db) => db.exec('ALTER TABLE invites ADD COLUMN welcome_message_custom_text TEXT'),
+  // 17 -> 18: logged-in devices.
+  (db) =>
+    db.exec(`
+      CREATE TABLE client_devices (
+        id                INTEGER PRIMARY KEY,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        push_key_id       INTEGER,
+        push_token_id     TEXT,
+        pending_push_token_id TEXT,
+        -- UNIX seconds.
+        push_token_last_updated_timestamp INTEGER,
+        push_registration_error_code TEXT
+      ) STRICT;
+      CREATE INDEX client_devices_by_user ON client_devices (user_id);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

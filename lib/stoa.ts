@@ -25,6 +25,7 @@ import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
 import { prepareNavigationViewQueries } from './navigation-views/queries';
 import { prepareRealmDomainQueries } from './realm-domains/queries';
+import { prepareDeviceQueries } from './devices/queries';
 import { prepareScheduledMessageQueries } from './scheduled-messages/queries';
 import { prepareSessionQueries } from './sessions/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
@@ -89,6 +90,7 @@ export interface Stoa {
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
   navigationViews: ReturnType<typeof prepareNavigationViewQueries>;
   realmDomains: ReturnType<typeof prepareRealmDomainQueries>;
+  devices: ReturnType<typeof prepareDeviceQueries>;
   scheduledMessages: ReturnType<typeof prepareScheduledMessageQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
@@ -187,6 +189,7 @@ export function createStoa(
     savedSnippets: prepareSavedSnippetQueries(statements),
     navigationViews: prepareNavigationViewQueries(statements),
     realmDomains: prepareRealmDomainQueries(statements),
+    devices: prepareDeviceQueries(statements),
     scheduledMessages: prepareScheduledMessageQueries(statements),
     linkifiers: prepareLinkifierQueries(statements),
     playgrounds: preparePlaygroundQueries(statements),

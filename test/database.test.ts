@@ -44,6 +44,7 @@ describe('the database', () => {
       DROP TABLE realm_exports;
       DROP TABLE navigation_views;
       DROP TABLE realm_domains;
+      DROP TABLE client_devices;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
       PRAGMA user_version = 1;
     `);

@@ -92,6 +92,24 @@ describe('POST /users/{user_id}/status', () => {
   });
 });
 
+describe('logged-in devices', () => {
+  test('are registered and removed by their user, with events and register state', async () => {
+    const [user, other] = [await server.createUser(), await server.createUser()];
+    const events = await listen(user, { event_types: ['device'] });
+    const registered = await user.post('/register_client_device');
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    const deviceId = registered.body.device_id as number;
+    assert.deepEqual(await events(), [{ type: 'device', op: 'add', device_id: deviceId }]);
+    const blank = { push_key_id: null, push_token_id: null, pending_push_token_id: null, push_token_last_updated_timestamp: null, push_registration_error_code: null };
+    assert.deepEqual((await user.post('/register', { fetch_event_types: ['device'] })).body.devices, { [deviceId]: blank });
+
+    assert.deepEqual(refusal(await other.post('/remove_client_device', { device_id: deviceId })), [400, 'BAD_REQUEST', 'Invalid device ID']);
+    assert.equal((await user.post('/remove_client_device', { device_id: deviceId })).status, 200);
+    assert.deepEqual(await events(), [{ type: 'device', op: 'remove', device_id: deviceId }]);
+    assert.deepEqual((await user.post('/register', { fetch_event_types: ['device'] })).body.devices, {});
+  });
+});
+
 describe('allowed email domains', () => {
   test('are added, changed and removed by owners, with events to everyone, and kept', async () => {
     const member = await server.createUser();

@@ -66,6 +66,7 @@ export const SPECTATOR_STATE_PROVIDERS: Record<string, (context: SpectatorContex
   saved_snippets: none({ saved_snippets: [] }),
   scheduled_messages: none({ scheduled_messages: [] }),
   reminders: none({ reminders: [] }),
+  device: none({ devices: {} }),
   realm_domains: none({ realm_domains: [] }),
   navigation_views: none({ navigation_views: [] }),
   subscription: spectatorSubscriptionState,

@@ -1,5 +1,6 @@
 import { alertWordsState } from '../alert-words/views';
 import { realmBotsState } from '../bots/state';
+import { devicesState } from '../devices/views';
 import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
@@ -69,6 +70,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   recent_private_conversations: recentPrivateConversationsState,
   presence: presenceState,
   push_device: pushDevicesState,
+  device: devicesState,
   user_status: userStatusState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,

@@ -5,6 +5,7 @@ import * as botViews from '../bots/views';
 import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
+import * as deviceViews from '../devices/views';
 import * as draftViews from '../drafts/views';
 import * as exportViews from '../export/views';
 import * as eventViews from '../events/views';
@@ -94,6 +95,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
   { method: 'POST', path: '/messages/:message_id/typing', endpoint: typingViews.setEditingStatus },
 
+  { method: 'POST', path: '/register_client_device', endpoint: deviceViews.registerClientDevice },
+  { method: 'POST', path: '/remove_client_device', endpoint: deviceViews.removeClientDevice },
   { method: 'POST', path: '/mobile_push/register', endpoint: pushViews.registerDevice },
   { method: 'POST', path: '/mobile_push/test_notification', endpoint: pushViews.testNotification },
   { method: 'POST', path: '/mobile_push/e2ee/test_notification', endpoint: pushViews.encryptedTestNotification },

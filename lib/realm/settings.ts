@@ -9,7 +9,7 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  * specification (level 392). Keys newer Zulip servers add to the same bundle but that neither
  * zulip.yaml nor our specification describes are left out:
  *   realm_can_set_delete_message_policy_group, realm_can_set_topics_policy_group,
- *   realm_require_e2ee_push_notifications, realm_send_channel_events_messages,
+ *   realm_send_channel_events_messages,
  *   max_bulk_new_subscription_messages,
  *   max_channel_folder_name_length, max_channel_folder_description_length,
  *   (max_reminder_note_length and server_report_message_types are sent: reminders and
@@ -137,6 +137,9 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   ownersOnly(setting('realm_message_retention_days', { type: 'integer', minimum: -1 }, -1)),
   setting('realm_name_changes_disabled', bool, false),
   setting('realm_require_unique_names', bool, false),
+  // Level 409: message content goes only to end-to-end-encrypted push registrations; legacy
+  // ones are told "New message" (lib/push/payloads.ts).
+  setting('realm_require_e2ee_push_notifications', bool, false),
   setting('realm_send_welcome_emails', bool, true),
   // What the Welcome Bot tells people who join through an invitation (lib/realm/welcome.ts); '' nothing.
   setting('realm_welcome_message_custom_text', { type: 'string', maxLength: 8000 }, ''),

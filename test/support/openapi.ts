@@ -129,6 +129,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 399,
   },
   { in: ['path:POST /register'], property: 'max_reminder_note_length', schema: { type: 'integer' }, since: 415 },
+  { in: ['path:POST /register'], property: 'devices', schema: { type: 'object', additionalProperties: { type: 'object' } }, since: 468 },
+  { in: ['path:POST /register'], property: 'realm_require_e2ee_push_notifications', schema: { type: 'boolean' }, since: 409 },
   { in: ['path:POST /register'], property: 'realm_welcome_message_custom_text', schema: { type: 'string' }, since: 416 },
   {
     in: ['path:POST /register'],
