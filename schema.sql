@@ -380,6 +380,41 @@ CREATE TABLE saved_snippets (
 ) STRICT;
 CREATE INDEX saved_snippets_by_user ON saved_snippets (user_id);
 
+-- The email domains the organization admits new accounts from when
+-- realm_emails_restricted_to_domains is on (Zulip's RealmDomain), lowercase.
+CREATE TABLE realm_domains (
+  id                INTEGER PRIMARY KEY,
+  domain            TEXT    NOT NULL UNIQUE,
+  allow_subdomains  INTEGER NOT NULL
+) STRICT;
+
+-- The phones people are logged in on (Zulip's Device, level 468): the first step of the newer
+-- push registration; the push_* columns describe that registration.
+CREATE TABLE client_devices (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  push_key_id       INTEGER,
+  push_token_id     TEXT,
+  pending_push_token_id TEXT,
+  -- UNIX seconds.
+  push_token_last_updated_timestamp INTEGER,
+  push_registration_error_code TEXT
+) STRICT;
+CREATE INDEX client_devices_by_user ON client_devices (user_id);
+
+-- Each user's left-sidebar views (Zulip's NavigationView): built-in ones pinned or hidden,
+-- and custom ones with a name.
+CREATE TABLE navigation_views (
+  id                INTEGER PRIMARY KEY,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  -- The view's address (its URL hash without '#'), which names it.
+  fragment          TEXT    NOT NULL,
+  is_pinned         INTEGER NOT NULL,
+  -- NULL for a built-in view (Inbox, Recent, ...), whose name is the client's.
+  name              TEXT,
+  UNIQUE (user_id, fragment)
+) STRICT;
+
 -- Code playgrounds: where clients offer to open a code block of a language.
 -- `language` is the highlighter language a code block names.
 CREATE TABLE realm_playgrounds (
@@ -512,7 +547,11 @@ CREATE TABLE scheduled_messages (
   -- Not a reference: the sent message may be deleted later; this only records what was sent.
   delivered_message_id  INTEGER,
   failed                INTEGER NOT NULL DEFAULT 0,
-  failure_message       TEXT
+  failure_message       TEXT,
+  -- A reminder (Zulip's delivery type "remind"): the message it is about, not a reference
+  -- since that message may be deleted meanwhile, and the user's note. NULL for a message to send.
+  reminder_target_message_id INTEGER,
+  reminder_note         TEXT
 ) STRICT;
 -- The next one to send, and each sender's list.
 CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp, id) WHERE delivered = 0 AND failed = 0;
@@ -562,7 +601,9 @@ CREATE TABLE invites (
   invited_at        INTEGER NOT NULL,
   expires_at        INTEGER,
   -- 0 usable, 1 used (an email invitation, once), 2 revoked: Zulip's confirmation statuses.
-  status            INTEGER NOT NULL DEFAULT 0
+  status            INTEGER NOT NULL DEFAULT 0,
+  -- What the Welcome Bot tells the new account: NULL the organization's text, '' nothing.
+  welcome_message_custom_text TEXT
 ) STRICT;
 CREATE INDEX invites_by_inviter ON invites (invited_by_user_id);
 

@@ -284,6 +284,52 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 12 -> 13: the special permission to change other people's email addresses.
   (db) => db.exec('ALTER TABLE users ADD COLUMN can_change_user_emails INTEGER NOT NULL DEFAULT 0'),
+  // 13 -> 14: reminders, kept with the scheduled messages.
+  (db) =>
+    db.exec(`
+      ALTER TABLE scheduled_messages ADD COLUMN reminder_target_message_id INTEGER;
+      ALTER TABLE scheduled_messages ADD COLUMN reminder_note TEXT;
+    `),
+  // 14 -> 15: navigation views.
+  (db) =>
+    db.exec(`
+      CREATE TABLE navigation_views (
+        id                INTEGER PRIMARY KEY,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        -- The view's address (its URL hash without '#'), which names it.
+        fragment          TEXT    NOT NULL,
+        is_pinned         INTEGER NOT NULL,
+        -- NULL for a built-in view (Inbox, Recent, ...), whose name is the client's.
+        name              TEXT,
+        UNIQUE (user_id, fragment)
+      ) STRICT;
+    `),
+  // 15 -> 16: allowed email domains.
+  (db) =>
+    db.exec(`
+      CREATE TABLE realm_domains (
+        id                INTEGER PRIMARY KEY,
+        domain            TEXT    NOT NULL UNIQUE,
+        allow_subdomains  INTEGER NOT NULL
+      ) STRICT;
+    `),
+  // 16 -> 17: an invitation's own welcome message.
+  (db) => db.exec('ALTER TABLE invites ADD COLUMN welcome_message_custom_text TEXT'),
+  // 17 -> 18: logged-in devices.
+  (db) =>
+    db.exec(`
+      CREATE TABLE client_devices (
+        id                INTEGER PRIMARY KEY,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        push_key_id       INTEGER,
+        push_token_id     TEXT,
+        pending_push_token_id TEXT,
+        -- UNIX seconds.
+        push_token_last_updated_timestamp INTEGER,
+        push_registration_error_code TEXT
+      ) STRICT;
+      CREATE INDEX client_devices_by_user ON client_devices (user_id);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

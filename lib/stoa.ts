@@ -23,6 +23,9 @@ import { Mailer } from './mail/outgoing';
 import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
+import { prepareNavigationViewQueries } from './navigation-views/queries';
+import { prepareRealmDomainQueries } from './realm-domains/queries';
+import { prepareDeviceQueries } from './devices/queries';
 import { prepareScheduledMessageQueries } from './scheduled-messages/queries';
 import { prepareSessionQueries } from './sessions/queries';
 import { prepareUserTopicQueries } from './user-topics/queries';
@@ -85,6 +88,9 @@ export interface Stoa {
   userStatus: ReturnType<typeof prepareUserStatusQueries>;
   drafts: ReturnType<typeof prepareDraftQueries>;
   savedSnippets: ReturnType<typeof prepareSavedSnippetQueries>;
+  navigationViews: ReturnType<typeof prepareNavigationViewQueries>;
+  realmDomains: ReturnType<typeof prepareRealmDomainQueries>;
+  devices: ReturnType<typeof prepareDeviceQueries>;
   scheduledMessages: ReturnType<typeof prepareScheduledMessageQueries>;
   linkifiers: ReturnType<typeof prepareLinkifierQueries>;
   playgrounds: ReturnType<typeof preparePlaygroundQueries>;
@@ -181,6 +187,9 @@ export function createStoa(
     userStatus: prepareUserStatusQueries(statements),
     drafts: prepareDraftQueries(statements),
     savedSnippets: prepareSavedSnippetQueries(statements),
+    navigationViews: prepareNavigationViewQueries(statements),
+    realmDomains: prepareRealmDomainQueries(statements),
+    devices: prepareDeviceQueries(statements),
     scheduledMessages: prepareScheduledMessageQueries(statements),
     linkifiers: prepareLinkifierQueries(statements),
     playgrounds: preparePlaygroundQueries(statements),

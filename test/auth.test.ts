@@ -84,11 +84,11 @@ describe('POST /fetch_api_key', () => {
 });
 
 describe('the development login', () => {
-  test('does not exist without --dev', async () => {
+  test('is refused with Zulip\'s error without --dev', async () => {
     const fetchKey = await server.anonymous.post('/dev_fetch_api_key', { username: OWNER_EMAIL });
-    assert.equal(fetchKey.status, 404);
+    assert.deepEqual([fetchKey.status, fetchKey.body.code, fetchKey.body.msg], [400, 'BAD_REQUEST', 'DevAuthBackend not enabled.']);
     const list = await server.anonymous.get('/dev_list_users');
-    assert.equal(list.status, 404);
+    assert.deepEqual([list.status, list.body.msg], [400, 'DevAuthBackend not enabled.']);
   });
 
   test('gives any active account’s API key with --dev', async () => {

@@ -239,6 +239,19 @@ describe('push notification devices with a relay', () => {
     assert.deepEqual(state.body.push_devices, { 5: { status: 'failed', error_code: 'INVALID_BOUNCER_PUBLIC_KEY' } });
   });
 
+  test('an organization requiring end-to-end encryption keeps message content off the legacy path', async () => {
+    const [sender, recipient] = [await server.createUser('Ann'), await server.createUser('Ben')];
+    await recipient.post('/users/me/android_gcm_reg_id', { token: 'ben-phone' });
+    assert.equal((await server.owner.patch('/realm', { require_e2ee_push_notifications: true })).status, 200);
+    const before = relay.to('push/notify').length;
+    await sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId]), content: 'The code is 1234' });
+    await backgroundSettled(server.stoa);
+    const [{ body }] = relay.to('push/notify').slice(before);
+    assert.deepEqual([body.gcm_payload.content, body.apns_payload.alert.body], ['New message', 'New message']);
+    assert.equal((await server.owner.post('/register', { fetch_event_types: ['realm'] })).body.realm_require_e2ee_push_notifications, true);
+    assert.equal((await server.owner.patch('/realm', { require_e2ee_push_notifications: false })).status, 200);
+  });
+
   test('direct messages and mentions are pushed to the recipient, other messages are not', async () => {
     const [sender, recipient] = [await server.createUser('Ada'), await server.createUser('Grace')];
     await recipient.post('/users/me/android_gcm_reg_id', { token: 'grace-phone' });

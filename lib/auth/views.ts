@@ -1,5 +1,6 @@
 import { publicEndpoint, NO_PARAMS } from '../http/endpoint';
-import { authenticationFailed } from '../http/errors';
+import { authenticationFailed, badRequest } from '../http/errors';
+import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { checkCanLogIn, checkPassword, loginAccount } from './login';
 
@@ -15,10 +16,27 @@ export const fetchApiKey = publicEndpoint<{ username: string; password: string }
   view: async ({ stoa, params, req }) => apiKeyResponse(await checkPassword(stoa, req, params.username, params.password)),
 });
 
+/**
+ * POST /jwt/fetch_api_key: Zulip's login by JSON web token, for organizations given a JWT key
+ * in the server's settings. Stoa has no such setting, so it answers as such a Zulip does.
+ */
+export const jwtFetchApiKey = publicEndpoint<{ token?: string; include_profile?: boolean }>({
+  params: { properties: { token: { type: 'string' }, include_profile: { type: 'boolean' } } },
+  view: () => {
+    throw badRequest('JWT authentication is not enabled for this organization');
+  },
+});
+
+/** The development login's endpoints answer this while it is off (without --dev), as Zulip's do. */
+function checkDevLogin(stoa: Stoa): void {
+  if (!stoa.config.dev) throw badRequest('DevAuthBackend not enabled.');
+}
+
 /** Zulip's development-server login: an API key for any account, no password. Only with --dev. */
 export const devFetchApiKey = publicEndpoint<{ username: string }>({
   params: { properties: { username: { type: 'string' } }, required: ['username'] },
   view: ({ stoa, params }) => {
+    checkDevLogin(stoa);
     const user = loginAccount(stoa, params.username);
     if (!user) throw authenticationFailed();
     checkCanLogIn(stoa, user);
@@ -30,6 +48,7 @@ export const devFetchApiKey = publicEndpoint<{ username: string }>({
 export const devListUsers = publicEndpoint({
   params: NO_PARAMS,
   view: ({ stoa }) => {
+    checkDevLogin(stoa);
     const people = stoa.users.inRealm().filter((u) => u.is_active && !u.is_bot);
     const entry = (u: UserRow) => ({ email: u.delivery_email, realm_uri: stoa.site, realm_url: stoa.site });
     return {

@@ -1,11 +1,10 @@
-import { RecipientType } from '../channels/queries';
 import { ApiError } from '../http/errors';
 import { defaultReadBySender } from '../http/client-name';
 import { withoutCredentials } from '../http/url-credentials';
 import { sendMessage, type Addressee } from '../messages/actions';
 import { normalizeContent } from '../messages/addressing';
 import { updateFlags } from '../messages/flag-actions';
-import { messageLink, silentMention } from '../messages/notices';
+import { directParticipants, fenced, messageLink, silentMention } from '../messages/notices';
 import { MessagePresenter } from '../messages/present';
 import type { MessageRow } from '../messages/queries';
 import { parseWidgetContent, type WidgetContent } from '../messages/widgets';
@@ -273,13 +272,6 @@ function widgetOf(value: unknown): WidgetContent {
   return parseWidgetContent(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-/** Everyone in a direct conversation. */
-function participants(stoa: Stoa, recipientId: number): UserRow[] {
-  const recipient = stoa.messages.recipient(recipientId)!;
-  const ids = recipient.type === RecipientType.PERSONAL ? [recipient.type_id] : stoa.messages.directGroupMembers(recipient.type_id);
-  return ids.map((id) => stoa.users.byId(id)!);
-}
-
 /**
  * Posts as the bot where the message is: its topic, or its direct conversation. As in Zulip,
  * the bot needs no subscription to answer where it was mentioned. An archived or deleted
@@ -292,7 +284,7 @@ function postInConversation({ stoa, bot, message }: Call, content: string, widge
     if (!channel || channel.is_archived) return;
     addressee = { type: 'channel', channel, topic: message.topic };
   } else {
-    addressee = { type: 'direct', users: participants(stoa, message.recipient_id) };
+    addressee = { type: 'direct', users: directParticipants(stoa, message.recipient_id) };
   }
   sendMessage(stoa, bot, addressee, normalizeContent(content), {
     client: ANSWER_CLIENT,
@@ -306,17 +298,10 @@ function failInConversation(call: Call, reason: string): void {
   postInConversation(call, `**Failed:** ${reason}`);
 }
 
-/** A code block that holds `text` whatever backticks it contains. */
-function fenced(text: string): string {
-  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longestRun + 1));
-  return `${fence}\n${text}\n${fence}`;
-}
-
 function linkTo({ stoa, message }: Call): string {
   const channel = message.stream_id === null ? undefined : stoa.channels.byId(message.stream_id);
   if (channel) return messageLink(stoa, channel, message.topic, message.id);
-  const ids = participants(stoa, message.recipient_id).map((user) => user.id);
+  const ids = directParticipants(stoa, message.recipient_id).map((user) => user.id);
   return `${stoa.site}/#narrow/dm/${ids.join(',')}/near/${message.id}`;
 }
 

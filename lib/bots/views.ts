@@ -294,6 +294,16 @@ export const deactivateBotView = endpoint<{ bot_id: number }>({
   },
 });
 
+/** GET /bots/{bot_id}/api_key (level 463): for the bot's owner and administrators. */
+export const getBotApiKey = endpoint<{ bot_id: number }>({
+  params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
+  pathPatterns: BOT_ID,
+  view: ({ stoa, user, params }) => {
+    requireMember(user);
+    return { api_key: accessBot(stoa, user, params.bot_id).api_key };
+  },
+});
+
 export const regenerateBotApiKeyView = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,

@@ -14,3 +14,19 @@ export const createBigBlueButtonCall = endpoint<{ meeting_name: string; voice_on
     throw badRequest('BigBlueButton is not configured.');
   },
 });
+
+/** POST /calls/nextcloud_talk/create (level 465): Stoa is configured with no Nextcloud server. */
+export const createNextcloudTalkCall = endpoint<{ room_name: string }>({
+  params: { properties: { room_name: { type: 'string' } }, required: ['room_name'] },
+  view: () => {
+    throw badRequest('Nextcloud Talk is not configured.');
+  },
+});
+
+/** POST /calls/constructorgroups/create (level 460): Stoa is configured with no Constructor Groups account. */
+export const createConstructorGroupsCall = endpoint<{ is_video_call: boolean }>({
+  params: { properties: { is_video_call: { type: 'boolean', default: true } } },
+  view: () => {
+    throw badRequest('Constructor Groups is not configured.');
+  },
+});

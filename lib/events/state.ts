@@ -1,5 +1,6 @@
 import { alertWordsState } from '../alert-words/views';
 import { realmBotsState } from '../bots/state';
+import { devicesState } from '../devices/views';
 import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
@@ -10,12 +11,15 @@ import {
   unreadMessagesState,
 } from '../messages/state';
 import { mutedUsersState } from '../muted-users/state';
+import { navigationViewsState } from '../navigation-views/views';
 import { presenceState } from '../presence/state';
 import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
 import { realmState } from '../realm/state';
+import { realmDomainsState } from '../realm-domains/views';
 import { realmEmojiState } from '../realm-emoji/state';
+import { remindersState } from '../reminders/views';
 import { savedSnippetsState } from '../saved-snippets/views';
 import { scheduledMessagesState } from '../scheduled-messages/state';
 import {
@@ -41,6 +45,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,
+  realm_domains: realmDomainsState,
   realm_emoji: realmEmojiState,
   realm_bot: realmBotsState,
   realm_user_groups: userGroupsState,
@@ -50,6 +55,8 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_playgrounds: realmPlaygroundsState,
   saved_snippets: savedSnippetsState,
   scheduled_messages: scheduledMessagesState,
+  reminders: remindersState,
+  navigation_views: navigationViewsState,
   stream: streamState,
   subscription: subscriptionState,
   user_settings: userSettingsState,
@@ -63,6 +70,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   recent_private_conversations: recentPrivateConversationsState,
   presence: presenceState,
   push_device: pushDevicesState,
+  device: devicesState,
   user_status: userStatusState,
   update_display_settings: displaySettingsState,
   update_global_notifications: notificationSettingsState,

@@ -5,6 +5,7 @@ import * as botViews from '../bots/views';
 import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
+import * as deviceViews from '../devices/views';
 import * as draftViews from '../drafts/views';
 import * as exportViews from '../export/views';
 import * as eventViews from '../events/views';
@@ -15,18 +16,23 @@ import * as messageEditViews from '../messages/edit';
 import * as messageFlagViews from '../messages/flag-views';
 import * as reactionViews from '../messages/reactions';
 import * as readReceiptViews from '../messages/read-receipts';
+import * as reportViews from '../messages/report';
 import * as submessageViews from '../messages/submessages';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as mutedUserViews from '../muted-users/views';
+import * as navigationViewViews from '../navigation-views/views';
 import * as profileFieldViews from '../profile-fields/views';
 import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
 import * as userStatusViews from '../user-status/views';
 import * as linkifierViews from '../linkifiers/views';
+import * as realmDomainViews from '../realm-domains/views';
 import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
 import * as realmViews from '../realm/views';
+import * as welcomeViews from '../realm/welcome';
+import * as reminderViews from '../reminders/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
@@ -61,8 +67,9 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/server_settings', endpoint: realmViews.serverSettings },
   { method: 'POST', path: '/fetch_api_key', endpoint: authViews.fetchApiKey },
-  { method: 'POST', path: '/dev_fetch_api_key', endpoint: authViews.devFetchApiKey, devOnly: true },
-  { method: 'GET', path: '/dev_list_users', endpoint: authViews.devListUsers, devOnly: true },
+  { method: 'POST', path: '/jwt/fetch_api_key', endpoint: authViews.jwtFetchApiKey },
+  { method: 'POST', path: '/dev_fetch_api_key', endpoint: authViews.devFetchApiKey },
+  { method: 'GET', path: '/dev_list_users', endpoint: authViews.devListUsers },
 
   { method: 'POST', path: '/register', endpoint: eventViews.registerView },
   { method: 'GET', path: '/events', endpoint: eventViews.getEvents },
@@ -81,12 +88,15 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/messages/:message_id', endpoint: messageDeleteViews.deleteMessageView },
   { method: 'GET', path: '/messages/:message_id/history', endpoint: messageEditViews.getMessageHistory },
   { method: 'GET', path: '/messages/:message_id/read_receipts', endpoint: readReceiptViews.readReceiptsView },
+  { method: 'POST', path: '/messages/:message_id/report', endpoint: reportViews.reportMessageView },
   { method: 'POST', path: '/messages/:message_id/reactions', endpoint: reactionViews.addReactionView },
   { method: 'DELETE', path: '/messages/:message_id/reactions', endpoint: reactionViews.removeReactionView },
   { method: 'POST', path: '/submessage', endpoint: submessageViews.submessageView },
   { method: 'POST', path: '/typing', endpoint: typingViews.setTypingStatus },
   { method: 'POST', path: '/messages/:message_id/typing', endpoint: typingViews.setEditingStatus },
 
+  { method: 'POST', path: '/register_client_device', endpoint: deviceViews.registerClientDevice },
+  { method: 'POST', path: '/remove_client_device', endpoint: deviceViews.removeClientDevice },
   { method: 'POST', path: '/mobile_push/register', endpoint: pushViews.registerDevice },
   { method: 'POST', path: '/mobile_push/test_notification', endpoint: pushViews.testNotification },
   { method: 'POST', path: '/mobile_push/e2ee/test_notification', endpoint: pushViews.encryptedTestNotification },
@@ -100,6 +110,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/users/me', endpoint: userViews.deactivateOwnAccount },
   { method: 'POST', path: '/users/me/avatar', endpoint: avatarViews.uploadOwnAvatarView },
   { method: 'DELETE', path: '/users/me/avatar', endpoint: userViews.deleteOwnAvatar },
+  { method: 'POST', path: '/users/me/api_key/regenerate', endpoint: userViews.regenerateOwnApiKeyView },
   { method: 'GET', path: '/users/me/subscriptions', endpoint: channelViews.getSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions', endpoint: channelViews.subscribe },
   { method: 'DELETE', path: '/users/me/subscriptions', endpoint: channelViews.unsubscribe },
@@ -128,17 +139,23 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/:user_id/reactivate', endpoint: userViews.reactivateUserView },
   { method: 'GET', path: '/users/:user_id_or_email/presence', endpoint: presenceViews.getUserPresence },
   { method: 'GET', path: '/users/:user_id/status', endpoint: userStatusViews.getUserStatus },
+  { method: 'POST', path: '/users/:user_id/status', endpoint: userStatusViews.updateStatusForUserView },
   { method: 'GET', path: '/users/me/:stream_id/topics', endpoint: messageViews.getChannelTopics },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
   { method: 'PATCH', path: '/realm/user_settings_defaults', endpoint: userViews.updateRealmUserSettingsDefaults },
+  { method: 'POST', path: '/realm/test_welcome_bot_custom_message', endpoint: welcomeViews.testWelcomeMessageView },
   { method: 'GET', path: '/realm/profile_fields', endpoint: profileFieldViews.getProfileFields },
   { method: 'POST', path: '/realm/profile_fields', endpoint: profileFieldViews.createProfileFieldView },
   { method: 'PATCH', path: '/realm/profile_fields', endpoint: profileFieldViews.reorderProfileFieldsView },
   { method: 'PATCH', path: '/realm/profile_fields/:field_id', endpoint: profileFieldViews.updateProfileFieldView },
   { method: 'DELETE', path: '/realm/profile_fields/:field_id', endpoint: profileFieldViews.removeProfileFieldView },
   { method: 'GET', path: '/realm/presence', endpoint: presenceViews.getRealmPresence },
+  { method: 'GET', path: '/realm/domains', endpoint: realmDomainViews.getRealmDomains },
+  { method: 'POST', path: '/realm/domains', endpoint: realmDomainViews.addRealmDomainView },
+  { method: 'PATCH', path: '/realm/domains/:domain', endpoint: realmDomainViews.updateRealmDomainView },
+  { method: 'DELETE', path: '/realm/domains/:domain', endpoint: realmDomainViews.removeRealmDomainView },
 
   { method: 'GET', path: '/streams', endpoint: channelViews.getChannels },
   { method: 'GET', path: '/streams/:stream_id', endpoint: channelViews.getChannel },
@@ -157,6 +174,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/bots', endpoint: botViews.getBots },
   { method: 'PATCH', path: '/bots/:bot_id', endpoint: botViews.updateBotView },
   { method: 'DELETE', path: '/bots/:bot_id', endpoint: botViews.deactivateBotView },
+  { method: 'GET', path: '/bots/:bot_id/api_key', endpoint: botViews.getBotApiKey },
   { method: 'POST', path: '/bots/:bot_id/api_key/regenerate', endpoint: botViews.regenerateBotApiKeyView },
 
   { method: 'POST', path: '/user_groups/create', endpoint: groupViews.createGroupView },
@@ -187,9 +205,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
   { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },
+  { method: 'POST', path: '/calls/nextcloud_talk/create', endpoint: callViews.createNextcloudTalkCall },
+  { method: 'POST', path: '/calls/constructorgroups/create', endpoint: callViews.createConstructorGroupsCall },
 
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
+  { method: 'GET', path: '/thumbnail/status/:realm_id_str/*filename', endpoint: uploadViews.thumbnailStatusView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 
@@ -208,6 +229,13 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/scheduled_messages', endpoint: scheduledMessageViews.createScheduledMessageView },
   { method: 'PATCH', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.editScheduledMessageView },
   { method: 'DELETE', path: '/scheduled_messages/:scheduled_message_id', endpoint: scheduledMessageViews.deleteScheduledMessageView },
+  { method: 'GET', path: '/navigation_views', endpoint: navigationViewViews.getNavigationViews },
+  { method: 'POST', path: '/navigation_views', endpoint: navigationViewViews.addNavigationViewView },
+  { method: 'PATCH', path: '/navigation_views/*fragment', endpoint: navigationViewViews.editNavigationViewView },
+  { method: 'DELETE', path: '/navigation_views/*fragment', endpoint: navigationViewViews.removeNavigationViewView },
+  { method: 'GET', path: '/reminders', endpoint: reminderViews.getReminders },
+  { method: 'POST', path: '/reminders', endpoint: reminderViews.createReminderView },
+  { method: 'DELETE', path: '/reminders/:reminder_id', endpoint: reminderViews.deleteReminderView },
 ];
 
 /**

@@ -17,6 +17,8 @@ export interface InviteSpec {
   /** An email invitation's address; undefined: a reusable link. */
   email?: string;
   notifyReferrerOnJoin?: boolean;
+  /** What the Welcome Bot tells the new account: null the organization's text, '' nothing. */
+  welcomeMessageCustomText: string | null;
 }
 
 /**
@@ -43,6 +45,7 @@ function insertInvite(stoa: Stoa, spec: InviteSpec): InviteRow {
         notify_referrer_on_join: spec.notifyReferrerOnJoin === false ? 0 : 1,
         invited_at: now,
         expires_at: spec.expiresInMinutes === null ? null : now + spec.expiresInMinutes * 60,
+        welcome_message_custom_text: spec.welcomeMessageCustomText,
       },
       spec.channelIds,
       spec.groupIds,

@@ -15,19 +15,20 @@ export interface InviteRow {
   invited_at: number;
   expires_at: number | null;
   status: number;
+  welcome_message_custom_text: string | null;
 }
 
 export type NewInvite = Pick<
   InviteRow,
-  'key' | 'is_multiuse' | 'email' | 'invited_by_user_id' | 'invited_as' | 'include_realm_default_subscriptions' | 'notify_referrer_on_join' | 'invited_at' | 'expires_at'
+  'key' | 'is_multiuse' | 'email' | 'invited_by_user_id' | 'invited_as' | 'include_realm_default_subscriptions' | 'notify_referrer_on_join' | 'invited_at' | 'expires_at' | 'welcome_message_custom_text'
 >;
 
 export function prepareInviteQueries(db: Statements) {
   const insert = db.prepare<[NewInvite]>(
     `INSERT INTO invites (key, is_multiuse, email, invited_by_user_id, invited_as, include_realm_default_subscriptions,
-       notify_referrer_on_join, invited_at, expires_at)
+       notify_referrer_on_join, invited_at, expires_at, welcome_message_custom_text)
      VALUES (@key, @is_multiuse, @email, @invited_by_user_id, @invited_as, @include_realm_default_subscriptions,
-       @notify_referrer_on_join, @invited_at, @expires_at)`,
+       @notify_referrer_on_join, @invited_at, @expires_at, @welcome_message_custom_text)`,
   );
   const addChannel = db.prepare<[number, number]>('INSERT OR IGNORE INTO invite_channels (invite_id, channel_id) VALUES (?, ?)');
   const addGroup = db.prepare<[number, number]>('INSERT OR IGNORE INTO invite_groups (invite_id, group_id) VALUES (?, ?)');

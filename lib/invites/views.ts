@@ -6,6 +6,7 @@ import { accessGroupForUpdate, refuseGuests } from '../groups/access';
 import { answerErrorAfterCommit, endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
 import { ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
+import { MAX_WELCOME_MESSAGE_LENGTH } from '../realm/welcome';
 import type { Stoa } from '../stoa';
 import { addUser } from '../users/actions';
 import { write } from '../events/send';
@@ -55,6 +56,7 @@ interface InviteParams {
   stream_ids: number[];
   group_ids: number[];
   include_realm_default_subscriptions: boolean;
+  welcome_message_custom_text?: string | null;
 }
 
 /**
@@ -70,6 +72,9 @@ function checkedInviteSpec(stoa: Stoa, user: UserRow, params: InviteParams): Inv
     channelIds: inviteChannelIds(stoa, user, params.stream_ids),
     groupIds: params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id),
     includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+    // Only administrators choose what the Welcome Bot says; anyone else's invitation uses
+    // the organization's text (level 416).
+    welcomeMessageCustomText: user.role <= Role.ADMINISTRATOR ? (params.welcome_message_custom_text ?? null) : null,
   };
 }
 
@@ -112,6 +117,7 @@ export const sendEmailInvites = endpoint<InviteParams & { invitee_emails: string
       stream_ids: { type: 'array', items: { type: 'integer' } },
       group_ids: { type: 'array', items: { type: 'integer' }, default: [] },
       include_realm_default_subscriptions: { type: 'boolean', default: false },
+      welcome_message_custom_text: { type: ['string', 'null'], maxLength: MAX_WELCOME_MESSAGE_LENGTH },
       notify_referrer_on_join: { type: 'boolean', default: true },
     },
     required: ['invitee_emails', 'stream_ids'],
@@ -162,6 +168,7 @@ export const createMultiuseInvite = endpoint<InviteParams>({
       stream_ids: { type: 'array', items: { type: 'integer' }, default: [] },
       group_ids: { type: 'array', items: { type: 'integer' }, default: [] },
       include_realm_default_subscriptions: { type: 'boolean', default: false },
+      welcome_message_custom_text: { type: ['string', 'null'], maxLength: MAX_WELCOME_MESSAGE_LENGTH },
     },
   },
   view: ({ stoa, user, params }) => {

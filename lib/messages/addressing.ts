@@ -48,9 +48,9 @@ export function normalizeContent(raw: string): string {
   return truncateContent(content);
 }
 
-/** Content over the realm's length, cut with Zulip's marker (messages and drafts alike). */
-export function truncateContent(content: string): string {
-  return truncate(content, MAX_MESSAGE_LENGTH, TRUNCATED_CONTENT_SUFFIX);
+/** Content over the realm's length (or `max`), cut with Zulip's marker (messages, drafts, quotes in notices). */
+export function truncateContent(content: string, max = MAX_MESSAGE_LENGTH): string {
+  return truncate(content, max, TRUNCATED_CONTENT_SUFFIX);
 }
 
 /** A topic over the realm's length, cut with an ellipsis (messages and drafts alike). */

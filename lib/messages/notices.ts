@@ -1,9 +1,10 @@
-import type { ChannelRow } from '../channels/queries';
+import { RecipientType, type ChannelRow } from '../channels/queries';
 import { NOTIFICATION_BOT_EMAIL } from '../realm/actions';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { sendMessage, type SendOptions } from './actions';
+import type { MessageRow } from './queries';
 
 /**
  * Messages the notification bot posts about channels, worded as Zulip words them. Each is
@@ -39,6 +40,49 @@ export function topicLink(channel: ChannelRow, topic: string): string {
 /** A link to one message in its topic, as Zulip's narrow URLs write it. */
 export function messageLink(stoa: Stoa, channel: ChannelRow, topic: string, messageId: number): string {
   return `${stoa.site}/#narrow/channel/${channel.id}-${narrowSlug(channel.name)}/topic/${narrowSlug(topic)}/near/${messageId}`;
+}
+
+/** Everyone in a direct conversation but, in a one-on-one conversation, whoever sent its first message (see RecipientType.PERSONAL). */
+export function directParticipants(stoa: Stoa, recipientId: number): UserRow[] {
+  const recipient = stoa.messages.recipient(recipientId)!;
+  const ids = recipient.type === RecipientType.PERSONAL ? [recipient.type_id] : stoa.messages.directGroupMembers(recipient.type_id);
+  return ids.map((id) => stoa.users.byId(id)!);
+}
+
+/** Everyone in a direct message's conversation, its sender included, by ID. */
+export function conversationPeople(stoa: Stoa, message: MessageRow): UserRow[] {
+  const people = directParticipants(stoa, message.recipient_id).filter((user) => user.id !== message.sender_id);
+  return [stoa.users.byId(message.sender_id)!, ...people].sort((a, b) => a.id - b.id);
+}
+
+/** A link to any message: in its topic, or in its direct conversation. */
+export function anyMessageLink(stoa: Stoa, message: MessageRow): string {
+  if (message.stream_id !== null) return messageLink(stoa, stoa.channels.byId(message.stream_id)!, message.topic, message.id);
+  const ids = conversationPeople(stoa, message).map((user) => user.id);
+  return `${stoa.site}/#narrow/dm/${ids.join(',')}/near/${message.id}`;
+}
+
+/** The #**channel>topic@id** syntax that renders as a link to one message. */
+export function messageLinkSyntax(channel: ChannelRow, topic: string, messageId: number): string {
+  return `#**${channel.name}>${topic}@${messageId}**`;
+}
+
+/** Silent mentions of people, listed as a sentence lists them ("A, B and C"). */
+export function mentionList(users: readonly UserRow[]): string {
+  const mentions = users.map(silentMention);
+  return mentions.length <= 1 ? mentions.join('') : `${mentions.slice(0, -1).join(', ')} and ${mentions.at(-1)}`;
+}
+
+/** A moment as the <time:...> syntax names it (UNIX seconds in), which each reader's client shows in their own time zone. */
+export function globalTime(seconds: number): string {
+  return `<time:${new Date(seconds * 1000).toISOString().replace(/\.\d+Z$/, '+00:00')}>`;
+}
+
+/** A fenced block (`info` names its kind: quote, spoiler, a language) that holds `text` whatever backticks it contains. */
+export function fenced(text: string, info = ''): string {
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}${info}\n${text}\n${fence}`;
 }
 
 /** The notification bot's sending options: internal, read by whoever caused the notice. */

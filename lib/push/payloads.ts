@@ -1,4 +1,5 @@
 import type { MessageRow } from '../messages/queries';
+import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { canAccessUser, INACCESSIBLE_USER_AVATAR_PATH, INACCESSIBLE_USER_NAME } from '../users/access';
 import { apiEmailFor } from '../users/actions';
@@ -89,7 +90,9 @@ export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) 
     time: message.date_sent,
     ...conversationFields(notice),
   };
-  const text = plainText(message.rendered_content);
+  // An organization that requires end-to-end encryption (level 409) lets no content through
+  // the legacy path: the phone learns only that there is a new message.
+  const text = realmSetting(stoa, 'realm_require_e2ee_push_notifications') ? 'New message' : plainText(message.rendered_content);
   const group = message.stream_id !== null || notice.directUserIds.length > 2;
   const apns = {
     alert: { title: title(notice, stoa), subtitle: group ? `${shown.fullName}:` : '', body: truncated(text).content },

@@ -58,6 +58,8 @@ export function preparePushQueries(db: Statements) {
   const markFailed = db.prepare<[string, number]>('UPDATE push_devices SET error_code = ? WHERE id = ?');
   const deleteByRelayId = db.prepare<[number]>('DELETE FROM push_devices WHERE relay_device_id = ?');
   const deviceById = db.prepare<[number], PushDeviceRow>('SELECT * FROM push_devices WHERE id = ?');
+  const deleteTokensOfUser = db.prepare<[number]>('DELETE FROM push_device_tokens WHERE user_id = ?');
+  const deleteDevicesOfUser = db.prepare<[number]>('DELETE FROM push_devices WHERE user_id = ?');
 
   return {
     tokensOfUser: (userId: number) => tokensOfUser.all(userId),
@@ -88,6 +90,11 @@ export function preparePushQueries(db: Statements) {
     markActive: (id: number, relayDeviceId: number) => void markActive.run(relayDeviceId, id),
     markFailed: (id: number, errorCode: string) => void markFailed.run(errorCode, id),
     deleteByRelayId: (relayDeviceId: number) => void deleteByRelayId.run(relayDeviceId),
+    /** Forgets every phone of the user, both kinds of registration: their API key changed, so those apps are logged out. */
+    forgetUser: (userId: number) => {
+      deleteTokensOfUser.run(userId);
+      deleteDevicesOfUser.run(userId);
+    },
   };
 }
 

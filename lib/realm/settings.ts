@@ -9,10 +9,11 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  * specification (level 392). Keys newer Zulip servers add to the same bundle but that neither
  * zulip.yaml nor our specification describes are left out:
  *   realm_can_set_delete_message_policy_group, realm_can_set_topics_policy_group,
- *   realm_require_e2ee_push_notifications, realm_send_channel_events_messages,
- *   realm_welcome_message_custom_text, max_bulk_new_subscription_messages,
+ *   realm_send_channel_events_messages,
+ *   max_bulk_new_subscription_messages,
  *   max_channel_folder_name_length, max_channel_folder_description_length,
- *   max_reminder_note_length, server_report_message_types.
+ *   (max_reminder_note_length and server_report_message_types are sent: reminders and
+ *   reports exist.)
  * Left out on purpose: demo_organization_scheduled_deletion_date, which Zulip sends only for a
  * demo organization (we have none), and keys of other fetch types (realm_billing,
  * realm_user_settings_defaults, realm_users, realm_user_groups, realm_emoji, ...).
@@ -136,7 +137,12 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   ownersOnly(setting('realm_message_retention_days', { type: 'integer', minimum: -1 }, -1)),
   setting('realm_name_changes_disabled', bool, false),
   setting('realm_require_unique_names', bool, false),
+  // Level 409: message content goes only to end-to-end-encrypted push registrations; legacy
+  // ones are told "New message" (lib/push/payloads.ts).
+  setting('realm_require_e2ee_push_notifications', bool, false),
   setting('realm_send_welcome_emails', bool, true),
+  // What the Welcome Bot tells people who join through an invitation (lib/realm/welcome.ts); '' nothing.
+  setting('realm_welcome_message_custom_text', { type: 'string', maxLength: 8000 }, ''),
   // Whether messages may use the empty topic; channels with topics_policy 'inherit' follow it.
   setting(
     'realm_topics_policy',
@@ -202,6 +208,15 @@ const GIPHY_RATINGS = {
   r: { name: 'Rated R: restricted', id: 5 },
 };
 
+/** Why a message may be reported, with the name the report gives each reason (register's server_report_message_types). */
+export const REPORT_MESSAGE_TYPES: ReadonlyArray<{ key: string; name: string }> = [
+  { key: 'spam', name: 'Spam' },
+  { key: 'harassment', name: 'Harassment' },
+  { key: 'inappropriate', name: 'Inappropriate content' },
+  { key: 'norms', name: 'Violates community norms' },
+  { key: 'other', name: 'Other reason' },
+];
+
 /**
  * Keys of register's `realm` bundle that describe this server rather than the organization,
  * with the values a small self-hosted server sends: no file uploads, no push notifications,
@@ -215,6 +230,8 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   max_stream_description_length: 1024,
   max_topic_length: 60,
   max_message_length: 10000,
+  max_reminder_note_length: 1000,
+  server_report_message_types: REPORT_MESSAGE_TYPES,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,

@@ -2,7 +2,7 @@ import { unixSeconds } from '../clock';
 import { sendEvent, write } from '../events/send';
 import { ApiError, badRequest } from '../http/errors';
 import { sendMessage } from '../messages/actions';
-import { notificationBot, noticeOptions } from '../messages/notices';
+import { globalTime, notificationBot, noticeOptions } from '../messages/notices';
 import { serverTimer } from '../server-timer';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -11,7 +11,7 @@ import { presentScheduledMessage } from './present';
 import type { ScheduledMessageRow } from './queries';
 
 /**
- * The server sends scheduled messages itself. One timer waits for the earliest message due;
+ * The server sends scheduled messages (and reminders, kept with them) itself. One timer waits for the earliest message due;
  * every change to the scheduled messages re-arms it, and each time it fires it sends every
  * message whose time has come, then waits for the next. A server that was stopped when a
  * message came due sends it when it starts again, as Zulip's delivery worker does when it
@@ -62,6 +62,13 @@ function deliverOne(stoa: Stoa, row: ScheduledMessageRow): boolean {
       if (unixSeconds(stoa.clock) > row.scheduled_timestamp + LATE_CUTOFF_SECONDS) {
         throw badRequest('Message could not be sent at the scheduled time.');
       }
+      if (row.reminder_target_message_id !== null) {
+        // A reminder: the notification bot reminds its user, who has not read it yet.
+        const messageId = sendMessage(stoa, notificationBot(stoa), { type: 'direct', users: [sender] }, row.content, noticeOptions(() => false));
+        stoa.scheduledMessages.markDelivered(row.id, messageId);
+        sendEvent(stoa, { type: 'reminders', op: 'remove', reminder_id: row.id }, [sender.id]);
+        return;
+      }
       const to = JSON.parse(row.to_ids) as number[];
       const addressee = checkedAddressee(stoa, sender, row.type, to, row.topic);
       const messageId = sendMessage(stoa, sender, addressee, row.content, {
@@ -88,7 +95,8 @@ function recordFailure(stoa: Stoa, row: ScheduledMessageRow, sender: UserRow, wh
   try {
     write(stoa, () => {
       stoa.scheduledMessages.markFailed(row.id, why);
-      if (!sender.is_active) return;
+      // A reminder stays listed as failed; there is no event to say so, and nothing to fix.
+      if (!sender.is_active || row.reminder_target_message_id !== null) return;
       sendEvent(
         stoa,
         { type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(stoa.scheduledMessages.get(sender.id, row.id)!) },
@@ -110,11 +118,9 @@ function recordFailure(stoa: Stoa, row: ScheduledMessageRow, sender: UserRow, wh
 
 /** The notification bot's message to a sender whose scheduled message was not sent. */
 function failureNotice(row: ScheduledMessageRow, why: string): string {
-  // A global time, which each reader's client shows in their own time zone.
-  const when = new Date(row.scheduled_timestamp * 1000).toISOString().replace(/\.\d+Z$/, '+00:00');
   const quoted = why
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
-  return `Your message scheduled for <time:${when}> could not be sent:\n\n${quoted}\n\n[See your scheduled messages](#scheduled)`;
+  return `Your message scheduled for ${globalTime(row.scheduled_timestamp)} could not be sent:\n\n${quoted}\n\n[See your scheduled messages](#scheduled)`;
 }

@@ -19,6 +19,9 @@ export interface ScheduledMessageRow {
   delivered_message_id: number | null;
   failed: number;
   failure_message: string | null;
+  /** Set for a reminder: the message it is about (a reminder is sent to its sender by the notification bot). */
+  reminder_target_message_id: number | null;
+  reminder_note: string | null;
 }
 
 /** A scheduled message's contents as checked, ready to store. */
@@ -50,10 +53,24 @@ function columnsOf(fields: ScheduledFields): Columns {
 
 export function prepareScheduledMessageQueries(db: Statements) {
   const pendingOf = db.prepare<[number], ScheduledMessageRow>(
-    'SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY scheduled_timestamp, id',
+    `SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 AND reminder_target_message_id IS NULL
+     ORDER BY scheduled_timestamp, id`,
   );
   const get = db.prepare<[number, number], ScheduledMessageRow>(
-    'SELECT * FROM scheduled_messages WHERE id = ? AND sender_id = ?',
+    'SELECT * FROM scheduled_messages WHERE id = ? AND sender_id = ? AND reminder_target_message_id IS NULL',
+  );
+  const remindersOf = db.prepare<[number], ScheduledMessageRow>(
+    `SELECT * FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 AND reminder_target_message_id IS NOT NULL
+     ORDER BY scheduled_timestamp, id`,
+  );
+  const getReminder = db.prepare<[number, number], ScheduledMessageRow>(
+    'SELECT * FROM scheduled_messages WHERE id = ? AND sender_id = ? AND reminder_target_message_id IS NOT NULL',
+  );
+  const insertReminder = db.prepare<[number, ...Columns, number, string | null]>(
+    `INSERT INTO scheduled_messages
+       (sender_id, type, to_ids, topic, content, rendered_content, sending_client, scheduled_timestamp, read_by_sender,
+        reminder_target_message_id, reminder_note)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const nextDue = db.prepare<[], { scheduled_timestamp: number }>(
     'SELECT scheduled_timestamp FROM scheduled_messages WHERE delivered = 0 AND failed = 0 ORDER BY scheduled_timestamp, id LIMIT 1',
@@ -85,6 +102,12 @@ export function prepareScheduledMessageQueries(db: Statements) {
     pendingOf: (userId: number) => pendingOf.all(userId),
     /** One of the user's scheduled messages, sent or not; another user's is as good as missing. */
     get: (userId: number, id: number) => get.get(id, userId),
+    /** The user's reminders not yet sent (failed ones included), soonest first. */
+    remindersOf: (userId: number) => remindersOf.all(userId),
+    /** One of the user's reminders, sent or not. */
+    getReminder: (userId: number, id: number) => getReminder.get(id, userId),
+    insertReminder: (userId: number, fields: ScheduledFields, targetMessageId: number, note: string | null) =>
+      Number(insertReminder.run(userId, ...columnsOf(fields), targetMessageId, note).lastInsertRowid),
     /** When the next message waiting to be sent is due (UNIX seconds), if any is. */
     nextDueTimestamp: () => nextDue.get()?.scheduled_timestamp,
     /** The earliest message waiting to be sent whose time has come by `now` (UNIX seconds). */

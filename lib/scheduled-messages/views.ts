@@ -43,8 +43,8 @@ function notInFuture(): ApiError {
   return badRequest('Scheduled delivery time must be in the future.');
 }
 
-/** A delivery time must be later than now, and one a date can name. */
-function checkDeliveryTime(stoa: Stoa, timestamp: number): number {
+/** A delivery time must be later than now, and one a date can name (scheduled messages and reminders alike). */
+export function checkDeliveryTime(stoa: Stoa, timestamp: number): number {
   if (timestamp * 1000 <= stoa.clock.now()) throw notInFuture();
   if (timestamp > MAX_TIMESTAMP) throw badRequest('scheduled_delivery_timestamp is too large');
   return timestamp;

@@ -112,6 +112,19 @@ export function pathIdOfToken(stoa: Stoa, token: string): string | undefined {
 }
 
 /** GET /user_uploads/{realm_id_str}/{filename}: a temporary URL for a file the caller may read. */
+/**
+ * GET /thumbnail/status/{realm_id_str}/{filename} (level 479), which clients poll until an
+ * image's thumbnail is ready. Stoa makes a thumbnail when it is first asked for, so every
+ * image it could read has one ready to serve; other files have none.
+ */
+export const thumbnailStatusView = endpoint<{ realm_id_str: number; filename: string }>({
+  pathPatterns: { realm_id_str: /^\d+$/ },
+  params: { properties: { realm_id_str: { type: 'integer' }, filename: { type: 'string' } }, required: ['realm_id_str', 'filename'] },
+  view: ({ stoa, user, params }) => ({
+    has_thumbnail: downloadable(stoa, user, `${params.realm_id_str}/${params.filename}`).width !== null,
+  }),
+});
+
 export const temporaryUrlView = endpoint<{ realm_id_str: number; filename: string }>({
   pathPatterns: { realm_id_str: /^\d+$/ },
   params: { properties: { realm_id_str: { type: 'integer' }, filename: { type: 'string' } }, required: ['realm_id_str', 'filename'] },

@@ -3,7 +3,7 @@ import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import { requireHuman } from '../presence/views';
 import type { Stoa } from '../stoa';
-import type { UserRow } from '../users/queries';
+import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { updateUserStatus } from './actions';
 import { presentStatus } from './present';
@@ -24,36 +24,64 @@ interface UpdateStatusParams {
   reaction_type?: string;
 }
 
+const STATUS_PARAMS = {
+  status_text: { type: 'string' },
+  emoji_name: { type: 'string' },
+  emoji_code: { type: 'string' },
+  reaction_type: { type: 'string' },
+} as const;
+
+/** A status change as asked for, checked as Zulip checks it; `away` only from the user themself. */
+function checkedChange(stoa: Stoa, params: UpdateStatusParams): { away?: boolean; statusText?: string; emoji?: EmojiChoice } {
+  const statusText = params.status_text?.trim();
+  if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
+    throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
+  }
+  const { away, emoji_name: emojiName, emoji_code: emojiCode, reaction_type: reactionType } = params;
+  if (away === undefined && statusText === undefined && emojiName === undefined) {
+    throw badRequest('Client did not pass any new values.');
+  }
+  let emoji: EmojiChoice | undefined;
+  if (emojiName === '') {
+    // An empty name clears the emoji.
+    emoji = { name: '', code: '', reactionType: 'unicode_emoji' };
+  } else if (emojiName !== undefined) {
+    emoji = checkEmoji(stoa.realmEmoji, completeEmoji(stoa.realmEmoji, emojiName, emojiCode, reactionType));
+  } else if (emojiCode || reactionType) {
+    throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+  }
+  return { away, statusText, emoji };
+}
+
 export const updateStatusView = endpoint<UpdateStatusParams>({
-  params: {
-    properties: {
-      status_text: { type: 'string' },
-      away: { type: 'boolean' },
-      emoji_name: { type: 'string' },
-      emoji_code: { type: 'string' },
-      reaction_type: { type: 'string' },
-    },
-  },
+  params: { properties: { ...STATUS_PARAMS, away: { type: 'boolean' } } },
   view: ({ stoa, user, params }) => {
     requireHuman(user);
-    const statusText = params.status_text?.trim();
-    if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
-      throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
-    }
-    const { away, emoji_name: emojiName, emoji_code: emojiCode, reaction_type: reactionType } = params;
-    if (away === undefined && statusText === undefined && emojiName === undefined) {
-      throw badRequest('Client did not pass any new values.');
-    }
-    let emoji: EmojiChoice | undefined;
-    if (emojiName === '') {
-      // An empty name clears the emoji.
-      emoji = { name: '', code: '', reactionType: 'unicode_emoji' };
-    } else if (emojiName !== undefined) {
-      emoji = checkEmoji(stoa.realmEmoji, completeEmoji(stoa.realmEmoji, emojiName, emojiCode, reactionType));
-    } else if (emojiCode || reactionType) {
-      throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
-    }
-    updateUserStatus(stoa, user, { away, statusText, emoji });
+    updateUserStatus(stoa, user, checkedChange(stoa, params));
+    return {};
+  },
+});
+
+/** A person whose status can be read or set: active, and no bot. */
+function statusHolder(stoa: Stoa, userId: number): UserRow {
+  const target = stoa.users.byId(userId);
+  if (!target || target.is_system_bot || target.is_bot) throw badRequest('No such user');
+  if (!target.is_active) throw badRequest('User is deactivated');
+  return target;
+}
+
+/**
+ * POST /users/{user_id}/status (levels 407, 473): an administrator sets someone else's
+ * status, which everyone is told of as if they had set it themself. An administrator's bot
+ * may do it too.
+ */
+export const updateStatusForUserView = endpoint<UpdateStatusParams & { user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' }, ...STATUS_PARAMS }, required: ['user_id'] },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    if (user.role > Role.ADMINISTRATOR) throw badRequest('Insufficient permission');
+    const target = statusHolder(stoa, params.user_id);
+    updateUserStatus(stoa, target, checkedChange(stoa, params));
     return {};
   },
 });
@@ -66,10 +94,5 @@ export const getOwnStatus = endpoint({
 export const getUserStatus = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
-  view: ({ stoa, params, req }) => {
-    const target = stoa.users.byId(params.user_id);
-    if (!target || target.is_system_bot || target.is_bot) throw badRequest('No such user');
-    if (!target.is_active) throw badRequest('User is deactivated');
-    return { status: statusOf(stoa, target, reactionTypeNamesFor(req)) };
-  },
+  view: ({ stoa, params, req }) => ({ status: statusOf(stoa, statusHolder(stoa, params.user_id), reactionTypeNamesFor(req)) }),
 });

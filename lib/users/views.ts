@@ -9,7 +9,7 @@ import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '.
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, resetAvatar } from './actions';
+import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, regenerateOwnApiKey, resetAvatar } from './actions';
 import { isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
 import {
   changeFullName,
@@ -374,6 +374,12 @@ export const deactivateOwnAccount = endpoint({
     deactivateUser(stoa, user.id);
     return {};
   },
+});
+
+/** POST /users/me/api_key/regenerate: the caller's new API key. */
+export const regenerateOwnApiKeyView = endpoint({
+  params: NO_PARAMS,
+  view: ({ stoa, user }) => ({ api_key: regenerateOwnApiKey(stoa, user.id) }),
 });
 
 /** Drops an uploaded avatar for the provider-hosted one (the only kind Stoa has so far). */

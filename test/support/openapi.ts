@@ -14,6 +14,8 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 
 const YAML_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip.yaml');
+/** Zulip 12's description (feature level 488): what 10.2's lacks is taken from it, when it is there. */
+const YAML_12_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip-12.yaml');
 
 export const openapiAvailable: boolean = fs.existsSync(YAML_PATH);
 export const skipReason: string | undefined = openapiAvailable
@@ -119,6 +121,29 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   // Its success body is the plain one; its errors are generic coded errors.
   { operation: 'POST /mobile_push/e2ee/test_notification', success: 'SimpleSuccess', since: 420 },
   { operation: 'POST /mobile_push/register', success: 'SimpleSuccess', since: 406 },
+  // Register fields of newer feature levels (their operations and events come from zulip-12.yaml).
+  {
+    in: ['path:POST /register'],
+    property: 'reminders',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/Reminder' } },
+    since: 399,
+  },
+  { in: ['path:POST /register'], property: 'max_reminder_note_length', schema: { type: 'integer' }, since: 415 },
+  { in: ['path:POST /register'], property: 'devices', schema: { type: 'object', additionalProperties: { type: 'object' } }, since: 468 },
+  { in: ['path:POST /register'], property: 'realm_require_e2ee_push_notifications', schema: { type: 'boolean' }, since: 409 },
+  { in: ['path:POST /register'], property: 'realm_welcome_message_custom_text', schema: { type: 'string' }, since: 416 },
+  {
+    in: ['path:POST /register'],
+    property: 'navigation_views',
+    schema: { type: 'array', items: { $ref: '#/components/schemas/NavigationView' } },
+    since: 390,
+  },
+  {
+    in: ['path:POST /register'],
+    property: 'server_report_message_types',
+    schema: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['key', 'name'], properties: { key: { type: 'string' }, name: { type: 'string' } } } },
+    since: 435,
+  },
   // Zulip's widgets endpoint, which its OpenAPI description leaves out (it has the event).
   { operation: 'POST /submessage', success: 'SimpleSuccess', since: 'undocumented' },
   // Uploading an avatar, which Zulip's OpenAPI description leaves out: it answers the new URL.
@@ -495,7 +520,28 @@ function addEvent(doc: JsonObject, variant: object): void {
   variants.push(variant);
 }
 
+/**
+ * Copies in what zulip-12.yaml describes and this document lacks: operations, event variants
+ * (by type and op) and the components they refer to. What both describe keeps 10.2's shape.
+ */
+function addFromZulip12(doc: JsonObject): void {
+  const newer = YAML.parse(fs.readFileSync(YAML_12_PATH, 'utf8'), { maxAliasCount: -1 }) as JsonObject;
+  for (const [section, entries] of Object.entries(newer.components as JsonObject)) {
+    const mine = ((doc.components as JsonObject)[section] ??= {}) as JsonObject;
+    for (const [name, value] of Object.entries(entries as JsonObject)) mine[name] ??= value;
+  }
+  const paths = doc.paths as JsonObject;
+  for (const [template, item] of Object.entries(newer.paths as JsonObject)) {
+    if (!isObject(item)) continue;
+    const mine = (paths[template] ??= { parameters: item.parameters }) as JsonObject;
+    for (const method of HTTP_METHODS) if (isObject(item[method])) mine[method] ??= item[method];
+  }
+  const known = new Set(eventVariants(doc).map(variantKey));
+  for (const variant of eventVariants(newer)) if (!known.has(variantKey(variant))) addEvent(doc, variant);
+}
+
 function applyNewerThan10_2(doc: JsonObject): void {
+  if (fs.existsSync(YAML_12_PATH)) addFromZulip12(doc);
   for (const entry of NEWER_THAN_10_2) {
     if ('event' in entry) {
       addEvent(doc, entry.event);
@@ -723,8 +769,9 @@ function decodeSegment(segment: string): string {
  */
 function fit(route: Route, segments: string[]): number[] | undefined {
   const last = route.segments.at(-1);
-  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is "4e/m2A3.../zulip.txt").
-  const restOfPath = last !== undefined && 'param' in last && last.param === 'filename';
+  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is
+  // "4e/m2A3.../zulip.txt"), as is a navigation view's {fragment} ("narrow/is/alerted").
+  const restOfPath = last !== undefined && 'param' in last && (last.param === 'filename' || last.param === 'fragment');
   if (restOfPath ? segments.length < route.segments.length : route.segments.length !== segments.length) return undefined;
   const scores: number[] = [];
   for (const [index, part] of route.segments.entries()) {

@@ -1,0 +1,58 @@
+import { write } from '../events/send';
+import { endpoint } from '../http/endpoint';
+import { administratorRequired } from '../http/errors';
+import { sendMessage } from '../messages/actions';
+import { normalizeContent } from '../messages/addressing';
+import { noticeOptions } from '../messages/notices';
+import type { Stoa } from '../stoa';
+import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
+import { Role, type UserRow } from '../users/queries';
+import { createSystemBot } from './actions';
+import { realmSetting } from './settings-store';
+
+/**
+ * The Welcome Bot's custom message (Zulip's level 416): text an organization's administrators
+ * write for new accounts, set for the organization (`welcome_message_custom_text`) or for one
+ * invitation. The bot sends it to whoever joins through an invitation.
+ */
+
+/** Zulip's longest welcome message, in code points. */
+export const MAX_WELCOME_MESSAGE_LENGTH = 8000;
+
+const WELCOME_BOT_EMAIL = `welcome-bot@${INTERNAL_EMAIL_DOMAIN}`;
+
+/**
+ * The Welcome Bot, made the first time it is needed: organizations created before it existed
+ * have none, and one that never sends a welcome message needs none. Call inside `write`.
+ */
+function welcomeBot(stoa: Stoa): UserRow {
+  const existing = stoa.users.byAnyEmail(WELCOME_BOT_EMAIL);
+  return existing ?? stoa.users.byId(createSystemBot(stoa, WELCOME_BOT_EMAIL, 'Welcome Bot'))!;
+}
+
+/** The Welcome Bot's direct message to a user; answers its ID. The text must not be blank. */
+function sendWelcomeMessage(stoa: Stoa, user: UserRow, text: string): number {
+  const content = normalizeContent(text);
+  return write(stoa, () => sendMessage(stoa, welcomeBot(stoa), { type: 'direct', users: [user] }, content, noticeOptions(() => false)));
+}
+
+/**
+ * Welcomes someone who joined through an invitation: with the invitation's own text, or the
+ * organization's when it has none; an empty text sends nothing. Call inside `write`.
+ */
+export function welcomeNewcomer(stoa: Stoa, newcomer: UserRow, invitationText: string | null): void {
+  const text = invitationText ?? (realmSetting(stoa, 'realm_welcome_message_custom_text') as string);
+  if (text.trim() !== '') sendWelcomeMessage(stoa, newcomer, text);
+}
+
+/** POST /realm/test_welcome_bot_custom_message: an administrator sees the message as a newcomer would. */
+export const testWelcomeMessageView = endpoint<{ welcome_message_custom_text: string }>({
+  params: {
+    properties: { welcome_message_custom_text: { type: 'string', maxLength: MAX_WELCOME_MESSAGE_LENGTH } },
+    required: ['welcome_message_custom_text'],
+  },
+  view: ({ stoa, user, params }) => {
+    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    return { message_id: sendWelcomeMessage(stoa, user, params.welcome_message_custom_text) };
+  },
+});
