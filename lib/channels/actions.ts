@@ -38,6 +38,7 @@ export interface NewChannelSpec {
   historyPublicToSubscribers: boolean;
   messageRetentionDays: number | null;
   topicsPolicy: TopicsPolicy;
+  folderId: number | null;
   isDefault: boolean;
   /** Parsed values for the settings the creator chose; the rest get their defaults. */
   groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
@@ -80,7 +81,7 @@ export function createChannel(stoa: Stoa, creator: UserRow, spec: NewChannelSpec
     history_public_to_subscribers: spec.historyPublicToSubscribers ? 1 : 0,
     message_retention_days: spec.messageRetentionDays,
     topics_policy: spec.topicsPolicy,
-    folder_id: null,
+    folder_id: spec.folderId,
     is_default: spec.isDefault ? 1 : 0,
     ...settingGroups,
   });

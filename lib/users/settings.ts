@@ -93,7 +93,8 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
   // 1 always, 2 only in conversation views, 3 never.
   { name: 'web_mark_read_on_scroll_policy', schema: oneOfInts(1, 2, 3), default: 1, legacy: 'none' },
   // 1 opens the channel's top topic, 2 its whole feed. Newer servers add 3 and 4.
-  { name: 'web_channel_default_view', schema: oneOfInts(1, 2), default: 1, legacy: 'none' },
+  // 1 top topic, 2 channel feed, 3 list of topics, 4 top unread topic.
+  { name: 'web_channel_default_view', schema: oneOfInts(1, 2, 3, 4), default: 1, legacy: 'none' },
   { name: 'starred_message_counts', schema: bool, default: true, legacy: 'display' },
   { name: 'receives_typing_notifications', schema: bool, default: true, legacy: 'none' },
   { name: 'web_suggest_update_timezone', schema: bool, default: true, legacy: 'none' },
