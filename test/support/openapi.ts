@@ -962,6 +962,14 @@ export function responseProblems(method: string, path: string, status: number, b
       const newerRoute = findRoute(newer, method, path);
       if (newerRoute) return capped(checkResponse(newer, operation, newerRoute, status, body));
     }
+    // So is each event of a kind 10.2 does not know, the rest of the batch against 10.2.
+    if (route?.template === '/events' && openapi12Available && isObject(body) && Array.isArray(body.events)) {
+      const newer = body.events.filter((event) => isObject(event) && !hasVariant(state, event));
+      if (newer.length > 0) {
+        const known = { ...body, events: body.events.filter((event) => !newer.includes(event)) };
+        return capped([...checkResponse(state, operation, route, status, known), ...newer.flatMap((event) => eventProblems(event))]);
+      }
+    }
     return capped(checkResponse(state, operation, route, status, body));
   } catch (error) {
     return crashed(error);
