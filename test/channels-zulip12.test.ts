@@ -419,6 +419,16 @@ describe('smaller changes', () => {
     assert.equal((await user.patch('/settings', { web_channel_default_view: 5 })).status, 400);
   });
 
+  test('web_left_sidebar_show_channel_folders is a personal setting, on by default (feature level 411)', async () => {
+    const user = await server.createUser();
+    assert.equal((await register(user, { fetch_event_types: ['user_settings'] })).user_settings.web_left_sidebar_show_channel_folders, true);
+    const events = await listen12(user, { event_types: ['user_settings'] });
+    assert.equal((await user.patch('/settings', { web_left_sidebar_show_channel_folders: false })).status, 200);
+    assert.deepEqual(await events(), [{ type: 'user_settings', op: 'update', property: 'web_left_sidebar_show_channel_folders', value: false }]);
+    const state = await user.post('/register', { fetch_event_types: ['user_settings'] });
+    assert.equal(state.body.user_settings.web_left_sidebar_show_channel_folders, false);
+  });
+
   test('include_subscribers=partial is accepted and gives full lists for small channels (feature level 412)', async () => {
     const { id } = await createChannel(server.owner);
     const state = await register(server.owner, { fetch_event_types: ['subscription'], include_subscribers: 'partial' });

@@ -129,6 +129,12 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 392,
   })),
   {
+    in: ['path:POST /register.user_settings', 'path:POST /register.realm_user_settings_defaults'],
+    property: 'web_left_sidebar_show_channel_folders',
+    schema: { type: 'boolean' },
+    since: 411,
+  },
+  {
     in: ['path:POST /users/me/subscriptions', 'path:PATCH /users/me/subscriptions'],
     property: 'new_subscription_messages_sent',
     schema: { type: 'boolean' },
@@ -489,12 +495,17 @@ function addToEvent(doc: JsonObject, target: string, property: string, schema: o
   addOrWiden(branch, property, schema);
 }
 
-/** 'path:POST /users/me/presence': the closed branch of that operation's 200 body. */
+/**
+ * 'path:POST /users/me/presence': the closed branch of that operation's 200 body;
+ * 'path:POST /register.user_settings': an object property of it.
+ */
 function addToOperation(doc: JsonObject, operation: string, property: string, schema: object): void {
-  const [method, template] = operation.split(' ');
+  const [method, path] = operation.split(' ');
+  const [template, ...nested] = path.split('.');
   const op = (doc.paths as JsonObject)[template] as JsonObject | undefined;
   const body = op && successSchema(doc, op[method.toLowerCase()]);
-  const closed = isObject(body) && Array.isArray(body.allOf) ? body.allOf.find(isClosedObject) : undefined;
+  let closed = isObject(body) && Array.isArray(body.allOf) ? body.allOf.find(isClosedObject) : undefined;
+  for (const name of nested) closed = isObject(closed) ? (closed.properties as JsonObject)[name] : undefined;
   if (!isObject(closed)) throw new Error(`NEWER_THAN_10_2: no closed 200 schema for ${operation}`);
   addOrWiden(closed, property, schema);
 }
