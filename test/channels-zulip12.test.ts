@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Browser } from './support/browser';
 import type { ApiResponse, Client } from './support/client';
 import { createChannel, uniqueName } from './support/channels';
 import { listen } from './support/events';
@@ -159,6 +160,24 @@ describe('channel folders (feature levels 389, 410, 414, 418)', () => {
     assert.deepEqual((await events()).map((e) => [e.property, e.value]), [['folder_id', other]]);
     const subscription = (await register(server.owner, { fetch_event_types: ['subscription'] })).subscriptions.find((s: { stream_id: number }) => s.stream_id === id);
     assert.equal(subscription.folder_id, other);
+  });
+});
+
+describe('channel folders for spectators', () => {
+  test('a visitor sees only the folders holding a web-public channel', async () => {
+    const site = await TestServer.start({ webPublic: true });
+    try {
+      await site.owner.patch('/realm', { enable_spectator_access: true });
+      const folder = async (name: string) => (await site.owner.post('/channel_folders/create', { name, description: '' })).body.channel_folder_id;
+      const open = await folder('Open');
+      await folder('Members only');
+      await createChannel(site.owner, { is_web_public: true, folder_id: open });
+      const state = await new Browser(site.url).post('/register', { fetch_event_types: ['channel_folders'] });
+      assert.equal(state.status, 200, JSON.stringify(state.body));
+      assert.deepEqual(state.body.channel_folders.map((f: { id: number }) => f.id), [open]);
+    } finally {
+      await site.close();
+    }
   });
 });
 
