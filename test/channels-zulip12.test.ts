@@ -332,6 +332,13 @@ describe('topics_policy and who may set it (feature levels 392, 404)', () => {
     assert.equal(realm.realm_mandatory_topics, false);
     assert.equal((await member.patch(`/streams/${id}`, { topics_policy: 'disable_empty_topic' })).body.msg, 'Insufficient permission');
     assert.equal((await member.post('/users/me/subscriptions', { subscriptions: [{ name: uniqueName() }], topics_policy: 'disable_empty_topic' })).body.msg, 'Insufficient permission');
+    const realmEvents = await listen12(member, { event_types: ['realm'] });
+    const members = server.groupId('role:members');
+    await server.owner.patch('/realm', { can_set_topics_policy_group: { new: members } });
+    assert.deepEqual(await realmEvents(), [{ type: 'realm', op: 'update_dict', property: 'default', data: { can_set_topics_policy_group: members } }]);
+    assert.equal((await member.patch(`/streams/${id}`, { topics_policy: 'allow_empty_topic' })).status, 200);
+    await server.owner.patch('/realm', { can_set_topics_policy_group: { new: server.groupId('role:moderators') } });
+    assert.equal((await member.patch(`/streams/${id}`, { topics_policy: 'disable_empty_topic' })).body.msg, 'Insufficient permission');
     await server.owner.patch(`/users/${member.userId}`, { role: MODERATOR });
     assert.equal((await member.patch(`/streams/${id}`, { topics_policy: 'disable_empty_topic' })).status, 200);
     assert.equal((await member.get(`/streams/${id}`)).body.stream.topics_policy, 'disable_empty_topic');

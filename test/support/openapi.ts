@@ -122,12 +122,10 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   ...['max_channel_folder_name_length', 'max_channel_folder_description_length', 'max_bulk_new_subscription_messages'].map(
     (property) => ({ in: ['path:POST /register'], property, schema: { type: 'integer' }, since: 397 }),
   ),
-  ...['realm_can_set_topics_policy_group', 'realm_can_set_delete_message_policy_group'].map((property) => ({
-    in: ['path:POST /register'],
-    property,
-    schema: GROUP_SETTING,
-    since: 392,
-  })),
+  ...['can_set_topics_policy_group', 'can_set_delete_message_policy_group'].flatMap((setting) => [
+    { in: ['path:POST /register'], property: `realm_${setting}`, schema: GROUP_SETTING, since: 392 },
+    { in: ['event:realm/update_dict.data'], property: setting, schema: GROUP_SETTING, since: 392 },
+  ]),
   {
     in: ['path:POST /register.user_settings', 'path:POST /register.realm_user_settings_defaults'],
     property: 'web_left_sidebar_show_channel_folders',
