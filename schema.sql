@@ -160,7 +160,9 @@ CREATE TABLE channel_folders (
   rendered_description TEXT NOT NULL DEFAULT '',
   date_created      INTEGER NOT NULL,
   creator_id        INTEGER REFERENCES users (id),
-  is_archived       INTEGER NOT NULL DEFAULT 0
+  is_archived       INTEGER NOT NULL DEFAULT 0,
+  -- Where clients list it: increasing, from 0.
+  position          INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- Channels (Zulip's streams). `name_key` is the name folded for case-insensitive uniqueness.
@@ -194,7 +196,11 @@ CREATE TABLE streams (
   can_delete_any_message_group_id            INTEGER NOT NULL REFERENCES user_groups (id),
   can_delete_own_message_group_id            INTEGER NOT NULL REFERENCES user_groups (id),
   can_move_messages_out_of_channel_group_id  INTEGER NOT NULL REFERENCES user_groups (id),
-  can_move_messages_within_channel_group_id  INTEGER NOT NULL REFERENCES user_groups (id)
+  can_move_messages_within_channel_group_id  INTEGER NOT NULL REFERENCES user_groups (id),
+  -- Added to existing databases later, where SQLite cannot add a NOT NULL reference: every
+  -- channel is given one on creation all the same.
+  can_resolve_topics_group_id                INTEGER,
+  can_create_topic_group_id                  INTEGER
 ) STRICT;
 
 -- A user's membership of a channel's recipient, with their personal settings for it.

@@ -330,6 +330,19 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT;
       CREATE INDEX client_devices_by_user ON client_devices (user_id);
     `),
+  // 18 -> 19: channel folders get their place in the organization's order (by ID until now),
+  // and channels the permissions to resolve topics and to start new ones, which begin as
+  // Zulip's defaults: nobody beyond the organization's own setting, and everyone.
+  (db) =>
+    db.exec(`
+      ALTER TABLE channel_folders ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+      UPDATE channel_folders SET position = (SELECT count(*) FROM channel_folders f WHERE f.id < channel_folders.id);
+      ALTER TABLE streams ADD COLUMN can_resolve_topics_group_id INTEGER;
+      ALTER TABLE streams ADD COLUMN can_create_topic_group_id INTEGER;
+      UPDATE streams SET
+        can_resolve_topics_group_id = (SELECT id FROM user_groups WHERE name = 'role:nobody' AND is_system_group = 1),
+        can_create_topic_group_id = (SELECT id FROM user_groups WHERE name = 'role:everyone' AND is_system_group = 1);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -46,6 +46,9 @@ describe('the database', () => {
       DROP TABLE realm_domains;
       DROP TABLE client_devices;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
+      ALTER TABLE channel_folders DROP COLUMN position;
+      ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
+      ALTER TABLE streams DROP COLUMN can_create_topic_group_id;
       PRAGMA user_version = 1;
     `);
     old.close();

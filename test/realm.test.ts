@@ -92,7 +92,7 @@ describe('PATCH /realm changes plain settings', () => {
     assert.equal((await realmState()).realm_allow_edit_history, true);
   });
 
-  test('topics_policy comes with mandatory_topics, and the older mandatory_topics parameter sets it', async () => {
+  test('topics_policy comes with the derived mandatory_topics, whose own parameter is gone (feature level 392)', async () => {
     const events = await listen(member);
     await server.owner.patch('/realm', { topics_policy: 'disable_empty_topic' });
     assert.deepEqual(await events(), [
@@ -106,10 +106,13 @@ describe('PATCH /realm changes plain settings', () => {
     let state = await realmState();
     assert.equal(state.realm_topics_policy, 'disable_empty_topic');
     assert.equal(state.realm_mandatory_topics, true);
-    await server.owner.patch('/realm', { mandatory_topics: false });
+    const ignored = await server.owner.patch('/realm', { mandatory_topics: false });
+    assert.deepEqual(ignored.body.ignored_parameters_unsupported, ['mandatory_topics']);
     state = await realmState();
-    assert.equal(state.realm_topics_policy, 'allow_empty_topic');
-    assert.equal(state.realm_mandatory_topics, false);
+    assert.equal(state.realm_topics_policy, 'disable_empty_topic');
+    assert.equal(state.realm_mandatory_topics, true);
+    await server.owner.patch('/realm', { topics_policy: 'allow_empty_topic' });
+    assert.equal((await realmState()).realm_mandatory_topics, false);
   });
 
   test('the Jitsi server takes a URL, and "default" returns to the server\'s own', async () => {

@@ -395,7 +395,6 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
           { message_content_edit_limit_seconds: rng.pick([600, 3600, 'unlimited']) },
           { message_edit_history_visibility_policy: rng.pick(['all', 'moves', 'none']) },
           { topics_policy: rng.pick(['allow_empty_topic', 'disable_empty_topic']) },
-          { mandatory_topics: rng.next() < 0.5 },
           { jitsi_server_url: rng.pick(['default', 'https://jitsi.example.org']) },
           { name: rng.pick(NAMES), description: rng.pick(WORDS) },
           { waiting_period_threshold: rng.pick([0, 3]), enable_spectator_access: rng.next() < 0.5 },

@@ -52,7 +52,7 @@ describe('register state', () => {
       allowed_system_groups: ['role:everyone', 'role:members'],
     });
     assert.equal(supported.realm.can_create_public_channel_group.allow_everyone_group, false);
-    assert.equal(supported.stream.can_administer_channel_group.default_group_name, 'stream_creator_or_nobody');
+    assert.equal(supported.stream.can_administer_channel_group.default_group_name, 'channel_creator');
     assert.equal(supported.stream.can_send_message_group.default_group_name, 'role:everyone');
     assert.equal(supported.group.can_manage_group.default_group_name, 'group_creator');
     assert.equal(supported.group.can_manage_group.default_for_system_groups, 'role:nobody');

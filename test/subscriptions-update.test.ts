@@ -36,6 +36,8 @@ describe('PATCH /users/me/subscriptions', () => {
       msg: '',
       subscribed: { [String(user.userId)]: [created, existing] },
       already_subscribed: { [String(user.userId)]: [alreadyIn] },
+      // Nobody else was subscribed, so nothing stood in the way of the notices (feature level 397).
+      new_subscription_messages_sent: true,
       removed: [leaving],
       not_removed: [],
     });
@@ -55,6 +57,7 @@ describe('PATCH /users/me/subscriptions', () => {
       msg: '',
       subscribed: { [String(user.userId)]: [name] },
       already_subscribed: {},
+      new_subscription_messages_sent: true,
       removed: [],
       not_removed: [],
     });

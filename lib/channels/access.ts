@@ -26,6 +26,9 @@ export const CHANNEL_SETTINGS: Record<ChannelGroupSetting, { permission: GroupPe
   can_delete_own_message_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
   can_move_messages_out_of_channel_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
   can_move_messages_within_channel_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
+  // Beyond the organization's realm_can_resolve_topics_group, which applies everywhere.
+  can_resolve_topics_group: { permission: EVERYONE_ALLOWED, default: 'role:nobody' },
+  can_create_topic_group: { permission: EVERYONE_ALLOWED, default: 'role:everyone' },
   can_remove_subscribers_group: { permission: EVERYONE_ALLOWED, default: 'role:administrators' },
   can_send_message_group: { permission: EVERYONE_ALLOWED, default: 'role:everyone' },
   can_subscribe_group: { permission: MEMBERS_ONLY, default: 'role:nobody' },

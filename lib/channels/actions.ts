@@ -38,6 +38,7 @@ export interface NewChannelSpec {
   historyPublicToSubscribers: boolean;
   messageRetentionDays: number | null;
   topicsPolicy: TopicsPolicy;
+  folderId: number | null;
   isDefault: boolean;
   /** Parsed values for the settings the creator chose; the rest get their defaults. */
   groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
@@ -80,7 +81,7 @@ export function createChannel(stoa: Stoa, creator: UserRow, spec: NewChannelSpec
     history_public_to_subscribers: spec.historyPublicToSubscribers ? 1 : 0,
     message_retention_days: spec.messageRetentionDays,
     topics_policy: spec.topicsPolicy,
-    folder_id: null,
+    folder_id: spec.folderId,
     is_default: spec.isDefault ? 1 : 0,
     ...settingGroups,
   });
@@ -228,6 +229,17 @@ export function unsubscribeFromChannels(stoa: Stoa, channels: readonly ChannelRo
   return write(stoa, () => unsubscribeUsers(stoa, channels, users));
 }
 
+/**
+ * Shows a channel to users who could not see it: created for them, then its subscribers by
+ * peer_add. Clients count subscribers by those events, so the channel arrives counting none.
+ */
+function revealChannel(stoa: Stoa, channel: ChannelRow, userIds: readonly number[]): void {
+  if (userIds.length === 0) return;
+  sendEvent(stoa, { type: 'stream', op: 'create', streams: [{ ...presentChannel(stoa, channel), subscriber_count: 0 }] }, userIds);
+  const subscribers = stoa.channels.subscriberIds(channel.recipient_id);
+  if (subscribers.length > 0) sendEvent(stoa, { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: subscribers }, userIds);
+}
+
 /** The IDs of the channels a user may see now. */
 export function visibleChannelIds(stoa: Stoa, user: UserRow): Set<number> {
   return new Set(stoa.channels.all().filter((c) => hasMetadataAccess(stoa, user, c)).map((c) => c.id));
@@ -250,11 +262,7 @@ export function announceChannelAccessChange(stoa: Stoa, wasGuest: boolean, befor
     if (before.has(channel.id) && !now.has(channel.id)) {
       withdrawChannel(stoa, channel, [after.id]);
     } else if (now.has(channel.id) && !before.has(channel.id)) {
-      sendEvent(stoa, { type: 'stream', op: 'create', streams: [presentChannel(stoa, channel)] }, [after.id]);
-      const subscribers = stoa.channels.subscriberIds(channel.recipient_id);
-      if (subscribers.length > 0) {
-        sendEvent(stoa, { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: subscribers }, [after.id]);
-      }
+      revealChannel(stoa, channel, [after.id]);
     }
   }
 }
@@ -356,12 +364,7 @@ function announceChannelChange(stoa: Stoa, channel: ChannelRow, before: Readonly
   const after = new Set(channelAudience(stoa, channel));
   const stayed = [...after].filter((id) => before.has(id));
   for (const update of updates) sendEvent(stoa, update as { type: string }, stayed);
-  const gained = [...after].filter((id) => !before.has(id));
-  if (gained.length > 0) {
-    sendEvent(stoa, { type: 'stream', op: 'create', streams: [presentChannel(stoa, channel)] }, gained);
-    const subscribers = stoa.channels.subscriberIds(channel.recipient_id);
-    if (subscribers.length > 0) sendEvent(stoa, { type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: subscribers }, gained);
-  }
+  revealChannel(stoa, channel, [...after].filter((id) => !before.has(id)));
   const lost = [...before].filter((id) => !after.has(id));
   withdrawChannel(stoa, channel, lost);
 }

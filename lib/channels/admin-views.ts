@@ -33,7 +33,8 @@ import {
   type ChannelRow,
   type TopicsPolicy,
 } from './queries';
-import { parseRetention, TOPICS_POLICIES } from './views';
+import { accessChannelFolder } from './folders';
+import { mayChange, parseRetention, TOPICS_POLICIES } from './views';
 
 function insufficientPermission(): ApiError {
   return badRequest('Insufficient permission');
@@ -110,7 +111,9 @@ function checkGroupSettings(stoa: Stoa, user: UserRow, channel: ChannelRow, para
     if ((setting === 'can_add_subscribers_group' || setting === 'can_subscribe_group') && !hasContentAccess(stoa, user, channel)) {
       throw contentAccessRequired();
     }
-    if (setting.startsWith('can_delete_') && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+    if (setting.startsWith('can_delete_') && !mayChange(stoa, user, 'realm_can_set_delete_message_policy_group')) {
+      throw insufficientPermission();
+    }
     changes[setting] = value;
   }
   return changes;
@@ -140,7 +143,7 @@ export const updateChannelView = endpoint<UpdateChannelParams>({
     const channel = accessChannelToAdminister(stoa, user, params.stream_id);
     const changes: ChannelChanges = { privacy: checkPrivacy(stoa, user, channel, params) };
     if (params.topics_policy !== undefined) {
-      if (user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+      if (!mayChange(stoa, user, 'realm_can_set_topics_policy_group')) throw insufficientPermission();
       // Like Zulip, the creation notice in its "channel events" topic counts as a named topic.
       if (params.topics_policy === 'empty_topic_only' && stoa.messages.hasNamedTopic(channel.recipient_id)) {
         throw badRequest(
@@ -173,7 +176,7 @@ export const updateChannelView = endpoint<UpdateChannelParams>({
       changes.name = name;
     }
     if (params.folder_id !== undefined) {
-      if (params.folder_id !== null && !stoa.channels.folderExists(params.folder_id)) throw badRequest('Invalid channel folder ID');
+      if (params.folder_id !== null) accessChannelFolder(stoa, params.folder_id);
       changes.folderId = params.folder_id;
     }
     changes.groupSettings = checkGroupSettings(stoa, user, channel, params);
@@ -224,6 +227,36 @@ export const removeDefaultChannelView = endpoint<{ stream_id: number }>({
 /** The settings, and the legacy in_home_view (the opposite of is_muted). */
 const SUBSCRIPTION_PROPERTIES: readonly SubscriptionProperty[] = [...SUBSCRIPTION_SETTINGS, 'in_home_view'];
 
+/** One requested change of a personal subscription setting, checked in Zulip's order. */
+function checkSubscriptionChange(stoa: Stoa, user: UserRow, item: { stream_id: number; property: string; value: unknown }, index: number) {
+  const property = item.property as SubscriptionProperty;
+  if (!SUBSCRIPTION_PROPERTIES.includes(property)) throw badRequest(`Unknown subscription property: ${item.property}`);
+  if (property === 'color') {
+    if (typeof item.value !== 'string' || !/^#[0-9a-fA-F]{3,6}$/.test(item.value)) {
+      throw badRequest(`Invalid subscription_data[${index}]: Value error, color is not a valid hex color code`);
+    }
+  } else if (typeof item.value !== 'boolean') {
+    throw badRequest(`${property} is not a boolean`);
+  }
+  const channel = stoa.channels.byId(item.stream_id);
+  if (!channel || channel.is_archived || !hasContentAccess(stoa, user, channel)) throw invalidChannelId();
+  if (!isSubscribed(stoa, user, channel)) throw badRequest(`Not subscribed to channel ID ${item.stream_id}`);
+  return { channel, property, value: item.value };
+}
+
+/** PATCH /users/me/subscriptions/{stream_id}: one setting of one subscription. */
+export const updateSubscriptionPropertyView = endpoint<{ stream_id: number; property: string; value: boolean | string }>({
+  params: {
+    properties: { stream_id: { type: 'integer' }, property: { type: 'string' }, value: { type: ['boolean', 'string'] } },
+    required: ['stream_id', 'property', 'value'],
+  },
+  pathPatterns: { stream_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    changeSubscriptionProperties(stoa, user, [checkSubscriptionChange(stoa, user, params, 0)]);
+    return {};
+  },
+});
+
 export const updateSubscriptionProperties = endpoint<{
   subscription_data: Array<{ stream_id: number; property: string; value: boolean | string }>;
 }>({
@@ -242,21 +275,7 @@ export const updateSubscriptionProperties = endpoint<{
     required: ['subscription_data'],
   },
   view: ({ stoa, user, params }) => {
-    const changes = params.subscription_data.map((item, index) => {
-      const property = item.property as SubscriptionProperty;
-      if (!SUBSCRIPTION_PROPERTIES.includes(property)) throw badRequest(`Unknown subscription property: ${item.property}`);
-      if (property === 'color') {
-        if (typeof item.value !== 'string' || !/^#[0-9a-fA-F]{3,6}$/.test(item.value)) {
-          throw badRequest(`Invalid subscription_data[${index}]: Value error, color is not a valid hex color code`);
-        }
-      } else if (typeof item.value !== 'boolean') {
-        throw badRequest(`${property} is not a boolean`);
-      }
-      const channel = stoa.channels.byId(item.stream_id);
-      if (!channel || channel.is_archived || !hasContentAccess(stoa, user, channel)) throw invalidChannelId();
-      if (!isSubscribed(stoa, user, channel)) throw badRequest(`Not subscribed to channel ID ${item.stream_id}`);
-      return { channel, property, value: item.value };
-    });
+    const changes = params.subscription_data.map((item, index) => checkSubscriptionChange(stoa, user, item, index));
     changeSubscriptionProperties(stoa, user, changes);
     return {};
   },

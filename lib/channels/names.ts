@@ -5,7 +5,7 @@ export const MAX_CHANNEL_NAME_LENGTH = REALM_SERVER_FACTS.max_stream_name_length
 export const MAX_CHANNEL_DESCRIPTION_LENGTH = REALM_SERVER_FACTS.max_stream_description_length as number;
 
 /** Control and surrogate characters, and Unicode's noncharacters, have no place in a name. */
-function isUnprintable(char: string): boolean {
+export function isUnprintable(char: string): boolean {
   const code = char.codePointAt(0)!;
   return /[\p{Cc}\p{Cs}]/u.test(char) || (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe;
 }

@@ -38,6 +38,8 @@ export function presentChannel(stoa: Stoa, channel: ChannelRow): Record<string, 
     stream_weekly_traffic: null,
     stream_post_policy: postPolicy,
     is_announcement_only: postPolicy === 2,
+    // Clients keep it current from the subscription events; nothing announces it on its own.
+    subscriber_count: stoa.channels.subscriberCount(channel.recipient_id),
   };
   for (const setting of CHANNEL_GROUP_SETTINGS) presented[setting] = groupSettingValue(stoa, channel[`${setting}_id`]);
   return presented;

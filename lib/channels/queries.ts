@@ -12,6 +12,8 @@ export const CHANNEL_GROUP_SETTINGS = [
   'can_delete_own_message_group',
   'can_move_messages_out_of_channel_group',
   'can_move_messages_within_channel_group',
+  'can_resolve_topics_group',
+  'can_create_topic_group',
 ] as const;
 export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
 
@@ -35,6 +37,17 @@ export interface ChannelRow extends Record<`${ChannelGroupSetting}_id`, number> 
   is_default: 0 | 1;
   first_message_id: number | null;
   recipient_id: number;
+}
+
+export interface ChannelFolderRow {
+  id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  creator_id: number | null;
+  is_archived: 0 | 1;
+  position: number;
 }
 
 export interface SubscriptionRow {
@@ -111,6 +124,10 @@ export function prepareChannelQueries(db: Statements) {
     `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
      WHERE s.recipient_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
   );
+  const subscriberCount = db.prepare<[number], { n: number }>(
+    `SELECT count(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
+     WHERE s.recipient_id = ? AND s.active = 1 AND u.is_active = 1`,
+  );
   const subscribe = db.prepare<[number, number, string]>(
     `INSERT INTO subscriptions (user_id, recipient_id, active, color) VALUES (?, ?, 1, ?)
      ON CONFLICT DO UPDATE SET active = 1`,
@@ -144,7 +161,18 @@ export function prepareChannelQueries(db: Statements) {
     'DELETE FROM subscriptions WHERE user_id = ? AND recipient_id = ? AND active = 0',
   );
   const subscriptionCount = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM subscriptions WHERE recipient_id = ? AND active = 1');
-  const folderExists = db.prepare<[number], { id: number }>('SELECT id FROM channel_folders WHERE id = ?');
+  const folderById = db.prepare<[number], ChannelFolderRow>('SELECT * FROM channel_folders WHERE id = ?');
+  const folders = db.prepare<[], ChannelFolderRow>('SELECT * FROM channel_folders ORDER BY position, id');
+  const insertFolder = db.prepare<[string, string, string, number, number, number]>(
+    'INSERT INTO channel_folders (name, description, rendered_description, date_created, creator_id, position) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const renameFolder = db.prepare<[string, number]>('UPDATE channel_folders SET name = ? WHERE id = ?');
+  const describeFolder = db.prepare<[string, string, number]>(
+    'UPDATE channel_folders SET description = ?, rendered_description = ? WHERE id = ?',
+  );
+  const archiveFolder = db.prepare<[number, number]>('UPDATE channel_folders SET is_archived = ? WHERE id = ?');
+  const placeFolder = db.prepare<[number, number]>('UPDATE channel_folders SET position = ? WHERE id = ?');
+  const folderInUse = db.prepare<[number], { id: number }>('SELECT id FROM streams WHERE folder_id = ? AND is_archived = 0 LIMIT 1');
   const emailToken = db.prepare<[number, number, number], { email_token: string }>(
     'SELECT email_token FROM channel_email_addresses WHERE stream_id = ? AND creator_id = ? AND coalesce(sender_id, 0) = ?',
   );
@@ -169,6 +197,8 @@ export function prepareChannelQueries(db: Statements) {
     /** Every channel subscription row of a user, active or not, with its channel's ID. */
     subscriptionsOf: (userId: number) => subscriptionsOf.all(userId),
     subscriberIds: (recipientId: number) => subscriberIds.all(recipientId).map((r) => r.user_id),
+    /** How many subscribers clients see: active users' active subscriptions. */
+    subscriberCount: (recipientId: number) => subscriberCount.get(recipientId)!.n,
     subscribe: (userId: number, recipientId: number, color: string) => void subscribe.run(userId, recipientId, color),
     unsubscribe: (userId: number, recipientId: number) => void unsubscribe.run(userId, recipientId),
     /** The organization's default channels, which new users join. */
@@ -181,7 +211,20 @@ export function prepareChannelQueries(db: Statements) {
     forgetLeftSubscription: (userId: number, recipientId: number) => void forgetLeftSubscription.run(userId, recipientId),
     /** Active subscriptions, deactivated users' included (they count to keep a channel alive). */
     subscriptionCount: (recipientId: number) => subscriptionCount.get(recipientId)!.n,
-    folderExists: (id: number) => folderExists.get(id) !== undefined,
+    folderById: (id: number) => folderById.get(id),
+    /** Every channel folder, archived ones too, in the organization's order. */
+    folders: () => folders.all(),
+    insertFolder: (folder: Omit<ChannelFolderRow, 'id' | 'is_archived'>) =>
+      Number(
+        insertFolder.run(folder.name, folder.description, folder.rendered_description, folder.date_created, folder.creator_id!, folder.position)
+          .lastInsertRowid,
+      ),
+    renameFolder: (id: number, name: string) => void renameFolder.run(name, id),
+    describeFolder: (id: number, description: string, rendered: string) => void describeFolder.run(description, rendered, id),
+    setFolderArchived: (id: number, archived: boolean) => void archiveFolder.run(archived ? 1 : 0, id),
+    setFolderPosition: (id: number, position: number) => void placeFolder.run(position, id),
+    /** Whether any channel that is not archived is in the folder. */
+    folderInUse: (id: number) => folderInUse.get(id) !== undefined,
     /** The token of the channel's email address a user asked for, with this sender (null: the gateway). */
     emailToken: (channelId: number, creatorId: number, senderId: number | null) =>
       emailToken.get(channelId, creatorId, senderId ?? 0)?.email_token,

@@ -4,9 +4,11 @@ import { GROUP_SETTING_VALUE_SCHEMA, parseGroupSettingValue, type GroupSettingVa
 import { endpoint } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
+import { checkCanPost } from '../messages/addressing';
 import { postSubscriptionNotices } from '../messages/notices';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { canAccessUser } from '../users/access';
 import { Role, type UserRow } from '../users/queries';
 import {
   accessChannelById,
@@ -19,6 +21,7 @@ import {
   isSubscribed,
 } from './access';
 import { channelEmailToken, subscribeToChannels, unsubscribeFromChannels, type NewChannelSpec } from './actions';
+import { accessChannelFolder } from './folders';
 import { checkChannelName, cleanDescription, MAX_CHANNEL_DESCRIPTION_LENGTH } from './names';
 import { presentChannel, presentSubscription, type SubscriberListing } from './present';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting, type ChannelRow, type TopicsPolicy } from './queries';
@@ -36,6 +39,14 @@ const INCLUDE_SUBSCRIBERS: ParamSchema = { type: ['boolean', 'string'], enum: [t
 
 function insufficientPermission(): ApiError {
   return badRequest('Insufficient permission');
+}
+
+/**
+ * Administrators may always change a channel's delicate settings; others (already able to
+ * administer the channel) need the organization's permission for it as well.
+ */
+export function mayChange(stoa: Stoa, user: UserRow, realmKey: string): boolean {
+  return user.role <= Role.ADMINISTRATOR || userHasRealmPermission(stoa, user, realmKey);
 }
 
 function requireNonGuest(user: UserRow): void {
@@ -83,6 +94,7 @@ interface SubscribeParams extends Partial<Record<ChannelGroupSetting, GroupSetti
   history_public_to_subscribers?: boolean;
   message_retention_days?: number | string;
   topics_policy?: TopicsPolicy;
+  folder_id?: number;
   send_new_subscription_messages: boolean;
 }
 
@@ -102,7 +114,7 @@ const SUBSCRIPTION_REQUESTS: ParamSchema = {
 };
 
 /** Checks that the caller may create a channel like this, in the order Zulip checks. */
-function checkCreation(stoa: Stoa, user: UserRow, params: SubscribeParams, retention: number | null | undefined): void {
+function checkCreation(stoa: Stoa, user: UserRow, params: NewChannelParams, retention: number | null | undefined): void {
   const realmCan = (key: string) => userHasRealmPermission(stoa, user, key);
   if (params.invite_only && !realmCan('realm_can_create_private_channel_group')) throw insufficientPermission();
   if (!params.invite_only && !realmCan('realm_can_create_public_channel_group')) throw insufficientPermission();
@@ -117,6 +129,70 @@ function checkCreation(stoa: Stoa, user: UserRow, params: SubscribeParams, reten
   }
 }
 
+/** The settings a new channel may be given, for POST /users/me/subscriptions and /channels/create. */
+const NEW_CHANNEL_SETTINGS: Record<string, ParamSchema> = {
+  invite_only: { type: 'boolean', default: false },
+  is_web_public: { type: 'boolean', default: false },
+  is_default_stream: { type: 'boolean', default: false },
+  history_public_to_subscribers: { type: 'boolean' },
+  message_retention_days: { type: ['integer', 'string'] },
+  topics_policy: { type: 'string', enum: [...TOPICS_POLICIES] },
+  folder_id: { type: 'integer' },
+  ...Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, GROUP_SETTING_VALUE_SCHEMA])),
+};
+
+type NewChannelParams = Omit<SubscribeParams, 'subscriptions' | 'principals' | 'authorization_errors_fatal' | 'announce' | 'send_new_subscription_messages'>;
+
+/**
+ * Checks a request's settings for new channels, in the order Zulip checks: at once the ones
+ * checked whether or not a channel is created, and the rest, with the caller's permission to
+ * create such channels, by the function returned, which makes the channels' specifications.
+ */
+function newChannelSettings(stoa: Stoa, user: UserRow, params: NewChannelParams) {
+  const retention = parseRetention(params.message_retention_days);
+  const topicsPolicy = params.topics_policy ?? 'inherit';
+  if (topicsPolicy !== 'inherit' && !mayChange(stoa, user, 'realm_can_set_topics_policy_group')) throw insufficientPermission();
+  return (entries: ReadonlyArray<{ name: string; description: string }>) => newChannelSpecs(stoa, user, params, entries, retention, topicsPolicy);
+}
+
+function newChannelSpecs(
+  stoa: Stoa,
+  user: UserRow,
+  params: NewChannelParams,
+  entries: ReadonlyArray<{ name: string; description: string }>,
+  retention: number | null | undefined,
+  topicsPolicy: TopicsPolicy,
+): NewChannelSpec[] {
+  checkCreation(stoa, user, params, retention);
+  if (params.is_web_public && params.invite_only) throw badRequest('Invalid parameters');
+  // Public channels always share their history; asking otherwise is a contradiction.
+  if (!params.invite_only && params.history_public_to_subscribers === false) throw badRequest('Invalid parameters');
+  if (params.folder_id !== undefined) accessChannelFolder(stoa, params.folder_id);
+  const groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
+  for (const setting of CHANNEL_GROUP_SETTINGS) {
+    const value = params[setting];
+    if (value === undefined) continue;
+    const parsed = parseGroupSettingValue(stoa, setting, CHANNEL_SETTINGS[setting].permission, value);
+    const isNobody = parsed === stoa.groups.byName('role:nobody')!.id;
+    if (setting.startsWith('can_delete_') && !isNobody && !mayChange(stoa, user, 'realm_can_set_delete_message_policy_group')) {
+      throw insufficientPermission();
+    }
+    groupSettings[setting] = parsed;
+  }
+  return entries.map((entry) => ({
+    name: entry.name,
+    description: entry.description,
+    inviteOnly: params.invite_only,
+    isWebPublic: params.is_web_public,
+    historyPublicToSubscribers: params.invite_only ? (params.history_public_to_subscribers ?? false) : true,
+    messageRetentionDays: retention ?? null,
+    topicsPolicy,
+    folderId: params.folder_id ?? null,
+    isDefault: params.is_default_stream,
+    groupSettings,
+  }));
+}
+
 export const subscribe = endpoint<SubscribeParams>({
   params: {
     properties: {
@@ -124,14 +200,8 @@ export const subscribe = endpoint<SubscribeParams>({
       principals: PRINCIPALS,
       authorization_errors_fatal: { type: 'boolean', default: true },
       announce: { type: 'boolean', default: false },
-      invite_only: { type: 'boolean', default: false },
-      is_web_public: { type: 'boolean', default: false },
-      is_default_stream: { type: 'boolean', default: false },
-      history_public_to_subscribers: { type: 'boolean' },
-      message_retention_days: { type: ['integer', 'string'] },
-      topics_policy: { type: 'string', enum: [...TOPICS_POLICIES] },
+      ...NEW_CHANNEL_SETTINGS,
       send_new_subscription_messages: { type: 'boolean', default: true },
-      ...Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, GROUP_SETTING_VALUE_SCHEMA])),
     },
     required: ['subscriptions'],
   },
@@ -141,9 +211,7 @@ export const subscribe = endpoint<SubscribeParams>({
 /** POST /users/me/subscriptions, also the `add` half of PATCH /users/me/subscriptions. */
 function subscribeAsAsked(stoa: Stoa, user: UserRow, params: SubscribeParams) {
   requireNonGuest(user);
-  const retention = parseRetention(params.message_retention_days);
-  const topicsPolicy = params.topics_policy ?? 'inherit';
-  if (topicsPolicy !== 'inherit' && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
+  const specsFor = newChannelSettings(stoa, user, params);
   const users = resolvePrincipals(stoa, user, params.principals);
 
   // One entry per channel, in request order, with names checked and matched case-insensitively.
@@ -159,36 +227,7 @@ function subscribeAsAsked(stoa: Stoa, user: UserRow, params: SubscribeParams) {
     if (channel) existing.push(channel);
     else toCreate.push(entry);
   }
-
-  const create: NewChannelSpec[] = [];
-  if (toCreate.length > 0) {
-    checkCreation(stoa, user, params, retention);
-    if (params.is_web_public && params.invite_only) throw badRequest('Invalid parameters');
-    // Public channels always share their history; asking otherwise is a contradiction.
-    if (!params.invite_only && params.history_public_to_subscribers === false) throw badRequest('Invalid parameters');
-    const groupSettings: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
-    for (const setting of CHANNEL_GROUP_SETTINGS) {
-      const value = params[setting];
-      if (value === undefined) continue;
-      const parsed = parseGroupSettingValue(stoa, setting, CHANNEL_SETTINGS[setting].permission, value);
-      const isNobody = parsed === stoa.groups.byName('role:nobody')!.id;
-      if (setting.startsWith('can_delete_') && !isNobody && user.role > Role.ADMINISTRATOR) throw insufficientPermission();
-      groupSettings[setting] = parsed;
-    }
-    for (const entry of toCreate) {
-      create.push({
-        name: entry.name,
-        description: entry.description,
-        inviteOnly: params.invite_only,
-        isWebPublic: params.is_web_public,
-        historyPublicToSubscribers: params.invite_only ? (params.history_public_to_subscribers ?? false) : true,
-        messageRetentionDays: retention ?? null,
-        topicsPolicy,
-        isDefault: params.is_default_stream,
-        groupSettings,
-      });
-    }
-  }
+  const create = toCreate.length > 0 ? specsFor(toCreate) : [];
 
   // Existing channels need content access; subscribing others also needs permission to add.
   const authorized: ChannelRow[] = [];
@@ -207,19 +246,59 @@ function subscribeAsAsked(stoa: Stoa, user: UserRow, params: SubscribeParams) {
     const newlySubscribed = new Map(
       [...subscribed.subscribed].map(([userId, names]) => [userId, names.map((name) => stoa.channels.byName(name)!)]),
     );
-    postSubscriptionNotices(stoa, user, subscribed.created, newlySubscribed, {
+    const messagesSent = postSubscriptionNotices(stoa, user, subscribed.created, newlySubscribed, {
       announce: params.announce,
       notifySubscribed: params.send_new_subscription_messages,
     });
-    return subscribed;
+    return { ...subscribed, messagesSent };
   });
   const byUser = (map: Map<number, string[]>) => Object.fromEntries([...map].map(([id, names]) => [String(id), names]));
   return {
     subscribed: byUser(result.subscribed),
     already_subscribed: byUser(result.alreadySubscribed),
     ...(params.authorization_errors_fatal ? {} : { unauthorized }),
+    ...(params.send_new_subscription_messages ? { new_subscription_messages_sent: result.messagesSent } : {}),
   };
 }
+
+interface CreateChannelParams extends NewChannelParams {
+  name: string;
+  description: string;
+  subscribers: number[];
+  announce: boolean;
+}
+
+/**
+ * POST /channels/create: a new channel, settings and all, with the users named as its first
+ * subscribers (the creator only if named). A name already taken is refused, not joined.
+ */
+export const createChannelView = endpoint<CreateChannelParams>({
+  params: {
+    properties: {
+      name: { type: 'string' },
+      description: { type: 'string', maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH, default: '' },
+      subscribers: { type: 'array', items: { type: 'integer' } },
+      announce: { type: 'boolean', default: false },
+      ...NEW_CHANNEL_SETTINGS,
+    },
+    required: ['name', 'subscribers'],
+  },
+  view: ({ stoa, user, params }) => {
+    requireNonGuest(user);
+    const specsFor = newChannelSettings(stoa, user, params);
+    const name = checkChannelName(params.name);
+    if (stoa.channels.byName(name)) throw new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 409);
+    const [spec] = specsFor([{ name, description: cleanDescription(params.description) }]);
+    const users = params.subscribers.length === 0 ? [] : resolvePrincipals(stoa, user, params.subscribers);
+    const channel = write(stoa, () => {
+      const { created, subscribed } = subscribeToChannels(stoa, user, { create: [spec], existing: [], users });
+      const newlySubscribed = new Map([...subscribed.keys()].map((userId) => [userId, created]));
+      postSubscriptionNotices(stoa, user, created, newlySubscribed, { announce: params.announce, notifySubscribed: false });
+      return created[0];
+    });
+    return { id: channel.id };
+  },
+});
 
 interface UnsubscribeParams {
   subscriptions: string[];
@@ -377,8 +456,28 @@ export const getChannel = endpoint<{ stream_id: number }>({
   params: { properties: { stream_id: { type: 'integer' } }, required: ['stream_id'] },
   pathPatterns: { stream_id: /^\d+$/ },
   view: ({ stoa, user, params }) => ({
-    stream: presentChannel(stoa, accessChannelById(stoa, user, params.stream_id, { need: 'metadata' })),
+    stream: presentChannel(stoa, accessChannelById(stoa, user, params.stream_id, { need: 'metadata', allowArchived: true })),
   }),
+});
+
+/**
+ * GET /users/{user_id}/channels: the channels the user (a bot too) is subscribed to, of those
+ * whose subscribers the caller may see.
+ */
+export const getUserChannels = endpoint<{ user_id: number }>({
+  params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
+  pathPatterns: { user_id: /^\d+$/ },
+  view: ({ stoa, user, params }) => {
+    const target = stoa.users.byId(params.user_id);
+    if (!target || target.is_system_bot || !canAccessUser(stoa, user, target)) throw badRequest('No such user');
+    const ids = stoa.channels
+      .subscriptionsOf(target.id)
+      .filter((s) => s.active)
+      .map((s) => stoa.channels.byId(s.stream_id)!)
+      .filter((channel) => hasMetadataAccess(stoa, user, channel))
+      .map((channel) => channel.id);
+    return { subscribed_channel_ids: ids };
+  },
 });
 
 export const getChannelId = endpoint<{ stream: string }>({
@@ -391,7 +490,7 @@ export const getChannelMembers = endpoint<{ stream_id: number }>({
   pathPatterns: { stream_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
     // Whoever may see the channel may see who is in it (guests see only channels they are in).
-    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata' });
+    const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata', allowArchived: true });
     return { subscribers: stoa.channels.subscriberIds(channel.recipient_id) };
   },
 });
@@ -426,6 +525,8 @@ export const getChannelEmailAddress = endpoint<{ stream_id: number; sender_id?: 
   pathPatterns: { stream_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
+    // The address posts as the caller, so only someone who may post there gets it.
+    checkCanPost(stoa, user, channel);
     let senderId: number | null = null;
     if (params.sender_id !== undefined && params.sender_id !== user.id) senderId = accessBot(stoa, user, params.sender_id).id;
     else if (params.sender_id === user.id) senderId = user.id;

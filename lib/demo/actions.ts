@@ -181,6 +181,7 @@ function createChannels(stoa: Stoa, personOf: People): Map<string, ChannelRow> {
       historyPublicToSubscribers: !spec.inviteOnly,
       messageRetentionDays: null,
       topicsPolicy: 'inherit',
+      folderId: null,
       isDefault: spec.isDefault,
       groupSettings: {},
     });

@@ -1,3 +1,5 @@
+import { spectatorChannels } from '../channels/access';
+import { spectatorChannelFoldersState } from '../channels/folders';
 import { spectatorSubscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
@@ -50,6 +52,7 @@ const none = (state: Record<string, unknown>) => (): Record<string, unknown> => 
  */
 export const SPECTATOR_STATE_PROVIDERS: Record<string, (context: SpectatorContext) => Record<string, unknown>> = {
   alert_words: none({ alert_words: [] }),
+  channel_folders: ({ stoa }) => spectatorChannelFoldersState(stoa, spectatorChannels(stoa)),
   custom_profile_fields: (context) => ({ ...customProfileFieldsState(context), custom_profile_fields: [] }),
   default_streams: none({ realm_default_streams: [] }),
   drafts: none({ drafts: [] }),

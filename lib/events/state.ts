@@ -2,6 +2,7 @@ import { alertWordsState } from '../alert-words/views';
 import { realmBotsState } from '../bots/state';
 import { devicesState } from '../devices/views';
 import { draftsState } from '../drafts/state';
+import { channelFoldersState } from '../channels/folders';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { userGroupsState } from '../groups/state';
 import {
@@ -40,6 +41,7 @@ import type { StateContext } from './state-context';
  */
 export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<string, unknown>> = {
   alert_words: alertWordsState,
+  channel_folders: channelFoldersState,
   custom_profile_fields: customProfileFieldsState,
   default_streams: defaultStreamsState,
   drafts: draftsState,

@@ -433,7 +433,7 @@ export type ExtraColumn = 'int' | 'int?' | 'str' | 'str?' | 'num';
  * An outgoing-webhook bot's token is a credential: it is made anew on import, as Zulip does.
  */
 export const STOA_EXTRA_TABLES = {
-  channel_folders: { id: 'int', name: 'str', description: 'str', rendered_description: 'str', date_created: 'int', creator_id: 'int?', is_archived: 'int' },
+  channel_folders: { id: 'int', name: 'str', description: 'str', rendered_description: 'str', date_created: 'int', creator_id: 'int?', is_archived: 'int', position: 'int' },
   drafts: { id: 'int', user_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', last_edit_time: 'num' },
   saved_snippets: { id: 'int', user_id: 'int', title: 'str', content: 'str', date_created: 'int' },
   scheduled_messages: {

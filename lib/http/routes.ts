@@ -4,6 +4,7 @@ import * as authViews from '../auth/views';
 import * as botViews from '../bots/views';
 import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
+import * as channelFolderViews from '../channels/folders';
 import * as channelViews from '../channels/views';
 import * as deviceViews from '../devices/views';
 import * as draftViews from '../drafts/views';
@@ -117,6 +118,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/users/me/subscriptions', endpoint: channelViews.updateSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions/properties', endpoint: channelAdminViews.updateSubscriptionProperties },
   { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', endpoint: userTopicViews.updateMutedTopic },
+  { method: 'PATCH', path: '/users/me/subscriptions/:stream_id', endpoint: channelAdminViews.updateSubscriptionPropertyView },
   { method: 'POST', path: '/user_topics', endpoint: userTopicViews.updateUserTopic },
   { method: 'POST', path: '/users/me/presence', endpoint: presenceViews.updatePresence },
   { method: 'GET', path: '/users/me/status', endpoint: userStatusViews.getOwnStatus },
@@ -142,6 +144,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/:user_id/status', endpoint: userStatusViews.updateStatusForUserView },
   { method: 'GET', path: '/users/me/:stream_id/topics', endpoint: messageViews.getChannelTopics },
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
+  { method: 'GET', path: '/users/:user_id/channels', endpoint: channelViews.getUserChannels },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
   { method: 'PATCH', path: '/realm/user_settings_defaults', endpoint: userViews.updateRealmUserSettingsDefaults },
@@ -167,6 +170,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/default_streams', endpoint: channelAdminViews.addDefaultChannelView },
   { method: 'DELETE', path: '/default_streams', endpoint: channelAdminViews.removeDefaultChannelView },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
+  { method: 'POST', path: '/channels/create', endpoint: channelViews.createChannelView },
+  { method: 'POST', path: '/channel_folders/create', endpoint: channelFolderViews.createChannelFolderView },
+  { method: 'GET', path: '/channel_folders', endpoint: channelFolderViews.getChannelFoldersView },
+  { method: 'PATCH', path: '/channel_folders', endpoint: channelFolderViews.reorderChannelFoldersView },
+  { method: 'PATCH', path: '/channel_folders/:channel_folder_id', endpoint: channelFolderViews.updateChannelFolderView },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
   { method: 'PATCH', path: '/users/:email', endpoint: userViews.updateUserByEmail },
 

@@ -123,6 +123,14 @@ export function checkCanPost(stoa: Stoa, user: UserRow, channel: ChannelRow): vo
   throw refused();
 }
 
+/** Starting a topic the channel does not have yet takes its can_create_topic_group. */
+export function checkCanCreateTopic(stoa: Stoa, user: UserRow, channel: ChannelRow, topic: string): void {
+  if (user.is_system_bot || stoa.messages.hasTopic(channel.recipient_id, topic)) return;
+  if (!holdsChannelSetting(stoa, user, channel, 'can_create_topic_group')) {
+    throw badRequest('You do not have permission to create new topics in this channel.');
+  }
+}
+
 /** The channel's rule for the empty topic, with `inherit` following the organization. */
 export function checkTopicPolicy(stoa: Stoa, channel: ChannelRow, topic: string): void {
   const policy =

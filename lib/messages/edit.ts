@@ -11,12 +11,13 @@ import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { accessMessage, canReadChannelHistory } from './access';
 import { contentFlags, sendMessage, topicParticipants } from './actions';
-import { checkCanPost, checkMentionPermissions, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
+import { checkCanCreateTopic, checkCanPost, checkMentionPermissions, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
 import { CONTENT_FLAGS, Flag, flagNames } from './flags';
 import type { MessageRow } from './queries';
 import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
 import { linksInTopic, renderContent } from './render';
 import { moveTopicVisibility } from '../user-topics/actions';
+import { topicKey } from '../user-topics/queries';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, resolutionChange } from './topics';
 
 type PropagateMode = 'change_one' | 'change_later' | 'change_all';
@@ -90,7 +91,11 @@ function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit:
   const limits: number[] = [];
   if (edit.topic !== undefined) {
     if (resolution) {
-      if (!userHasRealmPermission(stoa, actor, 'realm_can_resolve_topics_group')) {
+      // The organization's permission holds everywhere; a channel can grant it to more people.
+      const allowed =
+        userHasRealmPermission(stoa, actor, 'realm_can_resolve_topics_group') ||
+        holdsChannelSetting(stoa, actor, origin, 'can_resolve_topics_group');
+      if (!allowed) {
         throw badRequest("You don't have permission to resolve topics in this channel.");
       }
     } else {
@@ -429,6 +434,11 @@ export const updateMessageView = endpoint<EditParams>({
     if (topic !== undefined || target !== undefined) {
       const destination = target ?? stoa.channels.byId(row.stream_id!)!;
       checkTopicPolicy(stoa, destination, topic ?? row.topic);
+      // Moving into a topic that does not exist yet starts it; resolving a topic does not count.
+      const destinationTopic = topic ?? row.topic;
+      const sameTopic = destination.id === row.stream_id && topicKey(destinationTopic) === row.topic_key;
+      const resolving = target === undefined && topic !== undefined && resolutionChange(row.topic, topic) !== null;
+      if (!sameTopic && !resolving) checkCanCreateTopic(stoa, user, destination, destinationTopic);
       moved = messagesToMove(stoa, user, row, edit);
       checkMovePermissions(stoa, user, row, edit, moved);
     }

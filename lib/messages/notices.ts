@@ -1,5 +1,6 @@
 import { RecipientType, type ChannelRow } from '../channels/queries';
 import { NOTIFICATION_BOT_EMAIL } from '../realm/actions';
+import { MAX_SUBSCRIBED_NOTICES } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -97,8 +98,6 @@ function channelEventsTopic(channel: ChannelRow): string {
   return channel.topics_policy === 'empty_topic_only' ? '' : CHANNEL_EVENTS_TOPIC;
 }
 const NEW_CHANNELS_TOPIC = 'new channels';
-/** Zulip stops telling each person they were subscribed when a request subscribes more than this. */
-const MAX_SUBSCRIBED_NOTICES = 100;
 
 function policyName(channel: ChannelRow): string {
   if (channel.is_web_public) return 'Web-public';
@@ -109,6 +108,7 @@ function policyName(channel: ChannelRow): string {
 /**
  * After POST /users/me/subscriptions: a creation notice in each new channel, the announcement
  * of new channels if asked, and a direct message to each person someone else subscribed.
+ * Returns whether those direct messages were sent (asked for, and not too many people).
  */
 export function postSubscriptionNotices(
   stoa: Stoa,
@@ -116,7 +116,7 @@ export function postSubscriptionNotices(
   created: readonly ChannelRow[],
   newlySubscribed: ReadonlyMap<number, readonly ChannelRow[]>,
   options: { announce: boolean; notifySubscribed: boolean },
-): void {
+): boolean {
   const bot = notificationBot(stoa);
   const byActor = noticeOptions((id) => id === actor.id);
   for (const channel of created) {
@@ -140,7 +140,7 @@ export function postSubscriptionNotices(
     const topic = announceIn.topics_policy === 'empty_topic_only' ? '' : NEW_CHANNELS_TOPIC;
     sendMessage(stoa, bot, { type: 'channel', channel: announceIn, topic }, text, byActor);
   }
-  if (!options.notifySubscribed || newlySubscribed.size > MAX_SUBSCRIBED_NOTICES) return;
+  if (!options.notifySubscribed || newlySubscribed.size > MAX_SUBSCRIBED_NOTICES) return false;
   const createdIds = new Set(created.map((c) => c.id));
   for (const [userId, channels] of newlySubscribed) {
     const user = stoa.users.byId(userId)!;
@@ -153,4 +153,5 @@ export function postSubscriptionNotices(
         : `${silentMention(actor)} subscribed you to the following channels:\n\n${added.map((c) => `* ${channelLink(c)}\n`).join('')}`;
     sendMessage(stoa, bot, { type: 'direct', users: [user] }, text, byActor);
   }
+  return true;
 }

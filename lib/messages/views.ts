@@ -12,6 +12,7 @@ import { accessMessage, canReadChannelHistory } from './access';
 import { sendMessage, type Addressee } from './actions';
 import {
   channelForSend,
+  checkCanCreateTopic,
   checkCanPost,
   checkCanSendDirect,
   checkTopicPolicy,
@@ -80,6 +81,7 @@ export const sendMessageView = endpoint<SendParams>({
       const channel = channelForSend(stoa, params.to);
       checkCanPost(stoa, user, channel);
       checkTopicPolicy(stoa, channel, topic);
+      checkCanCreateTopic(stoa, user, channel, topic);
       addressee = { type: 'channel', channel, topic };
       return { id: send(stoa, user, addressee, content, params, client) };
     }

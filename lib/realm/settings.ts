@@ -5,15 +5,11 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  * What `POST /register` returns for fetch type `realm`: the organization's settings, facts
  * about this server, and a few values computed per request.
  *
- * The key set is Zulip 10.2's (feature level 372) plus `realm_topics_policy` from our
- * specification (level 392). Keys newer Zulip servers add to the same bundle but that neither
- * zulip.yaml nor our specification describes are left out:
- *   realm_can_set_delete_message_policy_group, realm_can_set_topics_policy_group,
- *   realm_send_channel_events_messages,
- *   max_bulk_new_subscription_messages,
- *   max_channel_folder_name_length, max_channel_folder_description_length,
- *   (max_reminder_note_length and server_report_message_types are sent: reminders and
- *   reports exist.)
+ * The key set is Zulip 10.2's (feature level 372) plus the keys of later levels Stoa serves:
+ * `realm_topics_policy` and `realm_can_set_topics_policy_group` (392),
+ * `max_bulk_new_subscription_messages` (397), `realm_can_set_delete_message_policy_group`
+ * (407), the channel folder limits (410), `max_reminder_note_length` (415),
+ * `server_report_message_types` (435) and the others each area's settings table lists.
  * Left out on purpose: demo_organization_scheduled_deletion_date, which Zulip sends only for a
  * demo organization (we have none), and keys of other fetch types (realm_billing,
  * realm_user_settings_defaults, realm_users, realm_user_groups, realm_emoji, ...).
@@ -193,6 +189,10 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   groupSetting('realm_can_move_messages_between_channels_group', 'role:members', MEMBERS_AT_MOST),
   groupSetting('realm_can_move_messages_between_topics_group', 'role:everyone', GUESTS_TOO),
   groupSetting('realm_can_resolve_topics_group', 'role:everyone', GUESTS_TOO),
+  // Who, besides administrators, may change a channel they administer's deletion permissions
+  // and its topics_policy.
+  groupSetting('realm_can_set_delete_message_policy_group', 'role:moderators', MEMBERS_AT_MOST),
+  groupSetting('realm_can_set_topics_policy_group', 'role:moderators', MEMBERS_AT_MOST),
   groupSetting('realm_can_summarize_topics_group', 'role:everyone', GUESTS_TOO),
   groupSetting('realm_direct_message_initiator_group', 'role:everyone', GUESTS_TOO),
   groupSetting('realm_direct_message_permission_group', 'role:everyone', GUESTS_TOO),
@@ -216,6 +216,11 @@ export const REPORT_MESSAGE_TYPES: ReadonlyArray<{ key: string; name: string }> 
   { key: 'norms', name: 'Violates community norms' },
   { key: 'other', name: 'Other reason' },
 ];
+/** Channel folder names and descriptions are at most this long, in Unicode code points. */
+export const CHANNEL_FOLDER_NAME_MAX = 60;
+export const CHANNEL_FOLDER_DESCRIPTION_MAX = 1024;
+/** Zulip stops telling each person they were subscribed when a request subscribes more than this. */
+export const MAX_SUBSCRIBED_NOTICES = 100;
 
 /**
  * Keys of register's `realm` bundle that describe this server rather than the organization,
@@ -229,6 +234,10 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   max_stream_name_length: 60,
   max_stream_description_length: 1024,
   max_topic_length: 60,
+  max_channel_folder_name_length: CHANNEL_FOLDER_NAME_MAX,
+  max_channel_folder_description_length: CHANNEL_FOLDER_DESCRIPTION_MAX,
+  // Above this many new subscribers in one request, nobody is told they were subscribed.
+  max_bulk_new_subscription_messages: MAX_SUBSCRIBED_NOTICES,
   max_message_length: 10000,
   max_reminder_note_length: 1000,
   server_report_message_types: REPORT_MESSAGE_TYPES,

@@ -40,7 +40,7 @@ function supportedPermissionSettings(): Record<string, Record<string, Record<str
   const stream = Object.fromEntries(
     Object.entries(CHANNEL_SETTINGS).map(([name, s]) => [
       name,
-      describePermission(s.permission, s.default === 'creator' ? 'stream_creator_or_nobody' : s.default, null),
+      describePermission(s.permission, s.default === 'creator' ? 'channel_creator' : s.default, null),
     ]),
   );
   const group = Object.fromEntries(

@@ -120,8 +120,7 @@ const REALM_PARAMS: Record<string, ParamSchema> = {
   ...Object.fromEntries(REALM_SETTINGS.map((def) => [paramName(def), paramSchema(def)])),
   name: { type: 'string', maxLength: MAX_REALM_NAME_LENGTH },
   description: { type: 'string', maxLength: MAX_REALM_DESCRIPTION_LENGTH },
-  // Zulip 10.2's switch for what is now topics_policy; older clients still send it.
-  mandatory_topics: { type: 'boolean' },
+  // Zulip 10.2's mandatory_topics is gone since feature level 392: topics_policy replaced it.
 };
 
 function badValue(name: string, value: unknown): ApiError {
@@ -190,7 +189,7 @@ function parseSetting(stoa: Stoa, user: UserRow, def: RealmSettingDef, value: un
   return value;
 }
 
-type UpdateRealmParams = Record<string, unknown> & { name?: string; description?: string; mandatory_topics?: boolean };
+type UpdateRealmParams = Record<string, unknown> & { name?: string; description?: string };
 
 /** `PATCH /realm`: administrators change organization settings; owners also the most sensitive ones. */
 export const updateRealmView = endpoint<UpdateRealmParams>({
@@ -199,10 +198,6 @@ export const updateRealmView = endpoint<UpdateRealmParams>({
     if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
     const requested = REALM_SETTINGS.filter((def) => params[paramName(def)] !== undefined);
     if (user.role !== Role.OWNER && requested.some((def) => def.ownerOnly)) throw ownerRequired();
-    if (params.mandatory_topics !== undefined && params.topics_policy === undefined) {
-      params.topics_policy = params.mandatory_topics ? 'disable_empty_topic' : 'allow_empty_topic';
-      requested.push(REALM_SETTINGS.find((def) => def.key === 'realm_topics_policy')!);
-    }
 
     // Everything is checked before anything changes, so a request succeeds or fails whole.
     const changes: RealmChanges = { settings: [], groupSettings: [] };

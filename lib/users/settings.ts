@@ -92,8 +92,9 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
   { name: 'twenty_four_hour_time', schema: bool, default: false, legacy: 'display' },
   // 1 always, 2 only in conversation views, 3 never.
   { name: 'web_mark_read_on_scroll_policy', schema: oneOfInts(1, 2, 3), default: 1, legacy: 'none' },
-  // 1 opens the channel's top topic, 2 its whole feed. Newer servers add 3 and 4.
-  { name: 'web_channel_default_view', schema: oneOfInts(1, 2), default: 1, legacy: 'none' },
+  // What opening a channel shows: 1 its top topic, 2 its whole feed, 3 its list of topics,
+  // 4 its top unread topic.
+  { name: 'web_channel_default_view', schema: oneOfInts(1, 2, 3, 4), default: 1, legacy: 'none' },
   { name: 'starred_message_counts', schema: bool, default: true, legacy: 'display' },
   { name: 'receives_typing_notifications', schema: bool, default: true, legacy: 'none' },
   { name: 'web_suggest_update_timezone', schema: bool, default: true, legacy: 'none' },
@@ -135,6 +136,8 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
   },
   // 1 every channel, 2 unmuted channels and topics, 3 none.
   { name: 'web_stream_unreads_count_display_policy', schema: oneOfInts(1, 2, 3), default: 2, legacy: 'none' },
+  // Whether the web client's channel list is grouped by channel folder (feature level 411).
+  { name: 'web_left_sidebar_show_channel_folders', schema: bool, default: true, legacy: 'none' },
   { name: 'hide_ai_features', schema: bool, default: false, legacy: 'none' },
   // Lives on the user row rather than among the other settings, yet is changed and reported
   // like one, including the legacy display event. Empty means "not set"; the view checks that a

@@ -219,8 +219,19 @@ function hasChannel(state: State, key: (typeof CHANNEL_LISTS)[number], streamId:
   return state[key]?.some((c: Record<string, any>) => c.stream_id === streamId) ?? false;
 }
 
-/** The subscriber lists a client keeps, where it keeps them. */
+/** Every copy a client keeps of a channel's subscriber count, changed by `delta`. */
+function countSubscribers(state: State, streamId: number, delta: number): void {
+  for (const key of CHANNEL_LISTS) {
+    for (const channel of state[key] ?? []) {
+      if (channel.stream_id === streamId && typeof channel.subscriber_count === 'number') channel.subscriber_count += delta;
+    }
+  }
+}
+
+/** The subscriber lists and counts a client keeps, where it keeps them. */
 function changeSubscribers(state: State, streamIds: number[], userIds: number[], add: boolean): void {
+  // Zulip's rule: subscriber_count follows peer_add and peer_remove, one per user named.
+  for (const streamId of streamIds) countSubscribers(state, streamId, add ? userIds.length : -userIds.length);
   for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed'] as const) {
     for (const channel of state[key] ?? []) {
       if (!streamIds.includes(channel.stream_id) || !channel.subscribers) continue;
@@ -261,6 +272,10 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
           if (state[key]) state[key] = state[key].filter((c: Record<string, any>) => c.stream_id !== subscription.stream_id);
         }
         state.subscriptions?.push(subscription);
+        // The client's one record of the channel takes the subscription's fresh count.
+        for (const channel of state.streams ?? []) {
+          if (channel.stream_id === subscription.stream_id) channel.subscriber_count = subscription.subscriber_count;
+        }
         if (state.leftChannels?.has(subscription.stream_id)) {
           (state.rejoinedChannels ??= new Set<number>()).add(subscription.stream_id);
         }
@@ -270,6 +285,8 @@ function applySubscriptionEvent(state: State, event: Record<string, any>): void 
       for (const { stream_id: streamId } of event.subscriptions) {
         const index = state.subscriptions?.findIndex((c: Record<string, any>) => c.stream_id === streamId) ?? -1;
         if (index < 0) continue;
+        // Nobody sends the leaver a peer_remove for themselves: clients count themselves out.
+        countSubscribers(state, streamId, -1);
         const [left] = state.subscriptions.splice(index, 1);
         // Clients forget a left channel's unreads; rejoining brings back ones no event names.
         if (state.unread_msgs) {

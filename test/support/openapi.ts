@@ -14,10 +14,11 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 
 const YAML_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip.yaml');
-/** Zulip 12's description (feature level 488): what 10.2's lacks is taken from it, when it is there. */
+/** Zulip 12's description (feature level 488), for what arrived after 10.2. */
 const YAML_12_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip-12.yaml');
 
 export const openapiAvailable: boolean = fs.existsSync(YAML_PATH);
+export const openapi12Available: boolean = fs.existsSync(YAML_12_PATH);
 export const skipReason: string | undefined = openapiAvailable
   ? undefined
   : '../shared/zulip/zulip.yaml not found: response schema checks skipped';
@@ -109,6 +110,34 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { in: CHANNEL, property: 'can_move_messages_within_channel_group', schema: GROUP_SETTING, since: 396 },
   { in: CHANNEL, property: 'can_delete_any_message_group', schema: GROUP_SETTING, since: 407 },
   { in: CHANNEL, property: 'can_delete_own_message_group', schema: GROUP_SETTING, since: 407 },
+  { in: CHANNEL, property: 'can_resolve_topics_group', schema: GROUP_SETTING, since: 402 },
+  { in: CHANNEL, property: 'can_create_topic_group', schema: GROUP_SETTING, since: 441 },
+  { in: CHANNEL, property: 'subscriber_count', schema: { type: 'number' }, since: 394 },
+  {
+    in: ['path:POST /register'],
+    property: 'channel_folders',
+    schema: { type: 'array', items: { type: 'object' } },
+    since: 389,
+  },
+  ...['max_channel_folder_name_length', 'max_channel_folder_description_length', 'max_bulk_new_subscription_messages'].map(
+    (property) => ({ in: ['path:POST /register'], property, schema: { type: 'integer' }, since: 397 }),
+  ),
+  ...['can_set_topics_policy_group', 'can_set_delete_message_policy_group'].flatMap((setting) => [
+    { in: ['path:POST /register'], property: `realm_${setting}`, schema: GROUP_SETTING, since: 392 },
+    { in: ['event:realm/update_dict.data'], property: setting, schema: GROUP_SETTING, since: 392 },
+  ]),
+  {
+    in: ['path:POST /register.user_settings', 'path:POST /register.realm_user_settings_defaults'],
+    property: 'web_left_sidebar_show_channel_folders',
+    schema: { type: 'boolean' },
+    since: 411,
+  },
+  {
+    in: ['path:POST /users/me/subscriptions', 'path:PATCH /users/me/subscriptions'],
+    property: 'new_subscription_messages_sent',
+    schema: { type: 'boolean' },
+    since: 397,
+  },
   {
     in: ['schema:Subscription'],
     property: 'partial_subscribers',
@@ -487,12 +516,17 @@ function addToEvent(doc: JsonObject, target: string, property: string, schema: o
   addOrWiden(branch, property, schema);
 }
 
-/** 'path:POST /users/me/presence': the closed branch of that operation's 200 body. */
+/**
+ * 'path:POST /users/me/presence': the closed branch of that operation's 200 body;
+ * 'path:POST /register.user_settings': an object property of it.
+ */
 function addToOperation(doc: JsonObject, operation: string, property: string, schema: object): void {
-  const [method, template] = operation.split(' ');
+  const [method, path] = operation.split(' ');
+  const [template, ...nested] = path.split('.');
   const op = (doc.paths as JsonObject)[template] as JsonObject | undefined;
   const body = op && successSchema(doc, op[method.toLowerCase()]);
-  const closed = isObject(body) && Array.isArray(body.allOf) ? body.allOf.find(isClosedObject) : undefined;
+  let closed = isObject(body) && Array.isArray(body.allOf) ? body.allOf.find(isClosedObject) : undefined;
+  for (const name of nested) closed = isObject(closed) ? (closed.properties as JsonObject)[name] : undefined;
   if (!isObject(closed)) throw new Error(`NEWER_THAN_10_2: no closed 200 schema for ${operation}`);
   addOrWiden(closed, property, schema);
 }
@@ -538,6 +572,32 @@ function addFromZulip12(doc: JsonObject): void {
   }
   const known = new Set(eventVariants(doc).map(variantKey));
   for (const variant of eventVariants(newer)) if (!known.has(variantKey(variant))) addEvent(doc, variant);
+}
+
+/**
+ * Zulip 12's description already has what arrived by level 488; of the list it needs only
+ * the specification's names and what Zulip leaves undocumented, and only where it lacks them.
+ */
+function applyUndocumentedTo12(doc: JsonObject): void {
+  const paths = doc.paths as JsonObject;
+  for (const entry of NEWER_THAN_10_2) {
+    if ('event' in entry || typeof entry.since === 'number') continue;
+    if ('operation' in entry) {
+      const [method, template] = entry.operation.split(' ');
+      if (!isObject(paths[template]) || !isObject((paths[template] as JsonObject)[method.toLowerCase()])) addOperation(doc, entry);
+      continue;
+    }
+    for (const target of entry.in) {
+      try {
+        const [kind, name] = [target.slice(0, target.indexOf(':')), target.slice(target.indexOf(':') + 1)];
+        if (kind === 'schema') addToComponent(doc, name, entry.property, entry.schema);
+        else if (kind === 'event') addToEvent(doc, name, entry.property, entry.schema);
+        else if (kind === 'path') addToOperation(doc, name, entry.property, entry.schema);
+      } catch {
+        // A target Zulip 12 reshaped: its own description is what counts there.
+      }
+    }
+  }
 }
 
 function applyNewerThan10_2(doc: JsonObject): void {
@@ -649,19 +709,25 @@ interface EventVariant {
   validate: ValidateFunction;
 }
 
-let loaded: Loaded | undefined;
+/** Which description a check uses: 10.2 (with NEWER_THAN_10_2), or Zulip 12's. */
+type Edition = '10.2' | '12';
+const loaded = new Map<Edition, Loaded>();
 
-function load(): Loaded {
-  if (loaded) return loaded;
-  const doc = YAML.parse(fs.readFileSync(YAML_PATH, 'utf8'), { maxAliasCount: -1 }) as JsonObject;
-  applyNewerThan10_2(doc);
+function load(edition: Edition = '10.2'): Loaded {
+  const cachedState = loaded.get(edition);
+  if (cachedState) return cachedState;
+  const file = edition === '12' ? YAML_12_PATH : YAML_PATH;
+  const doc = YAML.parse(fs.readFileSync(file, 'utf8'), { maxAliasCount: -1 }) as JsonObject;
+  if (edition === '12') applyUndocumentedTo12(doc);
+  else applyNewerThan10_2(doc);
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   // One registered document holds every component schema; each compiled
   // response schema refers into it, and ajv copes with recursive refs.
   const schemas = (doc.components as JsonObject).schemas as JsonObject;
   ajv.addSchema({ $id: DOC_ID, components: { schemas: convertSchemaMap(schemas) } });
-  loaded = { doc, ajv, routes: buildRoutes(doc), validators: new Map() };
-  return loaded;
+  const state: Loaded = { doc, ajv, routes: buildRoutes(doc), validators: new Map() };
+  loaded.set(edition, state);
+  return state;
 }
 
 // ---------------------------------------------------------------------------
@@ -941,9 +1007,23 @@ export function matchOperation(method: string, requestPath: string): string | un
 export function responseProblems(method: string, path: string, status: number, body: unknown): string[] {
   if (!openapiAvailable) return skipped();
   try {
+    const operation = `${method.toUpperCase()} /${splitPath(path).join('/')}`;
     const state = load();
     const route = findRoute(state, method, path);
-    const operation = `${method.toUpperCase()} /${splitPath(path).join('/')}`;
+    // An operation that arrived after 10.2 is checked against Zulip 12's description.
+    if (!route && openapi12Available) {
+      const newer = load('12');
+      const newerRoute = findRoute(newer, method, path);
+      if (newerRoute) return capped(checkResponse(newer, operation, newerRoute, status, body));
+    }
+    // So is each event of a kind 10.2 does not know, the rest of the batch against 10.2.
+    if (route?.template === '/events' && openapi12Available && isObject(body) && Array.isArray(body.events)) {
+      const newer = body.events.filter((event) => isObject(event) && !hasVariant(state, event));
+      if (newer.length > 0) {
+        const known = { ...body, events: body.events.filter((event) => !newer.includes(event)) };
+        return capped([...checkResponse(state, operation, route, status, known), ...newer.flatMap((event) => eventProblems(event))]);
+      }
+    }
     return capped(checkResponse(state, operation, route, status, body));
   } catch (error) {
     return crashed(error);
@@ -969,10 +1049,18 @@ export function eventProblems(event: unknown): string[] {
     const state = load();
     const envelope = run(cached(state, 'event envelope', () => EVENT_ENVELOPE), event);
     if (!isObject(event) || typeof event.type !== 'string') return envelope;
-    return capped([...envelope, ...variantProblems(state, event)]);
+    // An event variant that arrived after 10.2 is checked against Zulip 12's description.
+    const edition = !hasVariant(state, event) && openapi12Available && hasVariant(load('12'), event) ? load('12') : state;
+    return capped([...envelope, ...variantProblems(edition, event)]);
   } catch (error) {
     return crashed(error);
   }
+}
+
+/** Does the description have a variant for this event's type and op? */
+function hasVariant(state: Loaded, event: JsonObject): boolean {
+  const key = `${String(event.type)}/${typeof event.op === 'string' ? event.op : ''}`;
+  return eventValidators(state).some((variant) => variant.key === key);
 }
 
 /**
@@ -1008,4 +1096,51 @@ export function assertValidResponse(method: string, path: string, status: number
 export function assertValidEvent(event: unknown): void {
   const problems = eventProblems(event);
   if (problems.length > 0) throw failure('event', problems, event);
+}
+
+/**
+ * Checks against Zulip 12's description (feature level 488) alone, for what changed after
+ * 10.2; passes (and says why once) when ../shared/zulip/zulip-12.yaml is absent.
+ */
+export function responseProblems12(method: string, path: string, status: number, body: unknown): string[] {
+  if (!openapi12Available) return skipped12();
+  try {
+    const state = load('12');
+    const operation = `${method.toUpperCase()} /${splitPath(path).join('/')}`;
+    return capped(checkResponse(state, operation, findRoute(state, method, path), status, body));
+  } catch (error) {
+    return crashed(error);
+  }
+}
+
+export function eventProblems12(event: unknown): string[] {
+  if (!openapi12Available) return skipped12();
+  try {
+    const state = load('12');
+    const envelope = run(cached(state, 'event envelope', () => EVENT_ENVELOPE), event);
+    if (!isObject(event) || typeof event.type !== 'string') return envelope;
+    return capped([...envelope, ...variantProblems(state, event)]);
+  } catch (error) {
+    return crashed(error);
+  }
+}
+
+let skip12Noted = false;
+
+function skipped12(): string[] {
+  if (!skip12Noted) {
+    skip12Noted = true;
+    console.warn('../shared/zulip/zulip-12.yaml not found: Zulip 12 schema checks skipped');
+  }
+  return [];
+}
+
+export function assertValidResponse12(method: string, path: string, status: number, body: unknown): void {
+  const problems = responseProblems12(method, path, status, body);
+  if (problems.length > 0) throw failure(`${method.toUpperCase()} ${path} -> ${status} (Zulip 12)`, problems, body);
+}
+
+export function assertValidEvent12(event: unknown): void {
+  const problems = eventProblems12(event);
+  if (problems.length > 0) throw failure('event (Zulip 12)', problems, event);
 }
