@@ -1,11 +1,16 @@
 /**
- * Checks our HTTP responses and event objects against Zulip 10.2's OpenAPI
- * description (../shared/zulip/zulip.yaml), so tests catch shapes that real
- * Zulip clients would not expect.
+ * Checks our HTTP responses and event objects against Zulip's OpenAPI descriptions, so tests
+ * catch shapes that real Zulip clients would not expect: Zulip 10.2's
+ * (../shared/zulip/zulip.yaml, level 372) and Zulip 12's (../shared/zulip/zulip-12.yaml,
+ * level 488).
  *
- * The YAML exists in development and CI but not in a user's clone; without it
- * every check passes and `skipReason` says why. Everything is loaded and
- * compiled lazily, once, on first use.
+ * The default checks (assertValidResponse, assertValidEvent) accept what either description
+ * accepts, while Stoa moves from the one to the other; the `...12` functions accept only what
+ * Zulip 12 describes, for tests that pin a change made after 10.2.
+ *
+ * The YAML files exist in development and CI but not in a user's clone; without one the
+ * checks that need it pass and `skipReason` / `skipReason12` say why. Everything is loaded
+ * and compiled lazily, once, on first use.
  */
 import assert from 'node:assert';
 import fs from 'node:fs';
@@ -13,12 +18,20 @@ import path from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 
-const YAML_PATH = path.resolve(__dirname, '../../../shared/zulip/zulip.yaml');
+type Version = '10.2' | '12';
+const YAML_PATHS: Record<Version, string> = {
+  '10.2': path.resolve(__dirname, '../../../shared/zulip/zulip.yaml'),
+  '12': path.resolve(__dirname, '../../../shared/zulip/zulip-12.yaml'),
+};
 
-export const openapiAvailable: boolean = fs.existsSync(YAML_PATH);
+export const openapiAvailable: boolean = fs.existsSync(YAML_PATHS['10.2']);
 export const skipReason: string | undefined = openapiAvailable
   ? undefined
   : '../shared/zulip/zulip.yaml not found: response schema checks skipped';
+export const openapi12Available: boolean = fs.existsSync(YAML_PATHS['12']);
+export const skipReason12: string | undefined = openapi12Available
+  ? undefined
+  : '../shared/zulip/zulip-12.yaml not found: Zulip 12 schema checks skipped';
 
 // ---------------------------------------------------------------------------
 // What Stoa sends that Zulip 10.2's description lacks.
@@ -495,8 +508,20 @@ function addEvent(doc: JsonObject, variant: object): void {
   variants.push(variant);
 }
 
-function applyNewerThan10_2(doc: JsonObject): void {
-  for (const entry of NEWER_THAN_10_2) {
+/**
+ * Zulip 12's description has every numbered entry already, so it takes only the specification's
+ * names and what Zulip leaves undocumented, and only operations it does not describe itself.
+ */
+function appliesTo(version: Version, doc: JsonObject, entry: NewerProperty | NewerOperation | NewerEvent): boolean {
+  if (version === '10.2') return true;
+  if ('event' in entry || typeof entry.since === 'number') return false;
+  if (!('operation' in entry)) return true;
+  const [method, template] = entry.operation.split(' ');
+  return !isObject((doc.paths as JsonObject)[template]) || !(method.toLowerCase() in ((doc.paths as JsonObject)[template] as JsonObject));
+}
+
+function applyNewer(doc: JsonObject, version: Version): void {
+  for (const entry of NEWER_THAN_10_2.filter((candidate) => appliesTo(version, doc, candidate))) {
     if ('event' in entry) {
       addEvent(doc, entry.event);
       continue;
@@ -603,19 +628,21 @@ interface EventVariant {
   validate: ValidateFunction;
 }
 
-let loaded: Loaded | undefined;
+const loaded = new Map<Version, Loaded>();
 
-function load(): Loaded {
-  if (loaded) return loaded;
-  const doc = YAML.parse(fs.readFileSync(YAML_PATH, 'utf8'), { maxAliasCount: -1 }) as JsonObject;
-  applyNewerThan10_2(doc);
+function load(version: Version = '10.2'): Loaded {
+  const done = loaded.get(version);
+  if (done) return done;
+  const doc = YAML.parse(fs.readFileSync(YAML_PATHS[version], 'utf8'), { maxAliasCount: -1 }) as JsonObject;
+  applyNewer(doc, version);
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   // One registered document holds every component schema; each compiled
   // response schema refers into it, and ajv copes with recursive refs.
   const schemas = (doc.components as JsonObject).schemas as JsonObject;
   ajv.addSchema({ $id: DOC_ID, components: { schemas: convertSchemaMap(schemas) } });
-  loaded = { doc, ajv, routes: buildRoutes(doc), validators: new Map() };
-  return loaded;
+  const state = { doc, ajv, routes: buildRoutes(doc), validators: new Map() };
+  loaded.set(version, state);
+  return state;
 }
 
 // ---------------------------------------------------------------------------
@@ -858,15 +885,19 @@ function run(validate: ValidateFunction | null, data: unknown): string[] {
 // Public API
 // ---------------------------------------------------------------------------
 
-let skipNoted = false;
+const skipNoted = new Set<Version>();
 
 /** Without the YAML every check passes; say so once per process. */
-function skipped(): string[] {
-  if (!skipNoted) {
-    skipNoted = true;
-    console.warn(skipReason);
+function skipped(version: Version = '10.2'): string[] {
+  if (!skipNoted.has(version)) {
+    skipNoted.add(version);
+    console.warn(version === '10.2' ? skipReason : skipReason12);
   }
   return [];
+}
+
+function available(version: Version): boolean {
+  return version === '10.2' ? openapiAvailable : openapi12Available;
 }
 
 function crashed(error: unknown): string[] {
@@ -890,17 +921,26 @@ export function matchOperation(method: string, requestPath: string): string | un
   return findRoute(load(), method, requestPath)?.template;
 }
 
-/** Validate a response. method e.g. 'GET'; path is the CONCRETE request path, with or without the '/api/v1' prefix and query string (e.g. '/api/v1/users/5?x=1'). Returns a list of human-readable problems (empty = valid). Throws nothing. */
-export function responseProblems(method: string, path: string, status: number, body: unknown): string[] {
-  if (!openapiAvailable) return skipped();
+function responseProblemsIn(version: Version, method: string, path: string, status: number, body: unknown): string[] {
+  if (!available(version)) return skipped(version);
   try {
-    const state = load();
+    const state = load(version);
     const route = findRoute(state, method, path);
     const operation = `${method.toUpperCase()} /${splitPath(path).join('/')}`;
     return capped(checkResponse(state, operation, route, status, body));
   } catch (error) {
     return crashed(error);
   }
+}
+
+/** Validate a response against zulip.yaml (10.2). method e.g. 'GET'; path is the CONCRETE request path, with or without the '/api/v1' prefix and query string (e.g. '/api/v1/users/5?x=1'). Returns a list of human-readable problems (empty = valid). Throws nothing. */
+export function responseProblems(method: string, path: string, status: number, body: unknown): string[] {
+  return responseProblemsIn('10.2', method, path, status, body);
+}
+
+/** Like responseProblems, against zulip-12.yaml (level 488). */
+export function responseProblems12(method: string, path: string, status: number, body: unknown): string[] {
+  return responseProblemsIn('12', method, path, status, body);
 }
 
 /** Like responseProblems, but for a path template as written in zulip.yaml (e.g. '/users/{user_id}'). */
@@ -915,17 +955,26 @@ export function operationProblems(method: string, template: string, status: numb
   }
 }
 
-/** Validate one event object (as delivered by GET /events) against the schema of the items of `events` in GET /events' 200 response (a oneOf over event types). Return problems; empty when valid. */
-export function eventProblems(event: unknown): string[] {
-  if (!openapiAvailable) return skipped();
+function eventProblemsIn(version: Version, event: unknown): string[] {
+  if (!available(version)) return skipped(version);
   try {
-    const state = load();
+    const state = load(version);
     const envelope = run(cached(state, 'event envelope', () => EVENT_ENVELOPE), event);
     if (!isObject(event) || typeof event.type !== 'string') return envelope;
     return capped([...envelope, ...variantProblems(state, event)]);
   } catch (error) {
     return crashed(error);
   }
+}
+
+/** Validate one event object (as delivered by GET /events) against the schema of the items of `events` in GET /events' 200 response (a oneOf over event types). Return problems; empty when valid. */
+export function eventProblems(event: unknown): string[] {
+  return eventProblemsIn('10.2', event);
+}
+
+/** Like eventProblems, against zulip-12.yaml (level 488). */
+export function eventProblems12(event: unknown): string[] {
+  return eventProblemsIn('12', event);
 }
 
 /**
@@ -945,20 +994,42 @@ function variantProblems(state: Loaded, event: JsonObject): string[] {
   return [`no event in zulip.yaml for type "${event.type}"${op}`];
 }
 
-function failure(subject: string, problems: string[], value: unknown): assert.AssertionError {
+function failure(subject: string, problems: string[], value: unknown, file = 'zulip.yaml'): assert.AssertionError {
   const lines = problems.map((problem) => `  - ${problem}`).join('\n');
   return new assert.AssertionError({
-    message: `${subject} does not match zulip.yaml:\n${lines}\n  value: ${preview(value, 800)}`,
+    message: `${subject} does not match ${file}:\n${lines}\n  value: ${preview(value, 800)}`,
   });
 }
 
-/** Convenience: throw an AssertionError listing problems if any. */
+/**
+ * Problems under 10.2, unless Zulip 12's description accepts the value: a shape Zulip changed
+ * after 10.2 (and Stoa with it) is what Zulip 12 describes.
+ */
+function eitherVersion(problems10: string[], problems12: () => string[]): string[] {
+  if (problems10.length === 0 || !openapi12Available) return problems10;
+  return problems12().length === 0 ? [] : problems10;
+}
+
+/** Convenience: throw an AssertionError listing problems if neither description accepts the response. */
 export function assertValidResponse(method: string, path: string, status: number, body: unknown): void {
-  const problems = responseProblems(method, path, status, body);
+  const problems = eitherVersion(responseProblems(method, path, status, body), () => responseProblems12(method, path, status, body));
   if (problems.length > 0) throw failure(`${method.toUpperCase()} ${path} -> ${status}`, problems, body);
 }
 
+/** Throws unless the event is valid under zulip.yaml or zulip-12.yaml. */
 export function assertValidEvent(event: unknown): void {
-  const problems = eventProblems(event);
+  const problems = eitherVersion(eventProblems(event), () => eventProblems12(event));
   if (problems.length > 0) throw failure('event', problems, event);
+}
+
+/** Throws unless zulip-12.yaml (level 488) accepts the response; for tests of changes made after 10.2. */
+export function assertValidResponse12(method: string, path: string, status: number, body: unknown): void {
+  const problems = responseProblems12(method, path, status, body);
+  if (problems.length > 0) throw failure(`${method.toUpperCase()} ${path} -> ${status}`, problems, body, 'zulip-12.yaml');
+}
+
+/** Throws unless zulip-12.yaml (level 488) accepts the event. */
+export function assertValidEvent12(event: unknown): void {
+  const problems = eventProblems12(event);
+  if (problems.length > 0) throw failure('event', problems, event, 'zulip-12.yaml');
 }
