@@ -284,6 +284,12 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 12 -> 13: the special permission to change other people's email addresses.
   (db) => db.exec('ALTER TABLE users ADD COLUMN can_change_user_emails INTEGER NOT NULL DEFAULT 0'),
+  // 13 -> 14: the Recent conversations home view is called 'recent' since feature level 454.
+  (db) =>
+    db.exec(`
+      UPDATE user_settings SET value = '"recent"' WHERE name = 'web_home_view' AND value = '"recent_topics"';
+      UPDATE realm_user_settings_defaults SET value = '"recent"' WHERE name = 'web_home_view' AND value = '"recent_topics"';
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

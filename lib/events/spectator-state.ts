@@ -25,7 +25,7 @@ function spectatorSettings({ stoa, language }: SpectatorContext): Record<string,
     ...userSettings(stoa, SPECTATOR_PLACEHOLDER),
     ...USER_SETTINGS_EXTRAS,
     default_language: language,
-    web_home_view: 'recent_topics',
+    web_home_view: 'recent',
   };
 }
 

@@ -37,7 +37,7 @@ import { topicKey } from '../user-topics/queries';
 import { apiEmailFor } from '../users/actions';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
 import { PLAIN_USER_COLUMNS, Role, type UserRow } from '../users/queries';
-import { NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS, USER_SETTINGS_BY_NAME } from '../users/settings';
+import { currentSettingValue, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS, USER_SETTINGS_BY_NAME } from '../users/settings';
 import { type ExportContents, ImportError, recordFile, type Row, tableOf } from './read';
 
 /** A value of a Stoa column, as better-sqlite3 binds it. */
@@ -353,7 +353,7 @@ export function convertExport(data: ExportContents): ImportPlan {
     // the default are stored, as Stoa stores them.
     for (const def of USER_SETTINGS) {
       if (USER_ROW_SETTINGS.has(def.name) || !(def.name in row)) continue;
-      const value = row[def.name];
+      const value = currentSettingValue(def.name, row[def.name]);
       if (value === def.default) continue;
       if (!valueFitsSchema(def.schema, value)) {
         warnings.push(`user ${user.id}: the setting ${def.name} = ${show(value)} is not one Stoa knows; the default is kept`);
@@ -420,7 +420,7 @@ export function convertExport(data: ExportContents): ImportPlan {
   if (defaultsRow) {
     for (const def of USER_SETTINGS) {
       if (NOT_ORGANIZATION_DEFAULTS.has(def.name) || NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(def.name) || !(def.name in defaultsRow)) continue;
-      const value = defaultsRow[def.name];
+      const value = currentSettingValue(def.name, defaultsRow[def.name]);
       if (value !== def.default && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name: def.name, value: JSON.stringify(value) });
     }
   }

@@ -94,18 +94,13 @@ function storeSetting(stoa: Stoa, user: UserRow, name: string, value: SettingVal
   else stoa.users.putSetting(user.id, name, JSON.stringify(value));
 }
 
-/** The events of one setting change: the modern one, and the legacy one older clients read. */
+/**
+ * The event of one setting change. Since feature level 439 it is the only one: the legacy
+ * update_display_settings and update_global_notifications events are no longer sent.
+ */
 function announceSetting(stoa: Stoa, user: UserRow, name: string, value: SettingValue): void {
   const language = name === 'default_language' ? { language_name: languageName(value as string) } : {};
   sendEvent(stoa, { type: 'user_settings', op: 'update', property: name, value, ...language }, [user.id]);
-  const legacy = USER_SETTINGS_BY_NAME.get(name)!.legacy;
-  if (legacy === 'display') {
-    const event = { type: 'update_display_settings', user: user.email, setting_name: name, setting: value, ...language };
-    sendEvent(stoa, event, [user.id]);
-  } else if (legacy === 'notification') {
-    const event = { type: 'update_global_notifications', user: user.email, notification_name: name, setting: value };
-    sendEvent(stoa, event, [user.id]);
-  }
 }
 
 /** Changes some of a user's settings; unchanged values are skipped and send no events. */

@@ -4,10 +4,7 @@ import type { ParamSchema } from '../http/validate';
  * The personal settings of a user: what `PATCH /settings` changes, what `POST /register`
  * returns in `user_settings`, and what a fresh account starts with.
  *
- * Names, types, allowed values and defaults follow Zulip 10.2 (feature level 372). Settings
- * that newer Zulip servers added after that (a per-user auto-read policy for resolved-topic
- * notices, the left-sidebar unread summary, channel-folder toggles) are left out until our
- * specification asks for them.
+ * Names, types, allowed values and defaults follow Zulip 12 (feature level 488).
  */
 export interface UserSettingDef {
   /** Setting name exactly as in PATCH /settings and register's user_settings. */
@@ -16,8 +13,10 @@ export interface UserSettingDef {
   schema: ParamSchema;
   /** Zulip's default for a new user. */
   default: boolean | number | string | null;
-  /** For clients without the user_settings_object capability, Zulip sends a legacy event per change:
-   *  'display' -> update_display_settings, 'notification' -> update_global_notifications, 'none' -> no legacy event. */
+  /** For clients without the user_settings_object capability, register returns the settings of the
+   *  two deprecated fetch types at the top level: 'display' for update_display_settings,
+   *  'notification' for update_global_notifications, 'none' for neither. (Their events are no longer
+   *  sent since feature level 439.) */
   legacy: 'display' | 'notification' | 'none';
 }
 
@@ -113,9 +112,10 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
     default: 'en',
     legacy: 'display',
   },
+  // The Recent conversations view was 'recent_topics' before feature level 454.
   {
     name: 'web_home_view',
-    schema: oneOfStrings('recent_topics', 'inbox', 'all_messages'),
+    schema: oneOfStrings('recent', 'inbox', 'all_messages'),
     default: 'inbox',
     legacy: 'display',
   },
@@ -135,6 +135,11 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
   },
   // 1 every channel, 2 unmuted channels and topics, 3 none.
   { name: 'web_stream_unreads_count_display_policy', schema: oneOfInts(1, 2, 3), default: 2, legacy: 'none' },
+  // Whether the left sidebar shows the unread-count summary (level 398), and whether the left
+  // sidebar and the Inbox group channels by their folders (levels 411 and 431).
+  { name: 'web_left_sidebar_unreads_count_summary', schema: bool, default: true, legacy: 'none' },
+  { name: 'web_left_sidebar_show_channel_folders', schema: bool, default: true, legacy: 'none' },
+  { name: 'web_inbox_show_channel_folders', schema: bool, default: true, legacy: 'none' },
   { name: 'hide_ai_features', schema: bool, default: false, legacy: 'none' },
   // Lives on the user row rather than among the other settings, yet is changed and reported
   // like one, including the legacy display event. Empty means "not set"; the view checks that a
@@ -183,6 +188,14 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
   { name: 'automatically_follow_topics_policy', schema: TOPIC_POLICY, default: 3, legacy: 'none' },
   { name: 'automatically_unmute_topics_in_muted_streams_policy', schema: TOPIC_POLICY, default: 2, legacy: 'none' },
   { name: 'automatically_follow_topics_where_mentioned', schema: bool, default: true, legacy: 'none' },
+  // Which notices of a topic being resolved or unresolved arrive already read (level 385): all,
+  // all but those in topics the user follows, or none.
+  {
+    name: 'resolved_topic_notice_auto_read_policy',
+    schema: oneOfStrings('always', 'except_followed', 'never'),
+    default: 'except_followed',
+    legacy: 'none',
+  },
   { name: 'presence_enabled', schema: bool, default: true, legacy: 'notification' },
   { name: 'send_private_typing_notifications', schema: bool, default: true, legacy: 'none' },
   { name: 'send_stream_typing_notifications', schema: bool, default: true, legacy: 'none' },
@@ -219,6 +232,14 @@ export const LEGACY_TOP_LEVEL: Readonly<Record<LegacyFetchType, readonly string[
     'available_notification_sounds',
   ],
 };
+
+/**
+ * A setting's value as Zulip 12 spells it, for values written by older servers (an import):
+ * the Recent conversations home view was 'recent_topics' before feature level 454.
+ */
+export function currentSettingValue(name: string, value: unknown): unknown {
+  return name === 'web_home_view' && value === 'recent_topics' ? 'recent' : value;
+}
 
 /** Settings by name, for views that look one up per parameter. */
 export const USER_SETTINGS_BY_NAME: ReadonlyMap<string, UserSettingDef> = new Map(
