@@ -161,6 +161,8 @@ export function convertExport(data: ExportContents): ImportPlan {
     description: realmFields.str(zulipRealm, 'description', ''),
     date_created: realmCreated,
     deactivated: bit(realmFields.bool(zulipRealm, 'deactivated', false)),
+    // Zulip's UUID stays the organization's; without one the database makes a new one.
+    ...(typeof zulipRealm.uuid === 'string' && zulipRealm.uuid !== '' ? { uuid: zulipRealm.uuid } : {}),
   });
 
   // ---- Clients, by ID: messages name the one they were sent from.

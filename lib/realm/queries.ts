@@ -7,6 +7,7 @@ export interface RealmRow {
   description: string;
   date_created: number;
   deactivated: 0 | 1;
+  uuid: string;
 }
 
 export function prepareRealmQueries(db: Statements) {

@@ -1,4 +1,3 @@
-import { announceBotUpdate } from '../bots/announce';
 import type { StateContext } from '../events/state-context';
 import { presenceEnabledChanged } from '../presence/actions';
 import { forgetDrafts } from '../drafts/actions';
@@ -10,7 +9,6 @@ import { usersWhoCanAccess } from './access';
 import { canSeeDeliveryEmail } from './email-visibility';
 import type { UserRow } from './queries';
 import {
-  LEGACY_TOP_LEVEL,
   NOT_ORGANIZATION_DEFAULTS,
   USER_SETTINGS,
   USER_SETTINGS_BY_NAME,
@@ -48,20 +46,6 @@ export function languageName(code: string): string | undefined {
 export function userSettingsState({ stoa, user }: StateContext): Record<string, unknown> {
   return { user_settings: { ...userSettings(stoa, user), ...USER_SETTINGS_EXTRAS } };
 }
-
-/**
- * Register state for the two deprecated fetch types, whose settings older clients read at the
- * top level. Clients that declared user_settings_object get them in `user_settings` only.
- */
-function legacySettingsState(type: keyof typeof LEGACY_TOP_LEVEL) {
-  return ({ stoa, user, queue }: StateContext): Record<string, unknown> => {
-    if (queue.capabilities.user_settings_object) return {};
-    const all: Record<string, unknown> = { ...userSettings(stoa, user), ...USER_SETTINGS_EXTRAS };
-    return Object.fromEntries(LEGACY_TOP_LEVEL[type].map((name) => [name, all[name]]));
-  };
-}
-export const displaySettingsState = legacySettingsState('update_display_settings');
-export const notificationSettingsState = legacySettingsState('update_global_notifications');
 
 /**
  * Hiding or showing one's email changes what each viewer may see: those whose view changed
@@ -136,7 +120,6 @@ export function changeFullName(stoa: Stoa, userId: number, fullName: string): vo
     const user = stoa.users.byId(userId)!;
     const person = { user_id: userId, full_name: fullName };
     sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, user));
-    if (user.is_bot) announceBotUpdate(stoa, user, { full_name: fullName });
   });
 }
 

@@ -356,6 +356,32 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   },
 ];
 
+/**
+ * What Stoa still sends that Zulip 12 no longer does, because the change belongs to another
+ * branch of this round: the lead empties this after merging them. Applied to zulip-12.yaml only.
+ */
+const WAITING_FOR_OTHER_BRANCHES: Array<NewerProperty | { notRequired: string; since: number }> = [
+  // Level 468 replaced push_devices with devices (the devices branch).
+  {
+    in: ['path:POST /register'],
+    property: 'push_devices',
+    schema: { type: 'object', additionalProperties: { type: 'object' } },
+    since: 406,
+  },
+  // Channels carry their subscriber count since level 394 (the channels branch).
+  { notRequired: 'subscriber_count', since: 394 },
+];
+
+/** Takes a property out of every `required` list of the document. */
+function removeRequired(node: unknown, property: string): void {
+  if (Array.isArray(node)) {
+    for (const item of node) removeRequired(item, property);
+  } else if (isObject(node)) {
+    if (Array.isArray(node.required)) node.required = node.required.filter((name) => name !== property);
+    for (const value of Object.values(node)) removeRequired(value, property);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Small JSON helpers
 // ---------------------------------------------------------------------------
@@ -521,7 +547,12 @@ function appliesTo(version: Version, doc: JsonObject, entry: NewerProperty | New
 }
 
 function applyNewer(doc: JsonObject, version: Version): void {
-  for (const entry of NEWER_THAN_10_2.filter((candidate) => appliesTo(version, doc, candidate))) {
+  const entries = NEWER_THAN_10_2.filter((candidate) => appliesTo(version, doc, candidate));
+  for (const entry of version === '12' ? [...entries, ...WAITING_FOR_OTHER_BRANCHES] : entries) {
+    if ('notRequired' in entry) {
+      removeRequired(doc, entry.notRequired);
+      continue;
+    }
     if ('event' in entry) {
       addEvent(doc, entry.event);
       continue;
@@ -1007,20 +1038,24 @@ function failure(subject: string, problems: string[], value: unknown, file = 'zu
  */
 function eitherVersion(problems10: string[], problems12: () => string[]): string[] {
   if (problems10.length === 0 || !openapi12Available) return problems10;
-  return problems12().length === 0 ? [] : problems10;
+  const under12 = problems12();
+  if (under12.length === 0) return [];
+  return [...problems10.map((problem) => `10.2: ${problem}`), ...under12.map((problem) => `12: ${problem}`)];
 }
 
 /** Convenience: throw an AssertionError listing problems if neither description accepts the response. */
 export function assertValidResponse(method: string, path: string, status: number, body: unknown): void {
   const problems = eitherVersion(responseProblems(method, path, status, body), () => responseProblems12(method, path, status, body));
-  if (problems.length > 0) throw failure(`${method.toUpperCase()} ${path} -> ${status}`, problems, body);
+  if (problems.length > 0) throw failure(`${method.toUpperCase()} ${path} -> ${status}`, problems, body, EITHER);
 }
 
 /** Throws unless the event is valid under zulip.yaml or zulip-12.yaml. */
 export function assertValidEvent(event: unknown): void {
   const problems = eitherVersion(eventProblems(event), () => eventProblems12(event));
-  if (problems.length > 0) throw failure('event', problems, event);
+  if (problems.length > 0) throw failure('event', problems, event, EITHER);
 }
+
+const EITHER = openapi12Available ? 'zulip.yaml or zulip-12.yaml' : 'zulip.yaml';
 
 /** Throws unless zulip-12.yaml (level 488) accepts the response; for tests of changes made after 10.2. */
 export function assertValidResponse12(method: string, path: string, status: number, body: unknown): void {
