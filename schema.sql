@@ -14,9 +14,7 @@ CREATE TABLE realm (
   date_created      INTEGER NOT NULL,
   deactivated       INTEGER NOT NULL DEFAULT 0,
   -- A random version 4 UUID, kept through an export and import (register's realm_uuid).
-  uuid              TEXT    NOT NULL DEFAULT (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
-                      substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1) ||
-                      substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
+  uuid              TEXT    NOT NULL DEFAULT ''
 ) STRICT;
 
 -- Organization settings that differ from their defaults (lib/realm/settings.ts), by their

@@ -105,7 +105,7 @@ function schemaSql(): string {
  * Upgrades from each older schema version, in order: MIGRATIONS[i] takes a database from
  * version i + 1 to i + 2. schema.sql already contains every step, so a fresh database skips them.
  */
-/** A random (version 4) UUID made by SQLite, as schema.sql's default for realm.uuid. */
+/** A random (version 4) UUID made by SQLite, for an organization that predates realm.uuid. */
 const RANDOM_UUID_SQL = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
   substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1) ||
   substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;

@@ -43,6 +43,7 @@ describe('the database', () => {
       DROP TABLE invites;
       DROP TABLE realm_exports;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
+      ALTER TABLE realm DROP COLUMN uuid;
       PRAGMA user_version = 1;
     `);
     old.close();

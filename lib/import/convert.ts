@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../auth/credentials';
 import { channelNameKey } from '../channels/queries';
 import { CHANNEL_SETTINGS } from '../channels/access';
@@ -161,8 +162,8 @@ export function convertExport(data: ExportContents): ImportPlan {
     description: realmFields.str(zulipRealm, 'description', ''),
     date_created: realmCreated,
     deactivated: bit(realmFields.bool(zulipRealm, 'deactivated', false)),
-    // Zulip's UUID stays the organization's; without one the database makes a new one.
-    ...(typeof zulipRealm.uuid === 'string' && zulipRealm.uuid !== '' ? { uuid: zulipRealm.uuid } : {}),
+    // Zulip's UUID stays the organization's; an export without one gets a new one.
+    uuid: typeof zulipRealm.uuid === 'string' && zulipRealm.uuid !== '' ? zulipRealm.uuid : randomUUID(),
   });
 
   // ---- Clients, by ID: messages name the one they were sent from.
