@@ -12,7 +12,9 @@ CREATE TABLE realm (
   string_id         TEXT    NOT NULL DEFAULT '',
   description       TEXT    NOT NULL DEFAULT '',
   date_created      INTEGER NOT NULL,
-  deactivated       INTEGER NOT NULL DEFAULT 0
+  deactivated       INTEGER NOT NULL DEFAULT 0,
+  -- A random version 4 UUID, kept through an export and import (register's realm_uuid).
+  uuid              TEXT    NOT NULL DEFAULT ''
 ) STRICT;
 
 -- Organization settings that differ from their defaults (lib/realm/settings.ts), by their

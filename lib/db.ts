@@ -105,6 +105,11 @@ function schemaSql(): string {
  * Upgrades from each older schema version, in order: MIGRATIONS[i] takes a database from
  * version i + 1 to i + 2. schema.sql already contains every step, so a fresh database skips them.
  */
+/** A random (version 4) UUID made by SQLite, for an organization that predates realm.uuid. */
+const RANDOM_UUID_SQL = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+  substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1) ||
+  substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
+
 const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 1 -> 2: muted users.
   (db) =>
@@ -342,6 +347,16 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       UPDATE streams SET
         can_resolve_topics_group_id = (SELECT id FROM user_groups WHERE name = 'role:nobody' AND is_system_group = 1),
         can_create_topic_group_id = (SELECT id FROM user_groups WHERE name = 'role:everyone' AND is_system_group = 1);
+    `),
+  // 19 -> 20: Zulip 12's names and the organization's UUID. The Recent conversations home view
+  // is 'recent' since feature level 454, the GIF rating realm_gif_rating_policy since 453.
+  (db) =>
+    db.exec(`
+      UPDATE user_settings SET value = '"recent"' WHERE name = 'web_home_view' AND value = '"recent_topics"';
+      UPDATE realm_user_settings_defaults SET value = '"recent"' WHERE name = 'web_home_view' AND value = '"recent_topics"';
+      UPDATE realm_settings SET key = 'realm_gif_rating_policy' WHERE key = 'realm_giphy_rating';
+      ALTER TABLE realm ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
+      UPDATE realm SET uuid = ${RANDOM_UUID_SQL};
     `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;

@@ -49,6 +49,7 @@ describe('the database', () => {
       ALTER TABLE channel_folders DROP COLUMN position;
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
       ALTER TABLE streams DROP COLUMN can_create_topic_group_id;
+      ALTER TABLE realm DROP COLUMN uuid;
       PRAGMA user_version = 1;
     `);
     old.close();

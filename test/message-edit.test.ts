@@ -147,6 +147,24 @@ describe('moving messages', () => {
     assert.equal(found.body.messages.length, 2);
   });
 
+  test('the resolve notice arrives read or unread by each reader\'s resolved_topic_notice_auto_read_policy (level 385)', async () => {
+    const [always, exceptFollowed, follower, never] = await Promise.all([1, 2, 3, 4].map(() => server.createUser()));
+    const readers = [always, exceptFollowed, follower, never];
+    const { name, id: channelId } = await createChannel(server.owner, { principals: [server.ownerId, ...readers.map((r) => r.userId)] });
+    await always.patch('/settings', { resolved_topic_notice_auto_read_policy: 'always' });
+    await never.patch('/settings', { resolved_topic_notice_auto_read_policy: 'never' });
+    // The default is except_followed: unread only in a topic one follows.
+    const id = await send(always, { type: 'stream', to: name, topic: 'leak', content: 'the roof leaks' });
+    await follower.post('/user_topics', { stream_id: channelId, topic: 'leak', visibility_policy: 3 });
+    await server.owner.patch(`/messages/${id}`, { topic: '✔ leak', propagate_mode: 'change_all' });
+    const unread = async (reader: Client) => {
+      const [notice] = (await topicMessages(reader, name, '✔ leak')).slice(-1);
+      assert.match(notice.content, /has marked this topic as resolved/);
+      return !notice.flags.includes('read');
+    };
+    assert.deepEqual(await Promise.all(readers.map(unread)), [false, false, true, true]);
+  });
+
   test('moving to another channel takes the topic along and tells readers', async () => {
     const reader = await server.createUser();
     const from = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] });

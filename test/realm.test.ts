@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createChannel } from './support/channels';
 import type { Client } from './support/client';
-import { listen } from './support/events';
+import { listen, listen12 } from './support/events';
+import { assertValidResponse12 } from './support/openapi';
 import { TestServer } from './support/server';
 
 type User = Client & { userId: number };
@@ -50,18 +51,61 @@ describe('PATCH /realm changes plain settings', () => {
   });
 
   test('the name and description answer "updated"; server_settings shows them, the description rendered', async () => {
-    const events = await listen(member);
+    const events = await listen12(member);
     const response = await server.owner.patch('/realm', { name: 'The Agora', description: 'We **talk** here' });
     assert.equal(response.body.name, 'updated');
     assert.equal(response.body.description, 'updated');
+    // The description comes with its HTML, in the update_dict shape (level 464).
+    const data = { description: 'We **talk** here', rendered_description: '<p>We <strong>talk</strong> here</p>' };
     assert.deepEqual(await events(), [
       { type: 'realm', op: 'update', property: 'name', value: 'The Agora' },
-      { type: 'realm', op: 'update', property: 'description', value: 'We **talk** here' },
+      { type: 'realm', op: 'update_dict', property: 'default', data },
     ]);
     const settings = (await server.anonymous.get('/server_settings')).body;
     assert.equal(settings.realm_name, 'The Agora');
     assert.equal(settings.realm_description, '<p>We <strong>talk</strong> here</p>');
     assert.equal((await realmState()).realm_description, 'We **talk** here');
+  });
+
+  test('has the settings and facts of Zulip 12, as zulip-12.yaml describes them', async () => {
+    const response = await server.owner.post('/register', { fetch_event_types: ['realm', 'giphy', 'tenor', 'klipy'] });
+    assertValidResponse12('POST', '/register', response.status, response.body);
+    const state = response.body;
+    assert.match(state.realm_uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(state.realm_gif_rating_policy, 2);
+    assert.equal(state.gif_rating_policy_options.disabled.id, 0);
+    assert.equal('realm_giphy_rating' in state || 'giphy_rating_options' in state, false, 'the names before level 453 are gone');
+    assert.equal('realm_is_zephyr_mirror_realm' in state, false, 'removed at level 426');
+    assert.equal(state.realm_media_preview_size, 100);
+    assert.equal(state.realm_send_channel_events_messages, true);
+    assert.equal(state.realm_owner_full_content_access, false);
+    assert.equal(state.realm_default_avatar_source, 'G');
+    assert.equal(state.realm_workplace_users_group, server.groupId('role:members'));
+    assert.deepEqual([state.giphy_api_key, state.tenor_api_key, state.klipy_api_key], ['', '', ''], 'no GIF provider is configured');
+    const settings = (await server.anonymous.get('/server_settings')).body;
+    assert.equal(settings.authentication_methods.discord, false);
+
+    const events = await listen12(member);
+    const changed = await server.owner.patch('/realm', { gif_rating_policy: 3, media_preview_size: 150, send_channel_events_messages: false });
+    assert.deepEqual([changed.status, changed.body.gif_rating_policy, changed.body.media_preview_size], [200, 3, 150]);
+    assert.deepEqual(await events(), [
+      { type: 'realm', op: 'update', property: 'gif_rating_policy', value: 3 },
+      { type: 'realm', op: 'update', property: 'media_preview_size', value: 150 },
+      { type: 'realm', op: 'update', property: 'send_channel_events_messages', value: false },
+    ]);
+    for (const [params, msg] of [
+      [{ media_preview_size: 120 }, 'Invalid media_preview_size 120'],
+      [{ default_avatar_source: 'J' }, 'Invalid default_avatar_source'],
+    ] as const) {
+      const refused = await server.owner.patch('/realm', params);
+      assert.deepEqual([refused.status, refused.body.msg], [400, msg]);
+    }
+    // With channel events switched off, a new channel gets no creation notice.
+    const quiet = await createChannel(server.owner);
+    const history = await server.owner.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([['channel', quiet.id]]) });
+    assert.deepEqual(history.body.messages, []);
+    await server.owner.patch('/realm', { gif_rating_policy: 2, media_preview_size: 100, send_channel_events_messages: true });
+    assert.equal((await server.owner.post('/register', { fetch_event_types: ['realm'] })).body.realm_uuid, state.realm_uuid, 'the UUID stays');
   });
 
   test('a time limit takes seconds or "unlimited", announced in the update_dict shape', async () => {
@@ -282,7 +326,7 @@ describe('PATCH /realm validation', () => {
   const cases: Array<[string, Record<string, unknown>, string, string?]> = [
     ['an unknown language', { default_language: 'not-a-language' }, "Invalid language 'not-a-language'"],
     ['an unavailable video call provider', { video_chat_provider: 3 }, 'Invalid video_chat_provider 3'],
-    ['an unknown GIPHY rating', { giphy_rating: 9 }, 'Invalid giphy_rating 9'],
+    ['an unknown GIF rating', { gif_rating_policy: 9 }, 'Invalid gif_rating_policy 9'],
     ['a Jitsi server that is no URL', { jitsi_server_url: 'jitsi here' }, 'jitsi_server_url is not an allowed_type'],
     ['an unknown edit history policy', { message_edit_history_visibility_policy: 'some' }, 'Invalid message_edit_history_visibility_policy'],
     ['an unknown topics policy', { topics_policy: 'inherit' }, 'Invalid topics_policy'],
@@ -305,8 +349,8 @@ describe('PATCH /realm validation', () => {
 
   test('a request with one bad value changes nothing at all', async () => {
     const before = await realmState();
-    const response = await server.owner.patch('/realm', { name: 'Half done', giphy_rating: 9 });
-    assertError(response, 'Invalid giphy_rating 9');
+    const response = await server.owner.patch('/realm', { name: 'Half done', gif_rating_policy: 9 });
+    assertError(response, 'Invalid gif_rating_policy 9');
     assert.equal((await realmState()).realm_name, before.realm_name);
   });
 });

@@ -398,7 +398,7 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
           { jitsi_server_url: rng.pick(['default', 'https://jitsi.example.org']) },
           { name: rng.pick(NAMES), description: rng.pick(WORDS) },
           { waiting_period_threshold: rng.pick([0, 3]), enable_spectator_access: rng.next() < 0.5 },
-          { video_chat_provider: rng.pick([0, 1]), giphy_rating: rng.pick([1, 2]) },
+          { video_chat_provider: rng.pick([0, 1]), gif_rating_policy: rng.pick([1, 2]) },
         ];
         return server.owner.patch('/realm', rng.pick(changes));
       },

@@ -9,7 +9,6 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
 import {
-  LEGACY_TOP_LEVEL,
   NOTIFICATION_SOUNDS,
   USER_SETTINGS,
   USER_SETTINGS_EXTRAS,
@@ -24,12 +23,25 @@ import {
   realmPermissionSettings,
 } from '../lib/realm/settings';
 
-const YAML_PATH = path.resolve(__dirname, '../../shared/zulip/zulip.yaml');
-/** Zulip 12 (feature level 488) documents the keys that arrived after 10.2. */
-const YAML_12_PATH = path.resolve(__dirname, '../../shared/zulip/zulip-12.yaml');
+const YAML_PATH = path.resolve(__dirname, '../../shared/zulip/zulip-12.yaml');
 
-/** Keys our specification adds to the realm bundle after Zulip 10.2 (feature level 392). */
+/** Keys our specification adds to the realm bundle that Zulip 12's description lacks. */
 const SPEC_ONLY_REALM_KEYS = new Set(['realm_topics_policy']);
+
+/** Realm keys of Zulip 12 that Stoa leaves out: a demo organization's deletion date (it has none). */
+const LEFT_OUT_REALM_KEYS = new Set(['demo_organization_scheduled_deletion_date']);
+
+/**
+ * Realm keys of areas other branches of this round are adding (channel folders, the welcome
+ * bot's message, end-to-end-encrypted push, message reports); the lead empties this after merging.
+ */
+const WAITING_FOR_OTHER_BRANCHES = new Set([
+  'max_channel_folder_name_length',
+  'max_channel_folder_description_length',
+  'realm_welcome_message_custom_text',
+  'realm_require_e2ee_push_notifications',
+  'server_report_message_types',
+]);
 
 type Schema = Record<string, unknown>;
 
@@ -72,11 +84,10 @@ function fitsDocumentedType(value: unknown, property: Schema): boolean {
   }
 }
 
-test('user settings have unique names and a known legacy event kind', () => {
+test('user settings have unique names', () => {
   const names = USER_SETTINGS.map((s) => s.name);
   assert.deepEqual(duplicates(names), []);
   for (const extra of Object.keys(USER_SETTINGS_EXTRAS)) assert.ok(!names.includes(extra), extra);
-  for (const s of USER_SETTINGS) assert.ok(['display', 'notification', 'none'].includes(s.legacy), s.name);
 });
 
 test('every user setting default satisfies its own schema', () => {
@@ -94,17 +105,6 @@ test('the default notification sound is one a client may choose, and so is silen
   assert.ok(isValidNotificationSound('none'));
   assert.ok(!isValidNotificationSound('nonexistent'));
   assert.deepEqual([...NOTIFICATION_SOUNDS].sort(), [...NOTIFICATION_SOUNDS]);
-});
-
-test('legacy top-level keys are exactly the settings with a legacy event, plus one list each', () => {
-  const legacy = USER_SETTINGS.filter((s) => s.legacy !== 'none').map((s) => s.name);
-  const listed = [...LEGACY_TOP_LEVEL.update_display_settings, ...LEGACY_TOP_LEVEL.update_global_notifications];
-  assert.deepEqual(duplicates(listed), []);
-  assert.deepEqual(
-    listed.filter((k) => !legacy.includes(k)).sort(),
-    ['available_notification_sounds', 'emojiset_choices'],
-  );
-  for (const name of legacy) assert.ok(listed.includes(name), name);
 });
 
 test('realm keys are unique across settings, server facts and computed keys', () => {
@@ -145,29 +145,17 @@ test("user settings are exactly the settings in register's user_settings object"
   const properties = registerProperties();
   if (!properties) return t.skip('zulip.yaml not found');
   const documented = Object.keys((properties.user_settings.properties as Schema) ?? {});
-  const newer = Object.keys((registerProperties(YAML_12_PATH)?.user_settings.properties as Schema) ?? {});
+  const newer = Object.keys((registerProperties(YAML_PATH)?.user_settings.properties as Schema) ?? {});
   const names = USER_SETTINGS.map((s) => s.name);
   assert.deepEqual(names.filter((n) => !documented.includes(n) && !newer.includes(n)), [], 'settings Zulip does not document');
   const extras = Object.keys(USER_SETTINGS_EXTRAS);
   assert.deepEqual(documented.filter((n) => !names.includes(n) && !extras.includes(n)), [], 'settings we lack');
 });
 
-test('legacy top-level keys are the ones register documents for the two legacy fetch types', (t) => {
-  const properties = registerProperties();
-  if (!properties) return t.skip('zulip.yaml not found');
-  for (const [fetchType, keys] of Object.entries(LEGACY_TOP_LEVEL)) {
-    const marker = `Present if \`${fetchType}\` is present`;
-    const documented: string[] = Object.keys(properties).filter((k) =>
-      String(properties[k].description ?? '').includes(marker),
-    );
-    assert.deepEqual([...keys].sort(), documented.sort(), fetchType);
-  }
-});
-
 test('every realm key is a register response property, and every documented realm key is covered', (t) => {
   const properties = registerProperties();
   if (!properties) return t.skip('zulip.yaml not found');
-  const newer = registerProperties(YAML_12_PATH) ?? {};
+  const newer = registerProperties(YAML_PATH) ?? {};
   const undocumented = REALM_FETCH_KEYS.filter((k) => !(k in properties) && !(k in newer) && !SPEC_ONLY_REALM_KEYS.has(k));
   assert.deepEqual(undocumented, []);
   for (const key of REALM_FETCH_KEYS) {
@@ -178,13 +166,15 @@ test('every realm key is a register response property, and every documented real
   const realmDocumented = Object.keys(properties).filter((k) =>
     /Present if `realm` is present in `fetch_event_types`/.test(String(properties[k].description ?? '')),
   );
-  assert.deepEqual(realmDocumented.filter((k) => !REALM_FETCH_KEYS.includes(k)), []);
+  const missing = realmDocumented.filter((k) => !REALM_FETCH_KEYS.includes(k) && !LEFT_OUT_REALM_KEYS.has(k));
+  assert.deepEqual(missing.filter((k) => !WAITING_FOR_OTHER_BRANCHES.has(k)), []);
+  assert.deepEqual([...WAITING_FOR_OTHER_BRANCHES].filter((k) => !missing.includes(k)), [], 'served now: remove from the waiting list');
 });
 
 test('server facts and setting defaults have the types register documents', (t) => {
   const properties = registerProperties();
   if (!properties) return t.skip('zulip.yaml not found');
-  const newer = registerProperties(YAML_12_PATH) ?? {};
+  const newer = registerProperties(YAML_PATH) ?? {};
   for (const [key, value] of Object.entries(REALM_SERVER_FACTS)) {
     assert.ok(fitsDocumentedType(value, properties[key] ?? newer[key]), `${key}: ${JSON.stringify(value)}`);
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { listen } from './support/events';
+import { listen, listen12 } from './support/events';
+import { assertValidResponse12 } from './support/openapi';
 import { TestServer } from './support/server';
 
 let server: TestServer;
@@ -22,25 +23,56 @@ describe('PATCH /settings', () => {
     assert.equal(state.body.user_settings.enter_sends, false, 'untouched settings keep their defaults');
   });
 
-  test('sends user_settings to modern clients and the legacy events to older ones', async () => {
+  test('sends user_settings events only: the legacy display and notification events are gone (level 439)', async () => {
     const user = await server.createUser();
-    const modern = await listen(user, MODERN);
-    const legacy = await listen(user);
+    const modern = await listen12(user, MODERN);
+    const legacy = await listen12(user);
     await user.patch('/settings', { twenty_four_hour_time: true, enable_sounds: false, display_emoji_reaction_users: false });
 
+    const expected = [
+      { type: 'user_settings', op: 'update', property: 'twenty_four_hour_time', value: true },
+      { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
+      { type: 'user_settings', op: 'update', property: 'display_emoji_reaction_users', value: false },
+    ];
+    assert.deepEqual(await modern(), expected);
+    assert.deepEqual(await legacy(), expected, 'a client without user_settings_object gets the same events');
+  });
+
+  test('has the settings Zulip added after 10.2, with their defaults, changeable and announced', async () => {
+    const user = await server.createUser();
+    const state = await user.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });
+    assertValidResponse12('POST', '/register', state.status, state.body);
+    const settings = state.body.user_settings;
+    assert.equal(settings.resolved_topic_notice_auto_read_policy, 'except_followed');
+    assert.equal(settings.web_left_sidebar_unreads_count_summary, true);
+    assert.equal(settings.web_left_sidebar_show_channel_folders, true);
+    assert.equal(settings.web_inbox_show_channel_folders, true);
+    assert.equal(settings.web_home_view, 'inbox');
+
+    const events = await listen12(user, MODERN);
+    const changes = {
+      resolved_topic_notice_auto_read_policy: 'never',
+      web_left_sidebar_unreads_count_summary: false,
+      web_left_sidebar_show_channel_folders: false,
+      web_inbox_show_channel_folders: false,
+      web_home_view: 'recent',
+    };
+    assert.equal((await user.patch('/settings', changes)).status, 200);
     assert.deepEqual(
-      await modern(),
-      [
-        { type: 'user_settings', op: 'update', property: 'twenty_four_hour_time', value: true },
-        { type: 'user_settings', op: 'update', property: 'enable_sounds', value: false },
-        { type: 'user_settings', op: 'update', property: 'display_emoji_reaction_users', value: false },
-      ],
+      await events(),
+      Object.entries(changes).map(([property, value]) => ({ type: 'user_settings', op: 'update', property, value })),
     );
-    const old = await legacy();
-    assert.deepEqual(old.filter((e) => e.type !== 'user_settings'), [
-      { type: 'update_display_settings', user: user.credentials.email, setting_name: 'twenty_four_hour_time', setting: true },
-      { type: 'update_global_notifications', user: user.credentials.email, notification_name: 'enable_sounds', setting: false },
-    ]);
+    const after = await user.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });
+    for (const [name, value] of Object.entries(changes)) assert.equal(after.body.user_settings[name], value, name);
+
+    for (const [params, msg] of [
+      [{ web_home_view: 'recent_topics' }, 'Invalid web_home_view'],
+      [{ resolved_topic_notice_auto_read_policy: 'sometimes' }, 'Invalid resolved_topic_notice_auto_read_policy'],
+    ] as const) {
+      const refused = await user.patch('/settings', params);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.msg, msg);
+    }
   });
 
   test('names the language of a default_language change', async () => {

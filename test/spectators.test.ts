@@ -235,7 +235,7 @@ describe('with spectator access on', () => {
       }
       assert.deepEqual(state.presences, {});
       assert.deepEqual(state.user_status, {});
-      assert.equal(state.user_settings.web_home_view, 'recent_topics');
+      assert.equal(state.user_settings.web_home_view, 'recent');
       const owner = state.realm_users.find((u: any) => u.user_id === server.ownerId);
       assert.equal(owner.delivery_email, null, 'real emails are not for the public');
       assert.equal(typeof owner.avatar_url, 'string');

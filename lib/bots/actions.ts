@@ -61,7 +61,6 @@ export function changeBotOwner(stoa: Stoa, botId: number, ownerId: number): void
       sendEvent(stoa, botAddEvent(stoa, bot), [ownerId]);
       updated.delete(ownerId);
     }
-    sendEvent(stoa, { type: 'realm_bot', op: 'update', bot: { user_id: botId, owner_id: ownerId } }, updated);
     const person = { user_id: botId, bot_owner_id: ownerId };
     sendEvent(stoa, { type: 'realm_user', op: 'update', person }, stoa.users.activeIds());
   });
@@ -98,7 +97,6 @@ export function regenerateBotApiKey(stoa: Stoa, botId: number): string {
   return write(stoa, () => {
     const apiKey = generateApiKey();
     stoa.users.setApiKey(botId, apiKey);
-    announceBotUpdate(stoa, stoa.users.byId(botId)!, { api_key: apiKey });
     return apiKey;
   });
 }

@@ -24,20 +24,14 @@ export function presentServices(stoa: Stoa, bot: UserRow): Array<Record<string, 
   return service ? [{ base_url: service.base_url, interface: service.interface, token: service.token }] : [];
 }
 
-/** A Bot object of the API: what those who administer the bot see, API key included. */
+/**
+ * A Bot object of the API (realm_bots, realm_bot events): what only those who administer the
+ * bot see. Since feature level 474 that is its defaults and services; its name, email, type,
+ * avatar, owner and whether it is active are in its user object, and its API key comes from
+ * GET /bots/{bot_id}/api_key.
+ */
 export function presentBot(stoa: Stoa, bot: UserRow): Record<string, unknown> {
-  return {
-    email: bot.email,
-    user_id: bot.id,
-    full_name: bot.full_name,
-    bot_type: bot.bot_type,
-    is_active: bot.is_active === 1,
-    api_key: bot.api_key,
-    ...botDefaults(stoa, bot),
-    avatar_url: stoa.avatars.url(bot),
-    services: presentServices(stoa, bot),
-    owner_id: bot.bot_owner_id,
-  };
+  return { user_id: bot.id, ...botDefaults(stoa, bot), services: presentServices(stoa, bot) };
 }
 
 /** Who administers a bot, and so hears of changes to it: active administrators and its active owner. */

@@ -11,7 +11,6 @@ import { checkFullName } from '../users/views';
 import { avatarReceiver, useAvatar, withBotAvatar, type AvatarImages } from '../users/avatar-views';
 import type { Request } from 'express';
 import { changeBotDefaults, changeBotOwner, changeBotService, createBot as insertBot, regenerateBotApiKey } from './actions';
-import { announceBotUpdate } from './announce';
 import { botDefaults } from './present';
 import { BotType, ServiceInterface } from './queries';
 
@@ -153,11 +152,9 @@ async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreatePara
   return { user_id: bot.id, api_key: bot.api_key, avatar_url: stoa.avatars.url(bot), ...botDefaults(stoa, bot) };
 }
 
-/** A bot's new avatar, told to everyone as a user's is, and to its administrators as a bot's. */
+/** A bot's new avatar, told to everyone as a user's is (its Bot object has none since level 474). */
 async function useBotAvatar(stoa: Stoa, bot: UserRow, avatar: AvatarImages): Promise<UserRow> {
-  const after = await useAvatar(stoa, bot.id, avatar);
-  announceBotUpdate(stoa, after, { avatar_url: stoa.avatars.url(after) });
-  return after;
+  return useAvatar(stoa, bot.id, avatar);
 }
 
 function botAvatarReceiver(stoa: Stoa) {

@@ -101,9 +101,6 @@ export function badEventQueueId(queueId: string): ApiError {
   return new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
 }
 
-/** Legacy settings events that clients declaring user_settings_object never receive. */
-const LEGACY_SETTINGS_EVENTS = new Set(['update_display_settings', 'update_global_notifications']);
-
 /** Registration looks for idle queues at most this often. */
 const COLLECT_ON_REGISTER_EVERY_MS = 10_000;
 
@@ -145,10 +142,9 @@ export class EventQueue {
 
   /** Whether this queue's client asked for this event, as Zulip's event filter decides. */
   accepts(event: Event): boolean {
-    const { eventTypes, capabilities } = this.settings;
+    const { eventTypes } = this.settings;
     if (event.type === 'heartbeat') return true;
     if (eventTypes !== null && !eventTypes.has(event.type)) return false;
-    if (capabilities.user_settings_object && LEGACY_SETTINGS_EVENTS.has(event.type)) return false;
     // A client that asked for user_topic has no use for the old muted_topics list as well.
     if (event.type === 'muted_topics' && eventTypes?.has('user_topic')) return false;
     return true;

@@ -8,7 +8,7 @@ import { customProfileFieldsState } from '../profile-fields/state';
 import { realmEmojiState } from '../realm-emoji/state';
 import { realmState } from '../realm/state';
 import { realmSetting } from '../realm/settings-store';
-import { LEGACY_TOP_LEVEL, USER_SETTINGS_EXTRAS } from '../users/settings';
+import { USER_SETTINGS_EXTRAS } from '../users/settings';
 import { realmUserSettingsDefaultsState, userSettings } from '../users/settings-store';
 import { SPECTATOR_PLACEHOLDER, spectatorRealmUserState } from '../users/state';
 import type { StateContext } from './state-context';
@@ -27,16 +27,7 @@ function spectatorSettings({ stoa, language }: SpectatorContext): Record<string,
     ...userSettings(stoa, SPECTATOR_PLACEHOLDER),
     ...USER_SETTINGS_EXTRAS,
     default_language: language,
-    web_home_view: 'recent_topics',
-  };
-}
-
-/** The legacy top-level settings, for clients that did not declare user_settings_object. */
-function legacySettings(type: keyof typeof LEGACY_TOP_LEVEL) {
-  return (context: SpectatorContext): Record<string, unknown> => {
-    if (context.queue.capabilities.user_settings_object) return {};
-    const all = spectatorSettings(context);
-    return Object.fromEntries(LEGACY_TOP_LEVEL[type].map((name) => [name, all[name]]));
+    web_home_view: 'recent',
   };
 }
 
@@ -88,8 +79,6 @@ export const SPECTATOR_STATE_PROVIDERS: Record<string, (context: SpectatorContex
   presence: ({ stoa }) => ({ presences: {}, server_timestamp: stoa.clock.now() / 1000 }),
   push_device: none({ push_devices: {} }),
   user_status: none({ user_status: {} }),
-  update_display_settings: legacySettings('update_display_settings'),
-  update_global_notifications: legacySettings('update_global_notifications'),
 };
 
 /** The organization's language, for a spectator who chose none. */

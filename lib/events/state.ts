@@ -17,18 +17,13 @@ import { presenceState } from '../presence/state';
 import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
-import { realmState } from '../realm/state';
+import { gifPickerKeyState, realmState } from '../realm/state';
 import { realmDomainsState } from '../realm-domains/views';
 import { realmEmojiState } from '../realm-emoji/state';
 import { remindersState } from '../reminders/views';
 import { savedSnippetsState } from '../saved-snippets/views';
 import { scheduledMessagesState } from '../scheduled-messages/state';
-import {
-  displaySettingsState,
-  notificationSettingsState,
-  realmUserSettingsDefaultsState,
-  userSettingsState,
-} from '../users/settings-store';
+import { realmUserSettingsDefaultsState, userSettingsState } from '../users/settings-store';
 import { userStatusState } from '../user-status/state';
 import { mutedTopicsState, userTopicState } from '../user-topics/state';
 import { customProfileFieldsState } from '../profile-fields/state';
@@ -46,6 +41,9 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   default_streams: defaultStreamsState,
   drafts: draftsState,
   realm: realmState,
+  giphy: gifPickerKeyState('giphy'),
+  tenor: gifPickerKeyState('tenor'),
+  klipy: gifPickerKeyState('klipy'),
   realm_user: realmUserState,
   realm_domains: realmDomainsState,
   realm_emoji: realmEmojiState,
@@ -74,6 +72,4 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   push_device: pushDevicesState,
   device: devicesState,
   user_status: userStatusState,
-  update_display_settings: displaySettingsState,
-  update_global_notifications: notificationSettingsState,
 };

@@ -14,6 +14,7 @@ import {
   REALM_CHANNEL_SETTINGS,
   REALM_GROUP_SETTINGS,
   REALM_PLAIN_SETTINGS,
+  zulip10UserSetting,
   realmField,
   RecipientType,
   RENDERED_CONTENT_VERSION,
@@ -284,7 +285,10 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     };
     // Personal settings are private data: without consent they take Zulip's defaults.
     if (privateAllowed(u.id)) {
-      for (const def of USER_SETTINGS) if (!USER_ROW_SETTINGS.has(def.name)) row[def.name] = userSetting(u.id, def.name);
+      for (const def of USER_SETTINGS) {
+        const setting = USER_ROW_SETTINGS.has(def.name) ? undefined : zulip10UserSetting(def.name, userSetting(u.id, def.name));
+        if (setting) row[def.name] = setting.value;
+      }
     }
     if (!full && !privateAllowed(u.id)) {
       if (options.type === ExportType.FULL_WITH_CONSENT && u.is_active) {
@@ -388,6 +392,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     description: realm.description,
     date_created: realm.date_created,
     deactivated: bool(realm.deactivated),
+    uuid: realm.uuid,
   };
   for (const key of REALM_PLAIN_SETTINGS) zerverRealm[realmField(key)] = realmSetting(key);
   zerverRealm.message_edit_history_visibility_policy =

@@ -253,7 +253,7 @@ export const REALM_CHANNEL_SETTINGS: Record<string, string> = {
   realm_zulip_update_announcements_stream_id: 'zulip_update_announcements_stream',
 };
 
-/** Register keys whose Zulip 10 Realm field is the key without `realm_`, with the same value. */
+/** Register keys whose Zulip 10 Realm field (realmField) holds the same value. */
 export const REALM_PLAIN_SETTINGS = [
   'realm_allow_message_editing',
   'realm_avatar_changes_disabled',
@@ -268,7 +268,7 @@ export const REALM_PLAIN_SETTINGS = [
   'realm_enable_guest_user_indicator',
   'realm_enable_read_receipts',
   'realm_enable_spectator_access',
-  'realm_giphy_rating',
+  'realm_gif_rating_policy',
   'realm_inline_image_preview',
   'realm_inline_url_embed_preview',
   'realm_invite_required',
@@ -319,8 +319,11 @@ export const REALM_GROUP_SETTINGS = [
 
 /** The Zulip Realm field of a register key: the key without its `realm_` prefix. */
 export function realmField(key: string): string {
-  return key.replace(/^realm_/, '');
+  return ZULIP_10_REALM_FIELDS[key] ?? key.replace(/^realm_/, '');
 }
+
+/** Settings Zulip renamed after 10: their Zulip 10 Realm field, by Stoa's (Zulip 12's) register key. */
+const ZULIP_10_REALM_FIELDS: Record<string, string> = { realm_gif_rating_policy: 'giphy_rating' };
 
 /**
  * Zulip 10's channel group settings (Stream.stream_permission_group_settings), which are
@@ -349,6 +352,23 @@ export const USER_ROW_SETTINGS: ReadonlySet<string> = new Set(['timezone', 'emai
  */
 export const SUBSCRIPTION_SETTINGS = CHANNEL_SUBSCRIPTION_SETTINGS.filter((name) => name !== 'color');
 
+/** Personal settings Zulip added after 10, which a Zulip 10 UserProfile row has no field for. */
+const USER_SETTINGS_AFTER_ZULIP_10 = new Set([
+  'resolved_topic_notice_auto_read_policy',
+  'web_left_sidebar_unreads_count_summary',
+  'web_left_sidebar_show_channel_folders',
+  'web_inbox_show_channel_folders',
+]);
+
+/**
+ * A personal setting as a Zulip 10 UserProfile row holds it, or undefined for a setting Zulip 10
+ * does not have. Zulip 10 called the Recent conversations home view 'recent_topics'.
+ */
+export function zulip10UserSetting(name: string, value: unknown): { value: unknown } | undefined {
+  if (USER_SETTINGS_AFTER_ZULIP_10.has(name)) return undefined;
+  return { value: name === 'web_home_view' && value === 'recent' ? 'recent_topics' : value };
+}
+
 /**
  * The fields each exported row carries: fields of Zulip 10's models (by model_to_dict's
  * names, foreign keys without `_id`). The importer builds models from these keys, so a field
@@ -358,7 +378,7 @@ export const SUBSCRIPTION_SETTINGS = CHANNEL_SUBSCRIPTION_SETTINGS.filter((name)
  */
 export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   zerver_realm: [
-    'id', 'name', 'string_id', 'description', 'date_created', 'deactivated',
+    'id', 'name', 'string_id', 'description', 'date_created', 'deactivated', 'uuid',
     ...REALM_PLAIN_SETTINGS.map(realmField),
     'message_edit_history_visibility_policy',
     ...Object.values(REALM_CHANNEL_SETTINGS),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../auth/credentials';
 import { channelNameKey } from '../channels/queries';
 import { CHANNEL_SETTINGS } from '../channels/access';
@@ -37,7 +38,7 @@ import { topicKey } from '../user-topics/queries';
 import { apiEmailFor } from '../users/actions';
 import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
 import { PLAIN_USER_COLUMNS, Role, type UserRow } from '../users/queries';
-import { NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS, USER_SETTINGS_BY_NAME } from '../users/settings';
+import { currentSettingValue, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS, USER_SETTINGS_BY_NAME } from '../users/settings';
 import { type ExportContents, ImportError, recordFile, type Row, tableOf } from './read';
 
 /** A value of a Stoa column, as better-sqlite3 binds it. */
@@ -161,6 +162,8 @@ export function convertExport(data: ExportContents): ImportPlan {
     description: realmFields.str(zulipRealm, 'description', ''),
     date_created: realmCreated,
     deactivated: bit(realmFields.bool(zulipRealm, 'deactivated', false)),
+    // Zulip's UUID stays the organization's; an export without one gets a new one.
+    uuid: typeof zulipRealm.uuid === 'string' && zulipRealm.uuid !== '' ? zulipRealm.uuid : randomUUID(),
   });
 
   // ---- Clients, by ID: messages name the one they were sent from.
@@ -353,7 +356,7 @@ export function convertExport(data: ExportContents): ImportPlan {
     // the default are stored, as Stoa stores them.
     for (const def of USER_SETTINGS) {
       if (USER_ROW_SETTINGS.has(def.name) || !(def.name in row)) continue;
-      const value = row[def.name];
+      const value = currentSettingValue(def.name, row[def.name]);
       if (value === def.default) continue;
       if (!valueFitsSchema(def.schema, value)) {
         warnings.push(`user ${user.id}: the setting ${def.name} = ${show(value)} is not one Stoa knows; the default is kept`);
@@ -420,7 +423,7 @@ export function convertExport(data: ExportContents): ImportPlan {
   if (defaultsRow) {
     for (const def of USER_SETTINGS) {
       if (NOT_ORGANIZATION_DEFAULTS.has(def.name) || NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(def.name) || !(def.name in defaultsRow)) continue;
-      const value = defaultsRow[def.name];
+      const value = currentSettingValue(def.name, defaultsRow[def.name]);
       if (value !== def.default && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name: def.name, value: JSON.stringify(value) });
     }
   }

@@ -17,7 +17,8 @@ import type { MessageRow } from './queries';
 import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
 import { linksInTopic, renderContent } from './render';
 import { moveTopicVisibility } from '../user-topics/actions';
-import { topicKey } from '../user-topics/queries';
+import { topicKey, VisibilityPolicy } from '../user-topics/queries';
+import { userSettings } from '../users/settings-store';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME, RESOLVED_TOPIC_PREFIX, resolutionChange } from './topics';
 
 type PropagateMode = 'change_one' | 'change_later' | 'change_all';
@@ -155,6 +156,27 @@ function movedWholeTopic(stoa: Stoa, actor: UserRow, origin: ChannelRow, topic: 
   return !left.some((m) => readsHistory || stoa.messages.flagsOf(actor.id, m.id) !== undefined);
 }
 
+/**
+ * Who gets a topic's resolved or unresolved notice already read, by each person's
+ * resolved_topic_notice_auto_read_policy: 'always' everyone, 'except_followed' all but those
+ * following the topic (before or after the move), 'never' nobody.
+ */
+function resolutionNoticeReadBy(
+  stoa: Stoa,
+  from: { channel: ChannelRow; topic: string },
+  to: { channel: ChannelRow; topic: string },
+): (userId: number) => boolean {
+  const followers = new Set(
+    [...stoa.userTopics.forTopic(from.channel.id, from.topic), ...stoa.userTopics.forTopic(to.channel.id, to.topic)]
+      .filter((row) => row.visibility_policy === VisibilityPolicy.FOLLOWED)
+      .map((row) => row.user_id),
+  );
+  return (userId) => {
+    const policy = userSettings(stoa, stoa.users.byId(userId)!).resolved_topic_notice_auto_read_policy;
+    return policy === 'always' || (policy === 'except_followed' && !followers.has(userId));
+  };
+}
+
 /** The notification bot's notices of a move, in the old and the new topic, as Zulip words them. */
 function announceMove(
   stoa: Stoa,
@@ -171,14 +193,12 @@ function announceMove(
   const internal = noticeOptions((id) => id === actor.id);
   const who = silentMention(actor);
   if (resolution) {
-    // Only people who took part in the topic get the notice unread.
-    const participants = new Set(moved.map((m) => m.sender_id));
     sendMessage(
       stoa,
       bot,
       { type: 'channel', channel: to.channel, topic: to.topic },
       `${who} has marked this topic as ${resolution}.`,
-      noticeOptions((id) => !participants.has(id)),
+      noticeOptions(resolutionNoticeReadBy(stoa, from, to)),
     );
     return;
   }

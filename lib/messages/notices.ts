@@ -119,7 +119,9 @@ export function postSubscriptionNotices(
 ): boolean {
   const bot = notificationBot(stoa);
   const byActor = noticeOptions((id) => id === actor.id);
-  for (const channel of created) {
+  // The creation notice is a channel event, which an organization may switch off (level 434).
+  const channelEvents = realmSetting(stoa, 'realm_send_channel_events_messages') === true;
+  for (const channel of channelEvents ? created : []) {
     const description = channel.description === '' ? '*No description.*' : channel.description;
     sendMessage(
       stoa,

@@ -14,9 +14,8 @@ function announceReaction(stoa: Stoa, reactor: UserRow, row: MessageRow, reactio
   const event = perShape(names, (queue) => ({
     type: 'reaction',
     op,
+    // The reactor by ID only: the deprecated `user` object left at level 484.
     user_id: reactor.id,
-    // Deprecated, but Zulip's older mobile app still reads the reactor from here.
-    user: { user_id: reactor.id, email: reactor.email, full_name: reactor.full_name },
     message_id: row.id,
     emoji_name: reaction.emoji_name,
     emoji_code: reaction.emoji_code,

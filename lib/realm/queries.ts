@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Statements } from '../db';
 
 export interface RealmRow {
@@ -7,11 +8,14 @@ export interface RealmRow {
   description: string;
   date_created: number;
   deactivated: 0 | 1;
+  uuid: string;
 }
 
 export function prepareRealmQueries(db: Statements) {
   const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
-  const insert = db.prepare<[string, string, number]>('INSERT INTO realm (id, name, string_id, date_created) VALUES (1, ?, ?, ?)');
+  const insert = db.prepare<[string, string, number, string]>(
+    'INSERT INTO realm (id, name, string_id, date_created, uuid) VALUES (1, ?, ?, ?, ?)',
+  );
   const setting = db.prepare<[string], { value: string }>('SELECT value FROM realm_settings WHERE key = ?');
   const storeSetting = db.prepare<[string, string]>(
     'INSERT INTO realm_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -23,7 +27,7 @@ export function prepareRealmQueries(db: Statements) {
     setting: (key: string) => setting.get(key)?.value,
     /** The organization, or undefined before the first start has created it. */
     get: () => get.get(),
-    insert: (name: string, stringId: string, dateCreated: number) => void insert.run(name, stringId, dateCreated),
+    insert: (name: string, stringId: string, dateCreated: number) => void insert.run(name, stringId, dateCreated, randomUUID()),
     /** Stores a setting's value (JSON-encoded here), default or not. */
     storeSetting: (key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value)),
     setName: (name: string) => void setName.run(name),

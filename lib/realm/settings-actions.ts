@@ -4,6 +4,8 @@ import { sendEvent, write } from '../events/send';
 import { updateFullMembers } from '../groups/full-members';
 import { groupForValue, groupSettingValue, type GroupSettingValue } from '../groups/settings';
 import type { Stoa } from '../stoa';
+import { markdownContextFor } from '../markdown/context';
+import { renderMarkdown } from '../markdown/render';
 import { announceUserAccessChanges, snapshotUserAccess } from '../users/access-events';
 import { REALM_SETTINGS } from './settings';
 import { realmSetting } from './settings-store';
@@ -50,7 +52,9 @@ export function updateRealm(stoa: Stoa, changes: RealmChanges): void {
     }
     if (changes.description !== undefined) {
       stoa.realm.setDescription(changes.description);
-      sendEvent(stoa, { type: 'realm', op: 'update', property: 'description', value: changes.description }, everyone);
+      // With its HTML, in the update_dict shape (level 464).
+      const data = { description: changes.description, rendered_description: renderMarkdown(changes.description, markdownContextFor(stoa)).html };
+      sendEvent(stoa, { type: 'realm', op: 'update_dict', property: 'default', data }, everyone);
     }
     for (const { key, value } of changes.settings) {
       stoa.realm.storeSetting(key, value);

@@ -5,11 +5,7 @@ import { describePermission, GROUP_SETTING_VALUE_SCHEMA, type GroupPermission } 
  * What `POST /register` returns for fetch type `realm`: the organization's settings, facts
  * about this server, and a few values computed per request.
  *
- * The key set is Zulip 10.2's (feature level 372) plus the keys of later levels Stoa serves:
- * `realm_topics_policy` and `realm_can_set_topics_policy_group` (392),
- * `max_bulk_new_subscription_messages` (397), `realm_can_set_delete_message_policy_group`
- * (407), the channel folder limits (410), `max_reminder_note_length` (415),
- * `server_report_message_types` (435) and the others each area's settings table lists.
+ * The key set is Zulip 12's (feature level 488), but for keys of areas Stoa does not have.
  * Left out on purpose: demo_organization_scheduled_deletion_date, which Zulip sends only for a
  * demo organization (we have none), and keys of other fetch types (realm_billing,
  * realm_user_settings_defaults, realm_users, realm_user_groups, realm_emoji, ...).
@@ -116,8 +112,17 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   setting('realm_enable_read_receipts', bool, true),
   // Web-public channels also need the server-level switch (server_web_public_streams_enabled).
   setting('realm_enable_spectator_access', bool, false),
-  // 0 disabled, 1 Y, 2 G, 3 PG, 4 PG-13, 5 R.
-  setting('realm_giphy_rating', { type: 'integer', enum: [0, 1, 2, 3, 4, 5] }, 2),
+  // The highest rating of GIFs any GIF picker may show: 0 disabled, 1 Y, 2 G, 3 PG, 4 PG-13,
+  // 5 R. Called realm_giphy_rating before feature level 453.
+  setting('realm_gif_rating_policy', { type: 'integer', enum: [0, 1, 2, 3, 4, 5] }, 2),
+  // Thumbnails in messages at 100, 150 or 200 % of their usual height (level 469).
+  setting('realm_media_preview_size', { type: 'integer', enum: [100, 150, 200] }, 100),
+  // Whether the notification bot posts channel events (renames, new descriptions, ...) in the
+  // channel itself (level 434).
+  setting('realm_send_channel_events_messages', bool, true),
+  // Where the avatars of people without an uploaded one come from (level 456): 'G', the
+  // provider-hosted picture. Stoa draws no Jdenticons ('J'), so it offers no other choice.
+  setting('realm_default_avatar_source', { type: 'string', enum: ['G'] }, 'G'),
   setting('realm_inline_image_preview', bool, true),
   setting('realm_inline_url_embed_preview', bool, false),
   ownersOnly(setting('realm_invite_required', bool, true)),
@@ -196,11 +201,14 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   groupSetting('realm_can_summarize_topics_group', 'role:everyone', GUESTS_TOO),
   groupSetting('realm_direct_message_initiator_group', 'role:everyone', GUESTS_TOO),
   groupSetting('realm_direct_message_permission_group', 'role:everyone', GUESTS_TOO),
+  // Who counts as a workplace user for billing (level 477); Stoa bills nobody, so it only
+  // records the choice.
+  groupSetting('realm_workplace_users_group', 'role:members', MEMBERS_AT_MOST),
 ];
 
-/** The giphy ratings an administrator can choose from, even with no GIPHY key configured. */
-const GIPHY_RATINGS = {
-  disabled: { name: 'GIPHY off', id: 0 },
+/** The GIF ratings an administrator can choose from, even with no GIF picker key configured. */
+const GIF_RATINGS = {
+  disabled: { name: 'GIF pickers off', id: 0 },
   y: { name: 'Rated Y: for very young audiences', id: 1 },
   g: { name: 'Rated G: for general audiences', id: 2 },
   pg: { name: 'Rated PG: parental guidance suggested', id: 3 },
@@ -275,13 +283,16 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   // Shown only on a limited plan, which a self-hosted server never is.
   upgrade_text_for_wide_organization_logo: '',
   realm_push_notifications_enabled_end_timestamp: null,
-  realm_is_zephyr_mirror_realm: false,
+  // Owners may not read private content they were not given (level 438); only a command-line
+  // tool could change the security model, and Stoa has none.
+  realm_owner_full_content_access: false,
   realm_presence_disabled: false,
   realm_available_video_chat_providers: {
     disabled: { name: 'None', id: 0 },
     jitsi_meet: { name: 'Jitsi Meet', id: 1 },
   },
-  giphy_rating_options: GIPHY_RATINGS,
+  // Called gif_rating_options at level 442, and giphy_rating_options before.
+  gif_rating_policy_options: GIF_RATINGS,
   // Profile-field templates an administrator can start an "external account" field from.
   realm_default_external_accounts: {
     twitter: { text: 'Twitter', url_pattern: 'https://twitter.com/%(username)s', name: 'Twitter username', hint: '' },
@@ -296,6 +307,8 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
  * - realm_name, realm_description: the organization's name and Markdown description (settings
  *   without a meaningful default; PATCH /realm changes them).
  * - realm_date_created: UNIX seconds when the organization was created.
+ * - realm_uuid: the organization's UUID, made when it is created and kept through an export and
+ *   import (level 466).
  * - realm_url, realm_uri: the organization's base URL; realm_uri is the deprecated alias.
  * - realm_bot_domain: the host part of bot email addresses.
  * - realm_icon_url: the organization icon (a generated Gravatar-style URL while
@@ -330,6 +343,7 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
 export const REALM_DYNAMIC_KEYS: readonly string[] = [
   'realm_name',
   'realm_description',
+  'realm_uuid',
   'realm_date_created',
   'realm_url',
   'realm_uri',

@@ -75,6 +75,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
   Object.assign(state, {
     realm_name: realm.name,
     realm_description: realm.description,
+    realm_uuid: realm.uuid,
     realm_date_created: realm.date_created,
     realm_url: stoa.site,
     realm_uri: stoa.site,
@@ -133,4 +134,13 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     ),
   });
   return state;
+}
+
+/**
+ * Register state for the fetch types `giphy`, `tenor` (level 442) and `klipy` (level 486): the
+ * API key a client's GIF picker uses, empty because no provider is configured here, which
+ * tells clients to offer no picker.
+ */
+export function gifPickerKeyState(provider: 'giphy' | 'tenor' | 'klipy') {
+  return (): Record<string, unknown> => ({ [`${provider}_api_key`]: '' });
 }

@@ -43,6 +43,7 @@ function authenticationMethods(stoa: Stoa): Record<string, boolean> {
     google: false,
     saml: false,
     'openid connect': false,
+    discord: false,
   };
 }
 
@@ -93,9 +94,9 @@ const CHANNEL_SETTINGS = new Set([
   'realm_zulip_update_announcements_stream_id',
 ]);
 /** Settings chosen by name whose unknown names get Zulip's `Invalid <name>`. */
-const NAMED_CHOICES = new Set(['realm_message_edit_history_visibility_policy', 'realm_topics_policy']);
+const NAMED_CHOICES = new Set(['realm_message_edit_history_visibility_policy', 'realm_topics_policy', 'realm_default_avatar_source']);
 /** Settings whose unknown IDs get Zulip's `Invalid <name> <id>`. */
-const NUMBERED_CHOICES = new Set(['realm_video_chat_provider', 'realm_giphy_rating']);
+const NUMBERED_CHOICES = new Set(['realm_video_chat_provider', 'realm_gif_rating_policy', 'realm_media_preview_size']);
 
 /** The parameter name of a setting: its register key without the realm_ prefix. */
 function paramName(def: RealmSettingDef): string {
@@ -170,8 +171,8 @@ function parseSetting(stoa: Stoa, user: UserRow, def: RealmSettingDef, value: un
     if (!available.some((provider) => provider.id === value)) throw badRequest(`Invalid video_chat_provider ${String(value)}`);
     return value;
   }
-  if (def.key === 'realm_giphy_rating') {
-    if (!((def.schema.enum as number[]) ?? []).includes(value as number)) throw badRequest(`Invalid giphy_rating ${String(value)}`);
+  if (def.key === 'realm_gif_rating_policy' || def.key === 'realm_media_preview_size') {
+    if (!((def.schema.enum as number[]) ?? []).includes(value as number)) throw badRequest(`Invalid ${name} ${String(value)}`);
     return value;
   }
   if (def.key === 'realm_default_language') {

@@ -16,7 +16,7 @@ import {
   subscribeUsers,
   visibleChannelIds,
 } from '../channels/actions';
-import { announceAdministeredBots, announceBotUpdate } from '../bots/announce';
+import { announceAdministeredBots } from '../bots/announce';
 import type { ChannelRow } from '../channels/queries';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
@@ -231,8 +231,6 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
       revokeSessions(stoa, id);
       revokeInvitesBy(stoa, id);
       announcePersonUpdate(stoa, { user_id: id, is_active: false });
-      const user = stoa.users.byId(id)!;
-      if (user.is_bot) announceBotUpdate(stoa, user, { is_active: false });
       announceSubscriberActivity(stoa, id, false);
     }
     announceUserAccessChanges(stoa, accessBefore);
@@ -248,8 +246,6 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
     // Guests who see the returning user again through a channel get them whole, first.
     announceUserAccessChanges(stoa, accessBefore);
     announcePersonUpdate(stoa, { user_id: userId, is_active: true });
-    const user = stoa.users.byId(userId)!;
-    if (user.is_bot) announceBotUpdate(stoa, user, { is_active: true });
     announceSubscriberActivity(stoa, userId, true);
     announceReturningSettingHolder(stoa, userId);
     announceReturningGroupSettingHolder(stoa, userId);

@@ -1,4 +1,3 @@
-import { announceBotUpdate } from '../bots/announce';
 import type { StateContext } from '../events/state-context';
 import { presenceEnabledChanged } from '../presence/actions';
 import { forgetDrafts } from '../drafts/actions';
@@ -10,7 +9,6 @@ import { usersWhoCanAccess } from './access';
 import { canSeeDeliveryEmail } from './email-visibility';
 import type { UserRow } from './queries';
 import {
-  LEGACY_TOP_LEVEL,
   NOT_ORGANIZATION_DEFAULTS,
   USER_SETTINGS,
   USER_SETTINGS_BY_NAME,
@@ -50,20 +48,6 @@ export function userSettingsState({ stoa, user }: StateContext): Record<string, 
 }
 
 /**
- * Register state for the two deprecated fetch types, whose settings older clients read at the
- * top level. Clients that declared user_settings_object get them in `user_settings` only.
- */
-function legacySettingsState(type: keyof typeof LEGACY_TOP_LEVEL) {
-  return ({ stoa, user, queue }: StateContext): Record<string, unknown> => {
-    if (queue.capabilities.user_settings_object) return {};
-    const all: Record<string, unknown> = { ...userSettings(stoa, user), ...USER_SETTINGS_EXTRAS };
-    return Object.fromEntries(LEGACY_TOP_LEVEL[type].map((name) => [name, all[name]]));
-  };
-}
-export const displaySettingsState = legacySettingsState('update_display_settings');
-export const notificationSettingsState = legacySettingsState('update_global_notifications');
-
-/**
  * Hiding or showing one's email changes what each viewer may see: those whose view changed
  * learn the new delivery_email (or null), and everyone learns a new API email when it changes.
  */
@@ -94,18 +78,13 @@ function storeSetting(stoa: Stoa, user: UserRow, name: string, value: SettingVal
   else stoa.users.putSetting(user.id, name, JSON.stringify(value));
 }
 
-/** The events of one setting change: the modern one, and the legacy one older clients read. */
+/**
+ * The event of one setting change. Since feature level 439 it is the only one: the legacy
+ * update_display_settings and update_global_notifications events are no longer sent.
+ */
 function announceSetting(stoa: Stoa, user: UserRow, name: string, value: SettingValue): void {
   const language = name === 'default_language' ? { language_name: languageName(value as string) } : {};
   sendEvent(stoa, { type: 'user_settings', op: 'update', property: name, value, ...language }, [user.id]);
-  const legacy = USER_SETTINGS_BY_NAME.get(name)!.legacy;
-  if (legacy === 'display') {
-    const event = { type: 'update_display_settings', user: user.email, setting_name: name, setting: value, ...language };
-    sendEvent(stoa, event, [user.id]);
-  } else if (legacy === 'notification') {
-    const event = { type: 'update_global_notifications', user: user.email, notification_name: name, setting: value };
-    sendEvent(stoa, event, [user.id]);
-  }
 }
 
 /** Changes some of a user's settings; unchanged values are skipped and send no events. */
@@ -141,7 +120,6 @@ export function changeFullName(stoa: Stoa, userId: number, fullName: string): vo
     const user = stoa.users.byId(userId)!;
     const person = { user_id: userId, full_name: fullName };
     sendEvent(stoa, { type: 'realm_user', op: 'update', person }, usersWhoCanAccess(stoa, user));
-    if (user.is_bot) announceBotUpdate(stoa, user, { full_name: fullName });
   });
 }
 

@@ -4,10 +4,7 @@ import type { ParamSchema } from '../http/validate';
  * The personal settings of a user: what `PATCH /settings` changes, what `POST /register`
  * returns in `user_settings`, and what a fresh account starts with.
  *
- * Names, types, allowed values and defaults follow Zulip 10.2 (feature level 372). Settings
- * that newer Zulip servers added after that (a per-user auto-read policy for resolved-topic
- * notices, the left-sidebar unread summary, channel-folder toggles) are left out until our
- * specification asks for them.
+ * Names, types, allowed values and defaults follow Zulip 12 (feature level 488).
  */
 export interface UserSettingDef {
   /** Setting name exactly as in PATCH /settings and register's user_settings. */
@@ -16,9 +13,6 @@ export interface UserSettingDef {
   schema: ParamSchema;
   /** Zulip's default for a new user. */
   default: boolean | number | string | null;
-  /** For clients without the user_settings_object capability, Zulip sends a legacy event per change:
-   *  'display' -> update_display_settings, 'notification' -> update_global_notifications, 'none' -> no legacy event. */
-  legacy: 'display' | 'notification' | 'none';
 }
 
 const bool: ParamSchema = { type: 'boolean' };
@@ -89,113 +83,119 @@ const EMOJISETS: readonly { key: string; text: string }[] = [
 
 // Ordered as zulip.yaml lists register's user_settings object, so the two are easy to compare.
 export const USER_SETTINGS: readonly UserSettingDef[] = [
-  { name: 'twenty_four_hour_time', schema: bool, default: false, legacy: 'display' },
+  { name: 'twenty_four_hour_time', schema: bool, default: false },
   // 1 always, 2 only in conversation views, 3 never.
-  { name: 'web_mark_read_on_scroll_policy', schema: oneOfInts(1, 2, 3), default: 1, legacy: 'none' },
+  { name: 'web_mark_read_on_scroll_policy', schema: oneOfInts(1, 2, 3), default: 1 },
   // What opening a channel shows: 1 its top topic, 2 its whole feed, 3 its list of topics,
   // 4 its top unread topic.
-  { name: 'web_channel_default_view', schema: oneOfInts(1, 2, 3, 4), default: 1, legacy: 'none' },
-  { name: 'starred_message_counts', schema: bool, default: true, legacy: 'display' },
-  { name: 'receives_typing_notifications', schema: bool, default: true, legacy: 'none' },
-  { name: 'web_suggest_update_timezone', schema: bool, default: true, legacy: 'none' },
-  { name: 'fluid_layout_width', schema: bool, default: false, legacy: 'display' },
-  { name: 'high_contrast_mode', schema: bool, default: false, legacy: 'display' },
+  { name: 'web_channel_default_view', schema: oneOfInts(1, 2, 3, 4), default: 1 },
+  { name: 'starred_message_counts', schema: bool, default: true },
+  { name: 'receives_typing_notifications', schema: bool, default: true },
+  { name: 'web_suggest_update_timezone', schema: bool, default: true },
+  { name: 'fluid_layout_width', schema: bool, default: false },
+  { name: 'high_contrast_mode', schema: bool, default: false },
   // The comfortable density that replaced dense_mode; the compact pair is 14 px / 122 %.
-  { name: 'web_font_size_px', schema: SMALL_UNSIGNED, default: 16, legacy: 'none' },
-  { name: 'web_line_height_percent', schema: SMALL_UNSIGNED, default: 140, legacy: 'none' },
+  { name: 'web_font_size_px', schema: SMALL_UNSIGNED, default: 16 },
+  { name: 'web_line_height_percent', schema: SMALL_UNSIGNED, default: 140 },
   // 1 follows the system, 2 dark, 3 light.
-  { name: 'color_scheme', schema: oneOfInts(1, 2, 3), default: 1, legacy: 'display' },
-  { name: 'translate_emoticons', schema: bool, default: false, legacy: 'display' },
-  { name: 'display_emoji_reaction_users', schema: bool, default: true, legacy: 'none' },
+  { name: 'color_scheme', schema: oneOfInts(1, 2, 3), default: 1 },
+  { name: 'translate_emoticons', schema: bool, default: false },
+  { name: 'display_emoji_reaction_users', schema: bool, default: true },
   // A language code the server has translations for; the view checks membership.
   {
     name: 'default_language',
     schema: { type: 'string', minLength: 1, maxLength: 50 },
     default: 'en',
-    legacy: 'display',
   },
+  // The Recent conversations view was 'recent_topics' before feature level 454.
   {
     name: 'web_home_view',
-    schema: oneOfStrings('recent_topics', 'inbox', 'all_messages'),
+    schema: oneOfStrings('recent', 'inbox', 'all_messages'),
     default: 'inbox',
-    legacy: 'display',
   },
-  { name: 'web_escape_navigates_to_home_view', schema: bool, default: true, legacy: 'none' },
+  { name: 'web_escape_navigates_to_home_view', schema: bool, default: true },
   // Kept only so old clients round-trip it; no current client shows it.
-  { name: 'left_side_userlist', schema: bool, default: false, legacy: 'display' },
-  { name: 'emojiset', schema: oneOfStrings(...EMOJISETS.map((e) => e.key)), default: 'google', legacy: 'display' },
+  { name: 'left_side_userlist', schema: bool, default: false },
+  { name: 'emojiset', schema: oneOfStrings(...EMOJISETS.map((e) => e.key)), default: 'google' },
   // 1 automatic, 2 always, 3 never.
-  { name: 'demote_inactive_streams', schema: oneOfInts(1, 2, 3), default: 1, legacy: 'display' },
+  { name: 'demote_inactive_streams', schema: oneOfInts(1, 2, 3), default: 1 },
   // 1 compact, 2 with status, 3 with avatar and status.
-  { name: 'user_list_style', schema: oneOfInts(1, 2, 3), default: 3, legacy: 'none' },
+  { name: 'user_list_style', schema: oneOfInts(1, 2, 3), default: 3 },
   {
     name: 'web_animate_image_previews',
     schema: oneOfStrings('always', 'on_hover', 'never'),
     default: 'on_hover',
-    legacy: 'none',
   },
   // 1 every channel, 2 unmuted channels and topics, 3 none.
-  { name: 'web_stream_unreads_count_display_policy', schema: oneOfInts(1, 2, 3), default: 2, legacy: 'none' },
-  // Whether the web client's channel list is grouped by channel folder (feature level 411).
-  { name: 'web_left_sidebar_show_channel_folders', schema: bool, default: true, legacy: 'none' },
-  { name: 'hide_ai_features', schema: bool, default: false, legacy: 'none' },
+  { name: 'web_stream_unreads_count_display_policy', schema: oneOfInts(1, 2, 3), default: 2 },
+  // Whether the left sidebar shows the unread-count summary (level 398), and whether the left
+  // sidebar and the Inbox group channels by their folders (levels 411 and 431).
+  { name: 'web_left_sidebar_unreads_count_summary', schema: bool, default: true },
+  { name: 'web_left_sidebar_show_channel_folders', schema: bool, default: true },
+  { name: 'web_inbox_show_channel_folders', schema: bool, default: true },
+  { name: 'hide_ai_features', schema: bool, default: false },
   // Lives on the user row rather than among the other settings, yet is changed and reported
-  // like one, including the legacy display event. Empty means "not set"; the view checks that a
+  // like one. Empty means "not set"; the view checks that a
   // non-empty value names an IANA zone.
-  { name: 'timezone', schema: { type: 'string', maxLength: 40 }, default: '', legacy: 'display' },
-  { name: 'enter_sends', schema: bool, default: false, legacy: 'display' },
-  { name: 'enable_drafts_synchronization', schema: bool, default: true, legacy: 'display' },
-  { name: 'enable_stream_desktop_notifications', schema: bool, default: false, legacy: 'notification' },
-  { name: 'enable_stream_email_notifications', schema: bool, default: false, legacy: 'notification' },
-  { name: 'enable_stream_push_notifications', schema: bool, default: false, legacy: 'notification' },
-  { name: 'enable_stream_audible_notifications', schema: bool, default: false, legacy: 'notification' },
+  { name: 'timezone', schema: { type: 'string', maxLength: 40 }, default: '' },
+  { name: 'enter_sends', schema: bool, default: false },
+  { name: 'enable_drafts_synchronization', schema: bool, default: true },
+  { name: 'enable_stream_desktop_notifications', schema: bool, default: false },
+  { name: 'enable_stream_email_notifications', schema: bool, default: false },
+  { name: 'enable_stream_push_notifications', schema: bool, default: false },
+  { name: 'enable_stream_audible_notifications', schema: bool, default: false },
   // One of NOTIFICATION_SOUNDS or 'none'; the view checks with isValidNotificationSound.
   {
     name: 'notification_sound',
     schema: { type: 'string', minLength: 1, maxLength: 20 },
     default: 'zulip',
-    legacy: 'notification',
   },
-  { name: 'enable_desktop_notifications', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_sounds', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_followed_topic_desktop_notifications', schema: bool, default: true, legacy: 'none' },
-  { name: 'enable_followed_topic_email_notifications', schema: bool, default: true, legacy: 'none' },
-  { name: 'enable_followed_topic_push_notifications', schema: bool, default: true, legacy: 'none' },
-  { name: 'enable_followed_topic_audible_notifications', schema: bool, default: true, legacy: 'none' },
+  { name: 'enable_desktop_notifications', schema: bool, default: true },
+  { name: 'enable_sounds', schema: bool, default: true },
+  { name: 'enable_followed_topic_desktop_notifications', schema: bool, default: true },
+  { name: 'enable_followed_topic_email_notifications', schema: bool, default: true },
+  { name: 'enable_followed_topic_push_notifications', schema: bool, default: true },
+  { name: 'enable_followed_topic_audible_notifications', schema: bool, default: true },
   {
     name: 'email_notifications_batching_period_seconds',
     schema: { type: 'integer', minimum: 1, maximum: WEEK_SECONDS },
     default: 120,
-    legacy: 'notification',
   },
-  { name: 'enable_offline_email_notifications', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_offline_push_notifications', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_online_push_notifications', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_digest_emails', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_marketing_emails', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_login_emails', schema: bool, default: true, legacy: 'notification' },
-  { name: 'message_content_in_email_notifications', schema: bool, default: true, legacy: 'notification' },
-  { name: 'pm_content_in_desktop_notifications', schema: bool, default: true, legacy: 'notification' },
-  { name: 'wildcard_mentions_notify', schema: bool, default: true, legacy: 'notification' },
-  { name: 'enable_followed_topic_wildcard_mentions_notify', schema: bool, default: true, legacy: 'none' },
+  { name: 'enable_offline_email_notifications', schema: bool, default: true },
+  { name: 'enable_offline_push_notifications', schema: bool, default: true },
+  { name: 'enable_online_push_notifications', schema: bool, default: true },
+  { name: 'enable_digest_emails', schema: bool, default: true },
+  { name: 'enable_marketing_emails', schema: bool, default: true },
+  { name: 'enable_login_emails', schema: bool, default: true },
+  { name: 'message_content_in_email_notifications', schema: bool, default: true },
+  { name: 'pm_content_in_desktop_notifications', schema: bool, default: true },
+  { name: 'wildcard_mentions_notify', schema: bool, default: true },
+  { name: 'enable_followed_topic_wildcard_mentions_notify', schema: bool, default: true },
   // 1 all unread messages, 2 DMs + mentions + followed topics, 3 DMs + mentions, 4 nothing.
-  { name: 'desktop_icon_count_display', schema: oneOfInts(1, 2, 3, 4), default: 1, legacy: 'notification' },
+  { name: 'desktop_icon_count_display', schema: oneOfInts(1, 2, 3, 4), default: 1 },
   // 1 automatic, 2 always, 3 never.
-  { name: 'realm_name_in_email_notifications_policy', schema: oneOfInts(1, 2, 3), default: 1, legacy: 'notification' },
+  { name: 'realm_name_in_email_notifications_policy', schema: oneOfInts(1, 2, 3), default: 1 },
   // 1 on participation, 2 on sending, 3 on starting the topic, 4 never.
-  { name: 'automatically_follow_topics_policy', schema: TOPIC_POLICY, default: 3, legacy: 'none' },
-  { name: 'automatically_unmute_topics_in_muted_streams_policy', schema: TOPIC_POLICY, default: 2, legacy: 'none' },
-  { name: 'automatically_follow_topics_where_mentioned', schema: bool, default: true, legacy: 'none' },
-  { name: 'presence_enabled', schema: bool, default: true, legacy: 'notification' },
-  { name: 'send_private_typing_notifications', schema: bool, default: true, legacy: 'none' },
-  { name: 'send_stream_typing_notifications', schema: bool, default: true, legacy: 'none' },
-  { name: 'send_read_receipts', schema: bool, default: true, legacy: 'none' },
-  { name: 'allow_private_data_export', schema: bool, default: false, legacy: 'none' },
+  { name: 'automatically_follow_topics_policy', schema: TOPIC_POLICY, default: 3 },
+  { name: 'automatically_unmute_topics_in_muted_streams_policy', schema: TOPIC_POLICY, default: 2 },
+  { name: 'automatically_follow_topics_where_mentioned', schema: bool, default: true },
+  // Which notices of a topic being resolved or unresolved arrive already read (level 385): all,
+  // all but those in topics the user follows, or none.
+  {
+    name: 'resolved_topic_notice_auto_read_policy',
+    schema: oneOfStrings('always', 'except_followed', 'never'),
+    default: 'except_followed',
+  },
+  { name: 'presence_enabled', schema: bool, default: true },
+  { name: 'send_private_typing_notifications', schema: bool, default: true },
+  { name: 'send_stream_typing_notifications', schema: bool, default: true },
+  { name: 'send_read_receipts', schema: bool, default: true },
+  { name: 'allow_private_data_export', schema: bool, default: false },
   // 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators. The model default is 1;
   // an organization Zulip creates itself starts its new-user default at 3 (1 for businesses,
   // 5 for schools), which a realm-level default can reproduce later.
-  { name: 'email_address_visibility', schema: oneOfInts(1, 2, 3, 4, 5), default: 1, legacy: 'none' },
-  { name: 'web_navigate_to_sent_message', schema: bool, default: true, legacy: 'none' },
+  { name: 'email_address_visibility', schema: oneOfInts(1, 2, 3, 4, 5), default: 1 },
+  { name: 'web_navigate_to_sent_message', schema: bool, default: true },
 ];
 
 /** Non-setting lists Zulip includes in register's user_settings object (e.g. available_notification_sounds, emojiset_choices), with the values a server without custom sounds would send. */
@@ -205,23 +205,12 @@ export const USER_SETTINGS_EXTRAS: Record<string, unknown> = {
 };
 
 /**
- * Deprecated top-level register keys, for clients without the `user_settings_object`
- * capability. The display ones (with `emojiset_choices`) come when `update_display_settings` is
- * fetched; the notification ones (with `available_notification_sounds`) when
- * `update_global_notifications` is. Settings added after feature level 89 never appear here.
+ * A setting's value as Zulip 12 spells it, for values written by older servers (an import):
+ * the Recent conversations home view was 'recent_topics' before feature level 454.
  */
-type LegacyFetchType = 'update_display_settings' | 'update_global_notifications';
-
-export const LEGACY_TOP_LEVEL: Readonly<Record<LegacyFetchType, readonly string[]>> = {
-  update_display_settings: [
-    ...USER_SETTINGS.filter((s) => s.legacy === 'display').map((s) => s.name),
-    'emojiset_choices',
-  ],
-  update_global_notifications: [
-    ...USER_SETTINGS.filter((s) => s.legacy === 'notification').map((s) => s.name),
-    'available_notification_sounds',
-  ],
-};
+export function currentSettingValue(name: string, value: unknown): unknown {
+  return name === 'web_home_view' && value === 'recent_topics' ? 'recent' : value;
+}
 
 /** Settings by name, for views that look one up per parameter. */
 export const USER_SETTINGS_BY_NAME: ReadonlyMap<string, UserSettingDef> = new Map(

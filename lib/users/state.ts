@@ -43,7 +43,8 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
     can_invite_others_to_realm: can('realm_can_invite_users_group'),
     is_admin: user.role <= Role.ADMINISTRATOR,
     is_owner: user.role === Role.OWNER,
-    is_moderator: user.role === Role.MODERATOR,
+    // Moderators and everyone above them, as is_admin includes owners (level 380).
+    is_moderator: user.role <= Role.MODERATOR,
     is_guest: user.role === Role.GUEST,
     user_id: user.id,
     email: user.email,

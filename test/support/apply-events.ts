@@ -490,6 +490,8 @@ const LEGACY_POLICIES: Record<string, { key: string; codes: Record<string, numbe
 
 /** A realm setting changed; some settings carry older derived keys along. */
 function applyRealmSetting(state: State, property: string, value: unknown): void {
+  // The description's HTML comes with it for display; register has no key for it.
+  if (property === 'rendered_description') return;
   state[`realm_${property}`] = value;
   if (property === 'jitsi_server_url') state.jitsi_server_url = value ?? state.server_jitsi_server_url;
   if (property === 'message_edit_history_visibility_policy') state.realm_allow_edit_history = value !== 'none';
