@@ -31,18 +31,6 @@ const SPEC_ONLY_REALM_KEYS = new Set(['realm_topics_policy']);
 /** Realm keys of Zulip 12 that Stoa leaves out: a demo organization's deletion date (it has none). */
 const LEFT_OUT_REALM_KEYS = new Set(['demo_organization_scheduled_deletion_date']);
 
-/**
- * Realm keys of areas other branches of this round are adding (channel folders, the welcome
- * bot's message, end-to-end-encrypted push, message reports); the lead empties this after merging.
- */
-const WAITING_FOR_OTHER_BRANCHES = new Set([
-  'max_channel_folder_name_length',
-  'max_channel_folder_description_length',
-  'realm_welcome_message_custom_text',
-  'realm_require_e2ee_push_notifications',
-  'server_report_message_types',
-]);
-
 type Schema = Record<string, unknown>;
 
 function duplicates(values: readonly string[]): string[] {
@@ -167,8 +155,7 @@ test('every realm key is a register response property, and every documented real
     /Present if `realm` is present in `fetch_event_types`/.test(String(properties[k].description ?? '')),
   );
   const missing = realmDocumented.filter((k) => !REALM_FETCH_KEYS.includes(k) && !LEFT_OUT_REALM_KEYS.has(k));
-  assert.deepEqual(missing.filter((k) => !WAITING_FOR_OTHER_BRANCHES.has(k)), []);
-  assert.deepEqual([...WAITING_FOR_OTHER_BRANCHES].filter((k) => !missing.includes(k)), [], 'served now: remove from the waiting list');
+  assert.deepEqual(missing, []);
 });
 
 test('server facts and setting defaults have the types register documents', (t) => {
