@@ -18,12 +18,16 @@ import { People } from '../people/People';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
+import { ConfirmDialog } from '../ui/Confirm';
+import { menuKey } from '../ui/PopupMenu';
+import { Recent } from '../views/Recent';
+import { homeHash } from '../views/home';
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {
   const current = view.value;
   if (current.kind === 'narrow') return narrowTitle();
-  return { inbox: 'Inbox', channels: 'Channels', drafts: 'Drafts', settings: 'Settings' }[current.kind];
+  return { inbox: 'Inbox', recent: 'Recent conversations', channels: 'Channels', drafts: 'Drafts', settings: 'Settings' }[current.kind];
 }
 
 function narrowTitle(): string {
@@ -158,24 +162,6 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
   }, []);
 }
 
-/** Keys in a menu: arrows, Home and End move between its items; Escape and Tab close it. */
-function menuKey(e: KeyboardEvent, menu: HTMLElement | null, close: () => void): void {
-  if (!menu) return;
-  const items = [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')];
-  const at = items.indexOf(document.activeElement as HTMLElement);
-  const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
-  if (e.key in moves) {
-    e.preventDefault();
-    items[(moves[e.key] + items.length) % items.length]?.focus();
-  } else if (e.key === 'Escape') {
-    e.preventDefault();
-    e.stopPropagation();
-    close();
-  } else if (e.key === 'Tab') {
-    close();
-  }
-}
-
 const THEMES: Theme[] = ['auto', 'light', 'dark'];
 
 /** The logged-in app: header with search, left sidebar, the centre view, people on the right. */
@@ -263,7 +249,7 @@ export function Shell() {
           }}>
           ☰
         </button>
-        <a class="realm-name" href="#inbox">
+        <a class="realm-name" href={homeHash()}>
           {realm.value.name}
         </a>
         <form
@@ -373,6 +359,7 @@ export function Shell() {
       <Sidebar onNavigate={() => setSidebarOpen(false)} />
       <main class="middle" aria-label={viewTitle()}>
         {current.kind === 'inbox' && <Inbox />}
+        {current.kind === 'recent' && <Recent />}
         {current.kind === 'channels' && <ChannelBrowser />}
         {current.kind === 'drafts' && <Drafts />}
         {current.kind === 'settings' && <Settings section={current.section} />}
@@ -383,10 +370,11 @@ export function Shell() {
             <TypingNotice />
           </>
         )}
-        {(current.kind === 'narrow' || current.kind === 'inbox') && <Compose />}
+        {(current.kind === 'narrow' || current.kind === 'inbox' || current.kind === 'recent') && <Compose />}
       </main>
       <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
+      <ConfirmDialog />
     </div>
   );
 }

@@ -111,6 +111,7 @@ export function narrowHash(terms: NarrowTerm[], names: HashNames): string {
 export type HashView =
   | { kind: 'narrow'; terms: NarrowTerm[] }
   | { kind: 'inbox' }
+  | { kind: 'recent' }
   | { kind: 'channels' }
   | { kind: 'drafts' }
   | { kind: 'settings'; section: string };
@@ -120,6 +121,7 @@ export function parseHash(hash: string): HashView {
   const parts = hash.replace(/^#/, '').split('/');
   if (parts[0] === 'inbox' || parts[0] === '') return parts[0] === 'inbox' ? { kind: 'inbox' } : { kind: 'narrow', terms: [] };
   if (parts[0] === 'channels') return { kind: 'channels' };
+  if (parts[0] === 'recent' || parts[0] === 'recent_topics') return { kind: 'recent' };
   if (parts[0] === 'drafts') return { kind: 'drafts' };
   if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization' : 'profile') };
   if (parts[0] !== 'narrow') return { kind: 'narrow', terms: [] };
