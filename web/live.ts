@@ -299,6 +299,8 @@ function onUpdateMessage(event: Record<string, unknown>): void {
       }
       if (m.id === edited && rendered !== undefined) {
         next.content = rendered;
+        // The search's marked copy is of the old text.
+        next.match_content = undefined;
         next.last_edit_timestamp = event.edit_timestamp as number;
       }
       return next;

@@ -4,7 +4,6 @@ import { compose, openCompose } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from './nav';
-import { parseSearch, searchText } from './narrow';
 import { chooseTheme } from './notifications';
 import { channelName, connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from '../people/Avatar';
@@ -18,6 +17,8 @@ import { People } from '../people/People';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
+import { SearchBox } from '../search/SearchBox';
+import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
 import { Recent } from '../views/Recent';
@@ -26,22 +27,8 @@ import { homeHash } from '../views/home';
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {
   const current = view.value;
-  if (current.kind === 'narrow') return narrowTitle();
+  if (current.kind === 'narrow') return narrowTitle(feedTerms.value);
   return { inbox: 'Inbox', recent: 'Recent conversations', channels: 'Channels', drafts: 'Drafts', settings: 'Settings' }[current.kind];
-}
-
-function narrowTitle(): string {
-  const terms = feedTerms.value;
-  if (terms.length === 0) return 'Combined feed';
-  const channel = narrowChannel(terms);
-  if (channel && terms.length <= 2) return `#${channelName(channel.channelId) ?? channel.channelId}${channel.topic !== undefined ? ` › ${channel.topic || 'general chat'}` : ''}`;
-  const dm = narrowDm(terms);
-  if (dm && terms.length === 1) return dm.map(userName).join(', ');
-  if (terms.length === 1 && terms[0].operator === 'is') {
-    const names: Record<string, string> = { starred: 'Starred messages', mentioned: 'Mentions', dm: 'Direct messages', unread: 'Unread messages' };
-    if (names[terms[0].operand]) return names[terms[0].operand];
-  }
-  return 'Search results';
 }
 
 function TypingNotice() {
@@ -172,7 +159,6 @@ export function Shell() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   // At phone width the people are a panel of their own, opened from the top bar.
   const [peopleOpen, setPeopleOpen] = useState(false);
-  const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   const menuRef = useRef<HTMLUListElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -196,13 +182,6 @@ export function Shell() {
     window.addEventListener('hashchange', followHash);
     return () => window.removeEventListener('hashchange', followHash);
   }, [ready]);
-
-  // The search box shows the current narrow, as Zulip's does.
-  const terms = feedTerms.value;
-  const showingNarrow = view.value.kind === 'narrow';
-  useEffect(() => {
-    setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
-  }, [terms, showingNarrow]);
 
   const unreadTotal = unreadCounts.value.total;
   const title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${viewTitle()} · ${realm.value.name}`;
@@ -252,25 +231,7 @@ export function Shell() {
         <a class="realm-name" href={homeHash()}>
           {realm.value.name}
         </a>
-        <form
-          class="search"
-          role="search"
-          aria-label="Search messages"
-          onSubmit={(e) => {
-            e.preventDefault();
-            searchRef.current?.blur();
-            goToNarrow(parseSearch(query));
-          }}
-        >
-          <input
-            ref={searchRef}
-            type="search"
-            aria-label="Search messages"
-            placeholder="Search (channel:, topic:, sender:, is:, has:, words)"
-            value={query}
-            onInput={(e) => setQuery(e.currentTarget.value)}
-          />
-        </form>
+        <SearchBox inputRef={searchRef} />
         {!connected.value && (
           <span class="offline" role="status">
             Reconnecting…
@@ -365,7 +326,7 @@ export function Shell() {
         {current.kind === 'settings' && <Settings section={current.section} />}
         {current.kind === 'narrow' && (
           <>
-            <h1 class="narrow-title">{narrowTitle()}</h1>
+            <h1 class="narrow-title">{narrowTitle(feedTerms.value)}</h1>
             <MessageList />
             <TypingNotice />
           </>

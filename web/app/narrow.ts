@@ -50,7 +50,8 @@ export function parseSearch(text: string): NarrowTerm[] {
       const operand = match[3].replace(/^"|"$/g, '');
       terms.push({ operator, operand, ...(match[1] ? { negated: true } : {}) });
     } else {
-      words.push(token.replace(/^"|"$/g, ''));
+      // A quoted phrase keeps its quotes: the server searches it as one phrase, and the box and the URL show it as typed.
+      words.push(token);
     }
   }
   if (words.length > 0) terms.push({ operator: 'search', operand: words.join(' ') });

@@ -47,7 +47,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
             hashNames,
           )}
         >
-          {message.subject || <em>general chat</em>}
+          {message.match_subject ? <span dangerouslySetInnerHTML={{ __html: message.match_subject }} /> : message.subject || <em>general chat</em>}
         </a>
         <span class="topic-actions">
           {message.subject !== '' && <ResolveButton message={message} />}

@@ -195,7 +195,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
-  }, [message.content]);
+  }, [message.content, message.match_content]);
 
   useEffect(() => {
     const row = rowRef.current;
@@ -303,7 +303,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             )}
           </div>
         ) : (
-          <div class="message-content rendered_markdown" ref={contentRef} dangerouslySetInnerHTML={{ __html: message.content }} />
+          // In search results, the server's copy with the searched words marked.
+          <div class="message-content rendered_markdown" ref={contentRef} dangerouslySetInnerHTML={{ __html: message.match_content ?? message.content }} />
         )}
         {message.last_edit_timestamp !== undefined && !editing && (
           <span class="edited" title={`Edited ${fullTimeOf(message.last_edit_timestamp)}`}>
