@@ -21,6 +21,9 @@ import { SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
+import { messageKey } from './keyboard';
+import { KeyboardHelp } from './KeyboardHelp';
+import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
 import { homeHash } from '../views/home';
 
@@ -62,8 +65,11 @@ function composeForNarrow(kind: 'channel' | 'dm'): void {
   else openCompose({ kind: 'channel' });
 }
 
-/** The next topic or conversation with unread messages (for `n`), other than the open one; muted topics are skipped, as in Zulip. */
-function nextUnreadNarrow(): void {
+/**
+ * The next topic or conversation with unread messages (for `n`), other than the open one; muted
+ * topics are skipped, as in Zulip. `p` asks for direct messages only.
+ */
+function nextUnreadNarrow(kind?: 'dm'): void {
   const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
   const open = narrowChannel(terms);
   const openDm = narrowDm(terms);
@@ -74,7 +80,7 @@ function nextUnreadNarrow(): void {
       : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
   const muted = (place: UnreadPlace) => place.kind === 'channel' && isTopicMuted(place.channelId, place.topic);
-  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place)) first = id;
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place) && (kind === undefined || place.kind === kind)) first = id;
   if (first === undefined) return;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
@@ -102,6 +108,8 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // A modal dialog (the shortcuts, a message's source) answers its own keys.
+      if (document.querySelector('dialog[open]')) return;
       if (e.key === 'Escape') {
         if (isTyping(e.target)) (e.target as HTMLElement).blur();
         closeOverlays();
@@ -123,6 +131,9 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
         case 'n':
           nextUnreadNarrow();
           break;
+        case 'p':
+          nextUnreadNarrow('dm');
+          break;
         case 'j':
         case 'ArrowDown':
           moveSelection(1);
@@ -140,7 +151,7 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
           replyTo(selected);
           break;
         default:
-          return;
+          if (!messageKey(e.key, selected)) return;
       }
       e.preventDefault();
     };
@@ -336,6 +347,8 @@ export function Shell() {
       <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
       <ConfirmDialog />
+      <KeyboardHelp />
+      <MessageDialog />
     </div>
   );
 }

@@ -29,8 +29,10 @@ export interface MenuItem {
  * the focus on its first item; Escape, Tab, a choice or a click elsewhere close it, and the
  * focus goes back to the button.
  */
-export function PopupMenu({ label, items, class: className = '', children, open: openFromOutside, onOpenChange }: {
+export function PopupMenu({ label, hint, items, class: className = '', children, open: openFromOutside, onOpenChange }: {
   label: string;
+  /** The tooltip, when it says more than the label (a key). */
+  hint?: string;
   items: MenuItem[];
   class?: string;
   children?: ComponentChildren;
@@ -67,7 +69,7 @@ export function PopupMenu({ label, items, class: className = '', children, open:
         type="button"
         class="popup-menu-button"
         aria-label={label}
-        title={label}
+        title={hint ?? label}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={(e) => {
