@@ -17,7 +17,7 @@ import { People } from '../people/People';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
-import { SearchBox } from '../search/SearchBox';
+import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
@@ -104,7 +104,7 @@ function moveSelection(step: number): void {
   selectedId.value = messages[next].id;
 }
 
-function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays: () => void): void {
+function useKeyboard(closeOverlays: () => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -126,7 +126,7 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
           composeForNarrow('dm');
           break;
         case '/':
-          search.current?.focus();
+          focusSearchBox();
           break;
         case 'n':
           nextUnreadNarrow();
@@ -200,7 +200,7 @@ export function Shell() {
     document.title = title;
   }, [title]);
 
-  useKeyboard(searchRef, () => {
+  useKeyboard(() => {
     setMenuOpen(false);
     setSidebarOpen(false);
     setPeopleOpen(false);

@@ -113,6 +113,11 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const [topic, setTopic] = useState(message.subject);
   const [busy, setBusy] = useState(false);
   const mine = message.sender_id === session.value?.user_id;
+  const form = useRef<HTMLFormElement>(null);
+  // The editor takes the focus once its text is in (`e` opens it from the keyboard).
+  useEffect(() => {
+    if (!mine || content !== null) (form.current?.querySelector('textarea') ?? form.current?.querySelector('input'))?.focus();
+  }, [content === null]);
   useEffect(() => {
     if (!mine) return;
     // The raw Markdown is fetched, since the feed holds the rendered HTML.
@@ -139,7 +144,15 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
     }
   };
   return (
-    <form class="message-editor" aria-label={mine ? 'Edit message' : 'Move message'} onSubmit={save}>
+    <form
+      ref={form}
+      class="message-editor"
+      aria-label={mine ? 'Edit message' : 'Move message'}
+      onSubmit={save}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onDone();
+      }}
+    >
       {message.type === 'stream' && (
         <label>
           Topic
@@ -154,7 +167,6 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
           rows={Math.min(12, (content ?? '').split('\n').length + 1)}
           onInput={(e) => setContent(e.currentTarget.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') onDone();
             if (e.key === 'Enter' && !e.shiftKey) save(e);
           }}
         />

@@ -1,4 +1,5 @@
 import type { RefObject } from 'preact';
+import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { goToNarrow, view } from '../app/nav';
 import { parseSearch, searchText } from '../app/narrow';
@@ -37,6 +38,13 @@ export function resolveNames(terms: NarrowTerm[]): NarrowTerm[] | Error {
   return resolved;
 }
 
+/** Asked for by `/`: the box takes the focus, ready for another term after the open narrow's. */
+const focusRequest = signal(0);
+
+export function focusSearchBox(): void {
+  focusRequest.value++;
+}
+
 /** The search box of the top bar, with suggestions while typing; it shows the open narrow. */
 export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }) {
   const [query, setQuery] = useState('');
@@ -52,6 +60,12 @@ export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement |
     setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
     setProblem('');
   }, [terms, showingNarrow]);
+
+  useEffect(() => {
+    if (focusRequest.value === 0) return;
+    setQuery((text) => (text && !text.endsWith(' ') ? `${text} ` : text));
+    inputRef.current?.focus();
+  }, [focusRequest.value]);
 
   const wantTopics = (channelId: number) => {
     if (!topics.value.has(channelId)) void loadTopics(channelId).catch(() => undefined);
@@ -120,11 +134,7 @@ export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement |
         autoComplete="off"
         placeholder="Search (channel:, topic:, sender:, is:, has:, words)"
         value={query}
-        onFocus={() => {
-          // Typing goes after the open narrow's terms, as another term.
-          if (query && !query.endsWith(' ')) setQuery(`${query} `);
-          setOpen(true);
-        }}
+        onFocus={() => setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
         onInput={(e) => {
           setQuery(e.currentTarget.value);
