@@ -4,7 +4,7 @@ import { narrowHash } from '../app/narrow';
 import { Avatar } from '../people/Avatar';
 import { channelName, isTopicMuted, session, subscriptions, topicKey, unreadCounts, userName, users } from '../state';
 import { reportError } from '../ui/Toasts';
-import { loadRecent, recentConversations, recentLoading, type RecentConversation } from './recentConversations';
+import { loadRecent, recentConversations, recentLoading, senderName, type RecentConversation } from './recentConversations';
 
 const DAY = 24 * 60 * 60;
 const DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
@@ -94,7 +94,7 @@ export function Recent() {
                   </span>
                 )}
               </a>
-              <span class="recent-people" aria-label={`Participants: ${c.senders.map(userName).join(', ')}`}>
+              <span class="recent-people" role="img" aria-label={`Participants: ${c.senders.map(senderName).join(', ')}`}>
                 {c.senders.slice(0, 4).map((id) => (
                   <Avatar key={id} class="avatar tiny" url={users.value.get(id)?.avatar_url} size={22} />
                 ))}

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { get } from '../api';
-import { dmKeyOf, session } from '../state';
+import { dmKeyOf, session, users } from '../state';
 import type { Message } from '../types';
 
 /**
@@ -30,6 +30,13 @@ const FETCH = 1000;
 export const recentConversations = signal<Map<string, RecentConversation> | null>(null);
 export const recentLoading = signal(false);
 
+/** Senders' names as their messages give them, for those not among the organization's users (system bots). */
+const senderNames = new Map<number, string>();
+
+export function senderName(id: number): string {
+  return users.value.get(id)?.full_name ?? senderNames.get(id) ?? 'Unknown user';
+}
+
 function keyOf(message: Message, self: number): string {
   return message.type === 'stream' ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${dmKeyOf(message, self)}`;
 }
@@ -37,6 +44,7 @@ function keyOf(message: Message, self: number): string {
 function add(map: Map<string, RecentConversation>, message: Message, self: number): void {
   const key = keyOf(message, self);
   const known = map.get(key);
+  if (!users.value.has(message.sender_id)) senderNames.set(message.sender_id, message.sender_full_name);
   const entry: RecentConversation = known ?? {
     key,
     ...(message.type === 'stream' ? { channelId: message.stream_id, topic: message.subject } : { dmKey: dmKeyOf(message, self) }),
