@@ -105,9 +105,8 @@ export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement |
       e.preventDefault();
       setQuery(suggestions[active].text + (suggestions[active].partial ? '' : ' '));
       setActive(-1);
-    } else if (e.key === 'Escape' && open) {
-      // The first Escape closes the list; the next leaves the box (the page's keys do that).
-      e.stopPropagation();
+    } else if (e.key === 'Escape') {
+      // Escape closes the list and leaves the box (the page's key handler takes the focus away).
       setOpen(false);
     }
   };
