@@ -167,6 +167,22 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await page.getByRole('dialog', { name: 'Choose an emoji' }).getByRole('button').first().waitFor();
     await check(`${theme} emoji picker`);
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'More message actions' }).first().click();
+    await check(`${theme} message actions menu`);
+    await page.getByRole('menuitem', { name: 'View message source' }).click();
+    await page.getByRole('dialog', { name: 'Message source' }).locator('pre').waitFor();
+    await check(`${theme} message source`);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await check(`${theme} keyboard shortcuts`);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await page.keyboard.type('sender:');
+    await page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option').first().waitFor();
+    await check(`${theme} search suggestions`);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /^New message/ }).click();
     await check(`${theme} compose box`);
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Later, perhaps.');
@@ -187,6 +203,7 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['channel browser', '#channels', 'Channels'],
       ['inbox', '#inbox', 'Inbox'],
       ['scheduled messages', '#scheduled', 'Scheduled messages'],
+      ['recent conversations', '#recent', 'Recent conversations'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

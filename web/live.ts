@@ -4,6 +4,7 @@ import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNar
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
 import { narrowHash } from './app/narrow';
+import { forgetRecent, noteRecentMessage } from './views/recentConversations';
 import {
   channels,
   connected,
@@ -82,6 +83,7 @@ interface RegisterAnswer {
   is_admin: boolean;
   is_owner: boolean;
   user_id: number;
+  zulip_feature_level: number;
 }
 
 async function register(): Promise<void> {
@@ -110,6 +112,7 @@ async function register(): Promise<void> {
       maxFileUploadMib: answer.max_file_upload_size_mib ?? 25,
       isAdmin: answer.is_admin,
       isOwner: answer.is_owner,
+      featureLevel: answer.zulip_feature_level,
     };
     users.value = new Map([...answer.realm_users, ...(answer.realm_non_active_users ?? [])].map((u) => [u.user_id, u]));
     subscriptions.value = new Map(answer.subscriptions.map((s) => [s.stream_id, s]));
@@ -278,6 +281,7 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
       feed.value = { ...current, messages: [...current.messages, message] };
       if (message.sender_id !== self) announceArrival(message);
     }
+    noteRecentMessage(message);
     removeTyping(message.sender_id);
     if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');
   });
@@ -300,6 +304,8 @@ function onUpdateMessage(event: Record<string, unknown>): void {
       }
       if (m.id === edited && rendered !== undefined) {
         next.content = rendered;
+        // The search's marked copy is of the old text.
+        next.match_content = undefined;
         next.last_edit_timestamp = event.edit_timestamp as number;
       }
       return next;
@@ -317,6 +323,7 @@ function onUpdateMessage(event: Record<string, unknown>): void {
       for (const id of affected) if (topics.value.has(id)) void loadTopics(id);
     }
   });
+  if (newTopic !== undefined || newChannel !== undefined) forgetRecent();
   if ((newTopic !== undefined || newChannel !== undefined) && event.propagate_mode !== 'change_one') followMovedTopic(event);
 }
 

@@ -16,9 +16,11 @@ export interface RealmInfo {
   maxFileUploadMib: number;
   isAdmin: boolean;
   isOwner: boolean;
+  /** The server's API feature level (`zulip_feature_level`). */
+  featureLevel: number;
 }
 
-export const realm = signal<RealmInfo>({ name: 'Stoa', emojiDataUrl: undefined, maxFileUploadMib: 25, isAdmin: false, isOwner: false });
+export const realm = signal<RealmInfo>({ name: 'Stoa', emojiDataUrl: undefined, maxFileUploadMib: 25, isAdmin: false, isOwner: false, featureLevel: 0 });
 export const users = signal<Map<number, User>>(new Map());
 export const subscriptions = signal<Map<number, Subscription>>(new Map());
 /** Every channel the user can see, subscribed or not. */

@@ -74,6 +74,9 @@ export interface Message {
   last_edit_timestamp?: number;
   /** Widget data (polls, to-do lists), oldest first. */
   submessages?: Submessage[];
+  /** In search results: the content and topic with the searched words marked by the server. */
+  match_content?: string;
+  match_subject?: string;
   /** Set on a local echo, until the server's copy replaces it. */
   local_id?: string;
   /** A local echo that could not be sent. */

@@ -4,9 +4,8 @@ import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goToNarrow, narrowChannel, narrowDm, view } from './nav';
-import { parseSearch, searchText } from './narrow';
 import { chooseTheme } from './notifications';
-import { channelName, connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
+import { connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from '../people/Avatar';
 import { ChannelBrowser } from '../channels/ChannelBrowser';
 import { Drafts } from '../views/Drafts';
@@ -19,26 +18,21 @@ import { People } from '../people/People';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
+import { focusSearchBox, SearchBox } from '../search/SearchBox';
+import { narrowTitle } from '../search/title';
+import { ConfirmDialog } from '../ui/Confirm';
+import { menuKey } from '../ui/PopupMenu';
+import { messageKey } from './keyboard';
+import { KeyboardHelp } from './KeyboardHelp';
+import { MessageDialog } from '../messages/MessageDialog';
+import { Recent } from '../views/Recent';
+import { homeHash } from '../views/home';
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {
   const current = view.value;
-  if (current.kind === 'narrow') return narrowTitle();
-  return { inbox: 'Inbox', channels: 'Channels', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings' }[current.kind];
-}
-
-function narrowTitle(): string {
-  const terms = feedTerms.value;
-  if (terms.length === 0) return 'Combined feed';
-  const channel = narrowChannel(terms);
-  if (channel && terms.length <= 2) return `#${channelName(channel.channelId) ?? channel.channelId}${channel.topic !== undefined ? ` › ${channel.topic || 'general chat'}` : ''}`;
-  const dm = narrowDm(terms);
-  if (dm && terms.length === 1) return dm.map(userName).join(', ');
-  if (terms.length === 1 && terms[0].operator === 'is') {
-    const names: Record<string, string> = { starred: 'Starred messages', mentioned: 'Mentions', dm: 'Direct messages', unread: 'Unread messages' };
-    if (names[terms[0].operand]) return names[terms[0].operand];
-  }
-  return 'Search results';
+  if (current.kind === 'narrow') return narrowTitle(feedTerms.value);
+  return { inbox: 'Inbox', recent: 'Recent conversations', channels: 'Channels', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings' }[current.kind];
 }
 
 function TypingNotice() {
@@ -56,8 +50,11 @@ function TypingNotice() {
   );
 }
 
-/** The next topic or conversation with unread messages (for `n`), other than the open one; muted topics are skipped, as in Zulip. */
-function nextUnreadNarrow(): void {
+/**
+ * The next topic or conversation with unread messages (for `n`), other than the open one; muted
+ * topics are skipped, as in Zulip. `p` asks for direct messages only.
+ */
+function nextUnreadNarrow(kind?: 'dm'): void {
   const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
   const open = narrowChannel(terms);
   const openDm = narrowDm(terms);
@@ -68,7 +65,7 @@ function nextUnreadNarrow(): void {
       : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
   const muted = (place: UnreadPlace) => place.kind === 'channel' && isTopicMuted(place.channelId, place.topic);
-  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place)) first = id;
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place) && (kind === undefined || place.kind === kind)) first = id;
   if (first === undefined) return;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
@@ -92,10 +89,12 @@ function moveSelection(step: number): void {
   selectedId.value = messages[next].id;
 }
 
-function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays: () => void): void {
+function useKeyboard(closeOverlays: () => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // A modal dialog (the shortcuts, a message's source) answers its own keys.
+      if (document.querySelector('dialog[open]')) return;
       if (e.key === 'Escape') {
         if (isTyping(e.target)) (e.target as HTMLElement).blur();
         closeOverlays();
@@ -112,10 +111,13 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
           composeHere('dm');
           break;
         case '/':
-          search.current?.focus();
+          focusSearchBox();
           break;
         case 'n':
           nextUnreadNarrow();
+          break;
+        case 'p':
+          nextUnreadNarrow('dm');
           break;
         case 'j':
         case 'ArrowDown':
@@ -136,31 +138,13 @@ function useKeyboard(search: { current: HTMLInputElement | null }, closeOverlays
           replyTo(selected);
           break;
         default:
-          return;
+          if (!messageKey(e.key, selected)) return;
       }
       e.preventDefault();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
-}
-
-/** Keys in a menu: arrows, Home and End move between its items; Escape and Tab close it. */
-function menuKey(e: KeyboardEvent, menu: HTMLElement | null, close: () => void): void {
-  if (!menu) return;
-  const items = [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]')];
-  const at = items.indexOf(document.activeElement as HTMLElement);
-  const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
-  if (e.key in moves) {
-    e.preventDefault();
-    items[(moves[e.key] + items.length) % items.length]?.focus();
-  } else if (e.key === 'Escape') {
-    e.preventDefault();
-    e.stopPropagation();
-    close();
-  } else if (e.key === 'Tab') {
-    close();
-  }
 }
 
 const THEMES: Theme[] = ['auto', 'light', 'dark'];
@@ -173,7 +157,6 @@ export function Shell() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   // At phone width the people are a panel of their own, opened from the top bar.
   const [peopleOpen, setPeopleOpen] = useState(false);
-  const [query, setQuery] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   const menuRef = useRef<HTMLUListElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -198,20 +181,13 @@ export function Shell() {
     return () => window.removeEventListener('hashchange', followHash);
   }, [ready]);
 
-  // The search box shows the current narrow, as Zulip's does.
-  const terms = feedTerms.value;
-  const showingNarrow = view.value.kind === 'narrow';
-  useEffect(() => {
-    setQuery(showingNarrow ? searchText(terms, channelName, (id) => users.value.get(id)?.email) : '');
-  }, [terms, showingNarrow]);
-
   const unreadTotal = unreadCounts.value.total;
   const title = `${unreadTotal ? `(${unreadTotal}) ` : ''}${viewTitle()} · ${realm.value.name}`;
   useEffect(() => {
     document.title = title;
   }, [title]);
 
-  useKeyboard(searchRef, () => {
+  useKeyboard(() => {
     setMenuOpen(false);
     setSidebarOpen(false);
     setPeopleOpen(false);
@@ -250,28 +226,10 @@ export function Shell() {
           }}>
           ☰
         </button>
-        <a class="realm-name" href="#inbox">
+        <a class="realm-name" href={homeHash()}>
           {realm.value.name}
         </a>
-        <form
-          class="search"
-          role="search"
-          aria-label="Search messages"
-          onSubmit={(e) => {
-            e.preventDefault();
-            searchRef.current?.blur();
-            goToNarrow(parseSearch(query));
-          }}
-        >
-          <input
-            ref={searchRef}
-            type="search"
-            aria-label="Search messages"
-            placeholder="Search (channel:, topic:, sender:, is:, has:, words)"
-            value={query}
-            onInput={(e) => setQuery(e.currentTarget.value)}
-          />
-        </form>
+        <SearchBox inputRef={searchRef} />
         {!connected.value && (
           <span class="offline" role="status">
             Reconnecting…
@@ -360,21 +318,25 @@ export function Shell() {
       <Sidebar onNavigate={() => setSidebarOpen(false)} />
       <main class="middle" aria-label={viewTitle()}>
         {current.kind === 'inbox' && <Inbox />}
+        {current.kind === 'recent' && <Recent />}
         {current.kind === 'channels' && <ChannelBrowser />}
         {current.kind === 'drafts' && <Drafts />}
         {current.kind === 'scheduled' && <ScheduledMessages />}
         {current.kind === 'settings' && <Settings section={current.section} />}
         {current.kind === 'narrow' && (
           <>
-            <h1 class="narrow-title">{narrowTitle()}</h1>
+            <h1 class="narrow-title">{narrowTitle(feedTerms.value)}</h1>
             <MessageList />
             <TypingNotice />
           </>
         )}
-        {(current.kind === 'narrow' || current.kind === 'inbox') && <Compose />}
+        {(current.kind === 'narrow' || current.kind === 'inbox' || current.kind === 'recent') && <Compose />}
       </main>
       <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
+      <ConfirmDialog />
+      <KeyboardHelp />
+      <MessageDialog />
     </div>
   );
 }

@@ -50,7 +50,8 @@ export function parseSearch(text: string): NarrowTerm[] {
       const operand = match[3].replace(/^"|"$/g, '');
       terms.push({ operator, operand, ...(match[1] ? { negated: true } : {}) });
     } else {
-      words.push(token.replace(/^"|"$/g, ''));
+      // A quoted phrase keeps its quotes: the server searches it as one phrase, and the box and the URL show it as typed.
+      words.push(token);
     }
   }
   if (words.length > 0) terms.push({ operator: 'search', operand: words.join(' ') });
@@ -111,6 +112,7 @@ export function narrowHash(terms: NarrowTerm[], names: HashNames): string {
 export type HashView =
   | { kind: 'narrow'; terms: NarrowTerm[] }
   | { kind: 'inbox' }
+  | { kind: 'recent' }
   | { kind: 'channels' }
   | { kind: 'drafts' }
   | { kind: 'scheduled' }
@@ -121,6 +123,7 @@ export function parseHash(hash: string): HashView {
   const parts = hash.replace(/^#/, '').split('/');
   if (parts[0] === 'inbox' || parts[0] === '') return parts[0] === 'inbox' ? { kind: 'inbox' } : { kind: 'narrow', terms: [] };
   if (parts[0] === 'channels') return { kind: 'channels' };
+  if (parts[0] === 'recent' || parts[0] === 'recent_topics') return { kind: 'recent' };
   if (parts[0] === 'drafts') return { kind: 'drafts' };
   if (parts[0] === 'scheduled') return { kind: 'scheduled' };
   if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization' : 'profile') };

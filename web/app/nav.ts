@@ -3,6 +3,7 @@ import { openAddressedNarrow } from '../messages/links';
 import { narrowHash, parseHash, type HashView } from './narrow';
 import { channelByName, channelName, session, userByEmail, userName } from '../state';
 import type { NarrowTerm } from '../types';
+import { homeHash } from '../views/home';
 
 /** What the centre shows, from the URL hash; back and forward move between views. */
 export const view = signal<HashView>({ kind: 'narrow', terms: [] });
@@ -46,7 +47,8 @@ export function goTo(hash: string): void {
 
 /** Shows what the current hash says. */
 export function followHash(): void {
-  const next = parseHash(location.hash);
+  // An address without a view (the app's own root) shows the person's home view.
+  const next = parseHash(location.hash.length > 1 ? location.hash : homeHash());
   view.value = next;
   if (next.kind === 'narrow') void openAddressedNarrow(next.terms);
 }

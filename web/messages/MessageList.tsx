@@ -12,6 +12,7 @@ import { imageViewer, openClickedImage, viewSelectedImage } from './viewer';
 import { lazyComponent } from '../ui/lazy';
 import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
+import { withKey } from '../ui/keys';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
 const GROUP_SECONDS = 10 * 60;
@@ -60,7 +61,7 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
             hashNames,
           )}
         >
-          {message.subject || <em>general chat</em>}
+          {message.match_subject ? <span dangerouslySetInnerHTML={{ __html: message.match_subject }} /> : message.subject || <em>general chat</em>}
         </a>
         <span class="topic-actions">
           {message.subject !== '' && <ResolveButton message={message} />}
@@ -117,15 +118,18 @@ async function setTopicPolicy(channelId: number, topic: string, policy: number):
  * Mutes the topic for oneself, or unmutes it, as Zulip's topic menu does: in a muted channel
  * unmuting marks the topic unmuted, elsewhere it goes back to what the channel says.
  */
+export function toggleTopicMute(channelId: number, topic: string): Promise<void> {
+  const muted = isTopicMuted(channelId, topic);
+  const channelMuted = Boolean(subscriptions.value.get(channelId)?.is_muted);
+  return setTopicPolicy(channelId, topic, !muted ? TopicPolicy.muted : channelMuted ? TopicPolicy.unmuted : TopicPolicy.inherit);
+}
+
 function MuteButton({ channelId, topic }: { channelId: number; topic: string }) {
   const muted = isTopicMuted(channelId, topic);
-  const toggle = () => {
-    const channelMuted = Boolean(subscriptions.value.get(channelId)?.is_muted);
-    return setTopicPolicy(channelId, topic, !muted ? TopicPolicy.muted : channelMuted ? TopicPolicy.unmuted : TopicPolicy.inherit);
-  };
-  const label = muted ? 'Unmute topic' : 'Mute topic';
+  const toggle = () => toggleTopicMute(channelId, topic);
+  const label = withKey(muted ? 'Unmute topic' : 'Mute topic', 'M');
   return (
-    <button type="button" class={`mute-topic${muted ? ' muted' : ''}`} aria-label={label} title={label} onClick={toggle}>
+    <button type="button" class={`mute-topic${muted ? ' muted' : ''}`} aria-label={muted ? 'Unmute topic' : 'Mute topic'} title={label} onClick={toggle}>
       <Icon name={muted ? 'bellOff' : 'bell'} />
     </button>
   );

@@ -3,7 +3,10 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
 import { EmojiGlyph, type EmojiChoice } from '../emoji/emoji';
-import { keepUnread, selectedId } from './feed';
+import { feed, keepUnread, selectedId } from './feed';
+import { actionsMenuId, editingId, markUnreadFromHere, messageDialog, quoteAndReply, replyToAuthor } from './actions';
+import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
+import { withKey } from '../ui/keys';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
 import type { Message, Reaction } from '../types';
 import { Icon } from '../ui/icons';
@@ -108,6 +111,11 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const [topic, setTopic] = useState(message.subject);
   const [busy, setBusy] = useState(false);
   const mine = message.sender_id === session.value?.user_id;
+  const form = useRef<HTMLFormElement>(null);
+  // The editor takes the focus once its text is in (`e` opens it from the keyboard).
+  useEffect(() => {
+    if (!mine || content !== null) (form.current?.querySelector('textarea') ?? form.current?.querySelector('input'))?.focus();
+  }, [content === null]);
   useEffect(() => {
     if (!mine) return;
     // The raw Markdown is fetched, since the feed holds the rendered HTML.
@@ -134,7 +142,15 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
     }
   };
   return (
-    <form class="message-editor" aria-label={mine ? 'Edit message' : 'Move message'} onSubmit={save}>
+    <form
+      ref={form}
+      class="message-editor"
+      aria-label={mine ? 'Edit message' : 'Move message'}
+      onSubmit={save}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onDone();
+      }}
+    >
       {message.type === 'stream' && (
         <label>
           Topic
@@ -149,7 +165,6 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
           rows={Math.min(12, (content ?? '').split('\n').length + 1)}
           onInput={(e) => setContent(e.currentTarget.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') onDone();
             if (e.key === 'Enter' && !e.shiftKey) save(e);
           }}
         />
@@ -177,7 +192,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const self = session.value?.user_id ?? 0;
   const contentRef = useRef<HTMLDivElement>(null);
   const rowRef = useRef<HTMLDivElement>(null);
-  const [editing, setEditing] = useState(false);
+  const editing = editingId.value === message.id;
+  const setEditing = (on: boolean) => (editingId.value = on ? message.id : null);
   const [picking, setPicking] = useState(false);
   const local = message.local_id !== undefined;
   const mine = message.sender_id === self;
@@ -193,7 +209,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
-  }, [message.content, twentyFourHourTime.value]);
+  }, [message.content, message.match_content, twentyFourHourTime.value]);
 
   const condensing = useCondensed(contentRef, message.id, editing ? '' : message.content);
 
@@ -237,6 +253,15 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     void toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
   };
   const canDelete = mine || realm.value.isAdmin;
+  const menuOpen = actionsMenuId.value === message.id;
+  const menuItems: MenuItem[] = [
+    { label: 'Quote and reply', action: () => void quoteAndReply(message) },
+    ...(message.sender_id !== self ? [{ label: 'Reply to the author in a direct message', action: () => replyToAuthor(message) }] : []),
+    ...(mine || message.type === 'stream' ? [{ label: mine ? 'Edit message' : 'Move message', action: () => setEditing(true) }] : []),
+    ...(message.last_edit_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),
+    { label: 'View message source', action: () => (messageDialog.value = { kind: 'source', message }) },
+    { label: 'Mark as unread from here', action: () => void markUnreadFromHere(message, feed.value.terms) },
+  ];
 
   return (
     <div
@@ -305,11 +330,12 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
         ) : hasWidget(message) ? (
           <WidgetSlot message={message} />
         ) : (
+          // In search results, the server's copy with the searched words marked.
           <div
             id={`message-content-${message.id}`}
             class={`message-content rendered_markdown${condensing.condensed ? ' condensed' : ''}`}
             ref={contentRef}
-            dangerouslySetInnerHTML={{ __html: message.content }}
+            dangerouslySetInnerHTML={{ __html: message.match_content ?? message.content }}
           />
         )}
         {condensing.long && !editing && (
@@ -356,19 +382,19 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           </div>
         )}
       </div>
-      {!local && !editing && showActions && (
+      {!local && !editing && (showActions || menuOpen) && (
         <div class="message-actions" role="toolbar" aria-label="Message actions">
           <button ref={reactButton} type="button" aria-label="Add reaction" aria-expanded={picking} title="Add reaction" onClick={() => setPicking(!picking)}>
             <Icon name="smile" />
           </button>
-          <button type="button" aria-label="Reply" title="Reply (r)" onClick={() => replyTo(message)}>
+          <button type="button" aria-label="Reply" title={withKey('Reply', 'r')} onClick={() => replyTo(message)}>
             <Icon name="reply" />
           </button>
           <button
             type="button"
             aria-label={starred ? 'Unstar' : 'Star'}
             aria-pressed={starred}
-            title={starred ? 'Unstar (*)' : 'Star (*)'}
+            title={withKey(starred ? 'Unstar' : 'Star', '*')}
             class={starred ? 'starred' : ''}
             onClick={() => setFlag(message, 'starred', !starred)}
           >
@@ -391,10 +417,17 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             <Icon name="link" />
           </button>
           {(mine || message.type === 'stream') && (
-            <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? 'Edit (e)' : 'Move to another topic'} onClick={() => setEditing(true)}>
+            <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? withKey('Edit', 'e') : 'Move to another topic'} onClick={() => setEditing(true)}>
               <Icon name="edit" />
             </button>
           )}
+          <PopupMenu
+            label="More message actions"
+            hint={withKey('More message actions', 'i')}
+            items={menuItems}
+            open={menuOpen}
+            onOpenChange={(open) => (actionsMenuId.value = open ? message.id : actionsMenuId.value === message.id ? null : actionsMenuId.value)}
+          />
           {canDelete && (
             <button ref={deleteButton} type="button" aria-label="Delete" title="Delete" onClick={() => setConfirmingDelete(true)}>
               <Icon name="trash" />

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { realm, session, theme, users, type Theme } from '../state';
+import { chooseHomeView, homeView, type HomeView } from '../views/home';
 import { changeSetting, chooseTheme, notificationSettings, setDesktopNotifications } from '../app/notifications';
 import { Avatar } from '../people/Avatar';
 import { Field } from '../ui/Field';
@@ -83,6 +84,14 @@ function Profile() {
           </label>
         ))}
       </fieldset>
+      <label>
+        Home view{' '}
+        <select value={homeView.value} onChange={(e) => chooseHomeView(e.currentTarget.value as HomeView).catch(reportError)}>
+          <option value="inbox">Inbox</option>
+          <option value="recent">Recent conversations</option>
+          <option value="all_messages">Combined feed</option>
+        </select>
+      </label>
       <fieldset>
         <legend>Notifications of direct messages and mentions</legend>
         <label class="inline">

@@ -1,19 +1,13 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { feedTerms } from '../messages/feed';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { scheduledMessages } from '../compose/scheduled';
-import { drafts, isTopicMuted, recentDms, session, subscriptions, topicKey, topics, unreadCounts, userName, dmKey } from '../state';
-
-function Count({ n, label }: { n: number | undefined; label: string }) {
-  if (!n) return null;
-  return (
-    <span class="unread-count" aria-label={`${n} unread ${label}`}>
-      {n}
-    </span>
-  );
-}
+import { drafts, recentDms, session, subscriptions, topics, unreadCounts, userName, dmKey } from '../state';
+import { PopupMenu } from '../ui/PopupMenu';
+import { markAllRead, markChannelRead } from './markRead';
+import { TopicList, UnreadCount as Count } from './TopicList';
 
 /** The left column: views, channels (with the open channel's topics) and direct messages. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
@@ -24,6 +18,9 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const openDm = current.kind === 'narrow' ? narrowDm(terms) : undefined;
   const self = session.value?.user_id ?? 0;
   const isView = (operand: string) => terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === operand;
+  // "more topics" shows only the open channel, with all its topics; another channel ends it.
+  const [zoomed, setZoomed] = useState(false);
+  useEffect(() => setZoomed(false), [open?.channelId]);
 
   useEffect(() => {
     if (open && !topics.value.has(open.channelId)) void loadTopics(open.channelId).catch(() => undefined);
@@ -38,10 +35,19 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
 
   return (
     <nav class="left-sidebar" aria-label="Views, channels and direct messages">
+      <h2 class="sidebar-heading">
+        <span>Views</span>
+        <PopupMenu label="Views menu" class="heading-action" items={[{ label: 'Mark all messages as read', action: () => void markAllRead() }]} />
+      </h2>
       <ul class="views">
         <li class={current.kind === 'inbox' ? 'active' : ''}>
           <a href="#inbox" onClick={nav(() => goTo('#inbox'))}>
             Inbox <Count n={counts.total} label="messages" />
+          </a>
+        </li>
+        <li class={current.kind === 'recent' ? 'active' : ''}>
+          <a href="#recent" onClick={nav(() => goTo('#recent'))}>
+            Recent conversations
           </a>
         </li>
         <li class={current.kind === 'narrow' && terms.length === 0 ? 'active' : ''}>
@@ -90,46 +96,25 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       <ul class="channels">
         {subs.map((sub) => {
           const isOpen = open?.channelId === sub.stream_id;
-          const channelTopics = isOpen ? (topics.value.get(sub.stream_id) ?? []) : [];
+          if (zoomed && !isOpen) return null;
           return (
-            <li key={sub.stream_id} class={[isOpen && open?.topic === undefined ? 'active' : '', sub.is_muted ? 'muted' : ''].join(' ').trim()}>
-              <a
-                href={narrowHash([{ operator: 'channel', operand: String(sub.stream_id) }], hashNames)}
-                onClick={onNavigate}
-                aria-current={isOpen ? 'page' : undefined}
-              >
-                <span class="channel-swatch" style={{ backgroundColor: sub.color }} aria-hidden="true">
-                  {sub.invite_only ? '🔒' : '#'}
-                </span>
-                <span class="name">{sub.name}</span>
-                {sub.is_muted && <span class="visually-hidden"> (muted)</span>}
-                <Count n={counts.channels.get(sub.stream_id)} label={`messages in ${sub.name}`} />
-              </a>
-              {isOpen && channelTopics.length > 0 && (
-                <ul class="topics" aria-label={`Topics in ${sub.name}`}>
-                  {channelTopics.slice(0, 12).map((topic) => (
-                    <li
-                      key={topic.name}
-                      class={[open?.topic?.toLowerCase() === topic.name.toLowerCase() ? 'active' : '', isTopicMuted(sub.stream_id, topic.name) ? 'muted' : ''].join(' ').trim()}
-                    >
-                      <a
-                        href={narrowHash(
-                          [
-                            { operator: 'channel', operand: String(sub.stream_id) },
-                            { operator: 'topic', operand: topic.name },
-                          ],
-                          hashNames,
-                        )}
-                        onClick={onNavigate}
-                      >
-                        <span class="name">{topic.name || 'general chat'}</span>
-                        {isTopicMuted(sub.stream_id, topic.name) && <span class="visually-hidden"> (muted)</span>}
-                        <Count n={counts.topics.get(topicKey(sub.stream_id, topic.name))} label={`messages in ${topic.name}`} />
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              )}
+            <li key={sub.stream_id} class={['sidebar-channel', isOpen && open?.topic === undefined ? 'active' : '', sub.is_muted ? 'muted' : ''].join(' ').trim()}>
+              <div class="sidebar-row">
+                <a
+                  href={narrowHash([{ operator: 'channel', operand: String(sub.stream_id) }], hashNames)}
+                  onClick={onNavigate}
+                  aria-current={isOpen ? 'page' : undefined}
+                >
+                  <span class="channel-swatch" style={{ backgroundColor: sub.color }} aria-hidden="true">
+                    {sub.invite_only ? '🔒' : '#'}
+                  </span>
+                  <span class="name">{sub.name}</span>
+                  {sub.is_muted && <span class="visually-hidden"> (muted)</span>}
+                  <Count n={counts.channels.get(sub.stream_id)} label={`messages in ${sub.name}`} />
+                </a>
+                <PopupMenu label={`Channel menu for ${sub.name}`} class="row-menu" items={[{ label: 'Mark all messages as read', action: () => void markChannelRead(sub.stream_id) }]} />
+              </div>
+              {isOpen && <TopicList channelId={sub.stream_id} channelName={sub.name} openTopic={open?.topic} zoomed={zoomed} onZoom={setZoomed} onNavigate={onNavigate} />}
             </li>
           );
         })}

@@ -1,0 +1,398 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createChannel, uniqueName } from './support/channels';
+import { NO_CHROMIUM } from './support/chromium';
+import { feedTexts, messageRow, waitUntil, webSuite, type WebUser } from './support/web';
+
+/**
+ * Finding one's way in the web client: the sidebar's topics, marking many messages read, search
+ * with suggestions, Recent conversations and the home view, keyboard shortcuts, and the actions
+ * of a message's menu.
+ */
+
+const suite = webSuite();
+type Person = Awaited<ReturnType<typeof suite.server.createUser>>;
+
+async function channelWith(people: Person[], prefix = 'nav'): Promise<{ name: string; id: number }> {
+  const name = uniqueName(prefix);
+  const { id } = await createChannel(suite.server.owner, { principals: people.map((p) => p.credentials.email) }, name);
+  return { name, id };
+}
+
+/** Sends a message as a person; their own message is read, as when they send it from the web client. */
+async function send(from: Person, channelId: number, topic: string, content: string): Promise<number> {
+  const id = (await from.post('/messages', { type: 'stream', to: channelId, topic, content })).body.id as number;
+  await from.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+  return id;
+}
+
+/** The person's unread message IDs, as the server counts them. */
+async function serverUnread(person: Person): Promise<number[]> {
+  const state = (await person.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })).body;
+  const ids: number[] = [];
+  for (const entry of state.unread_msgs.streams) ids.push(...entry.unread_message_ids);
+  for (const entry of state.unread_msgs.pms) ids.push(...entry.unread_message_ids);
+  return ids.sort((a, b) => a - b);
+}
+
+function sidebar(web: WebUser) {
+  return web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+}
+
+function countIn(web: WebUser, label: RegExp) {
+  return sidebar(web).getByLabel(label);
+}
+
+test('the sidebar shows eight recent topics, and "more topics" shows all of them with a filter', { skip: NO_CHROMIUM }, async () => {
+  const ada = await suite.server.createUser('Ada Topics');
+  const channel = await channelWith([ada]);
+  for (let i = 1; i <= 16; i++) await send(ada, channel.id, `topic ${String(i).padStart(2, '0')}`, `note ${i}`);
+  const web = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}`);
+  const topicList = sidebar(web).getByRole('list', { name: `Topics in ${channel.name}` });
+  await topicList.getByRole('link', { name: 'topic 16' }).waitFor();
+  assert.equal(await topicList.getByRole('link').count(), 8, 'the eight most recent topics');
+  assert.equal(await topicList.getByRole('link', { name: 'topic 08' }).count(), 0);
+
+  await sidebar(web).getByRole('button', { name: /more topics/ }).click();
+  await topicList.getByRole('link', { name: 'topic 01' }).waitFor();
+  assert.equal(await topicList.getByRole('link').count(), 17, 'every topic of the channel, its creation notice\'s too');
+  const filter = sidebar(web).getByRole('searchbox', { name: 'Filter topics' });
+  await waitUntil(() => filter.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), 'the filter has the focus');
+  await filter.fill('topic 1');
+  await waitUntil(async () => (await topicList.getByRole('link').count()) === 7, 'the filter keeps topics 10 to 16');
+  await topicList.getByRole('link', { name: 'topic 03' }).waitFor({ state: 'detached' });
+
+  await sidebar(web).getByRole('button', { name: 'back to channels' }).click();
+  await waitUntil(async () => (await topicList.getByRole('link').count()) === 8, 'back to the recent eight');
+  assert.deepEqual(web.problems, []);
+});
+
+test('"Mark all messages as read" for a topic, a channel and everything: counts fall here and in another browser of the same person', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Reader Marks');
+  const writer = await suite.server.createUser('Writer Marks');
+  const first = await channelWith([reader, writer]);
+  const second = await channelWith([reader, writer]);
+  await reader.post('/mark_all_as_read');
+  await send(writer, first.id, 'alpha', 'alpha one');
+  await send(writer, first.id, 'alpha', 'alpha two');
+  await send(writer, first.id, 'beta', 'beta one');
+  await send(writer, second.id, 'gamma', 'gamma one');
+  const gamma2 = await send(writer, second.id, 'gamma', 'gamma two');
+  const here = await suite.open(reader.credentials.email, '#inbox');
+  const there = await suite.open(reader.credentials.email, '#inbox');
+  // The channel is opened (so its topics show) at another message, not one of those counted.
+  await here.page.goto(`${suite.server.url}/#narrow/channel/${first.id}/topic/none`);
+  await countIn(here, new RegExp(`^2 unread messages in alpha$`)).waitFor();
+
+  await sidebar(here).getByRole('button', { name: 'Topic menu for alpha' }).click();
+  await here.page.getByRole('menuitem', { name: 'Mark all messages as read' }).click();
+  await countIn(here, /unread messages in alpha$/).waitFor({ state: 'detached' });
+  await countIn(here, new RegExp(`^1 unread messages in ${first.name}$`)).waitFor();
+  await countIn(there, new RegExp(`^1 unread messages in ${first.name}$`)).waitFor();
+
+  await sidebar(here).getByRole('button', { name: `Channel menu for ${second.name}` }).click();
+  await here.page.getByRole('menuitem', { name: 'Mark all messages as read' }).click();
+  await countIn(there, new RegExp(`unread messages in ${second.name}$`)).waitFor({ state: 'detached' });
+  assert.equal((await serverUnread(reader)).length, 1, 'only beta is left');
+  assert.ok(!(await serverUnread(reader)).includes(gamma2));
+
+  // Everything: the person is asked first, and Cancel leaves the counts.
+  await sidebar(here).getByRole('button', { name: 'Views menu' }).click();
+  await here.page.getByRole('menuitem', { name: 'Mark all messages as read' }).click();
+  const question = here.page.getByRole('dialog', { name: 'Mark all messages as read?' });
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await question.waitFor({ state: 'detached' });
+  assert.equal((await serverUnread(reader)).length, 1);
+  await sidebar(here).getByRole('button', { name: 'Views menu' }).click();
+  await here.page.getByRole('menuitem', { name: 'Mark all messages as read' }).click();
+  await question.getByRole('button', { name: 'Mark all as read' }).click();
+  await countIn(there, /^1 unread messages$/).waitFor({ state: 'detached' });
+  await countIn(here, /^1 unread messages$/).waitFor({ state: 'detached' });
+  assert.deepEqual(await serverUnread(reader), []);
+  assert.deepEqual(here.problems, []);
+  assert.deepEqual(there.problems, []);
+});
+
+test('search suggests operators, people by name, channels and topics; names find people; phrases keep their quotes; matches are marked; the title says what was searched', { skip: NO_CHROMIUM }, async () => {
+  const othello = await suite.server.createUser('Othello Searchable');
+  const iago = await suite.server.createUser('Iago Searcher');
+  const channel = await channelWith([othello, iago], 'search');
+  await send(othello, channel.id, 'castle walls', 'The handkerchief was lost near the castle.');
+  await send(iago, channel.id, 'harbour', 'A ship arrives at the harbour.');
+  await send(iago, channel.id, 'castle walls', 'Handkerchief? What handkerchief?');
+  const web = await suite.open(iago.credentials.email, '#feed');
+  const { page } = web;
+  const search = page.getByRole('searchbox', { name: 'Search messages' });
+  const suggestions = page.getByRole('listbox', { name: 'Search suggestions' });
+
+  // Operators first, then a person by name.
+  await search.click();
+  await suggestions.getByRole('option', { name: /^sender:/ }).waitFor();
+  await search.fill('sender:othello sea');
+  await suggestions.getByRole('option', { name: 'Sent by Othello Searchable' }).waitFor();
+  // A channel by part of its name, then the topics of that channel.
+  await search.fill(`channel:${channel.name.slice(0, 5)}`);
+  await suggestions.getByRole('option', { name: `Channel #${channel.name}` }).click();
+  await waitUntil(() => page.url().endsWith(`#narrow/channel/${channel.id}-${channel.name.replace(/ /g, '-')}`), 'the channel is open');
+  // `/` puts the cursor after the open narrow's terms, ready for another.
+  await page.keyboard.press('/');
+  await page.keyboard.type('topic:cas');
+  await suggestions.getByRole('option', { name: 'Topic castle walls' }).waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await waitUntil(() => page.url().endsWith('/topic/castle.20walls'), 'the topic is open');
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), `#${channel.name} › castle walls`);
+
+  // A person by name, as typed without choosing a suggestion.
+  await search.fill('sender:"Othello Searchable"');
+  await search.press('Enter');
+  await waitUntil(() => page.url().includes(`#narrow/sender/${othello.userId}-`), 'the sender narrow by ID').catch(async (err) => {
+    await page.screenshot({ path: '/tmp/wn-fail3.png' });
+    throw new Error(`${(err as Error).message} ${page.url()}`);
+  });
+  await messageRow(page, 'The handkerchief was lost').waitFor();
+  assert.deepEqual(await feedTexts(page), ['The handkerchief was lost near the castle.']);
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Messages sent by Othello Searchable');
+  assert.equal(await search.inputValue(), `sender:${othello.credentials.email}`);
+  // No one of that name: a plain sentence, and no request the server refuses.
+  await search.fill('sender:Nobody');
+  await search.press('Enter');
+  await page.getByRole('alert').filter({ hasText: 'No one called “Nobody” was found.' }).waitFor();
+
+  // A phrase keeps its quotes in the box and in the URL; the matches are marked.
+  await search.fill('"what handkerchief"');
+  await search.press('Enter');
+  await waitUntil(() => page.url().endsWith('#narrow/search/.22what.20handkerchief.22'), 'the phrase in the URL');
+  await messageRow(page, 'What handkerchief?').waitFor();
+  assert.deepEqual(await feedTexts(page), ['Handkerchief? What handkerchief?']);
+  assert.equal(await search.inputValue(), '"what handkerchief"');
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Search results');
+  await page.reload();
+  await messageRow(page, 'What handkerchief?').waitFor();
+  assert.equal(await search.inputValue(), '"what handkerchief"');
+
+  await search.fill('handkerchief');
+  await search.press('Enter');
+  await messageRow(page, 'The handkerchief was lost').waitFor();
+  const marked = await page.locator('.message-content .highlight').allInnerTexts();
+  assert.deepEqual(marked.map((t) => t.toLowerCase()), ['handkerchief', 'handkerchief', 'handkerchief']);
+  assert.deepEqual(web.problems, []);
+});
+
+test('Recent conversations lists topics and direct messages by activity with filters, live; it can be the home view', { skip: NO_CHROMIUM }, async () => {
+  const viola = await suite.server.createUser('Viola Recent');
+  const orsino = await suite.server.createUser('Orsino Recent');
+  const channel = await channelWith([viola, orsino], 'recent');
+  await viola.post('/mark_all_as_read');
+  await send(orsino, channel.id, 'music', 'If music be the food of love');
+  await send(viola, channel.id, 'letters', 'I left no ring with her');
+  await orsino.post('/messages', { type: 'private', to: [viola.userId], content: 'a word in private' });
+  const web = await suite.open(viola.credentials.email, '#recent');
+  const { page } = web;
+  const list = page.getByRole('list', { name: 'Conversations' });
+  const rows = list.getByRole('listitem');
+  await rows.first().waitFor();
+  const names = async () => (await list.locator('.recent-topic .name').allInnerTexts());
+  await waitUntil(async () => (await names()).length >= 3, 'three conversations');
+  assert.deepEqual((await names()).slice(0, 3), ['Orsino Recent', 'letters', 'music']);
+  await list.getByRole('link', { name: /^music/ }).getByLabel('1 unread').waitFor();
+  await rows.filter({ hasText: 'music' }).getByLabel('Participants: Orsino Recent').waitFor();
+
+  await page.getByRole('button', { name: 'Participated' }).click();
+  await waitUntil(async () => JSON.stringify(await names()) === JSON.stringify(['letters']), 'only where Viola wrote');
+  await page.getByRole('button', { name: 'Participated' }).click();
+  await page.getByRole('button', { name: 'Unread' }).click();
+  await waitUntil(async () => JSON.stringify(await names()) === JSON.stringify(['Orsino Recent', 'music']), 'only unread ones');
+  await page.getByRole('button', { name: 'Unread' }).click();
+
+  // A new message moves its topic to the top, with the new sender among the participants.
+  await send(viola, channel.id, 'music', 'Then play on');
+  await waitUntil(async () => (await names())[0] === 'music', 'music is the latest');
+  await rows.filter({ hasText: 'music' }).getByLabel('Participants: Viola Recent, Orsino Recent').waitFor();
+
+  // Muted topics show only with "Include muted".
+  await viola.post('/user_topics', { stream_id: channel.id, topic: 'letters', visibility_policy: 1 });
+  await waitUntil(async () => !(await names()).includes('letters'), 'the muted topic is left out');
+  await page.getByRole('button', { name: 'Include muted' }).click();
+  await waitUntil(async () => (await names()).includes('letters'), 'the muted topic is included');
+
+  // The home view, chosen in the personal settings, is what the bare address opens.
+  await page.goto(`${suite.server.url}/#settings/profile`);
+  const home = page.getByRole('combobox', { name: 'Home view' });
+  assert.equal(await home.inputValue(), 'inbox');
+  await home.selectOption('recent');
+  await waitUntil(async () => {
+    const settings = (await viola.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
+    return settings.web_home_view === 'recent_topics' || settings.web_home_view === 'recent';
+  }, 'the server keeps the choice');
+  await page.goto(`${suite.server.url}/`);
+  await page.getByRole('region', { name: 'Recent conversations' }).waitFor();
+  assert.match(await page.title(), /^(\(\d+\) )?Recent conversations/);
+  assert.deepEqual(web.problems, []);
+});
+
+test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the selected message', { skip: NO_CHROMIUM }, async () => {
+  const kate = await suite.server.createUser('Kate Keys');
+  const petruchio = await suite.server.createUser('Petruchio Keys');
+  const channel = await channelWith([kate, petruchio], 'keys');
+  await send(kate, channel.id, 'shrew', 'my own words');
+  const his = await send(petruchio, channel.id, 'shrew', 'Good morrow, **Kate**');
+  const web = await suite.open(kate.credentials.email, `#narrow/channel/${channel.id}/topic/shrew`);
+  const { page } = web;
+  const row = messageRow(page, 'Good morrow');
+  await row.waitFor();
+  await page.locator('.message-row.selected', { hasText: 'Good morrow' }).waitFor();
+
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await help.getByText('Quote and reply').waitFor();
+  await page.keyboard.press('Escape');
+  await help.waitFor({ state: 'detached' });
+
+  // * stars, + reacts with a thumbs up.
+  await page.keyboard.press('*');
+  await row.getByRole('button', { name: 'Unstar' }).waitFor();
+  await page.keyboard.press('+');
+  await row.getByRole('button', { name: /^\+1: 1/ }).waitFor();
+  const fetched = (await kate.get(`/messages/${his}`)).body.message;
+  assert.ok(fetched.flags.includes('starred'));
+  assert.deepEqual(fetched.reactions.map((r: { emoji_name: string }) => r.emoji_name), ['+1']);
+
+  // > quotes the message in a reply; R writes to its author directly.
+  await page.keyboard.press('>');
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await waitUntil(async () => (await box.inputValue()).includes('Good morrow, **Kate**'), 'the quote is in the compose box');
+  const quote = await box.inputValue();
+  assert.match(quote, new RegExp(`^@_\\*\\*Petruchio Keys\\|${petruchio.userId}\\*\\* \\[said\\]\\(.*/near/${his}\\):\\n\`\`\`quote\\nGood morrow, \\*\\*Kate\\*\\*\\n\`\`\`\\n$`));
+  await box.fill('');
+  await page.keyboard.press('Escape');
+  await box.waitFor({ state: 'detached' });
+  await page.keyboard.press('R');
+  await page.getByRole('combobox', { name: 'Direct message recipients' }).waitFor();
+  await page.getByText('Petruchio Keys', { exact: false }).first().waitFor();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+
+  // Home selects the first message; e edits one's own.
+  await page.locator('.message-scroller').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Home');
+  await page.locator('.message-row.selected', { hasText: 'my own words' }).waitFor();
+  await page.keyboard.press('e');
+  await page.getByRole('form', { name: 'Edit message' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('form', { name: 'Edit message' }).waitFor({ state: 'detached' });
+
+  // i opens the message's actions menu.
+  await page.keyboard.press('i');
+  await page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'View message source' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('menu', { name: 'More message actions' }).waitFor({ state: 'detached' });
+
+  // M mutes the topic.
+  await page.locator('.message-scroller').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('M');
+  await page.locator('.recipient-bar').getByRole('button', { name: 'Unmute topic' }).waitFor();
+  const state = (await kate.post('/register', { fetch_event_types: ['user_topic'] })).body;
+  assert.deepEqual(state.user_topics.map((t: { topic_name: string; visibility_policy: number }) => [t.topic_name, t.visibility_policy]), [['shrew', 1]]);
+
+  // Tooltips name only keys that work.
+  await row.hover();
+  assert.equal(await row.getByRole('button', { name: 'Reply', exact: true }).getAttribute('title'), 'Reply (r)');
+  assert.equal(await row.getByRole('button', { name: 'Unstar' }).getAttribute('title'), 'Unstar (*)');
+  assert.deepEqual(web.problems, []);
+});
+
+test('on a touch screen, tooltips and buttons show no key hints', { skip: NO_CHROMIUM }, async () => {
+  const touch = await suite.server.createUser('Touch Person');
+  const channel = await channelWith([touch], 'touch');
+  await send(touch, channel.id, 'phone', 'tapped, not typed');
+  const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${suite.server.url}/login#narrow/channel/${channel.id}`);
+    await page.getByLabel('Email').fill(touch.credentials.email);
+    await page.getByLabel('Password').fill('secret-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const row = messageRow(page, 'tapped, not typed');
+    await row.click();
+    const reply = row.getByRole('button', { name: 'Reply', exact: true });
+    assert.equal(await reply.getAttribute('title'), 'Reply');
+    assert.equal(await row.getByRole('button', { name: 'Edit' }).getAttribute('title'), 'Edit');
+    assert.equal(await page.locator('.compose-closed kbd').first().isVisible(), false);
+  } finally {
+    await context.close();
+  }
+});
+
+test('message actions: quote and reply, reply to the author, view source, edit history with what changed, mark as unread from here', { skip: NO_CHROMIUM }, async () => {
+  const { a: hero, b: claudio, channel } = await (async () => {
+    const a = await suite.server.createUser('Hero Actions');
+    const b = await suite.server.createUser('Claudio Actions');
+    return { a, b, channel: await channelWith([a, b], 'actions') };
+  })();
+  const first = await send(claudio, channel.id, 'wedding', 'First, *plainly*');
+  await send(claudio, channel.id, 'wedding', 'Second');
+  await send(claudio, channel.id, 'wedding', 'Third');
+  assert.equal((await claudio.patch(`/messages/${first}`, { content: 'First, *plainly* said' })).status, 200);
+  const moved = await claudio.patch(`/messages/${first}`, { topic: 'the wedding', propagate_mode: 'change_one' });
+  assert.equal(moved.status, 200, JSON.stringify(moved.body));
+  const web = await suite.open(hero.credentials.email, `#narrow/channel/${channel.id}`);
+  const { page } = web;
+  const row = messageRow(page, 'First, plainly said');
+  await row.waitFor({ timeout: 5000 }).catch(async (err) => {
+    await page.screenshot({ path: '/tmp/wn-fail7.png' });
+    throw err;
+  });
+  const openMenu = async () => {
+    await row.hover();
+    await row.getByRole('button', { name: 'More message actions' }).click();
+    return page.getByRole('menu', { name: 'More message actions' });
+  };
+
+  // The source is the Markdown.
+  await (await openMenu()).getByRole('menuitem', { name: 'View message source' }).click();
+  const source = page.getByRole('dialog', { name: 'Message source' });
+  assert.equal(await source.locator('pre').innerText(), 'First, *plainly* said');
+  await source.getByRole('button', { name: 'Close' }).click();
+
+  // The history: sent, the content edited, the topic moved.
+  await (await openMenu()).getByRole('menuitem', { name: 'View edit history' }).click();
+  const history = page.getByRole('dialog', { name: 'Message edit history' });
+  const entries = history.getByRole('listitem');
+  await waitUntil(async () => (await entries.count()) === 3, 'three versions');
+  assert.match(await entries.nth(0).innerText(), /Sent by Claudio Actions[\s\S]*First, plainly$/);
+  assert.match(await entries.nth(1).innerText(), /Edited by Claudio Actions[\s\S]*First, plainly said$/);
+  assert.match(await entries.nth(2).innerText(), /Moved by Claudio Actions[\s\S]*Topic: wedding → the wedding/);
+  await page.keyboard.press('Escape');
+  await history.waitFor({ state: 'detached' });
+
+  // Quote and reply from the menu.
+  await (await openMenu()).getByRole('menuitem', { name: 'Quote and reply' }).click();
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await waitUntil(async () => (await box.inputValue()).includes('```quote\nFirst, *plainly* said\n```'), 'the quote');
+  assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'the wedding');
+  await box.fill('');
+  await page.keyboard.press('Escape');
+
+  // Everything from the second message on becomes unread again; the count says so.
+  await waitUntil(async () => (await serverUnread(hero)).length === 0, 'all read by seeing them');
+  const second = messageRow(page, 'Second');
+  await second.hover();
+  await second.getByRole('button', { name: 'More message actions' }).click();
+  await page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'Mark as unread from here' }).click();
+  // Second, Third, and the notice of the move that came after them.
+  let unreadNow: number[] = [];
+  await waitUntil(async () => (unreadNow = await serverUnread(hero)).length === 3, 'second, third and the notice unread').catch((err) => {
+    throw new Error(`${(err as Error).message}: ${JSON.stringify(unreadNow)}`);
+  });
+  await countIn(web, new RegExp(`^3 unread messages in ${channel.name}$`)).waitFor();
+  assert.equal(unreadNow.includes(first), false);
+
+  // Reply to the author: a direct message to Claudio.
+  await row.hover();
+  await row.getByRole('button', { name: 'More message actions' }).click();
+  await page.getByRole('menuitem', { name: 'Reply to the author in a direct message' }).click();
+  await page.getByRole('combobox', { name: 'Direct message recipients' }).waitFor();
+  await page.locator('.compose').getByText('Claudio Actions').first().waitFor();
+  assert.deepEqual(web.problems, []);
+});

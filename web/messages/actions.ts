@@ -1,0 +1,97 @@
+import { signal } from '@preact/signals';
+import { get, post } from '../api';
+import { compose, openCompose } from '../compose/state';
+import { hashNames } from '../app/nav';
+import { narrowHash } from '../app/narrow';
+import { session, userName } from '../state';
+import type { Message, NarrowTerm } from '../types';
+import { reportError } from '../ui/Toasts';
+import { apiNarrow, keepUnread } from './feed';
+import { replyTo } from './MessageRow';
+
+/**
+ * The actions of a message beyond its toolbar (its actions menu, and the keys that do the same):
+ * which message is being edited, whose menu is open, and the dialogs for source and history.
+ */
+
+/** The message whose editor is open (`e`, or Edit in its toolbar). */
+export const editingId = signal<number | null>(null);
+/** The message whose actions menu is open (`i`, or its ⋮ button). */
+export const actionsMenuId = signal<number | null>(null);
+/** A dialog about one message: its Markdown source or its edit history. */
+export const messageDialog = signal<{ kind: 'source' | 'history'; message: Message } | null>(null);
+
+export async function rawContent(message: Message): Promise<string> {
+  const answer = await get<{ message: { content: string } }>(`/json/messages/${message.id}`, { apply_markdown: false });
+  return answer.message.content;
+}
+
+/** A link to the message in its conversation, as Zulip's quotes and "Copy link" give it. */
+export function messageUrl(message: Message): string {
+  const self = session.value?.user_id ?? 0;
+  const where: NarrowTerm[] =
+    message.type === 'stream'
+      ? [
+          { operator: 'channel', operand: String(message.stream_id) },
+          { operator: 'topic', operand: message.subject },
+        ]
+      : [{ operator: 'dm', operand: (Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).filter((id) => id !== self) : []).join(',') || String(self) }];
+  return `${location.origin}/${narrowHash([...where, { operator: 'near', operand: String(message.id) }], hashNames)}`;
+}
+
+/** Replies quoting the message, as Zulip writes a quote: who said it, a link to it, and its Markdown in a quote block. */
+export async function quoteAndReply(message: Message): Promise<void> {
+  let source: string;
+  try {
+    source = await rawContent(message);
+  } catch (err) {
+    reportError(err);
+    return;
+  }
+  // A fence longer than any run of backticks in the text, so the quote holds it whole.
+  const longest = Math.max(2, ...[...source.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const quote = `@_**${userName(message.sender_id)}|${message.sender_id}** [said](${messageUrl(message)}):\n${fence}quote\n${source}\n${fence}\n`;
+  replyTo(message);
+  const before = compose.value.content;
+  compose.value = { ...compose.value, content: before ? `${before.replace(/\n*$/, '')}\n\n${quote}` : quote };
+}
+
+/** A direct message to the message's author, as Zulip's "Reply directly to sender". */
+export function replyToAuthor(message: Message): void {
+  openCompose({ kind: 'dm', recipients: [message.sender_id] });
+}
+
+interface FlagsNarrowAnswer {
+  last_processed_id: number | null;
+  found_newest: boolean;
+  updated_message_ids: number[];
+}
+
+/**
+ * Marks this message and every later one of the view unread, as Zulip's "Mark as unread from
+ * here": through POST /messages/flags/narrow, a batch at a time until the newest.
+ */
+export async function markUnreadFromHere(message: Message, terms: NarrowTerm[]): Promise<void> {
+  let anchor: number | string = message.id;
+  let includeAnchor = true;
+  try {
+    for (let round = 0; round < 20; round++) {
+      const answer: FlagsNarrowAnswer = await post<FlagsNarrowAnswer>('/json/messages/flags/narrow', {
+        anchor: String(anchor),
+        include_anchor: includeAnchor,
+        num_before: 0,
+        num_after: 1000,
+        narrow: apiNarrow(terms),
+        op: 'remove',
+        flag: 'read',
+      });
+      for (const id of answer.updated_message_ids) keepUnread(id);
+      if (answer.found_newest || answer.last_processed_id === null) return;
+      anchor = answer.last_processed_id;
+      includeAnchor = false;
+    }
+  } catch (err) {
+    reportError(err);
+  }
+}
