@@ -357,9 +357,10 @@ CREATE TABLE user_status (
 -- Message drafts a user keeps on the server to pick up on another device, while their
 -- enable_drafts_synchronization setting is on. `to_ids` is a JSON array, as clients see it:
 -- the channel of a channel draft, or the other people of a direct draft (the user alone for
--- a note to self); empty for an unaddressed draft.
+-- a note to self); empty for an unaddressed draft. AUTOINCREMENT: a deleted draft's ID is never
+-- given again, as on Zulip, so a client's stale copy cannot name another draft.
 CREATE TABLE drafts (
-  id                INTEGER PRIMARY KEY,
+  id                INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id           INTEGER NOT NULL REFERENCES users (id),
   type              TEXT    NOT NULL CHECK (type IN ('', 'stream', 'private')),
   to_ids            TEXT    NOT NULL,
@@ -495,8 +496,9 @@ CREATE UNIQUE INDEX channel_email_addresses_by_channel
 -- see it: the channel of a channel message, or the other people of a direct message (the
 -- sender alone for a note to self). A sent one keeps its row, with `delivered_message_id`;
 -- one that could not be sent stays listed with `failed` and why, until edited or deleted.
+-- AUTOINCREMENT: a deleted one's ID is never given again.
 CREATE TABLE scheduled_messages (
-  id                    INTEGER PRIMARY KEY,
+  id                    INTEGER PRIMARY KEY AUTOINCREMENT,
   sender_id             INTEGER NOT NULL REFERENCES users (id),
   type                  TEXT    NOT NULL CHECK (type IN ('stream', 'private')),
   to_ids                TEXT    NOT NULL,

@@ -190,6 +190,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   const spectatorFileAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
   app.get('/user_uploads/thumbnail/*path', spectatorFileAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
+  app.get('/user_uploads/download/:realm_id/*path', spectatorFileAuth, serveUpload(stoa, true));
   app.get('/user_uploads/:realm_id/*path', spectatorFileAuth, serveUpload(stoa));
   app.get('/avatar/:email_or_id', spectatorFileAuth, redirectToAvatar(stoa, false));
   app.get('/avatar/:email_or_id/medium', spectatorFileAuth, redirectToAvatar(stoa, true));

@@ -284,6 +284,24 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 12 -> 13: the special permission to change other people's email addresses.
   (db) => db.exec('ALTER TABLE users ADD COLUMN can_change_user_emails INTEGER NOT NULL DEFAULT 0'),
+  // 13 -> 14: drafts' and scheduled messages' IDs are never given twice (AUTOINCREMENT, which
+  // SQLite adds only by rebuilding the table). Copying the rows sets each counter to the
+  // highest ID in use; IDs deleted above it before this are not known.
+  (db) => {
+    for (const table of ['drafts', 'scheduled_messages']) {
+      const { sql } = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table)!;
+      const indexes = db
+        .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+        .all(table);
+      db.exec(`
+        ALTER TABLE ${table} RENAME TO ${table}_before_autoincrement;
+        ${sql.replace(/\bid(\s+)INTEGER PRIMARY KEY(?! AUTOINCREMENT)/, 'id$1INTEGER PRIMARY KEY AUTOINCREMENT')};
+        INSERT INTO ${table} SELECT * FROM ${table}_before_autoincrement;
+        DROP TABLE ${table}_before_autoincrement;
+        ${indexes.map((index) => `${index.sql};`).join('\n')}
+      `);
+    }
+  },
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -33,6 +33,7 @@ import * as userTopicViews from '../user-topics/views';
 import * as uploadViews from '../uploads/views';
 import * as avatarViews from '../users/avatar-views';
 import * as userViews from '../users/views';
+import * as zcommandViews from '../users/zcommand-views';
 import type { Endpoint } from './endpoint';
 
 /** Where every route of ROUTES is mounted for API clients, authenticated by HTTP Basic. */
@@ -69,6 +70,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/events', endpoint: eventViews.deleteEvents },
 
   { method: 'PATCH', path: '/settings', endpoint: userViews.updateSettings },
+  // Older names of the same endpoint, which the Python bindings still call.
+  { method: 'PATCH', path: '/settings/display', endpoint: userViews.updateSettings },
+  { method: 'PATCH', path: '/settings/notifications', endpoint: userViews.updateSettings },
+  { method: 'POST', path: '/zcommand', endpoint: zcommandViews.zcommandView },
 
   { method: 'POST', path: '/messages', endpoint: messageViews.sendMessageView },
   { method: 'GET', path: '/messages', endpoint: messageViews.getMessages },
@@ -190,6 +195,8 @@ export const ROUTES: readonly Route[] = [
 
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
+  { method: 'GET', path: '/avatar/:email_or_id', endpoint: avatarViews.avatarRedirectView },
+  { method: 'GET', path: '/avatar/:email_or_id/medium', endpoint: avatarViews.mediumAvatarRedirectView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 

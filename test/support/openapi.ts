@@ -341,6 +341,13 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     }),
     since: 'undocumented',
   },
+  // Routes of Zulip 10.2's URL table that zulip.yaml does not describe.
+  ...['PATCH /settings/display', 'PATCH /settings/notifications'].map((operation) => ({
+    operation,
+    success: { allOf: [{ $ref: '#/components/schemas/JsonSuccessBase' }, { type: 'object' }] },
+    since: 'undocumented' as const,
+  })),
+  { operation: 'POST /zcommand', success: closedSuccess([], {}), since: 'undocumented' },
 ];
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { listen } from './support/events';
+import { TestServer } from './support/server';
+
+/**
+ * Routes of Zulip 10.2's URL table that real clients call beside the documented API: legacy
+ * aliases, the web app's slash commands, avatar redirects under the API and downloads.
+ */
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start();
+});
+after(() => server.close());
+
+function basic(credentials: { email: string; apiKey: string }): string {
+  return `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`).toString('base64')}`;
+}
+
+describe('legacy settings endpoints', () => {
+  test('PATCH /settings/display and /settings/notifications change settings as PATCH /settings does', async () => {
+    const user = await server.createUser();
+    const events = await listen(user, { event_types: ['user_settings'] });
+    assert.equal((await user.patch('/settings/display', { left_side_userlist: true })).status, 200);
+    assert.equal((await user.patch('/settings/notifications', { enable_sounds: false })).status, 200);
+    assert.deepEqual(
+      (await events()).map((e) => [e.property, e.value]),
+      [
+        ['left_side_userlist', true],
+        ['enable_sounds', false],
+      ],
+    );
+    const settings = (await user.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
+    assert.equal(settings.left_side_userlist, true);
+    assert.equal(settings.enable_sounds, false);
+    const bad = await user.patch('/settings/display', { color_scheme: 9 });
+    assert.deepEqual([bad.status, bad.body.msg], [400, 'Invalid color_scheme']);
+  });
+});
+
+describe('POST /zcommand', () => {
+  test('answers /ping and flips the theme and width settings, with Zulip replies', async () => {
+    const user = await server.createUser();
+    const events = await listen(user, { event_types: ['user_settings'] });
+    assert.deepEqual((await user.post('/zcommand', { command: '/ping' })).body, { result: 'success', msg: '' });
+    const dark = await user.post('/zcommand', { command: '/dark' });
+    assert.equal(dark.body.msg, 'Changed to dark theme! To revert dark theme, type `/light`.');
+    assert.equal((await user.post('/zcommand', { command: '/dark' })).body.msg, 'You are still in dark theme.');
+    assert.equal((await user.post('/zcommand', { command: '/light' })).body.msg, 'Changed to light theme! To revert light theme, type `/dark`.');
+    assert.equal(
+      (await user.post('/zcommand', { command: '/fluid-width' })).body.msg,
+      'Changed to fluid-width mode! To revert fluid-width mode, type `/fixed-width`.',
+    );
+    assert.equal((await user.post('/zcommand', { command: '/fluid-width' })).body.msg, 'You are still in fluid width mode.');
+    assert.equal(
+      (await user.post('/zcommand', { command: '/fixed-width' })).body.msg,
+      'Changed to fixed-width mode! To revert fixed-width mode, type `/fluid-width`.',
+    );
+    assert.deepEqual(
+      (await events()).map((e) => [e.property, e.value]),
+      [
+        ['color_scheme', 2],
+        ['color_scheme', 3],
+        ['fluid_layout_width', true],
+        ['fluid_layout_width', false],
+      ],
+    );
+    for (const [command, msg] of [
+      ['ping', 'There should be a leading slash in the zcommand.'],
+      ['/toString', 'No such command: toString'],
+      ['/giphy', 'No such command: giphy'],
+    ]) {
+      const response = await user.post('/zcommand', { command });
+      assert.deepEqual([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', msg]);
+    }
+    assert.equal((await user.post('/zcommand', {})).body.msg, "Missing 'command' argument");
+  });
+});
+
+describe('avatars by user under /api/v1 and /json', () => {
+  test('redirect to the avatar, by ID or email, medium too, passing the query string on', async () => {
+    const user = await server.createUser();
+    const { avatar_url: small } = (await user.get('/users/me')).body;
+    const found = async (path: string, authorization?: string) => {
+      const response = await fetch(new URL(path, server.url), { redirect: 'manual', headers: authorization ? { authorization } : {} });
+      return { status: response.status, location: response.headers.get('location') };
+    };
+    const auth = basic(user.credentials);
+    assert.deepEqual(await found(`/api/v1/avatar/${user.userId}`, auth), { status: 302, location: small });
+    assert.deepEqual(await found(`/api/v1/avatar/${encodeURIComponent(user.credentials.email)}`, auth), {
+      status: 302,
+      location: small,
+    });
+    const medium = await found(`/api/v1/avatar/${user.userId}/medium?s=50`, auth);
+    assert.equal(medium.status, 302);
+    assert.match(medium.location!, /-medium\.png|size=500|s=500/);
+    assert.match(medium.location!, /[?&]s=50$/);
+    const unauthenticated = await found(`/api/v1/avatar/${user.userId}`);
+    assert.equal(unauthenticated.status, 401);
+    const json = await found(`/json/avatar/${user.userId}`);
+    assert.equal(json.status, 401, 'spectators only where spectator access is on');
+  });
+});
+
+describe('GET /user_uploads/download/{path_id}', () => {
+  test('serves the file as an attachment to those who may read it, and refuses others as the plain URL does', async () => {
+    const [owner, other] = [await server.createUser(), await server.createUser()];
+    const uploaded = await owner.upload('/user_uploads', [{ name: 'notes.txt', bytes: 'hello, download', type: 'text/plain' }]);
+    const url = uploaded.body.url as string;
+    const inline = await owner.download(url);
+    assert.match(inline.headers.get('content-disposition')!, /^inline;/);
+    const download = await owner.download(url.replace('/user_uploads/', '/user_uploads/download/'));
+    assert.equal(download.status, 200);
+    assert.equal(download.bytes.toString(), 'hello, download');
+    assert.equal(download.headers.get('content-type'), 'text/plain');
+    assert.equal(download.headers.get('content-disposition'), "attachment; filename*=UTF-8''notes.txt");
+    const downloadUrl = url.replace('/user_uploads/', '/user_uploads/download/');
+    assert.equal((await other.download(downloadUrl)).status, 403, 'not shared with them');
+    assert.equal((await owner.download(downloadUrl, { anonymous: true })).status, 401);
+    assert.equal((await owner.download(`${downloadUrl}-missing`)).status, 404);
+  });
+});
