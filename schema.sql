@@ -596,3 +596,13 @@ CREATE TABLE realm_exports (
   size              INTEGER,
   sha256            TEXT
 ) STRICT;
+
+-- A bot's own key-value storage (GET/PUT/DELETE /bot_storage), which zulip_bots' storage
+-- helpers use; at most USER_STATE_SIZE_LIMIT characters of keys and values per bot. Kept in
+-- the order written, as Zulip lists it.
+CREATE TABLE bot_storage (
+  bot_id            INTEGER NOT NULL REFERENCES users (id),
+  key               TEXT    NOT NULL,
+  value             TEXT    NOT NULL,
+  PRIMARY KEY (bot_id, key)
+) STRICT;

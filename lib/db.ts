@@ -302,6 +302,16 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       `);
     }
   },
+  // 14 -> 15: bots' key-value storage. A new table: no bot stored anything before.
+  (db) =>
+    db.exec(`
+      CREATE TABLE bot_storage (
+        bot_id            INTEGER NOT NULL REFERENCES users (id),
+        key               TEXT    NOT NULL,
+        value             TEXT    NOT NULL,
+        PRIMARY KEY (bot_id, key)
+      ) STRICT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

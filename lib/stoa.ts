@@ -1,5 +1,5 @@
 import { prepareAlertWordQueries } from './alert-words/queries';
-import { prepareBotServiceQueries } from './bots/queries';
+import { prepareBotServiceQueries, prepareBotStorageQueries } from './bots/queries';
 import { OutgoingWebhookQueue } from './bots/webhook-queue';
 import { FailureLimiter } from './auth/rate-limit';
 import { prepareChannelQueries } from './channels/queries';
@@ -93,6 +93,7 @@ export interface Stoa {
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
   botServices: ReturnType<typeof prepareBotServiceQueries>;
+  botStorage: ReturnType<typeof prepareBotStorageQueries>;
   /** Requests to outgoing-webhook bots' servers, made in the background (see bots/webhook-queue.ts). */
   outgoingWebhooks: OutgoingWebhookQueue;
   sessions: ReturnType<typeof prepareSessionQueries>;
@@ -189,6 +190,7 @@ export function createStoa(
     attachments: prepareAttachmentQueries(statements),
     realmEmoji: prepareRealmEmojiQueries(statements),
     botServices: prepareBotServiceQueries(statements),
+    botStorage: prepareBotStorageQueries(statements),
     outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
     sessions: prepareSessionQueries(statements),
     invites: prepareInviteQueries(statements),

@@ -49,6 +49,7 @@ describe('the database', () => {
       DROP TABLE invite_channels;
       DROP TABLE invites;
       DROP TABLE realm_exports;
+      DROP TABLE bot_storage;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
       PRAGMA user_version = 1;
     `);

@@ -1,6 +1,7 @@
 import * as alertWordViews from '../alert-words/views';
 import * as sessionViews from '../auth/session-views';
 import * as authViews from '../auth/views';
+import * as botStorageViews from '../bots/storage-views';
 import * as botViews from '../bots/views';
 import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
@@ -163,6 +164,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/bots/:bot_id', endpoint: botViews.updateBotView },
   { method: 'DELETE', path: '/bots/:bot_id', endpoint: botViews.deactivateBotView },
   { method: 'POST', path: '/bots/:bot_id/api_key/regenerate', endpoint: botViews.regenerateBotApiKeyView },
+  { method: 'GET', path: '/bot_storage', endpoint: botStorageViews.getBotStorage },
+  { method: 'PUT', path: '/bot_storage', endpoint: botStorageViews.putBotStorage },
+  { method: 'DELETE', path: '/bot_storage', endpoint: botStorageViews.removeBotStorage },
 
   { method: 'POST', path: '/user_groups/create', endpoint: groupViews.createGroupView },
   { method: 'GET', path: '/user_groups', endpoint: groupViews.getGroups },

@@ -348,6 +348,13 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 'undocumented' as const,
   })),
   { operation: 'POST /zcommand', success: closedSuccess([], {}), since: 'undocumented' },
+  {
+    operation: 'GET /bot_storage',
+    success: closedSuccess(['storage'], { storage: { type: 'object', additionalProperties: { type: 'string' } } }),
+    since: 'undocumented',
+  },
+  { operation: 'PUT /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
 ];
 
 // ---------------------------------------------------------------------------
