@@ -354,6 +354,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 'undocumented',
   },
   { operation: 'PUT /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
+  // How long the queue lives without a poll, as idle_queue_timeout resolved.
+  { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
 ];
 
