@@ -660,7 +660,7 @@ function tableAlignmentRule(state: StateCore): void {
   for (const token of state.tokens) {
     if (token.type !== 'th_open' && token.type !== 'td_open') continue;
     const style = token.attrGet('style');
-    const alignment = style && /^text-align:(left|right|center)$/.exec(style);
+    const alignment = typeof style === 'string' && /^text-align:(left|right|center)$/.exec(style);
     if (alignment) token.attrSet('style', `text-align: ${alignment[1]};`);
   }
 }
