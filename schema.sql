@@ -606,3 +606,17 @@ CREATE TABLE bot_storage (
   value             TEXT    NOT NULL,
   PRIMARY KEY (bot_id, key)
 ) STRICT;
+
+-- Default channel groups: named sets of channels offered together to people who sign up.
+-- A default channel (streams.is_default) is in none: everyone joins it anyway.
+CREATE TABLE default_stream_groups (
+  id                INTEGER PRIMARY KEY AUTOINCREMENT,
+  name              TEXT    NOT NULL UNIQUE,
+  description       TEXT    NOT NULL
+) STRICT;
+CREATE TABLE default_stream_group_channels (
+  group_id          INTEGER NOT NULL REFERENCES default_stream_groups (id) ON DELETE CASCADE,
+  stream_id         INTEGER NOT NULL REFERENCES streams (id),
+  PRIMARY KEY (group_id, stream_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX default_stream_group_channels_by_channel ON default_stream_group_channels (stream_id);

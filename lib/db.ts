@@ -312,6 +312,21 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         PRIMARY KEY (bot_id, key)
       ) STRICT;
     `),
+  // 15 -> 16: default channel groups. New tables: there were none before.
+  (db) =>
+    db.exec(`
+      CREATE TABLE default_stream_groups (
+        id                INTEGER PRIMARY KEY AUTOINCREMENT,
+        name              TEXT    NOT NULL UNIQUE,
+        description       TEXT    NOT NULL
+      ) STRICT;
+      CREATE TABLE default_stream_group_channels (
+        group_id          INTEGER NOT NULL REFERENCES default_stream_groups (id) ON DELETE CASCADE,
+        stream_id         INTEGER NOT NULL REFERENCES streams (id),
+        PRIMARY KEY (group_id, stream_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX default_stream_group_channels_by_channel ON default_stream_group_channels (stream_id);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

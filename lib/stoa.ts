@@ -6,6 +6,7 @@ import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { lazyStatements, type Db, type Statements } from './db';
+import { prepareDefaultStreamGroupQueries } from './default-stream-groups/queries';
 import { prepareDraftQueries } from './drafts/queries';
 import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
@@ -94,6 +95,7 @@ export interface Stoa {
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
   botServices: ReturnType<typeof prepareBotServiceQueries>;
   botStorage: ReturnType<typeof prepareBotStorageQueries>;
+  defaultStreamGroups: ReturnType<typeof prepareDefaultStreamGroupQueries>;
   /** Requests to outgoing-webhook bots' servers, made in the background (see bots/webhook-queue.ts). */
   outgoingWebhooks: OutgoingWebhookQueue;
   sessions: ReturnType<typeof prepareSessionQueries>;
@@ -191,6 +193,7 @@ export function createStoa(
     realmEmoji: prepareRealmEmojiQueries(statements),
     botServices: prepareBotServiceQueries(statements),
     botStorage: prepareBotStorageQueries(statements),
+    defaultStreamGroups: prepareDefaultStreamGroupQueries(statements),
     outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
     sessions: prepareSessionQueries(statements),
     invites: prepareInviteQueries(statements),

@@ -50,6 +50,8 @@ describe('the database', () => {
       DROP TABLE invites;
       DROP TABLE realm_exports;
       DROP TABLE bot_storage;
+      DROP TABLE default_stream_group_channels;
+      DROP TABLE default_stream_groups;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
       PRAGMA user_version = 1;
     `);

@@ -2,6 +2,7 @@ import { alertWordsState } from '../alert-words/views';
 import { realmBotsState } from '../bots/state';
 import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
+import { defaultStreamGroupsState } from '../default-stream-groups/views';
 import { userGroupsState } from '../groups/state';
 import {
   messageState,
@@ -38,6 +39,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   alert_words: alertWordsState,
   custom_profile_fields: customProfileFieldsState,
   default_streams: defaultStreamsState,
+  default_stream_groups: defaultStreamGroupsState,
   drafts: draftsState,
   realm: realmState,
   realm_user: realmUserState,

@@ -6,6 +6,7 @@ import * as botViews from '../bots/views';
 import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelViews from '../channels/views';
+import * as defaultStreamGroupViews from '../default-stream-groups/views';
 import * as draftViews from '../drafts/views';
 import * as exportViews from '../export/views';
 import * as eventViews from '../events/views';
@@ -155,6 +156,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/streams/:stream_id/delete_topic', endpoint: messageDeleteViews.deleteTopicView },
   { method: 'POST', path: '/default_streams', endpoint: channelAdminViews.addDefaultChannelView },
   { method: 'DELETE', path: '/default_streams', endpoint: channelAdminViews.removeDefaultChannelView },
+  { method: 'POST', path: '/default_stream_groups/create', endpoint: defaultStreamGroupViews.createDefaultStreamGroupView },
+  { method: 'PATCH', path: '/default_stream_groups/:group_id', endpoint: defaultStreamGroupViews.editDefaultStreamGroupView },
+  { method: 'DELETE', path: '/default_stream_groups/:group_id', endpoint: defaultStreamGroupViews.removeDefaultStreamGroupView },
+  {
+    method: 'PATCH',
+    path: '/default_stream_groups/:group_id/streams',
+    endpoint: defaultStreamGroupViews.updateDefaultStreamGroupChannelsView,
+  },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'GET', path: '/users/:email', endpoint: userViews.getUserByEmail },
   { method: 'PATCH', path: '/users/:email', endpoint: userViews.updateUserByEmail },

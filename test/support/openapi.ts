@@ -354,6 +354,12 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     since: 'undocumented',
   },
   { operation: 'PUT /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
+  ...[
+    'POST /default_stream_groups/create',
+    'PATCH /default_stream_groups/{group_id}',
+    'PATCH /default_stream_groups/{group_id}/streams',
+    'DELETE /default_stream_groups/{group_id}',
+  ].map((operation) => ({ operation, success: 'SimpleSuccess', since: 'undocumented' as const })),
   // How long the queue lives without a poll, as idle_queue_timeout resolved.
   { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
