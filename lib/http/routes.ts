@@ -28,6 +28,7 @@ import * as userStatusViews from '../user-status/views';
 import * as linkifierViews from '../linkifiers/views';
 import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
+import * as realmImageViews from '../realm/image-views';
 import * as realmViews from '../realm/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
@@ -139,6 +140,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/:user_id/subscriptions/:stream_id', endpoint: channelViews.getSubscriptionStatus },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
+  { method: 'GET', path: '/realm/icon', endpoint: realmImageViews.getRealmIconView },
+  { method: 'POST', path: '/realm/icon', endpoint: realmImageViews.uploadRealmIconView },
+  { method: 'DELETE', path: '/realm/icon', endpoint: realmImageViews.deleteRealmIconView },
+  { method: 'GET', path: '/realm/logo', endpoint: realmImageViews.getRealmLogoView },
+  { method: 'POST', path: '/realm/logo', endpoint: realmImageViews.uploadRealmLogoView },
+  { method: 'DELETE', path: '/realm/logo', endpoint: realmImageViews.deleteRealmLogoView },
   { method: 'PATCH', path: '/realm/user_settings_defaults', endpoint: userViews.updateRealmUserSettingsDefaults },
   { method: 'GET', path: '/realm/profile_fields', endpoint: profileFieldViews.getProfileFields },
   { method: 'POST', path: '/realm/profile_fields', endpoint: profileFieldViews.createProfileFieldView },

@@ -360,6 +360,10 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     'PATCH /default_stream_groups/{group_id}/streams',
     'DELETE /default_stream_groups/{group_id}',
   ].map((operation) => ({ operation, success: 'SimpleSuccess', since: 'undocumented' as const })),
+  { operation: 'POST /realm/icon', success: closedSuccess(['icon_url'], { icon_url: { type: 'string' } }), since: 'undocumented' },
+  { operation: 'DELETE /realm/icon', success: closedSuccess(['icon_url'], { icon_url: { type: 'string' } }), since: 'undocumented' },
+  { operation: 'POST /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
   // How long the queue lives without a poll, as idle_queue_timeout resolved.
   { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
