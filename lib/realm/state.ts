@@ -7,7 +7,7 @@ import { USER_GROUP_SETTINGS } from '../groups/access';
 import { describePermission, groupSettingValue } from '../groups/settings';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';
-import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
+import { botEmailDomain } from '../users/email-visibility';
 import { realmPermissionSettings, REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
 import { realmSetting, serverWebPublicStreamsEnabled } from './settings-store';
 import { realmImagesState } from './images';
@@ -81,7 +81,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     max_file_upload_size_mib: stoa.config.maxFileUploadSizeMib,
     realm_upload_quota_mib: stoa.config.uploadQuotaMib ?? null,
     server_thumbnail_formats: THUMBNAIL_FORMATS,
-    realm_bot_domain: INTERNAL_EMAIL_DOMAIN,
+    realm_bot_domain: botEmailDomain(stoa.site),
     ...realmImagesState(stoa),
     realm_authentication_methods: loginMethods(stoa),
     realm_email_auth_enabled: true,
