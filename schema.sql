@@ -620,3 +620,12 @@ CREATE TABLE default_stream_group_channels (
   PRIMARY KEY (group_id, stream_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX default_stream_group_channels_by_channel ON default_stream_group_channels (stream_id);
+
+-- The one-time notices (onboarding steps) each user has seen, so that every device stops
+-- showing them; UNIX seconds.
+CREATE TABLE onboarding_steps_seen (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  step              TEXT    NOT NULL,
+  timestamp         INTEGER NOT NULL,
+  PRIMARY KEY (user_id, step)
+) STRICT, WITHOUT ROWID;

@@ -327,7 +327,16 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX default_stream_group_channels_by_channel ON default_stream_group_channels (stream_id);
     `),
-];
+  // 16 -> 17: onboarding steps each user has seen. A new table: nobody had seen any.
+  (db) =>
+    db.exec(`
+      CREATE TABLE onboarding_steps_seen (
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        step              TEXT    NOT NULL,
+        timestamp         INTEGER NOT NULL,
+        PRIMARY KEY (user_id, step)
+      ) STRICT, WITHOUT ROWID;
+    `),];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 
 /** Thrown when another process (or another server in this one) already holds the database. */

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { lazyStatements, type Db, type Statements } from './db';
 import { prepareDefaultStreamGroupQueries } from './default-stream-groups/queries';
 import { prepareDraftQueries } from './drafts/queries';
+import { prepareOnboardingQueries } from './onboarding/steps';
 import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
@@ -96,6 +97,7 @@ export interface Stoa {
   botServices: ReturnType<typeof prepareBotServiceQueries>;
   botStorage: ReturnType<typeof prepareBotStorageQueries>;
   defaultStreamGroups: ReturnType<typeof prepareDefaultStreamGroupQueries>;
+  onboarding: ReturnType<typeof prepareOnboardingQueries>;
   /** Requests to outgoing-webhook bots' servers, made in the background (see bots/webhook-queue.ts). */
   outgoingWebhooks: OutgoingWebhookQueue;
   sessions: ReturnType<typeof prepareSessionQueries>;
@@ -194,6 +196,7 @@ export function createStoa(
     botServices: prepareBotServiceQueries(statements),
     botStorage: prepareBotStorageQueries(statements),
     defaultStreamGroups: prepareDefaultStreamGroupQueries(statements),
+    onboarding: prepareOnboardingQueries(statements),
     outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
     sessions: prepareSessionQueries(statements),
     invites: prepareInviteQueries(statements),

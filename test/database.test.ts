@@ -52,6 +52,7 @@ describe('the database', () => {
       DROP TABLE bot_storage;
       DROP TABLE default_stream_group_channels;
       DROP TABLE default_stream_groups;
+      DROP TABLE onboarding_steps_seen;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
       PRAGMA user_version = 1;
     `);

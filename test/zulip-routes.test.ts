@@ -121,3 +121,30 @@ describe('GET /user_uploads/download/{path_id}', () => {
     assert.equal((await owner.download(`${downloadUrl}-missing`)).status, 404);
   });
 });
+
+describe('POST /users/me/onboarding_steps', () => {
+  test('marks a one-time notice seen for all the user’s clients, over a restart, and refuses unknown ones', async () => {
+    const user = await server.createUser();
+    const fetchSteps = async (client = user) =>
+      (await client.post('/register', { fetch_event_types: ['onboarding_steps'] })).body as { onboarding_steps: any[]; navigation_tour_video_url: unknown };
+    const initial = await fetchSteps();
+    assert.equal(initial.navigation_tour_video_url, null);
+    const names = initial.onboarding_steps.map((step) => step.name);
+    assert.ok(names.includes('intro_inbox_view_modal'));
+    assert.ok(initial.onboarding_steps.every((step) => step.type === 'one_time_notice'));
+
+    const events = await listen(user, { event_types: ['onboarding_steps'] });
+    assert.equal((await user.post('/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' })).status, 200);
+    const remaining = initial.onboarding_steps.filter((step) => step.name !== 'intro_inbox_view_modal');
+    assert.deepEqual(await events(), [{ type: 'onboarding_steps', onboarding_steps: remaining }]);
+    assert.equal((await user.post('/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' })).status, 200, 'seeing it again is no error');
+
+    const unknown = await user.post('/users/me/onboarding_steps', { onboarding_step: 'no_such_step' });
+    assert.deepEqual([unknown.status, unknown.body.msg], [400, 'Unknown onboarding_step: no_such_step']);
+    await server.restart();
+    const again = server.anonymous.as(user.credentials);
+    assert.deepEqual((await fetchSteps(again as typeof user)).onboarding_steps, remaining);
+    const other = await server.createUser();
+    assert.deepEqual((await fetchSteps(other)).onboarding_steps, initial.onboarding_steps, 'each user has their own');
+  });
+});

@@ -3,6 +3,7 @@ import { realmBotsState } from '../bots/state';
 import { draftsState } from '../drafts/state';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
 import { defaultStreamGroupsState } from '../default-stream-groups/views';
+import { onboardingStepsState } from '../onboarding/steps';
 import { userGroupsState } from '../groups/state';
 import {
   messageState,
@@ -41,6 +42,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   default_streams: defaultStreamsState,
   default_stream_groups: defaultStreamGroupsState,
   drafts: draftsState,
+  onboarding_steps: onboardingStepsState,
   realm: realmState,
   realm_user: realmUserState,
   realm_emoji: realmEmojiState,

@@ -21,6 +21,7 @@ import * as submessageViews from '../messages/submessages';
 import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as mutedUserViews from '../muted-users/views';
+import * as onboardingViews from '../onboarding/steps';
 import * as profileFieldViews from '../profile-fields/views';
 import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
@@ -128,6 +129,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.addFcmToken },
   { method: 'DELETE', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.removeFcmToken },
   { method: 'DELETE', path: '/users/me/platform_device_token', endpoint: pushViews.removePlatformToken },
+  { method: 'POST', path: '/users/me/onboarding_steps', endpoint: onboardingViews.markOnboardingStepView },
   { method: 'POST', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.muteUserView },
   { method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.unmuteUserView },
   { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },

@@ -364,6 +364,7 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { operation: 'DELETE /realm/icon', success: closedSuccess(['icon_url'], { icon_url: { type: 'string' } }), since: 'undocumented' },
   { operation: 'POST /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
   { operation: 'DELETE /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'POST /users/me/onboarding_steps', success: 'SimpleSuccess', since: 'undocumented' },
   // How long the queue lives without a poll, as idle_queue_timeout resolved.
   { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
