@@ -148,3 +148,19 @@ describe('POST /users/me/onboarding_steps', () => {
     assert.deepEqual((await fetchSteps(other)).onboarding_steps, initial.onboarding_steps, 'each user has their own');
   });
 });
+
+describe('POST /users/me/api_key/regenerate', () => {
+  test('answers a new key; the old one stops working at once and the phones registered with it are signed out', async () => {
+    const user = await server.createUser();
+    assert.equal((await user.post('/users/me/android_gcm_reg_id', { token: 'old-phone-token' })).status, 200);
+    assert.equal(server.stoa.push.tokensOfUser(user.userId).length, 1);
+    const regenerated = await user.post('/users/me/api_key/regenerate');
+    assert.equal(regenerated.status, 200, JSON.stringify(regenerated.body));
+    const apiKey = regenerated.body.api_key as string;
+    assert.notEqual(apiKey, user.credentials.apiKey);
+    assert.equal((await user.get('/users/me')).status, 401, 'the old key no longer works');
+    const renewed = server.anonymous.as({ email: user.credentials.email, apiKey });
+    assert.equal((await renewed.get('/users/me')).body.user_id, user.userId);
+    assert.deepEqual(server.stoa.push.tokensOfUser(user.userId), []);
+  });
+});

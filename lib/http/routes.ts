@@ -35,6 +35,7 @@ import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
 import * as uploadViews from '../uploads/views';
+import * as apiKeyViews from '../users/api-key';
 import * as avatarViews from '../users/avatar-views';
 import * as userViews from '../users/views';
 import * as zcommandViews from '../users/zcommand-views';
@@ -129,6 +130,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.addFcmToken },
   { method: 'DELETE', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.removeFcmToken },
   { method: 'DELETE', path: '/users/me/platform_device_token', endpoint: pushViews.removePlatformToken },
+  { method: 'POST', path: '/users/me/api_key/regenerate', endpoint: apiKeyViews.regenerateOwnApiKeyView },
   { method: 'POST', path: '/users/me/onboarding_steps', endpoint: onboardingViews.markOnboardingStepView },
   { method: 'POST', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.muteUserView },
   { method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.unmuteUserView },

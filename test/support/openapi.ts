@@ -365,6 +365,12 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { operation: 'POST /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
   { operation: 'DELETE /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
   { operation: 'POST /users/me/onboarding_steps', success: 'SimpleSuccess', since: 'undocumented' },
+  // Described only from Zulip 12's zulip.yaml on, though 10.2 serves it.
+  {
+    operation: 'POST /users/me/api_key/regenerate',
+    success: closedSuccess(['api_key'], { api_key: { type: 'string' } }),
+    since: 'undocumented',
+  },
   // How long the queue lives without a poll, as idle_queue_timeout resolved.
   { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
