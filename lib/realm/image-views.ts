@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import { redirectWithQuery } from '../http/respond';
 import { squareImage, wideImage } from '../uploads/images';
 import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
 import { Role, type UserRow } from '../users/queries';
@@ -93,22 +93,18 @@ export const deleteRealmLogoView = endpoint<{ night: boolean }>({
   },
 });
 
-/** Redirects to the picture, passing the query string on, as Zulip does. */
-function redirectTo(url: string, req: IncomingMessage, res: ServerResponse): Record<string, never> {
-  const requested = req.url ?? '';
-  const query = requested.indexOf('?');
-  const target = query < 0 ? url : `${url}${url.includes('?') ? '&' : '?'}${requested.slice(query + 1)}`;
-  res.writeHead(302, { Location: target });
-  res.end();
-  return {};
-}
-
 export const getRealmIconView = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, req, res }) => redirectTo(realmImageUrl(stoa, 'icon'), req, res),
+  view: ({ stoa, req, res }) => {
+    redirectWithQuery(res, realmImageUrl(stoa, 'icon'), req.url);
+    return {};
+  },
 });
 
 export const getRealmLogoView = endpoint<{ night: boolean }>({
   params: { properties: NIGHT, required: ['night'] },
-  view: ({ stoa, params, req, res }) => redirectTo(realmImageUrl(stoa, logoOf(params.night)), req, res),
+  view: ({ stoa, params, req, res }) => {
+    redirectWithQuery(res, realmImageUrl(stoa, logoOf(params.night)), req.url);
+    return {};
+  },
 });

@@ -5,6 +5,7 @@ import { checkSpectatorAccess } from '../channels/access';
 import { ApiError, badRequest, unauthorized } from '../http/errors';
 import type { FileReceiver, ReceivedFile } from '../http/params';
 import { endpoint, NO_PARAMS, spectatorEndpoint } from '../http/endpoint';
+import { redirectWithQuery } from '../http/respond';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import { renderSvgToPng, squareImage } from '../uploads/images';
@@ -139,7 +140,7 @@ function servePicture(svg: string) {
  * access is on) by ID only. Someone unknown gets the identicon of what was asked for. The
  * request's query string is passed on.
  */
-function avatarRedirect(stoa: Stoa, viewer: UserRow | undefined, emailOrId: string, medium: boolean, originalUrl: string): string {
+function avatarTarget(stoa: Stoa, viewer: UserRow | undefined, emailOrId: string, medium: boolean): string {
   const isId = /^\d+$/.test(emailOrId);
   if (!viewer) {
     checkSpectatorAccess(stoa);
@@ -148,23 +149,16 @@ function avatarRedirect(stoa: Stoa, viewer: UserRow | undefined, emailOrId: stri
   const target = isId ? stoa.users.byId(Number(emailOrId)) : stoa.users.byAnyEmail(emailOrId);
   // A guest who may not see someone gets the picture of an unknown user, as on Zulip.
   const hidden = target !== undefined && viewer !== undefined && !canAccessUser(stoa, viewer, target);
-  let url = hidden
-    ? INACCESSIBLE_USER_AVATAR_PATH
-    : target
-    ? medium
-      ? stoa.avatars.mediumUrl(target)
-      : stoa.avatars.url(target)
-    : stoa.avatars.providerHosted(emailOrId, 1, medium);
-  const query = originalUrl.indexOf('?');
-  if (query >= 0) url += (url.includes('?') ? '&' : '?') + originalUrl.slice(query + 1);
-  return url;
+  if (hidden) return INACCESSIBLE_USER_AVATAR_PATH;
+  if (!target) return stoa.avatars.providerHosted(emailOrId, 1, medium);
+  return medium ? stoa.avatars.mediumUrl(target) : stoa.avatars.url(target);
 }
 
 /** GET /avatar/{email_or_id} (and .../medium) outside the API, for browsers and clients alike. */
 export function redirectToAvatar(stoa: Stoa, medium: boolean) {
   return (req: Request, res: Response, next: NextFunction): void => {
     try {
-      res.redirect(302, avatarRedirect(stoa, req.user, String(req.params.email_or_id), medium, req.originalUrl));
+      redirectWithQuery(res, avatarTarget(stoa, req.user, String(req.params.email_or_id), medium), req.originalUrl);
     } catch (err) {
       next(err);
     }
@@ -176,8 +170,7 @@ function avatarRedirectEndpoint(medium: boolean) {
   return spectatorEndpoint<{ email_or_id: string }>({
     params: { properties: { email_or_id: { type: 'string' } }, required: ['email_or_id'] },
     view: ({ stoa, user, params, req, res }) => {
-      res.writeHead(302, { Location: avatarRedirect(stoa, user, params.email_or_id, medium, req.url ?? '') });
-      res.end();
+      redirectWithQuery(res, avatarTarget(stoa, user, params.email_or_id, medium), req.url);
       return {};
     },
   });
