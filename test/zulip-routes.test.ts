@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createChannel } from './support/channels';
 import { listen } from './support/events';
 import { TestServer } from './support/server';
 
@@ -162,5 +163,32 @@ describe('POST /users/me/api_key/regenerate', () => {
     const renewed = server.anonymous.as({ email: user.credentials.email, apiKey });
     assert.equal((await renewed.get('/users/me')).body.user_id, user.userId);
     assert.deepEqual(server.stoa.push.tokensOfUser(user.userId), []);
+  });
+});
+
+describe('PATCH /users/me/subscriptions/{stream_id}', () => {
+  test('changes one subscription property, as the one-item POST /users/me/subscriptions/properties does', async () => {
+    const user = await server.createUser();
+    const { id } = await createChannel(user);
+    const events = await listen(user, { event_types: ['subscription'] });
+    assert.equal((await user.patch(`/users/me/subscriptions/${id}`, { property: 'color', value: '#a1b2c3' })).status, 200);
+    assert.equal((await user.patch(`/users/me/subscriptions/${id}`, { property: 'is_muted', value: true })).status, 200);
+    assert.deepEqual(
+      (await events()).map((e) => [e.op, e.stream_id, e.property, e.value]),
+      [
+        ['update', id, 'color', '#a1b2c3'],
+        ['update', id, 'in_home_view', false],
+        ['update', id, 'is_muted', true],
+      ],
+    );
+    const mine = (await user.get('/users/me/subscriptions')).body.subscriptions.find((s: any) => s.stream_id === id);
+    assert.deepEqual([mine.color, mine.is_muted], ['#a1b2c3', true]);
+    const unknown = await user.patch(`/users/me/subscriptions/${id}`, { property: 'loudness', value: true });
+    assert.deepEqual([unknown.status, unknown.body.msg], [400, 'Unknown subscription property: loudness']);
+    const other = await createChannel(server.owner);
+    const notMine = await user.patch(`/users/me/subscriptions/${other.id}`, { property: 'pin_to_top', value: true });
+    assert.deepEqual([notMine.status, notMine.body.msg], [400, `Not subscribed to channel ID ${other.id}`]);
+    const missing = await user.patch(`/users/me/subscriptions/${id}`, { property: 'pin_to_top' });
+    assert.deepEqual([missing.status, missing.body.msg], [400, "Missing 'value' argument"]);
   });
 });

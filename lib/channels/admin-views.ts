@@ -242,22 +242,44 @@ export const updateSubscriptionProperties = endpoint<{
     required: ['subscription_data'],
   },
   view: ({ stoa, user, params }) => {
-    const changes = params.subscription_data.map((item, index) => {
-      const property = item.property as SubscriptionProperty;
-      if (!SUBSCRIPTION_PROPERTIES.includes(property)) throw badRequest(`Unknown subscription property: ${item.property}`);
-      if (property === 'color') {
-        if (typeof item.value !== 'string' || !/^#[0-9a-fA-F]{3,6}$/.test(item.value)) {
-          throw badRequest(`Invalid subscription_data[${index}]: Value error, color is not a valid hex color code`);
-        }
-      } else if (typeof item.value !== 'boolean') {
-        throw badRequest(`${property} is not a boolean`);
+    changeSubscriptionProperties(stoa, user, checkedPropertyChanges(stoa, user, params.subscription_data));
+    return {};
+  },
+});
+
+type PropertyChangeItem = { stream_id: number; property: string; value: boolean | string };
+
+/** Each requested change checked, in order, or the first refusal in Zulip's words. */
+function checkedPropertyChanges(stoa: Stoa, user: UserRow, items: readonly PropertyChangeItem[]) {
+  return items.map((item, index) => {
+    const property = item.property as SubscriptionProperty;
+    if (!SUBSCRIPTION_PROPERTIES.includes(property)) throw badRequest(`Unknown subscription property: ${item.property}`);
+    if (property === 'color') {
+      if (typeof item.value !== 'string' || !/^#[0-9a-fA-F]{3,6}$/.test(item.value)) {
+        throw badRequest(`Invalid subscription_data[${index}]: Value error, color is not a valid hex color code`);
       }
-      const channel = stoa.channels.byId(item.stream_id);
-      if (!channel || channel.is_archived || !hasContentAccess(stoa, user, channel)) throw invalidChannelId();
-      if (!isSubscribed(stoa, user, channel)) throw badRequest(`Not subscribed to channel ID ${item.stream_id}`);
-      return { channel, property, value: item.value };
-    });
-    changeSubscriptionProperties(stoa, user, changes);
+    } else if (typeof item.value !== 'boolean') {
+      throw badRequest(`${property} is not a boolean`);
+    }
+    const channel = stoa.channels.byId(item.stream_id);
+    if (!channel || channel.is_archived || !hasContentAccess(stoa, user, channel)) throw invalidChannelId();
+    if (!isSubscribed(stoa, user, channel)) throw badRequest(`Not subscribed to channel ID ${item.stream_id}`);
+    return { channel, property, value: item.value };
+  });
+}
+
+/**
+ * PATCH /users/me/subscriptions/{stream_id}: the older form of one property change, which
+ * Zulip serves as a one-item POST /users/me/subscriptions/properties.
+ */
+export const updateSubscriptionProperty = endpoint<PropertyChangeItem>({
+  pathPatterns: { stream_id: /^\d+$/ },
+  params: {
+    properties: { stream_id: { type: 'integer' }, property: { type: 'string' }, value: { type: ['boolean', 'string'] } },
+    required: ['stream_id', 'property', 'value'],
+  },
+  view: ({ stoa, user, params }) => {
+    changeSubscriptionProperties(stoa, user, checkedPropertyChanges(stoa, user, [params]));
     return {};
   },
 });

@@ -116,6 +116,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/users/me/subscriptions', endpoint: channelViews.updateSubscriptions },
   { method: 'POST', path: '/users/me/subscriptions/properties', endpoint: channelAdminViews.updateSubscriptionProperties },
   { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', endpoint: userTopicViews.updateMutedTopic },
+  { method: 'PATCH', path: '/users/me/subscriptions/:stream_id', endpoint: channelAdminViews.updateSubscriptionProperty },
   { method: 'POST', path: '/user_topics', endpoint: userTopicViews.updateUserTopic },
   { method: 'POST', path: '/users/me/presence', endpoint: presenceViews.updatePresence },
   { method: 'GET', path: '/users/me/status', endpoint: userStatusViews.getOwnStatus },
