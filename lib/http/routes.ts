@@ -214,6 +214,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/export/realm', endpoint: exportViews.listExports },
   { method: 'POST', path: '/export/realm', endpoint: exportViews.createExport },
   { method: 'GET', path: '/export/realm/consents', endpoint: exportViews.exportConsents },
+  { method: 'DELETE', path: '/export/realm/:export_id', endpoint: exportViews.removeExport },
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
   { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },

@@ -366,6 +366,7 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { operation: 'DELETE /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
   { operation: 'POST /users/me/onboarding_steps', success: 'SimpleSuccess', since: 'undocumented' },
   { operation: 'PATCH /users/me/subscriptions/{stream_id}', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /export/realm/{export_id}', success: 'SimpleSuccess', since: 'undocumented' },
   // Described only from Zulip 12's zulip.yaml on, though 10.2 serves it.
   {
     operation: 'POST /users/me/api_key/regenerate',
