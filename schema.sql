@@ -365,9 +365,10 @@ CREATE TABLE user_status (
 -- Message drafts a user keeps on the server to pick up on another device, while their
 -- enable_drafts_synchronization setting is on. `to_ids` is a JSON array, as clients see it:
 -- the channel of a channel draft, or the other people of a direct draft (the user alone for
--- a note to self); empty for an unaddressed draft.
+-- a note to self); empty for an unaddressed draft. AUTOINCREMENT: a deleted draft's ID is never
+-- given again, as on Zulip, so a client's stale copy cannot name another draft.
 CREATE TABLE drafts (
-  id                INTEGER PRIMARY KEY,
+  id                INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id           INTEGER NOT NULL REFERENCES users (id),
   type              TEXT    NOT NULL CHECK (type IN ('', 'stream', 'private')),
   to_ids            TEXT    NOT NULL,
@@ -538,8 +539,9 @@ CREATE UNIQUE INDEX channel_email_addresses_by_channel
 -- see it: the channel of a channel message, or the other people of a direct message (the
 -- sender alone for a note to self). A sent one keeps its row, with `delivered_message_id`;
 -- one that could not be sent stays listed with `failed` and why, until edited or deleted.
+-- AUTOINCREMENT: a deleted one's ID is never given again.
 CREATE TABLE scheduled_messages (
-  id                    INTEGER PRIMARY KEY,
+  id                    INTEGER PRIMARY KEY AUTOINCREMENT,
   sender_id             INTEGER NOT NULL REFERENCES users (id),
   type                  TEXT    NOT NULL CHECK (type IN ('stream', 'private')),
   to_ids                TEXT    NOT NULL,
@@ -643,3 +645,36 @@ CREATE TABLE realm_exports (
   size              INTEGER,
   sha256            TEXT
 ) STRICT;
+
+-- A bot's own key-value storage (GET/PUT/DELETE /bot_storage), which zulip_bots' storage
+-- helpers use; at most USER_STATE_SIZE_LIMIT characters of keys and values per bot. Kept in
+-- the order written, as Zulip lists it.
+CREATE TABLE bot_storage (
+  bot_id            INTEGER NOT NULL REFERENCES users (id),
+  key               TEXT    NOT NULL,
+  value             TEXT    NOT NULL,
+  PRIMARY KEY (bot_id, key)
+) STRICT;
+
+-- Default channel groups: named sets of channels offered together to people who sign up.
+-- A default channel (streams.is_default) is in none: everyone joins it anyway.
+CREATE TABLE default_stream_groups (
+  id                INTEGER PRIMARY KEY AUTOINCREMENT,
+  name              TEXT    NOT NULL UNIQUE,
+  description       TEXT    NOT NULL
+) STRICT;
+CREATE TABLE default_stream_group_channels (
+  group_id          INTEGER NOT NULL REFERENCES default_stream_groups (id) ON DELETE CASCADE,
+  stream_id         INTEGER NOT NULL REFERENCES streams (id),
+  PRIMARY KEY (group_id, stream_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX default_stream_group_channels_by_channel ON default_stream_group_channels (stream_id);
+
+-- The one-time notices (onboarding steps) each user has seen, so that every device stops
+-- showing them; UNIX seconds.
+CREATE TABLE onboarding_steps_seen (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  step              TEXT    NOT NULL,
+  timestamp         INTEGER NOT NULL,
+  PRIMARY KEY (user_id, step)
+) STRICT, WITHOUT ROWID;

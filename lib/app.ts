@@ -8,6 +8,7 @@ import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/ser
 import { redirectToAvatar, serveAvatar, serveDefaultAvatar, serveInaccessibleUserAvatar } from './users/avatar-views';
 import { INACCESSIBLE_USER_AVATAR_PATH } from './users/access';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
+import { serveRealmImage } from './realm/images';
 import {
   authenticate,
   authenticateEither,
@@ -180,6 +181,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);
   app.get('/user_avatars/:realm_id/emoji/images/*path', serveRealmEmoji(stoa));
   app.get(`${USER_AVATARS_PATH}/:realm_id/:file`, serveAvatar(stoa));
+  app.get(`${USER_AVATARS_PATH}/:realm_id/realm/:file`, serveRealmImage(stoa));
   app.get(DEFAULT_AVATAR_PATH, serveDefaultAvatar);
   app.get(INACCESSIBLE_USER_AVATAR_PATH, serveInaccessibleUserAvatar);
   app.get('/user_uploads/temporary/:token/:filename', serveTemporaryUpload(stoa));
@@ -190,6 +192,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   const spectatorFileAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
   app.get('/user_uploads/thumbnail/*path', spectatorFileAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
+  app.get('/user_uploads/download/:realm_id/*path', spectatorFileAuth, serveUpload(stoa, true));
   app.get('/user_uploads/:realm_id/*path', spectatorFileAuth, serveUpload(stoa));
   app.get('/avatar/:email_or_id', spectatorFileAuth, redirectToAvatar(stoa, false));
   app.get('/avatar/:email_or_id/medium', spectatorFileAuth, redirectToAvatar(stoa, true));

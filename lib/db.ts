@@ -358,6 +358,59 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ALTER TABLE realm ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
       UPDATE realm SET uuid = ${RANDOM_UUID_SQL};
     `),
+  // 20 -> 21: drafts' and scheduled messages' IDs are never given twice (AUTOINCREMENT, which
+  // SQLite adds only by rebuilding the table). Copying the rows sets each counter to the
+  // highest ID in use; IDs deleted above it before this are not known.
+  (db) => {
+    for (const table of ['drafts', 'scheduled_messages']) {
+      const { sql } = db.prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table)!;
+      const indexes = db
+        .prepare<[string], { sql: string }>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+        .all(table);
+      db.exec(`
+        ALTER TABLE ${table} RENAME TO ${table}_before_autoincrement;
+        ${sql.replace(/\bid(\s+)INTEGER PRIMARY KEY(?! AUTOINCREMENT)/, 'id$1INTEGER PRIMARY KEY AUTOINCREMENT')};
+        INSERT INTO ${table} SELECT * FROM ${table}_before_autoincrement;
+        DROP TABLE ${table}_before_autoincrement;
+        ${indexes.map((index) => `${index.sql};`).join('\n')}
+      `);
+    }
+  },
+  // 21 -> 22: bots' key-value storage. A new table: no bot stored anything before.
+  (db) =>
+    db.exec(`
+      CREATE TABLE bot_storage (
+        bot_id            INTEGER NOT NULL REFERENCES users (id),
+        key               TEXT    NOT NULL,
+        value             TEXT    NOT NULL,
+        PRIMARY KEY (bot_id, key)
+      ) STRICT;
+    `),
+  // 22 -> 23: default channel groups. New tables: there were none before.
+  (db) =>
+    db.exec(`
+      CREATE TABLE default_stream_groups (
+        id                INTEGER PRIMARY KEY AUTOINCREMENT,
+        name              TEXT    NOT NULL UNIQUE,
+        description       TEXT    NOT NULL
+      ) STRICT;
+      CREATE TABLE default_stream_group_channels (
+        group_id          INTEGER NOT NULL REFERENCES default_stream_groups (id) ON DELETE CASCADE,
+        stream_id         INTEGER NOT NULL REFERENCES streams (id),
+        PRIMARY KEY (group_id, stream_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX default_stream_group_channels_by_channel ON default_stream_group_channels (stream_id);
+    `),
+  // 23 -> 24: onboarding steps each user has seen. A new table: nobody had seen any.
+  (db) =>
+    db.exec(`
+      CREATE TABLE onboarding_steps_seen (
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        step              TEXT    NOT NULL,
+        timestamp         INTEGER NOT NULL,
+        PRIMARY KEY (user_id, step)
+      ) STRICT, WITHOUT ROWID;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

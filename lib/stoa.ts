@@ -1,12 +1,14 @@
 import { prepareAlertWordQueries } from './alert-words/queries';
-import { prepareBotServiceQueries } from './bots/queries';
+import { prepareBotServiceQueries, prepareBotStorageQueries } from './bots/queries';
 import { OutgoingWebhookQueue } from './bots/webhook-queue';
 import { FailureLimiter } from './auth/rate-limit';
 import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { lazyStatements, type Db, type Statements } from './db';
+import { prepareDefaultStreamGroupQueries } from './default-stream-groups/queries';
 import { prepareDraftQueries } from './drafts/queries';
+import { prepareOnboardingQueries } from './onboarding/steps';
 import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';
@@ -99,6 +101,9 @@ export interface Stoa {
   attachments: ReturnType<typeof prepareAttachmentQueries>;
   realmEmoji: ReturnType<typeof prepareRealmEmojiQueries>;
   botServices: ReturnType<typeof prepareBotServiceQueries>;
+  botStorage: ReturnType<typeof prepareBotStorageQueries>;
+  defaultStreamGroups: ReturnType<typeof prepareDefaultStreamGroupQueries>;
+  onboarding: ReturnType<typeof prepareOnboardingQueries>;
   /** Requests to outgoing-webhook bots' servers, made in the background (see bots/webhook-queue.ts). */
   outgoingWebhooks: OutgoingWebhookQueue;
   sessions: ReturnType<typeof prepareSessionQueries>;
@@ -198,6 +203,9 @@ export function createStoa(
     attachments: prepareAttachmentQueries(statements),
     realmEmoji: prepareRealmEmojiQueries(statements),
     botServices: prepareBotServiceQueries(statements),
+    botStorage: prepareBotStorageQueries(statements),
+    defaultStreamGroups: prepareDefaultStreamGroupQueries(statements),
+    onboarding: prepareOnboardingQueries(statements),
     outgoingWebhooks: new OutgoingWebhookQueue((line) => stoa.log(line)),
     sessions: prepareSessionQueries(statements),
     invites: prepareInviteQueries(statements),

@@ -29,71 +29,20 @@ const NEVER_SERVED = new Map<string, string>([
   ['POST /zulip-outgoing-webhook', 'the request Zulip sends to outgoing-webhook bots, not an endpoint it serves'],
   ['GET /json/self-hosted-billing', 'billing: a self-hosted Stoa bills nobody'],
   ['GET /messages/summary', 'AI topic summaries: Stoa has no language model'],
+  ['POST /remotes/push/e2ee/register', "the push bouncer's own endpoint; Stoa relays, it is not a bouncer"],
+  // Served outside the API's route table, at the root where Zulip serves them (lib/app.ts).
+  ['GET /user_uploads/download/{realm_id_str}/{filename}', 'served by lib/app.ts, outside /api/v1'],
+  ['GET /user_uploads/thumbnail/{realm_id_str}/{filename}/{thumbnail_format}', 'served by lib/app.ts, outside /api/v1'],
 ]);
 
 /**
- * Endpoints other branches of this round are adding (channels, new resources, URL-table
- * routes, devices). The lead empties this list after merging them; until then these are the
- * only other operations allowed to lack a route.
+ * Endpoints Stoa should serve and does not yet, with what is missing. Each is a gap of issue
+ * "Zulip 11 and 12"; an entry that gets a route fails the test until it is removed.
  */
-const WAITING_FOR_OTHER_BRANCHES = new Set<string>([
-  'GET /avatar/{email}',
-  'GET /avatar/{email}/medium',
-  'GET /avatar/{user_id}',
-  'GET /avatar/{user_id}/medium',
-  'DELETE /bot_storage',
-  'GET /bot_storage',
-  'PUT /bot_storage',
-  'GET /bots/{bot_id}/api_key',
-  'POST /calls/constructorgroups/create',
-  'POST /calls/nextcloud_talk/create',
-  'POST /calls/zoom/create',
-  'GET /channel_folders',
-  'PATCH /channel_folders',
-  'POST /channel_folders/create',
-  'PATCH /channel_folders/{channel_folder_id}',
-  'POST /channels/create',
-  'POST /default_stream_groups/create',
-  'DELETE /default_stream_groups/{group_id}',
-  'PATCH /default_stream_groups/{group_id}',
-  'PATCH /default_stream_groups/{group_id}/streams',
-  'POST /jwt/fetch_api_key',
-  'POST /messages/{message_id}/report',
-  'GET /navigation_views',
-  'POST /navigation_views',
-  'DELETE /navigation_views/{fragment}',
-  'PATCH /navigation_views/{fragment}',
-  'DELETE /realm/domains/{domain}',
-  'GET /realm/domains',
-  'PATCH /realm/domains/{domain}',
-  'POST /realm/domains',
-  'POST /realm/deactivate',
-  'DELETE /realm/icon',
-  'GET /realm/icon',
-  'POST /realm/icon',
-  'DELETE /realm/logo',
-  'GET /realm/logo',
-  'POST /realm/logo',
-  'POST /realm/test_welcome_bot_custom_message',
-  'POST /register_client_device',
-  'GET /reminders',
-  'POST /reminders',
-  'DELETE /reminders/{reminder_id}',
-  'POST /remotes/push/e2ee/register',
-  'POST /remove_client_device',
-  'PATCH /settings/display',
-  'PATCH /settings/notifications',
-  'GET /thumbnail',
-  'GET /thumbnail/status/{realm_id_str}/{filename}',
-  'GET /user_uploads/download/{realm_id_str}/{filename}',
-  'GET /user_uploads/thumbnail/{realm_id_str}/{filename}/{thumbnail_format}',
-  'GET /users/{user_id}/channels',
-  'POST /users/{user_id}/status',
-  'PATCH /users/me/subscriptions/{stream_id}',
-  'POST /users/me/onboarding_steps',
-  'POST /users/me/api_key/regenerate',
-  'DELETE /export/realm/{export_id}',
-  'POST /zcommand',
+const NOT_YET_SERVED = new Map<string, string>([
+  ['POST /calls/zoom/create', 'Zoom calls: no route yet (Zulip refuses them when Zoom is not configured)'],
+  ['POST /realm/deactivate', 'needs a way to reactivate the only organization first'],
+  ['GET /thumbnail', "Zulip's image proxy for outside images; Stoa has no proxy yet"],
 ]);
 
 /**
@@ -125,7 +74,7 @@ function served(): Set<string> {
 }
 
 function isAllowedMissing(operation: string): boolean {
-  return NEVER_SERVED.has(operation) || WAITING_FOR_OTHER_BRANCHES.has(operation);
+  return NEVER_SERVED.has(operation) || NOT_YET_SERVED.has(operation);
 }
 
 function zulip12Operations(): string[] {
@@ -183,7 +132,7 @@ test('every REST route of Zulip 10.2\'s URL table has a route, or is listed with
 test('every entry of the allowance lists names an operation of zulip-12.yaml or of the URL table', (t) => {
   if (!fs.existsSync(YAML_12) || !fs.existsSync(URL_ROUTES)) return t.skip('../shared/zulip files not found');
   const known = new Set([...zulip12Operations(), ...urlRoutes()]);
-  const unknown = [...NEVER_SERVED.keys(), ...WAITING_FOR_OTHER_BRANCHES].filter((operation) => !known.has(operation));
+  const unknown = [...NEVER_SERVED.keys(), ...NOT_YET_SERVED.keys()].filter((operation) => !known.has(operation));
   assert.deepEqual(unknown, [], 'listed but neither Zulip 12 nor Zulip 10.2 has it: fix the spelling or remove it');
 });
 
@@ -233,13 +182,8 @@ test('every endpoint the changelog adds or changes at a level Stoa claims is rou
     .flatMap(([level, operations]) => operations.map((operation) => ({ level, operation })))
     .filter(({ operation }) => !isServed(table, operation) && !NEVER_SERVED.has(operation))
     .map(({ level, operation }) => `${operation} (level ${level})`);
-  const waiting = missing.filter((entry) => WAITING_FOR_OTHER_BRANCHES.has(entry.replace(/ \(level \d+\)$/, '')));
-  if (waiting.length > 0) t.diagnostic(`waiting for other branches: ${waiting.join(', ')}`);
-  assert.deepEqual(
-    missing.filter((entry) => !waiting.includes(entry)),
-    [],
-    `endpoints added at levels up to ${ZULIP_FEATURE_LEVEL} without a route`,
-  );
+  // A level is claimed only when every endpoint it names is served: nothing is excused here.
+  assert.deepEqual(missing, [], `endpoints added at levels up to ${ZULIP_FEATURE_LEVEL} without a route`);
 });
 
 test('the upload download route counts as zulip-12.yaml\'s GET /user_uploads/{realm_id_str}/{filename}', () => {

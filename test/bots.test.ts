@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listen, listen12 } from './support/events';
-import { TestServer } from './support/server';
+import { tempDir, TestServer } from './support/server';
 
 let server: TestServer;
 before(async () => {
@@ -229,5 +229,49 @@ describe('bots', () => {
     assert.ok(gained.some((e) => e.op === 'add' && e.bot.user_id === bot.user_id));
     await server.owner.patch(`/users/${promoted.userId}`, { role: 400 });
     assert.ok((await events()).some((e) => e.op === 'delete' && e.bot.user_id === bot.user_id));
+  });
+});
+
+describe('bot email addresses', () => {
+  test('are built on the organization host, as on Zulip; a bot keeps its address when the host changes', async () => {
+    const hosted = await TestServer.start({ config: { site: 'https://Chat.Example.com:8443' } });
+    try {
+      const created = await hosted.owner.post('/bots', { full_name: 'Hosted Bot', short_name: 'hosted' });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const email = (await hosted.owner.get(`/users/${created.body.user_id}`)).body.user.email;
+      assert.equal(email, 'hosted-bot@chat.example.com');
+      const state = (await hosted.owner.post('/register', { fetch_event_types: ['realm'] })).body;
+      assert.equal(state.realm_bot_domain, 'chat.example.com');
+      const refused = await hosted.owner.post('/bots', { full_name: 'Hosted Again', short_name: 'hosted' });
+      assert.deepEqual([refused.status, refused.body.msg], [400, 'Username already in use']);
+    } finally {
+      await hosted.close();
+    }
+    // Reached by an IP address (as these tests reach their servers), no address can end in the
+    // host: bots get Stoa's internal domain instead.
+    const local = await server.owner.post('/bots', { full_name: 'Local Bot', short_name: 'local' });
+    assert.equal((await server.owner.get(`/users/${local.body.user_id}`)).body.user.email, 'local-bot@stoa.local');
+    assert.equal((await server.owner.post('/register', { fetch_event_types: ['realm'] })).body.realm_bot_domain, 'stoa.local');
+  });
+
+  test('keep the address they were made with after the server moves to a new host', async () => {
+    const data = tempDir();
+    const first = await TestServer.start({ data, config: { site: 'http://localhost:9991' } });
+    let botId: number;
+    try {
+      const created = await first.owner.post('/bots', { full_name: 'Mover Bot', short_name: 'mover' });
+      botId = created.body.user_id;
+      assert.equal((await first.owner.get(`/users/${botId}`)).body.user.email, 'mover-bot@localhost');
+    } finally {
+      await first.running.close();
+    }
+    const moved = await TestServer.start({ data, config: { site: 'https://chat.example.org' } });
+    try {
+      assert.equal((await moved.owner.get(`/users/${botId}`)).body.user.email, 'mover-bot@localhost');
+      const next = await moved.owner.post('/bots', { full_name: 'New Bot', short_name: 'newcomer' });
+      assert.equal((await moved.owner.get(`/users/${next.body.user_id}`)).body.user.email, 'newcomer-bot@chat.example.org');
+    } finally {
+      await moved.close();
+    }
   });
 });

@@ -24,6 +24,13 @@ describe('the database', () => {
     const fresh = openDatabase(':memory:');
     const file = path.join(tempDir(), 'stoa.db');
     const old = openDatabase(file);
+    // Version 1's drafts gave a deleted draft's ID again.
+    const { sql: drafts } = old.prepare("SELECT sql FROM sqlite_master WHERE name = 'drafts'").get() as { sql: string };
+    old.exec(`
+      DROP TABLE drafts;
+      ${drafts.replace(' AUTOINCREMENT', '')};
+      CREATE INDEX drafts_by_user ON drafts (user_id, last_edit_time);
+    `);
     // What version 1 lacked, taken away again: the migrations must put back exactly this.
     old.exec(`
       DROP TABLE attachment_messages;
@@ -45,6 +52,10 @@ describe('the database', () => {
       DROP TABLE navigation_views;
       DROP TABLE realm_domains;
       DROP TABLE client_devices;
+      DROP TABLE bot_storage;
+      DROP TABLE default_stream_group_channels;
+      DROP TABLE default_stream_groups;
+      DROP TABLE onboarding_steps_seen;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
       ALTER TABLE channel_folders DROP COLUMN position;
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
@@ -81,6 +92,26 @@ describe('the database', () => {
       const next = await send();
       assert.ok(next > newest, `${next} was given after ${newest} was deleted`);
       assert.ok(first < newest);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('never gives a draft or scheduled-message ID twice, also after the newest is deleted and the server restarts', async () => {
+    const server = await TestServer.start();
+    try {
+      const { id: channelId } = await createChannel(server.owner);
+      const draft = { type: 'stream', to: [channelId], topic: 'ids', content: 'x', timestamp: 1 };
+      const newDraft = async () => (await server.owner.post('/drafts', { drafts: [draft] })).body.ids[0] as number;
+      const scheduled = { type: 'stream', to: channelId, topic: 'ids', content: 'x', scheduled_delivery_timestamp: 4_000_000_000 };
+      const newScheduled = async () => (await server.owner.post('/scheduled_messages', scheduled)).body.scheduled_message_id as number;
+      const [draftId, scheduledId] = [await newDraft(), await newScheduled()];
+      assert.equal((await server.owner.delete(`/drafts/${draftId}`)).status, 200);
+      assert.equal((await server.owner.delete(`/scheduled_messages/${scheduledId}`)).status, 200);
+      await server.restart();
+      const [nextDraft, nextScheduled] = [await newDraft(), await newScheduled()];
+      assert.ok(nextDraft > draftId, `draft ${nextDraft} was given after ${draftId} was deleted`);
+      assert.ok(nextScheduled > scheduledId, `scheduled message ${nextScheduled} was given after ${scheduledId} was deleted`);
     } finally {
       await server.close();
     }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { createChannel, uniqueName } from './support/channels';
@@ -34,7 +35,7 @@ import {
   type Shape,
 } from './support/flutter-models';
 import { sendMessage } from './support/messages';
-import { OWNER_EMAIL, TestServer } from './support/server';
+import { ManualClock, OWNER_EMAIL, TestServer } from './support/server';
 
 /**
  * Zulip's official mobile app (the Flutter app) against Stoa: every request it makes on login,
@@ -524,4 +525,75 @@ describe('the Zulip emoji: the specification name for everyone, Zulip name for Z
       assert.equal(seen.status, 'zulip_extra_emoji');
     });
   }
+});
+
+describe('what the app reads from newer servers', () => {
+  test('a table column alignment is written style="text-align: left;" exactly, as the app parses it', async () => {
+    const { id: channelId } = await sharedChannel();
+    const content = '| left | centre | right | plain |\n|:-----|:------:|------:|-------|\n| 1 | 2 | 3 | 4 |';
+    const messageId = await sendMessage(other, { type: 'stream', to: channelId, topic: 'tables', content });
+    const { message } = await app.expect(GET_MESSAGE, 'GET', `messages/${messageId}`, { apply_markdown: true });
+    const cells = [...(message.content as string).matchAll(/<(th|td)( style="[^"]*")?>/g)].map((m) => `${m[1]}${m[2] ?? ''}`);
+    assert.deepEqual(cells, [
+      'th style="text-align: left;"',
+      'th style="text-align: center;"',
+      'th style="text-align: right;"',
+      'th',
+      'td style="text-align: left;"',
+      'td style="text-align: center;"',
+      'td style="text-align: right;"',
+      'td',
+    ]);
+  });
+
+  test('an edit naming the content it replaces (prev_content_sha256) is refused once someone else changed it', async () => {
+    const { id: channelId } = await sharedChannel();
+    const messageId = await sendMessage(server.owner, { type: 'stream', to: channelId, topic: 'edits', content: 'first draft' });
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const asOwner = new App(server.url, server.owner.credentials);
+    await asOwner.ok('PATCH', `messages/${messageId}`, { content: raw('second draft'), prev_content_sha256: raw(sha256('first draft')) });
+    const stale = await asOwner.request('PATCH', `messages/${messageId}`, {
+      content: raw('third draft'),
+      prev_content_sha256: raw(sha256('first draft')),
+    });
+    assert.equal(stale.status, 400);
+    assertDecodes(stale.body, API_ERROR, 'the refusal');
+    assert.deepEqual([(stale.body as any).code, (stale.body as any).msg], [
+      'EXPECTATION_MISMATCH',
+      "'prev_content_sha256' value does not match the expected value.",
+    ]);
+    const { message } = await app.expect(GET_MESSAGE, 'GET', `messages/${messageId}`, { apply_markdown: false });
+    assert.equal(message.content, 'second draft', 'the stale edit changed nothing');
+  });
+
+  test('idle_queue_timeout "mobile" keeps the queue twelve hours without a poll; numbers are seconds up to a week', async () => {
+    const clock = new ManualClock();
+    const quiet = await TestServer.start({ clock });
+    try {
+      const phone = new App(quiet.url, quiet.owner.credentials);
+      const register = (idle_queue_timeout: unknown) => phone.request('POST', 'register', { ...APP_REGISTER_PARAMS, fetch_event_types: [], idle_queue_timeout });
+      const poll = (queueId: string) => phone.request('GET', 'events', { queue_id: raw(queueId), last_event_id: -1, dont_block: true });
+      const mobile = (await register('mobile')).body as any;
+      const hour = (await register(3600)).body as any;
+      const week = (await register(30 * 24 * 3600)).body as any;
+      assert.deepEqual([mobile.idle_queue_timeout_secs, hour.idle_queue_timeout_secs, week.idle_queue_timeout_secs], [43_200, 3600, 604_800]);
+      for (const { queue_id } of [mobile, hour]) assert.equal((await poll(queue_id)).status, 200);
+      clock.advance(11 * 3600 * 1000);
+      quiet.stoa.queues.collectGarbage();
+      assert.equal((await poll(mobile.queue_id)).status, 200, 'a phone asleep for eleven hours still has its queue');
+      assert.equal(((await poll(hour.queue_id)).body as any).code, 'BAD_EVENT_QUEUE_ID');
+      clock.advance(12 * 3600 * 1000 + 1000);
+      quiet.stoa.queues.collectGarbage();
+      assert.equal(((await poll(mobile.queue_id)).body as any).code, 'BAD_EVENT_QUEUE_ID');
+      for (const [value, msg] of [
+        ['desktop', 'Invalid idle_queue_timeout'],
+        [0, 'idle_queue_timeout is too small'],
+      ] as const) {
+        const refused = await register(value);
+        assert.deepEqual([refused.status, (refused.body as any).msg], [400, msg]);
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
 });

@@ -17,7 +17,7 @@ async function fetchState(types: string[], params: Record<string, unknown> = {})
   return response.body;
 }
 
-const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_version', 'zulip_feature_level', 'zulip_merge_base'];
+const ALWAYS = ['result', 'msg', 'queue_id', 'idle_queue_timeout_secs', 'last_event_id', 'zulip_version', 'zulip_feature_level', 'zulip_merge_base'];
 
 describe('register state', () => {
   test('for `realm` has every key of the fetch type, with the server’s limits', async () => {

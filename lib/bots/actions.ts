@@ -109,3 +109,16 @@ export function changeBotService(stoa: Stoa, botId: number, baseUrl: string, ser
     announceBotUpdate(stoa, bot, { services: presentServices(stoa, bot) });
   });
 }
+
+/** Sets entries of a bot's storage, together. Nobody is told: the storage is the bot's alone. */
+export function storeBotStorageEntries(stoa: Stoa, botId: number, entries: ReadonlyArray<[string, string]>): void {
+  write(stoa, () => {
+    for (const [key, value] of entries) stoa.botStorage.put(botId, key, value);
+  });
+}
+
+export function removeBotStorageEntries(stoa: Stoa, botId: number, keys: readonly string[]): void {
+  write(stoa, () => {
+    for (const key of keys) stoa.botStorage.remove(botId, key);
+  });
+}

@@ -32,3 +32,23 @@ export function prepareBotServiceQueries(db: Statements) {
     setEndpoint: (botId: number, baseUrl: string, serviceInterface: number) => void setEndpoint.run(baseUrl, serviceInterface, botId),
   };
 }
+
+export function prepareBotStorageQueries(db: Statements) {
+  const all = db.prepare<[number], { key: string; value: string }>('SELECT key, value FROM bot_storage WHERE bot_id = ? ORDER BY rowid');
+  const get = db.prepare<[number, string], { value: string }>('SELECT value FROM bot_storage WHERE bot_id = ? AND key = ?');
+  // length() counts characters, as Zulip's limit does.
+  const size = db.prepare<[number], { size: number }>('SELECT coalesce(sum(length(key) + length(value)), 0) AS size FROM bot_storage WHERE bot_id = ?');
+  const put = db.prepare<[number, string, string]>(
+    'INSERT INTO bot_storage (bot_id, key, value) VALUES (?, ?, ?) ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value',
+  );
+  const remove = db.prepare<[number, string]>('DELETE FROM bot_storage WHERE bot_id = ? AND key = ?');
+  return {
+    /** A bot's entries, oldest first. */
+    all: (botId: number) => all.all(botId),
+    get: (botId: number, key: string) => get.get(botId, key)?.value,
+    /** Characters the bot's keys and values take together. */
+    size: (botId: number) => size.get(botId)!.size,
+    put: (botId: number, key: string, value: string) => void put.run(botId, key, value),
+    remove: (botId: number, key: string) => void remove.run(botId, key),
+  };
+}

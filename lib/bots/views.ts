@@ -4,7 +4,7 @@ import { administratorRequired, ApiError, badRequest } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeRole, deactivateUser } from '../users/actions';
-import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
+import { botEmailDomain } from '../users/email-visibility';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/views';
@@ -122,7 +122,7 @@ async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreatePara
   if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
   const fullName = params.full_name.trim();
   checkFullName(fullName);
-  const email = `${shortName}-bot@${INTERNAL_EMAIL_DOMAIN}`;
+  const email = `${shortName}-bot@${botEmailDomain(stoa.site)}`;
   if (stoa.users.byAnyEmail(email)) throw badRequest('Username already in use');
   checkBotNameFree(stoa, fullName);
   checkCanCreate(stoa, user, params.bot_type);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { unixSeconds } from '../clock';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
+import { dropArchivedChannelFromGroups } from '../default-stream-groups/actions';
 import { groupForValue, groupSettingValue, type GroupSettingValue } from '../groups/settings';
 import { markdownContextFor } from '../markdown/context';
 import { renderMarkdown } from '../markdown/render';
@@ -461,6 +462,7 @@ export function archiveChannel(stoa: Stoa, channelId: number): void {
     stoa.channels.update(channel.id, { is_archived: 1, is_default: 0 });
     announceArchiving(stoa, stoa.channels.byId(channelId)!, audience, true);
     if (channel.is_default) announceDefaultChannels(stoa);
+    dropArchivedChannelFromGroups(stoa, channelId);
   });
 }
 

@@ -16,6 +16,11 @@ import { STATE_PROVIDERS } from './state';
 export const DEFAULT_QUEUE_LIFESPAN_SECS = 10 * 60;
 /** The longest lifespan a client may ask for: a week, as on Zulip. */
 const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 60 * 60;
+/**
+ * What idle_queue_timeout "mobile" gives (Zulip 12, feature level 481): twelve hours, so a
+ * phone that sleeps through a night finds its queue still there instead of reloading.
+ */
+export const MOBILE_QUEUE_LIFESPAN_SECS = 12 * 60 * 60;
 
 /** The parameters of POST /register, which GET /events also takes to register without a queue_id. */
 export const REGISTER_PARAMS: Record<string, ParamSchema> = {
@@ -30,6 +35,8 @@ export const REGISTER_PARAMS: Record<string, ParamSchema> = {
   client_capabilities: { type: 'object', default: {} },
   narrow: NARROW_PARAM,
   queue_lifespan_secs: { type: 'integer', minimum: 0, default: 0 },
+  // Seconds, or "mobile"; checked in queueLifespanSecs.
+  idle_queue_timeout: { type: ['integer', 'string'] },
 };
 
 const CAPABILITY_NAMES: ReadonlyArray<keyof ClientCapabilities> = [
@@ -56,16 +63,30 @@ function capabilities(declared: Record<string, unknown>): ClientCapabilities {
   return result;
 }
 
+/**
+ * How long the queue lives without a poll: idle_queue_timeout (seconds up to a week, or
+ * "mobile") where given, as Zulip 12 reads it; else the older queue_lifespan_secs, which never
+ * shortens the default; else ten minutes.
+ */
+function queueLifespanSecs(params: RegisterParams): number {
+  const asked = params.idle_queue_timeout;
+  if (asked === 'mobile') return MOBILE_QUEUE_LIFESPAN_SECS;
+  if (typeof asked === 'string') throw badRequest('Invalid idle_queue_timeout');
+  if (asked !== undefined) {
+    if (asked < 1) throw badRequest('idle_queue_timeout is too small');
+    return Math.min(asked, MAX_QUEUE_LIFESPAN_SECS);
+  }
+  if (params.queue_lifespan_secs === 0) return DEFAULT_QUEUE_LIFESPAN_SECS;
+  return Math.min(Math.max(params.queue_lifespan_secs, DEFAULT_QUEUE_LIFESPAN_SECS), MAX_QUEUE_LIFESPAN_SECS);
+}
+
 /** The queue a set of register parameters asks for. */
 export function queueSettings(
   user: UserRow,
   params: RegisterParams,
   reactionTypeNames: ReactionTypeNames = 'specification',
 ): QueueSettings {
-  const lifespanSecs =
-    params.queue_lifespan_secs === 0
-      ? DEFAULT_QUEUE_LIFESPAN_SECS
-      : Math.min(Math.max(params.queue_lifespan_secs, DEFAULT_QUEUE_LIFESPAN_SECS), MAX_QUEUE_LIFESPAN_SECS);
+  const lifespanSecs = queueLifespanSecs(params);
   return {
     userId: user.id,
     eventTypes: params.event_types === null ? null : new Set(params.event_types),
@@ -105,6 +126,7 @@ export function register(
   const context: StateContext = { stoa, user, queue: settings, params };
   const state: Record<string, unknown> = {
     queue_id: queue.id,
+    idle_queue_timeout_secs: settings.lifespanMs / 1000,
     last_event_id: -1,
     zulip_version: ZULIP_VERSION,
     zulip_feature_level: ZULIP_FEATURE_LEVEL,

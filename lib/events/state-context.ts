@@ -19,6 +19,7 @@ export interface RegisterParams {
   client_capabilities: Record<string, unknown>;
   narrow: RawNarrowTerm[];
   queue_lifespan_secs: number;
+  idle_queue_timeout?: number | string;
 }
 
 /** What the state providers of each area get to shape the initial state for this client. */

@@ -4,6 +4,8 @@ import { devicesState } from '../devices/views';
 import { draftsState } from '../drafts/state';
 import { channelFoldersState } from '../channels/folders';
 import { defaultStreamsState, streamState, subscriptionState } from '../channels/state';
+import { defaultStreamGroupsState } from '../default-stream-groups/views';
+import { onboardingStepsState } from '../onboarding/steps';
 import { userGroupsState } from '../groups/state';
 import {
   messageState,
@@ -39,7 +41,9 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   channel_folders: channelFoldersState,
   custom_profile_fields: customProfileFieldsState,
   default_streams: defaultStreamsState,
+  default_stream_groups: defaultStreamGroupsState,
   drafts: draftsState,
+  onboarding_steps: onboardingStepsState,
   realm: realmState,
   giphy: gifPickerKeyState('giphy'),
   tenor: gifPickerKeyState('tenor'),

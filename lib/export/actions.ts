@@ -88,6 +88,20 @@ async function runExport(stoa: Stoa, id: number, type: ExportTypeValue): Promise
   }
 }
 
+/**
+ * Deletes a finished export's tarball; its row stays, marked deleted, as on Zulip. The file
+ * goes once the change is committed.
+ */
+export function deleteExport(stoa: Stoa, id: number, filePath: string): void {
+  write(stoa, () => {
+    stoa.exports.markDeleted(id, nowSeconds(stoa));
+    announceExports(stoa);
+  });
+  afterCommit(stoa, (failure) => {
+    if (!failure) void rm(path.join(exportsRoot(stoa), path.dirname(filePath)), { recursive: true, force: true });
+  });
+}
+
 /** At start: exports that a stopped server left unfinished have failed. */
 export function failInterruptedExports(stoa: Stoa): void {
   write(stoa, () => stoa.exports.failPending(nowSeconds(stoa)));

@@ -26,6 +26,7 @@ export function prepareExportQueries(db: Statements) {
     'UPDATE realm_exports SET date_succeeded = ?, file_path = ?, size = ?, sha256 = ? WHERE id = ?',
   );
   const fail = db.prepare<[number, number]>('UPDATE realm_exports SET date_failed = ? WHERE id = ?');
+  const markDeleted = db.prepare<[number, number]>('UPDATE realm_exports SET date_deleted = ? WHERE id = ?');
   const failPending = db.prepare<[number]>(
     'UPDATE realm_exports SET date_failed = ? WHERE date_succeeded IS NULL AND date_failed IS NULL',
   );
@@ -37,6 +38,7 @@ export function prepareExportQueries(db: Statements) {
     insert: (actingUserId: number, type: number, time: number) => Number(insert.run(actingUserId, type, time).lastInsertRowid),
     succeed: (id: number, time: number, filePath: string, size: number, sha256: string) => void succeed.run(time, filePath, size, sha256, id),
     fail: (id: number, time: number) => void fail.run(time, id),
+    markDeleted: (id: number, time: number) => void markDeleted.run(time, id),
     /** Exports a stopped server was still writing can never finish. */
     failPending: (time: number) => failPending.run(time).changes,
   };

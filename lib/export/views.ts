@@ -6,7 +6,7 @@ import { administratorRequired, ApiError, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
-import { exportsRoot, requestExport } from './actions';
+import { deleteExport, exportsRoot, requestExport } from './actions';
 import { presentRealmExports } from './present';
 import { ExportType, type ExportTypeValue } from './zulip-format';
 
@@ -36,6 +36,22 @@ export const createExport = endpoint<{ export_type?: number }>({
       throw badRequest('Exceeded rate limit.');
     }
     return { id: requestExport(stoa, user.id, type as ExportTypeValue) };
+  },
+});
+
+/** DELETE /export/realm/{export_id}: a finished export's file is removed, with Zulip's refusals otherwise. */
+export const removeExport = endpoint<{ export_id: number }>({
+  pathPatterns: { export_id: /^\d+$/ },
+  params: { properties: { export_id: { type: 'integer' } }, required: ['export_id'] },
+  view: ({ stoa, user, params }) => {
+    requireAdministrator(user);
+    const row = stoa.exports.byId(params.export_id);
+    if (!row) throw badRequest('Invalid data export ID');
+    if (row.date_deleted !== null) throw badRequest('Export already deleted');
+    if (row.date_failed !== null) throw badRequest('Export failed, nothing to delete');
+    if (row.date_succeeded === null || row.file_path === null) throw badRequest('Export still in progress');
+    deleteExport(stoa, row.id, row.file_path);
+    return {};
   },
 });
 

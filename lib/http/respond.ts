@@ -57,6 +57,18 @@ export function pathOf(url: string | undefined): string {
   return query < 0 ? text : text.slice(0, query);
 }
 
+/**
+ * A redirect to `url` carrying the request's own query string along, as Zulip's redirects to
+ * avatars and organization pictures do (a client may ask for a size that way).
+ */
+export function redirectWithQuery(res: ServerResponse, url: string, requestUrl: string | undefined): void {
+  const text = requestUrl ?? '';
+  const query = text.indexOf('?');
+  const target = query < 0 ? url : `${url}${url.includes('?') ? '&' : '?'}${text.slice(query + 1)}`;
+  res.writeHead(302, { Location: target });
+  res.end();
+}
+
 /** Logs method, path, status and time of a request when its response closes. */
 export function logRequest(req: IncomingMessage, res: ServerResponse, log: Log): void {
   const start = performance.now();

@@ -1,12 +1,14 @@
 import * as alertWordViews from '../alert-words/views';
 import * as sessionViews from '../auth/session-views';
 import * as authViews from '../auth/views';
+import * as botStorageViews from '../bots/storage-views';
 import * as botViews from '../bots/views';
 import * as callViews from '../calls/views';
 import * as channelAdminViews from '../channels/admin-views';
 import * as channelFolderViews from '../channels/folders';
 import * as channelViews from '../channels/views';
 import * as deviceViews from '../devices/views';
+import * as defaultStreamGroupViews from '../default-stream-groups/views';
 import * as draftViews from '../drafts/views';
 import * as exportViews from '../export/views';
 import * as eventViews from '../events/views';
@@ -23,6 +25,7 @@ import * as typingViews from '../messages/typing';
 import * as messageViews from '../messages/views';
 import * as mutedUserViews from '../muted-users/views';
 import * as navigationViewViews from '../navigation-views/views';
+import * as onboardingViews from '../onboarding/steps';
 import * as profileFieldViews from '../profile-fields/views';
 import * as presenceViews from '../presence/views';
 import * as pushViews from '../push/views';
@@ -31,6 +34,7 @@ import * as linkifierViews from '../linkifiers/views';
 import * as realmDomainViews from '../realm-domains/views';
 import * as realmEmojiViews from '../realm-emoji/views';
 import * as playgroundViews from '../playgrounds/views';
+import * as realmImageViews from '../realm/image-views';
 import * as realmViews from '../realm/views';
 import * as welcomeViews from '../realm/welcome';
 import * as reminderViews from '../reminders/views';
@@ -40,6 +44,7 @@ import * as userTopicViews from '../user-topics/views';
 import * as uploadViews from '../uploads/views';
 import * as avatarViews from '../users/avatar-views';
 import * as userViews from '../users/views';
+import * as zcommandViews from '../users/zcommand-views';
 import type { Endpoint } from './endpoint';
 
 /** Where every route of ROUTES is mounted for API clients, authenticated by HTTP Basic. */
@@ -77,6 +82,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/events', endpoint: eventViews.deleteEvents },
 
   { method: 'PATCH', path: '/settings', endpoint: userViews.updateSettings },
+  // Older names of the same endpoint, which the Python bindings still call.
+  { method: 'PATCH', path: '/settings/display', endpoint: userViews.updateSettings },
+  { method: 'PATCH', path: '/settings/notifications', endpoint: userViews.updateSettings },
+  { method: 'POST', path: '/zcommand', endpoint: zcommandViews.zcommandView },
 
   { method: 'POST', path: '/messages', endpoint: messageViews.sendMessageView },
   { method: 'GET', path: '/messages', endpoint: messageViews.getMessages },
@@ -133,6 +142,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.addFcmToken },
   { method: 'DELETE', path: '/users/me/android_gcm_reg_id', endpoint: pushViews.removeFcmToken },
   { method: 'DELETE', path: '/users/me/platform_device_token', endpoint: pushViews.removePlatformToken },
+  { method: 'POST', path: '/users/me/onboarding_steps', endpoint: onboardingViews.markOnboardingStepView },
   { method: 'POST', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.muteUserView },
   { method: 'DELETE', path: '/users/me/muted_users/:muted_user_id', endpoint: mutedUserViews.unmuteUserView },
   { method: 'GET', path: '/users/:user_id', endpoint: userViews.getUserById },
@@ -147,6 +157,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/:user_id/channels', endpoint: channelViews.getUserChannels },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
+  { method: 'GET', path: '/realm/icon', endpoint: realmImageViews.getRealmIconView },
+  { method: 'POST', path: '/realm/icon', endpoint: realmImageViews.uploadRealmIconView },
+  { method: 'DELETE', path: '/realm/icon', endpoint: realmImageViews.deleteRealmIconView },
+  { method: 'GET', path: '/realm/logo', endpoint: realmImageViews.getRealmLogoView },
+  { method: 'POST', path: '/realm/logo', endpoint: realmImageViews.uploadRealmLogoView },
+  { method: 'DELETE', path: '/realm/logo', endpoint: realmImageViews.deleteRealmLogoView },
   { method: 'PATCH', path: '/realm/user_settings_defaults', endpoint: userViews.updateRealmUserSettingsDefaults },
   { method: 'POST', path: '/realm/test_welcome_bot_custom_message', endpoint: welcomeViews.testWelcomeMessageView },
   { method: 'GET', path: '/realm/profile_fields', endpoint: profileFieldViews.getProfileFields },
@@ -169,6 +185,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/streams/:stream_id/delete_topic', endpoint: messageDeleteViews.deleteTopicView },
   { method: 'POST', path: '/default_streams', endpoint: channelAdminViews.addDefaultChannelView },
   { method: 'DELETE', path: '/default_streams', endpoint: channelAdminViews.removeDefaultChannelView },
+  { method: 'POST', path: '/default_stream_groups/create', endpoint: defaultStreamGroupViews.createDefaultStreamGroupView },
+  { method: 'PATCH', path: '/default_stream_groups/:group_id', endpoint: defaultStreamGroupViews.editDefaultStreamGroupView },
+  { method: 'DELETE', path: '/default_stream_groups/:group_id', endpoint: defaultStreamGroupViews.removeDefaultStreamGroupView },
+  {
+    method: 'PATCH',
+    path: '/default_stream_groups/:group_id/streams',
+    endpoint: defaultStreamGroupViews.updateDefaultStreamGroupChannelsView,
+  },
   { method: 'GET', path: '/get_stream_id', endpoint: channelViews.getChannelId },
   { method: 'POST', path: '/channels/create', endpoint: channelViews.createChannelView },
   { method: 'POST', path: '/channel_folders/create', endpoint: channelFolderViews.createChannelFolderView },
@@ -184,6 +208,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/bots/:bot_id', endpoint: botViews.deactivateBotView },
   { method: 'GET', path: '/bots/:bot_id/api_key', endpoint: botViews.getBotApiKey },
   { method: 'POST', path: '/bots/:bot_id/api_key/regenerate', endpoint: botViews.regenerateBotApiKeyView },
+  { method: 'GET', path: '/bot_storage', endpoint: botStorageViews.getBotStorage },
+  { method: 'PUT', path: '/bot_storage', endpoint: botStorageViews.putBotStorage },
+  { method: 'DELETE', path: '/bot_storage', endpoint: botStorageViews.removeBotStorage },
 
   { method: 'POST', path: '/user_groups/create', endpoint: groupViews.createGroupView },
   { method: 'GET', path: '/user_groups', endpoint: groupViews.getGroups },
@@ -210,6 +237,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/export/realm', endpoint: exportViews.listExports },
   { method: 'POST', path: '/export/realm', endpoint: exportViews.createExport },
   { method: 'GET', path: '/export/realm/consents', endpoint: exportViews.exportConsents },
+  { method: 'DELETE', path: '/export/realm/:export_id', endpoint: exportViews.removeExport },
   { method: 'DELETE', path: '/realm/playgrounds/:playground_id', endpoint: playgroundViews.removePlaygroundView },
 
   { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },
@@ -219,6 +247,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
   { method: 'GET', path: '/thumbnail/status/:realm_id_str/*filename', endpoint: uploadViews.thumbnailStatusView },
+  { method: 'GET', path: '/avatar/:email_or_id', endpoint: avatarViews.avatarRedirectView },
+  { method: 'GET', path: '/avatar/:email_or_id/medium', endpoint: avatarViews.mediumAvatarRedirectView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
   { method: 'DELETE', path: '/attachments/:attachment_id', endpoint: uploadViews.removeAttachmentView },
 

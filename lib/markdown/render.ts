@@ -763,6 +763,19 @@ function codeBlock(content: string, language: string | null): string {
   return `<div class="codehilite"${attribute}><pre><span></span><code>${inner}</code></pre></div>\n`;
 }
 
+/**
+ * A table column's alignment, written as Zulip writes it (`style="text-align: left;"`):
+ * the mobile app reads that exact text and treats a cell with any other style as unknown.
+ */
+function tableAlignmentRule(state: StateCore): void {
+  for (const token of state.tokens) {
+    if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+    const style = token.attrGet('style');
+    const alignment = typeof style === 'string' && /^text-align:(left|right|center)$/.exec(style);
+    if (alignment) token.attrSet('style', `text-align: ${alignment[1]};`);
+  }
+}
+
 function buildParser() {
   // Loaded with the first render rather than with the server: markdown-it, its entity
   // tables and linkify-it were a noticeable part of every start.
@@ -833,6 +846,7 @@ function buildParser() {
   md.core.ruler.after('block', 'zulip_trailing_spaces', trailingSpacesRule);
   md.core.ruler.after('block', 'zulip_empty_quotes', emptyQuotesRule);
   md.core.ruler.after('block', 'zulip_list_item_indent', listItemIndentRule);
+  md.core.ruler.after('block', 'zulip_table_alignment', tableAlignmentRule);
   md.core.ruler.after('inline', 'zulip_strong_outside_em', strongOutsideEmRule);
   md.core.ruler.after('inline', 'zulip_emphasis_on_one_line', emphasisOnOneLineRule);
   md.core.ruler.after('inline', 'zulip_empty_link_text', emptyLinkTextRule);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { claimAttachments } from '../uploads/actions';
 import { hasContentAccess, holdsChannelSetting, accessChannelById } from '../channels/access';
 import { refreshFirstMessage } from '../channels/actions';
@@ -397,6 +398,16 @@ interface EditParams {
   send_notification_to_new_thread: boolean;
   content?: string;
   stream_id?: number;
+  prev_content_sha256?: string;
+}
+
+/**
+ * A client that names the content it edited (prev_content_sha256, feature level 379) is
+ * refused if someone changed the message since, instead of overwriting their edit.
+ */
+function checkPreviousContent(row: MessageRow, expected: string | undefined): void {
+  if (expected === undefined || expected === createHash('sha256').update(row.content).digest('hex')) return;
+  throw new ApiError('EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.", 400);
 }
 
 export const updateMessageView = endpoint<EditParams>({
@@ -410,6 +421,7 @@ export const updateMessageView = endpoint<EditParams>({
       send_notification_to_new_thread: { type: 'boolean', default: true },
       content: { type: 'string' },
       stream_id: { type: 'integer', minimum: 0 },
+      prev_content_sha256: { type: 'string' },
     },
     required: ['message_id'],
   },
@@ -439,6 +451,7 @@ export const updateMessageView = endpoint<EditParams>({
     }
     // A widget's events refer to its options and tasks as sent; new content would not change them.
     if (params.content !== undefined && stoa.messages.hasSubmessages(row.id)) throw badRequest('Widgets cannot be edited.');
+    checkPreviousContent(row, params.prev_content_sha256);
     const content =
       params.content === undefined ? undefined : params.content.trim() === '' ? '(deleted)' : normalizeContent(params.content);
     const target = streamId === undefined ? undefined : accessChannelById(stoa, user, streamId, { need: 'content' });

@@ -252,10 +252,6 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
-  // Without uploads the icon is always the generated one and the logos the default ones.
-  realm_icon_source: 'G',
-  realm_logo_source: 'D',
-  realm_night_logo_source: 'D',
   // Zulip 10's server defaults: ping every minute, offline after three missed pings plus slack.
   server_presence_ping_interval_seconds: 60,
   server_presence_offline_threshold_seconds: 200,
@@ -311,9 +307,10 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
  *   import (level 466).
  * - realm_url, realm_uri: the organization's base URL; realm_uri is the deprecated alias.
  * - realm_bot_domain: the host part of bot email addresses.
- * - realm_icon_url: the organization icon (a generated Gravatar-style URL while
- *   realm_icon_source is 'G').
- * - realm_logo_url, realm_night_logo_url: URL of the default wide logo (light and dark).
+ * - realm_icon_url, realm_icon_source: the organization icon, uploaded ('U') or a generated
+ *   Gravatar-style one ('G').
+ * - realm_logo_url, realm_logo_source, realm_night_logo_url, realm_night_logo_source: the
+ *   wide logo (light and dark), uploaded ('U') or Zulip's default ('D').
  * - realm_authentication_methods: {method: {enabled, available}} for each login method the
  *   server supports; for us {"Email": {"enabled": true, "available": true}}.
  * - realm_email_auth_enabled, realm_password_auth_enabled: true while password login works.
@@ -349,8 +346,11 @@ export const REALM_DYNAMIC_KEYS: readonly string[] = [
   'realm_uri',
   'realm_bot_domain',
   'realm_icon_url',
+  'realm_icon_source',
   'realm_logo_url',
+  'realm_logo_source',
   'realm_night_logo_url',
+  'realm_night_logo_source',
   'realm_authentication_methods',
   'realm_email_auth_enabled',
   'realm_password_auth_enabled',

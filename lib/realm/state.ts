@@ -7,15 +7,13 @@ import { USER_GROUP_SETTINGS } from '../groups/access';
 import { describePermission, groupSettingValue } from '../groups/settings';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
 import type { Stoa } from '../stoa';
-import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
+import { botEmailDomain } from '../users/email-visibility';
 import { realmPermissionSettings, REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
 import { realmSetting, serverWebPublicStreamsEnabled } from './settings-store';
-import { realmIconUrl } from './views';
+import { realmImagesState } from './images';
 
 /** When this server process started: clients compare it to notice a server restart. */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
-/** Zulip's default organization logo, which clients know how to show. */
-const DEFAULT_LOGO_URL = '/static/images/logo/zulip-org-logo.svg?version=0';
 
 /** The system group name a group-setting value names, or undefined for any other group. */
 function systemGroupName(stoa: Stoa, groupId: number): string | undefined {
@@ -84,10 +82,8 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     max_file_upload_size_mib: stoa.config.maxFileUploadSizeMib,
     realm_upload_quota_mib: stoa.config.uploadQuotaMib ?? null,
     server_thumbnail_formats: THUMBNAIL_FORMATS,
-    realm_bot_domain: INTERNAL_EMAIL_DOMAIN,
-    realm_icon_url: realmIconUrl(stoa),
-    realm_logo_url: DEFAULT_LOGO_URL,
-    realm_night_logo_url: DEFAULT_LOGO_URL,
+    realm_bot_domain: botEmailDomain(stoa.site),
+    ...realmImagesState(stoa),
     realm_authentication_methods: loginMethods(stoa),
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,

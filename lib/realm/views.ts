@@ -1,6 +1,4 @@
-import { DEFAULT_AVATAR_PATH } from '../users/avatars';
 import { relayConfigured } from '../push/relay';
-import { createHash } from 'node:crypto';
 import { accessChannelById } from '../channels/access';
 import {
   GROUP_SETTING_UPDATE_SCHEMA,
@@ -20,13 +18,7 @@ import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version
 import { updateRealm, type RealmChanges } from './settings-actions';
 import { REALM_SERVER_FACTS, REALM_SETTINGS, type RealmSettingDef } from './settings';
 import { realmSetting, webPublicChannelsEnabled } from './settings-store';
-
-/** An organization without an uploaded icon gets a provider-hosted identicon, as on Zulip. */
-export function realmIconUrl(stoa: Stoa): string {
-  if (!stoa.config.gravatar) return DEFAULT_AVATAR_PATH;
-  const hash = createHash('md5').update(`realm:${stoa.site}`).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
-}
+import { realmIconUrl } from './images';
 
 /** Which login methods exist: passwords always, the development login only with --dev. */
 function authenticationMethods(stoa: Stoa): Record<string, boolean> {

@@ -100,6 +100,19 @@ export async function squareImage(input: string | Buffer, size: number): Promise
   }
 }
 
+/** A PNG of an image made to fit a box (never enlarged), as organization logos are shown. Null when it is not an image. */
+export async function wideImage(input: string | Buffer, width: number, height: number): Promise<Buffer | null> {
+  try {
+    return await sharp()(input, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(width, height, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
+  } catch {
+    return null;
+  }
+}
+
 /** Custom emoji are made no larger than this square, as on Zulip. */
 export const EMOJI_SIZE = 64;
 

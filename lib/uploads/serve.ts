@@ -36,16 +36,22 @@ function send(res: Response, file: string, type: string, disposition: 'inline' |
   stream.pipe(res);
 }
 
-function sendUpload(stoa: Stoa, res: Response, row: AttachmentRow): void {
+/** Sends an upload to show in the page where its type allows, or (`download`) always to save. */
+function sendUpload(stoa: Stoa, res: Response, row: AttachmentRow, download = false): void {
   const type = row.content_type ?? 'application/octet-stream';
   const inline = INLINE_TYPES.test(type);
-  send(res, stoa.uploads.filePath(row.path_id), inline ? type : 'application/octet-stream', inline ? 'inline' : 'attachment', row.file_name);
+  const disposition = inline && !download ? 'inline' : 'attachment';
+  send(res, stoa.uploads.filePath(row.path_id), inline ? type : 'application/octet-stream', disposition, row.file_name);
 }
 
-export function serveUpload(stoa: Stoa) {
+/**
+ * GET /user_uploads/{path_id}, and /user_uploads/download/{path_id} (`download`), which
+ * Zulip's clients use for a "Download" button: the same file, always as an attachment.
+ */
+export function serveUpload(stoa: Stoa, download = false) {
   return (req: Request, res: Response, next: NextFunction): void => {
     try {
-      sendUpload(stoa, res, downloadable(stoa, req.user, `${req.params.realm_id}/${joined(req.params.path)}`));
+      sendUpload(stoa, res, downloadable(stoa, req.user, `${req.params.realm_id}/${joined(req.params.path)}`), download);
     } catch (err) {
       next(err);
     }

@@ -4,7 +4,8 @@ import type { Stoa } from '../stoa';
 import { checkSpectatorAccess } from '../channels/access';
 import { ApiError, badRequest, unauthorized } from '../http/errors';
 import type { FileReceiver, ReceivedFile } from '../http/params';
-import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { endpoint, NO_PARAMS, spectatorEndpoint } from '../http/endpoint';
+import { redirectWithQuery } from '../http/respond';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import { renderSvgToPng, squareImage } from '../uploads/images';
@@ -134,38 +135,48 @@ function servePicture(svg: string) {
 }
 
 /**
- * GET /avatar/{email_or_id} (and .../medium): a redirect to someone's avatar, for clients
- * that were not given its URL, as on Zulip. Members name anyone by email or ID; spectators
- * (while spectator access is on) by ID only. Someone unknown gets the identicon of what was
- * asked for. The request's query string is passed on.
+ * Where GET /avatar/{email_or_id} (and .../medium) sends a client that was not given someone's
+ * avatar URL, as on Zulip. Members name anyone by email or ID; spectators (while spectator
+ * access is on) by ID only. Someone unknown gets the identicon of what was asked for. The
+ * request's query string is passed on.
  */
+function avatarTarget(stoa: Stoa, viewer: UserRow | undefined, emailOrId: string, medium: boolean): string {
+  const isId = /^\d+$/.test(emailOrId);
+  if (!viewer) {
+    checkSpectatorAccess(stoa);
+    if (!isId) throw unauthorized();
+  }
+  const target = isId ? stoa.users.byId(Number(emailOrId)) : stoa.users.byAnyEmail(emailOrId);
+  // A guest who may not see someone gets the picture of an unknown user, as on Zulip.
+  const hidden = target !== undefined && viewer !== undefined && !canAccessUser(stoa, viewer, target);
+  if (hidden) return INACCESSIBLE_USER_AVATAR_PATH;
+  if (!target) return stoa.avatars.providerHosted(emailOrId, 1, medium);
+  return medium ? stoa.avatars.mediumUrl(target) : stoa.avatars.url(target);
+}
+
+/** GET /avatar/{email_or_id} (and .../medium) outside the API, for browsers and clients alike. */
 export function redirectToAvatar(stoa: Stoa, medium: boolean) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const emailOrId = String(req.params.email_or_id);
-    const isId = /^\d+$/.test(emailOrId);
-    if (!req.user) {
-      try {
-        checkSpectatorAccess(stoa);
-      } catch (err) {
-        return next(err);
-      }
-      if (!isId) return next(unauthorized());
+    try {
+      redirectWithQuery(res, avatarTarget(stoa, req.user, String(req.params.email_or_id), medium), req.originalUrl);
+    } catch (err) {
+      next(err);
     }
-    const target = isId ? stoa.users.byId(Number(emailOrId)) : stoa.users.byAnyEmail(emailOrId);
-    // A guest who may not see someone gets the picture of an unknown user, as on Zulip.
-    const hidden = target !== undefined && req.user !== undefined && !canAccessUser(stoa, req.user, target);
-    let url = hidden
-      ? INACCESSIBLE_USER_AVATAR_PATH
-      : target
-      ? medium
-        ? stoa.avatars.mediumUrl(target)
-        : stoa.avatars.url(target)
-      : stoa.avatars.providerHosted(emailOrId, 1, medium);
-    const query = req.originalUrl.indexOf('?');
-    if (query >= 0) url += (url.includes('?') ? '&' : '?') + req.originalUrl.slice(query + 1);
-    res.redirect(302, url);
   };
 }
+
+/** The same redirect under /api/v1 and /json, where Zulip's clients find it too. */
+function avatarRedirectEndpoint(medium: boolean) {
+  return spectatorEndpoint<{ email_or_id: string }>({
+    params: { properties: { email_or_id: { type: 'string' } }, required: ['email_or_id'] },
+    view: ({ stoa, user, params, req, res }) => {
+      redirectWithQuery(res, avatarTarget(stoa, user, params.email_or_id, medium), req.url);
+      return {};
+    },
+  });
+}
+export const avatarRedirectView = avatarRedirectEndpoint(false);
+export const mediumAvatarRedirectView = avatarRedirectEndpoint(true);
 
 export const serveDefaultAvatar = servePicture(DEFAULT_AVATAR);
 export const serveInaccessibleUserAvatar = servePicture(INACCESSIBLE_USER_AVATAR);

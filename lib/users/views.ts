@@ -9,6 +9,7 @@ import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '.
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { regenerateBotApiKey } from '../bots/actions';
 import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, regenerateOwnApiKey, resetAvatar } from './actions';
 import { isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
 import {
@@ -376,10 +377,13 @@ export const deactivateOwnAccount = endpoint({
   },
 });
 
-/** POST /users/me/api_key/regenerate: the caller's new API key. */
+/**
+ * POST /users/me/api_key/regenerate: the caller's new API key. A bot regenerating its own key
+ * is announced to its owner, as any change of a bot's key is.
+ */
 export const regenerateOwnApiKeyView = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, user }) => ({ api_key: regenerateOwnApiKey(stoa, user.id) }),
+  view: ({ stoa, user }) => ({ api_key: user.is_bot ? regenerateBotApiKey(stoa, user.id) : regenerateOwnApiKey(stoa, user.id) }),
 });
 
 /** Drops an uploaded avatar for the provider-hosted one (the only kind Stoa has so far). */

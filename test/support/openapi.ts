@@ -354,6 +354,41 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     }),
     since: 'undocumented',
   },
+  // Routes of Zulip 10.2's URL table that zulip.yaml does not describe.
+  ...['PATCH /settings/display', 'PATCH /settings/notifications'].map((operation) => ({
+    operation,
+    success: { allOf: [{ $ref: '#/components/schemas/JsonSuccessBase' }, { type: 'object' }] },
+    since: 'undocumented' as const,
+  })),
+  { operation: 'POST /zcommand', success: closedSuccess([], {}), since: 'undocumented' },
+  {
+    operation: 'GET /bot_storage',
+    success: closedSuccess(['storage'], { storage: { type: 'object', additionalProperties: { type: 'string' } } }),
+    since: 'undocumented',
+  },
+  { operation: 'PUT /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
+  ...[
+    'POST /default_stream_groups/create',
+    'PATCH /default_stream_groups/{group_id}',
+    'PATCH /default_stream_groups/{group_id}/streams',
+    'DELETE /default_stream_groups/{group_id}',
+  ].map((operation) => ({ operation, success: 'SimpleSuccess', since: 'undocumented' as const })),
+  { operation: 'POST /realm/icon', success: closedSuccess(['icon_url'], { icon_url: { type: 'string' } }), since: 'undocumented' },
+  { operation: 'DELETE /realm/icon', success: closedSuccess(['icon_url'], { icon_url: { type: 'string' } }), since: 'undocumented' },
+  { operation: 'POST /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /realm/logo', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'POST /users/me/onboarding_steps', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'PATCH /users/me/subscriptions/{stream_id}', success: 'SimpleSuccess', since: 'undocumented' },
+  { operation: 'DELETE /export/realm/{export_id}', success: 'SimpleSuccess', since: 'undocumented' },
+  // Described only from Zulip 12's zulip.yaml on, though 10.2 serves it.
+  {
+    operation: 'POST /users/me/api_key/regenerate',
+    success: closedSuccess(['api_key'], { api_key: { type: 'string' } }),
+    since: 'undocumented',
+  },
+  // How long the queue lives without a poll, as idle_queue_timeout resolved.
+  { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
+  { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
 ];
 
 /**
