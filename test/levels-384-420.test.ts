@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Browser } from './support/browser';
+import type { ApiResponse, Client } from './support/client';
+import { createChannel, uniqueName } from './support/channels';
+import { listen12 } from './support/events';
+import { sendMessage } from './support/messages';
+import { assertValidResponse12 } from './support/openapi';
+import { TestServer } from './support/server';
+
+/**
+ * Feature levels between 384 and 420 that Stoa claims, each pinned by what a client sees and
+ * checked against Zulip 12's description (zulip-12.yaml).
+ */
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start({ webPublic: true });
+});
+after(() => server.close());
+
+/** Checks a response against Zulip 12's description of the request that produced it. */
+function valid12(method: string, path: string, response: ApiResponse): ApiResponse {
+  assertValidResponse12(method, `/api/v1${path}`, response.status, response.body);
+  return response;
+}
+
+function assertError(response: ApiResponse, status: number, msg: string): void {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.equal(response.body.result, 'error');
+  assert.equal(response.body.msg, msg);
+}
+
+describe('GET /users with user_ids (feature level 384)', () => {
+  test('answers only the users asked for, in ID order, deactivated ones included', async () => {
+    const first = await server.createUser('Ada Asked');
+    const second = await server.createUser('Bea Asked');
+    await server.createUser('Cy Not Asked');
+    assert.equal((await server.owner.delete(`/users/${second.userId}`)).status, 200);
+    const response = valid12('GET', '/users', await server.owner.get('/users', { user_ids: JSON.stringify([second.userId, first.userId, first.userId]) }));
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.deepEqual(
+      response.body.members.map((m: any) => [m.user_id, m.full_name, m.is_active]),
+      [
+        [first.userId, 'Ada Asked', true],
+        [second.userId, 'Bea Asked', false],
+      ],
+    );
+    const empty = valid12('GET', '/users', await server.owner.get('/users', { user_ids: '[]' }));
+    assert.deepEqual(empty.body.members, []);
+  });
+
+  test('without user_ids everyone is listed, as before', async () => {
+    const response = valid12('GET', '/users', await server.owner.get('/users'));
+    assert.ok(response.body.members.length >= 4);
+    assert.ok(response.body.members.some((m: any) => m.user_id === server.ownerId));
+  });
+
+  test('unknown IDs and malformed lists are refused', async () => {
+    const unknown = await server.owner.get('/users', { user_ids: JSON.stringify([server.ownerId, 999999]) });
+    assertError(unknown, 400, 'Invalid user ID: 999999');
+    assert.equal(unknown.body.code, 'BAD_REQUEST');
+    const notJson = await server.owner.get('/users', { user_ids: 'not json' });
+    assert.equal(notJson.status, 400, JSON.stringify(notJson.body));
+    assert.equal(notJson.body.result, 'error');
+    const notIntegers = await server.owner.get('/users', { user_ids: '["a"]' });
+    assert.equal(notIntegers.status, 400, JSON.stringify(notIntegers.body));
+    assert.equal(notIntegers.body.result, 'error');
+  });
+});
+
+describe('message_ids sorted ascending in events (feature level 393)', () => {
+  test('moving a topic sends update_message with its message_ids in increasing order', async () => {
+    const channel = await createChannel(server.owner);
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await sendMessage(server.owner, { type: 'stream', to: channel.name, topic: 'sorting', content: `m${i}` }));
+    const read = await listen12(server.owner, { event_types: ['update_message'] });
+    // Moving the topic from its newest message still moves (and names) every message.
+    const moved = await server.owner.patch(`/messages/${ids[3]}`, { topic: 'sorted', propagate_mode: 'change_all' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const [event] = (await read()).filter((e) => e.type === 'update_message');
+    assert.deepEqual(event.message_ids, ids);
+  });
+
+  test('deleting a topic sends delete_message with its message_ids in increasing order', async () => {
+    const channel = await createChannel(server.owner);
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await sendMessage(server.owner, { type: 'stream', to: channel.name, topic: 'gone', content: `m${i}` }));
+    const read = await listen12(server.owner, { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } });
+    const deleted = await server.owner.post(`/streams/${channel.id}/delete_topic`, { topic_name: 'gone' });
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    const events = (await read()).filter((e) => e.type === 'delete_message');
+    assert.deepEqual(events.flatMap((e) => e.message_ids), ids);
+    for (const event of events) assert.deepEqual(event.message_ids, [...event.message_ids].sort((a: number, b: number) => a - b));
+  });
+
+  test('moving to a private channel tells those who lose access, message_ids in increasing order', async () => {
+    const member = await server.createUser('Lou Loses Access');
+    const open = await createChannel(server.owner);
+    assert.equal((await member.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: open.name }]) })).status, 200);
+    const closed = await createChannel(server.owner, { invite_only: true });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await sendMessage(server.owner, { type: 'stream', to: open.name, topic: 'secret soon', content: `m${i}` }));
+    const read = await listen12(member, { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } });
+    const moved = await server.owner.patch(`/messages/${ids[2]}`, { stream_id: closed.id, propagate_mode: 'change_all' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const [event] = (await read()).filter((e) => e.type === 'delete_message');
+    assert.deepEqual(event.message_ids, ids);
+  });
+});
+
+async function createGroup(members: number[]): Promise<number> {
+  const created = await server.owner.post('/user_groups/create', { name: uniqueName('group'), description: 'a group', members: JSON.stringify(members) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.group_id as number;
+}
+
+async function deactivateGroup(groupId: number): Promise<void> {
+  const response = await server.owner.post(`/user_groups/${groupId}/deactivate`);
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+}
+
+async function groupById(client: Client, groupId: number): Promise<Record<string, any>> {
+  const response = await client.get('/user_groups', { include_deactivated_groups: true });
+  return response.body.user_groups.find((g: any) => g.id === groupId);
+}
+
+describe('deactivated user groups (feature levels 386 and 391)', () => {
+  test('PATCH with deactivated=false reactivates a group, with the event Zulip sends', async () => {
+    const groupId = await createGroup([server.ownerId]);
+    await deactivateGroup(groupId);
+    const aware = await listen12(server.owner, { event_types: ['user_group'], client_capabilities: { include_deactivated_groups: true } });
+    const unaware = await listen12(server.owner, { event_types: ['user_group'] });
+    const response = valid12('PATCH', `/user_groups/${groupId}`, await server.owner.patch(`/user_groups/${groupId}`, { deactivated: false }));
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.deepEqual(await aware(), [{ type: 'user_group', op: 'update', group_id: groupId, data: { deactivated: false } }]);
+    // A client that dropped the group when it was deactivated gets it back whole.
+    const [added] = await unaware();
+    assert.equal(added.op, 'add');
+    assert.equal(added.group.id, groupId);
+    assert.equal(added.group.deactivated, false);
+    assert.equal((await groupById(server.owner, groupId)).deactivated, false);
+    const listed = await server.owner.get('/user_groups');
+    assert.ok(listed.body.user_groups.some((g: any) => g.id === groupId), 'listed among active groups again');
+  });
+
+  test('members and subgroups of a deactivated group can be added and removed', async () => {
+    const member = await server.createUser('Deb Deactivated Group');
+    const groupId = await createGroup([server.ownerId]);
+    const subgroupId = await createGroup([member.userId]);
+    await deactivateGroup(groupId);
+    const added = await server.owner.post(`/user_groups/${groupId}/members`, { add: JSON.stringify([member.userId]) });
+    valid12('POST', `/user_groups/${groupId}/members`, added);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const removed = await server.owner.post(`/user_groups/${groupId}/members`, { delete: JSON.stringify([server.ownerId]) });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    const withSubgroup = await server.owner.post(`/user_groups/${groupId}/subgroups`, { add: JSON.stringify([subgroupId]) });
+    valid12('POST', `/user_groups/${groupId}/subgroups`, withSubgroup);
+    assert.equal(withSubgroup.status, 200, JSON.stringify(withSubgroup.body));
+    let group = await groupById(server.owner, groupId);
+    assert.equal(group.deactivated, true);
+    assert.deepEqual(group.members, [member.userId]);
+    assert.deepEqual(group.direct_subgroup_ids, [subgroupId]);
+    const withoutSubgroup = await server.owner.post(`/user_groups/${groupId}/subgroups`, { delete: JSON.stringify([subgroupId]) });
+    assert.equal(withoutSubgroup.status, 200, JSON.stringify(withoutSubgroup.body));
+    group = await groupById(server.owner, groupId);
+    assert.deepEqual(group.direct_subgroup_ids, []);
+  });
+});
+
+describe('GET /users for spectators (feature level 387)', () => {
+  /** A browser with no cookies at all: a spectator. */
+  const spectator = () => new Browser(server.url);
+
+  test('refused while the organization has no public access', async () => {
+    assert.equal((await server.owner.patch('/realm', { enable_spectator_access: false })).status, 200);
+    const response = await spectator().get('/users');
+    assertError(response, 401, 'Not logged in: API authentication or user session required');
+  });
+
+  test('answered, as a spectator sees people, once public access is on', async () => {
+    assert.equal((await server.owner.patch('/realm', { enable_spectator_access: true })).status, 200);
+    await createChannel(server.owner, { is_web_public: true });
+    const response = await spectator().get('/users', { include_custom_profile_fields: true, client_gravatar: true });
+    valid12('GET', '/users', response);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const owner = response.body.members.find((m: any) => m.user_id === server.ownerId);
+    assert.ok(owner, 'the owner is listed');
+    assert.equal(owner.delivery_email, null, 'no real emails for spectators');
+    assert.equal(owner.profile_data, undefined, 'no custom profile fields for spectators');
+    assert.equal(typeof owner.avatar_url, 'string', 'avatars as URLs');
+    const asked = await spectator().get('/users', { user_ids: JSON.stringify([server.ownerId]) });
+    assert.deepEqual(asked.body.members.map((m: any) => m.user_id), [server.ownerId]);
+    // The same list register gives a spectator.
+    const registered = await spectator().post('/register', { fetch_event_types: JSON.stringify(['realm_user']) });
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    const everyone = [...registered.body.realm_users, ...registered.body.realm_non_active_users].map((m: any) => m.user_id).sort((a: number, b: number) => a - b);
+    assert.deepEqual(response.body.members.map((m: any) => m.user_id), everyone);
+  });
+
+  test('still needs credentials under /api/v1', async () => {
+    const response = await fetch(`${server.url}/api/v1/users`);
+    assert.equal(response.status, 401);
+  });
+});
