@@ -203,3 +203,23 @@ describe('GET /users for spectators (feature level 387)', () => {
     assert.equal(response.status, 401);
   });
 });
+
+describe('realm_incoming_webhook_bots in register (feature level 403)', () => {
+  test('is answered for its fetch type, each integration with url_options and config_options', async () => {
+    const response = await server.owner.post('/register', { fetch_event_types: JSON.stringify(['realm_incoming_webhook_bots']) });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const integrations = response.body.realm_incoming_webhook_bots;
+    assert.ok(Array.isArray(integrations));
+    const { result, msg, queue_id, last_event_id, zulip_version, zulip_feature_level, zulip_merge_base } = response.body;
+    assertValidResponse12('POST', '/api/v1/register', 200, {
+      result, msg, queue_id, last_event_id, zulip_version, zulip_feature_level, zulip_merge_base, realm_incoming_webhook_bots: integrations,
+    });
+    // Stoa receives no third-party webhooks yet: none are offered, and none lack the level-403 shape.
+    for (const integration of integrations) {
+      assert.ok(Array.isArray(integration.url_options));
+      assert.ok(Array.isArray(integration.config_options));
+    }
+    const others = await server.owner.post('/register', { fetch_event_types: JSON.stringify(['realm_bot']) });
+    assert.equal(others.body.realm_incoming_webhook_bots, undefined, 'only when asked for');
+  });
+});
