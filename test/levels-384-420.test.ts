@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import sodium from 'libsodium-wrappers';
+import { backgroundSettled } from '../lib/push/background';
 import { Browser } from './support/browser';
 import type { ApiResponse, Client } from './support/client';
 import { createChannel, uniqueName } from './support/channels';
 import { listen12 } from './support/events';
 import { sendMessage } from './support/messages';
 import { assertValidResponse12 } from './support/openapi';
+import { TestRelay } from './support/relay';
 import { TestServer } from './support/server';
 
 /**
@@ -221,5 +224,104 @@ describe('realm_incoming_webhook_bots in register (feature level 403)', () => {
     }
     const others = await server.owner.post('/register', { fetch_event_types: JSON.stringify(['realm_bot']) });
     assert.equal(others.body.realm_incoming_webhook_bots, undefined, 'only when asked for');
+  });
+});
+
+describe('push notification payloads (feature level 413)', () => {
+  let relay: TestRelay;
+  let pushServer: TestServer;
+  before(async () => {
+    await sodium.ready;
+    relay = await TestRelay.start();
+    pushServer = await TestServer.start({ pushRelay: relay.url });
+  });
+  after(async () => {
+    await pushServer.close();
+    await relay.close();
+  });
+
+  test('APNs payloads carry no server or realm_id, FCM message payloads no content_truncated', async () => {
+    const [sender, recipient] = [await pushServer.createUser('Ann Apple'), await pushServer.createUser('Ben Both')];
+    await recipient.post('/users/me/apns_device_token', { token: 'c0ffee00c0ffee00c0ffee00c0ffee00', appid: 'org.zulip.Zulip' });
+    await recipient.post('/users/me/android_gcm_reg_id', { token: 'ben-phone' });
+    const before = relay.to('push/notify').length;
+    const long = 'word '.repeat(100).trim();
+    assert.equal((await sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId]), content: long })).status, 200);
+    await backgroundSettled(pushServer.stoa);
+    const [{ body }] = relay.to('push/notify').slice(before);
+    const zulip = body.apns_payload.custom.zulip;
+    assert.equal(zulip.sender_id, sender.userId);
+    assert.ok(!('server' in zulip) && !('realm_id' in zulip), JSON.stringify(zulip));
+    assert.equal(body.gcm_payload.event, 'message');
+    assert.ok(!('content_truncated' in body.gcm_payload), JSON.stringify(body.gcm_payload));
+    assert.ok(body.gcm_payload.content.endsWith('...'), 'a long message is still cut');
+    assert.ok(body.gcm_payload.content.length <= 200);
+  });
+
+  test('end-to-end-encrypted message payloads have the documented format, group mentions named', async () => {
+    const sender = await pushServer.createUser('Cleo Channel');
+    const recipient = await pushServer.createUser('Dora Device');
+    const keys = sodium.crypto_box_keypair();
+    const device = {
+      token_kind: 'fcm',
+      push_account_id: 413,
+      push_public_key: sodium.to_base64(keys.publicKey, sodium.base64_variants.ORIGINAL),
+      bouncer_public_key: 'relay-key-1',
+      encrypted_push_registration: 'sealed-for-the-relay',
+    };
+    assert.equal((await recipient.post('/mobile_push/register', device)).status, 200);
+    await backgroundSettled(pushServer.stoa);
+    const opened = async (send: () => Promise<ApiResponse>) => {
+      const before = relay.to('push/e2ee/notify').length;
+      const sent = await send();
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+      await backgroundSettled(pushServer.stoa);
+      const notified = relay.to('push/e2ee/notify').slice(before);
+      assert.equal(notified.length, 1);
+      const [request] = notified[0].body.push_requests;
+      const text = sodium.crypto_box_seal_open(sodium.from_base64(request.encrypted_data, sodium.base64_variants.ORIGINAL), keys.publicKey, keys.privateKey, 'text');
+      return JSON.parse(text);
+    };
+    const small = await pushServer.owner.post('/user_groups/create', { name: uniqueName('small'), description: 's', members: JSON.stringify([recipient.userId]) });
+    const big = await pushServer.owner.post('/user_groups/create', {
+      name: uniqueName('big'),
+      description: 'b',
+      members: JSON.stringify([recipient.userId, sender.userId, pushServer.ownerId]),
+    });
+    const smallName = (await pushServer.owner.get('/user_groups')).body.user_groups.find((g: any) => g.id === small.body.group_id).name;
+    const bigName = (await pushServer.owner.get('/user_groups')).body.user_groups.find((g: any) => g.id === big.body.group_id).name;
+    const channel = await createChannel(pushServer.owner, { principals: JSON.stringify([sender.userId, recipient.userId]) });
+
+    const byGroup = await opened(() =>
+      sender.post('/messages', { type: 'stream', to: channel.name, topic: 'groups', content: `@*${bigName}* and @*${smallName}* look` }),
+    );
+    assert.deepEqual({ ...byGroup, time: 0, sender_avatar_url: '' }, {
+      type: 'message',
+      realm_url: pushServer.url,
+      realm_name: 'Stoa',
+      user_id: recipient.userId,
+      sender_id: sender.userId,
+      sender_full_name: 'Cleo Channel',
+      sender_avatar_url: '',
+      message_id: byGroup.message_id,
+      time: 0,
+      content: `@${bigName} and @${smallName} look`,
+      recipient_type: 'channel',
+      channel_id: channel.id,
+      channel_name: channel.name,
+      topic: 'groups',
+      mentioned_user_group_id: small.body.group_id,
+      mentioned_user_group_name: smallName,
+    });
+    const byName = await opened(() =>
+      sender.post('/messages', { type: 'stream', to: channel.name, topic: 'groups', content: `@**Dora Device** and @*${smallName}*` }),
+    );
+    assert.ok(!('mentioned_user_group_id' in byName) && !('mentioned_user_group_name' in byName), 'a mention by name comes first');
+    const direct = await opened(() =>
+      sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId, pushServer.ownerId]), content: 'all three' }),
+    );
+    assert.equal(direct.recipient_type, 'direct');
+    assert.equal(direct.pm_users, [sender.userId, recipient.userId, pushServer.ownerId].sort((a, b) => a - b).join(','));
+    assert.ok(!('mentioned_user_group_id' in direct));
   });
 });
