@@ -1,5 +1,5 @@
 import { alertWordsState } from '../alert-words/views';
-import { realmBotsState } from '../bots/state';
+import { incomingWebhookBotsState, realmBotsState } from '../bots/state';
 import { devicesState } from '../devices/views';
 import { draftsState } from '../drafts/state';
 import { channelFoldersState } from '../channels/folders';
@@ -52,6 +52,7 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   realm_domains: realmDomainsState,
   realm_emoji: realmEmojiState,
   realm_bot: realmBotsState,
+  realm_incoming_webhook_bots: incomingWebhookBotsState,
   realm_user_groups: userGroupsState,
   realm_user_settings_defaults: realmUserSettingsDefaultsState,
   realm_linkifiers: realmLinkifiersState,

@@ -376,7 +376,7 @@ function moveBetweenChannels(
   for (const [userId, ids] of lost) {
     sendEvent(
       stoa,
-      { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: origin.id, topic: moved[0].topic },
+      { type: 'delete_message', message_ids: [...ids].sort((a, b) => a - b), message_type: 'stream', stream_id: origin.id, topic: moved[0].topic },
       [userId],
     );
   }

@@ -218,6 +218,9 @@ export function prepareMessageQueries(db: Statements) {
   const firstInTopic = db.prepare<[number, string], { id: number | null }>(
     'SELECT min(id) AS id FROM messages WHERE recipient_id = ? AND topic_key = ?',
   );
+  const latestInTopic = db.prepare<[number, string], { id: number | null }>(
+    'SELECT max(id) AS id FROM messages WHERE recipient_id = ? AND topic_key = ?',
+  );
   const topicIn = db.prepare<[number, string], { found: 1 }>('SELECT 1 AS found FROM messages WHERE recipient_id = ? AND topic_key = ? LIMIT 1');
   const namedTopicIn = db.prepare<[number], { found: 1 }>("SELECT 1 AS found FROM messages WHERE recipient_id = ? AND topic <> '' LIMIT 1");
   const firstIn = db.prepare<[number], { id: number | null }>('SELECT min(id) AS id FROM messages WHERE recipient_id = ?');
@@ -321,6 +324,7 @@ export function prepareMessageQueries(db: Statements) {
       deleteMessage.run(id);
     },
     firstInTopic: (recipientId: number, topic: string) => firstInTopic.get(recipientId, topicKey(topic))?.id ?? undefined,
+    latestInTopic: (recipientId: number, topic: string) => latestInTopic.get(recipientId, topicKey(topic))?.id ?? undefined,
     /** Whether any message of the channel is in a topic other than the empty one. */
     hasNamedTopic: (recipientId: number) => namedTopicIn.get(recipientId) !== undefined,
     /** Whether the channel has a message in this topic (in any spelling). */

@@ -21,7 +21,8 @@ function contextFor(stoa: Stoa, author: UserRow | undefined, alertWords: readonl
     topicLinkMessageId: (channelId, topic) => {
       const channel = stoa.channels.byId(channelId);
       if (!channel || !author || !canReadChannelHistory(stoa, author, channel)) return null;
-      return stoa.messages.firstInTopic(channel.recipient_id, topic) ?? null;
+      // The topic's latest message, as Zulip links topics from feature level 400.
+      return stoa.messages.latestInTopic(channel.recipient_id, topic) ?? null;
     },
   };
 }

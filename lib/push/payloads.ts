@@ -42,9 +42,9 @@ export function plainText(html: string): string {
     .trim();
 }
 
-function truncated(text: string): { content: string; content_truncated: boolean } {
-  if (text.length <= MAX_CONTENT_LENGTH) return { content: text, content_truncated: false };
-  return { content: `${text.slice(0, MAX_CONTENT_LENGTH - 3)}...`, content_truncated: true };
+/** The text as a notification shows it; whether it was cut is no longer sent (level 413). */
+function truncated(text: string): string {
+  return text.length <= MAX_CONTENT_LENGTH ? text : `${text.slice(0, MAX_CONTENT_LENGTH - 3)}...`;
 }
 
 function conversationFields(notice: Notice): Record<string, unknown> {
@@ -95,7 +95,7 @@ export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) 
   const text = realmSetting(stoa, 'realm_require_e2ee_push_notifications') ? 'New message' : plainText(message.rendered_content);
   const group = message.stream_id !== null || notice.directUserIds.length > 2;
   const apns = {
-    alert: { title: title(notice, stoa), subtitle: group ? `${shown.fullName}:` : '', body: truncated(text).content },
+    alert: { title: title(notice, stoa), subtitle: group ? `${shown.fullName}:` : '', body: truncated(text) },
     sound: 'default',
     badge: 0,
     custom: { zulip: { ...realmFields(stoa, recipient), ...senderFields, message_ids: [message.id] } },
@@ -105,11 +105,29 @@ export function messagePayloads(stoa: Stoa, recipient: UserRow, notice: Notice) 
     ...senderFields,
     event: 'message',
     zulip_message_id: message.id,
-    ...truncated(text),
+    content: truncated(text),
     sender_full_name: shown.fullName,
     sender_avatar_url: shown.avatarUrl,
   };
   return { apns, gcm };
+}
+
+/**
+ * The group whose mention notified the recipient of a channel message: none when they were
+ * mentioned by name (that comes first), else the smallest mentioned group they belong to, as
+ * Zulip names it. Silent mentions notify nobody and are skipped.
+ */
+function mentionedGroupOf(stoa: Stoa, recipient: UserRow, message: MessageRow): { id: number; name: string } | null {
+  if (message.stream_id === null) return null;
+  const html = message.rendered_content;
+  if (html.includes(`<span class="user-mention" data-user-id="${recipient.id}">`)) return null;
+  const groups = [...html.matchAll(/<span class="user-group-mention" data-user-group-id="(\d+)">/g)]
+    .map(([, id]) => stoa.groups.byId(Number(id)))
+    .filter((group) => group !== undefined && group.name !== null)
+    .map((group) => ({ id: group!.id, name: group!.name!, members: stoa.groups.recursiveMemberIds(group!.id) }))
+    .filter((group) => group.members.includes(recipient.id))
+    .sort((a, b) => a.members.length - b.members.length || a.id - b.id);
+  return groups.length > 0 ? { id: groups[0].id, name: groups[0].name } : null;
 }
 
 /** The end-to-end-encrypted payload: the whole notification, readable only on the device. */
@@ -131,6 +149,8 @@ export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: 
   };
   if (message.stream_id !== null) {
     Object.assign(payload, { recipient_type: 'channel', channel_id: message.stream_id, channel_name: notice.channelName, topic: message.topic });
+    const group = mentionedGroupOf(stoa, recipient, message);
+    if (group) Object.assign(payload, { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name });
   } else {
     payload.recipient_type = 'direct';
     if (notice.directUserIds.length > 2) payload.pm_users = notice.directUserIds.join(',');
