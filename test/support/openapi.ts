@@ -816,8 +816,9 @@ function decodeSegment(segment: string): string {
  */
 function fit(route: Route, segments: string[]): number[] | undefined {
   const last = route.segments.at(-1);
-  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is "4e/m2A3.../zulip.txt").
-  const restOfPath = last !== undefined && 'param' in last && last.param === 'filename';
+  // An upload's {filename} is the rest of its path, slashes and all (zulip.yaml's example is
+  // "4e/m2A3.../zulip.txt"), as is a navigation view's {fragment} ("narrow/is/alerted").
+  const restOfPath = last !== undefined && 'param' in last && (last.param === 'filename' || last.param === 'fragment');
   if (restOfPath ? segments.length < route.segments.length : route.segments.length !== segments.length) return undefined;
   const scores: number[] = [];
   for (const [index, part] of route.segments.entries()) {
