@@ -65,8 +65,14 @@ describe('PATCH /settings', () => {
     const after = await user.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });
     for (const [name, value] of Object.entries(changes)) assert.equal(after.body.user_settings[name], value, name);
 
+    // Clients at the level Stoa claims (420) still name the view 'recent_topics'; it is kept as 'recent'.
+    await user.patch('/settings', { web_home_view: 'inbox' });
+    assert.equal((await user.patch('/settings', { web_home_view: 'recent_topics' })).status, 200);
+    const renamed = await user.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });
+    assert.equal(renamed.body.user_settings.web_home_view, 'recent');
+
     for (const [params, msg] of [
-      [{ web_home_view: 'recent_topics' }, 'Invalid web_home_view'],
+      [{ web_home_view: 'recent_conversations' }, 'Invalid web_home_view'],
       [{ resolved_topic_notice_auto_read_policy: 'sometimes' }, 'Invalid resolved_topic_notice_auto_read_policy'],
     ] as const) {
       const refused = await user.patch('/settings', params);

@@ -110,7 +110,9 @@ export const USER_SETTINGS: readonly UserSettingDef[] = [
   // The Recent conversations view was 'recent_topics' before feature level 454.
   {
     name: 'web_home_view',
-    schema: oneOfStrings('recent', 'inbox', 'all_messages'),
+    // 'recent_topics' is the Recent conversations view's name before level 454; clients at
+    // the level Stoa claims still send it, and it is stored as 'recent'.
+    schema: oneOfStrings('recent', 'recent_topics', 'inbox', 'all_messages'),
     default: 'inbox',
   },
   { name: 'web_escape_navigates_to_home_view', schema: bool, default: true },
@@ -205,8 +207,8 @@ export const USER_SETTINGS_EXTRAS: Record<string, unknown> = {
 };
 
 /**
- * A setting's value as Zulip 12 spells it, for values written by older servers (an import):
- * the Recent conversations home view was 'recent_topics' before feature level 454.
+ * A setting's value as Zulip 12 spells it, for values written by older servers (an import) or
+ * older clients: the Recent conversations home view was 'recent_topics' before feature level 454.
  */
 export function currentSettingValue(name: string, value: unknown): unknown {
   return name === 'web_home_view' && value === 'recent_topics' ? 'recent' : value;

@@ -12,7 +12,7 @@ import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
 import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, regenerateOwnApiKey, resetAvatar } from './actions';
-import { isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
+import { currentSettingValue, isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
 import {
   changeFullName,
   changeRealmUserSettingsDefaults,
@@ -211,10 +211,11 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
   params: { properties: SETTINGS_PARAMS },
   view: async ({ stoa, user, params, req }) => {
     const { full_name, email, old_password, new_password, ...rest } = params;
-    const settings = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<
-      string,
-      SettingValue
-    >;
+    const settings = Object.fromEntries(
+      Object.entries(rest)
+        .filter(([, v]) => v !== undefined)
+        .map(([name, value]) => [name, currentSettingValue(name, value)]),
+    ) as Record<string, SettingValue>;
     for (const [name, value] of Object.entries(settings)) checkSetting(name, value);
 
     let fullName: string | undefined;

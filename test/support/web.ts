@@ -3,14 +3,8 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium, newContext, NO_CHROMIUM } from './chromium';
 import { TestServer, type TestServerOptions } from './server';
 
-/**
- * Answers the client expects and handles: no session before logging in, no --dev login list
- * ("DevAuthBackend not enabled.", 400, as Zulip answers).
- */
-const EXPECTED_REFUSALS: Array<[number, RegExp]> = [
-  [401, /^\/accounts\/session$/],
-  [400, /^\/api\/v1\/dev_list_users$/],
-];
+/** Answers the client expects and handles: no session before logging in. */
+const EXPECTED_REFUSALS: Array<[number, RegExp]> = [[401, /^\/accounts\/session$/]];
 
 /** A person using the web client in a browser context of their own (their own cookies). */
 export interface WebUser {

@@ -27,10 +27,13 @@ interface DevUser {
 function DevLogin({ onError }: { onError: (message: string) => void }) {
   const [people, setPeople] = useState<DevUser[] | null>(null);
   useEffect(() => {
-    get<{ direct_admins: DevUser[]; direct_users: DevUser[] }>('/api/v1/dev_list_users').then(
-      (answer) => setPeople([...answer.direct_admins, ...answer.direct_users]),
-      () => setPeople(null),
-    );
+    // Asked only of a server that says it has the development login, so others see no refusal.
+    get<{ authentication_methods: { dev?: boolean } }>('/api/v1/server_settings')
+      .then((settings) => (settings.authentication_methods.dev ? get<{ direct_admins: DevUser[]; direct_users: DevUser[] }>('/api/v1/dev_list_users') : null))
+      .then(
+        (answer) => setPeople(answer ? [...answer.direct_admins, ...answer.direct_users] : null),
+        () => setPeople(null),
+      );
   }, []);
   if (!people || people.length === 0) return null;
   const logIn = async (email: string) => {
