@@ -497,22 +497,6 @@ describe('data exports in Zulip format', () => {
     // Private data of people who did not consent stays behind.
     assert.ok(realm.zerver_subscription.every((s: Row) => [fixture.ownerId, fixture.member.userId].includes(s.user_profile) || s.color === '#c2c2c2'));
 
-    // Deleting it removes the tarball and keeps the row, marked deleted, as on Zulip.
-    const refusal = async (response: Promise<{ status: number; body: any }>) => {
-      const { status, body } = await response;
-      assert.equal(status, 400, JSON.stringify(body));
-      return body.msg;
-    };
-    assert.equal(await refusal(fixture.member.delete(`/export/realm/${created.id}`)), 'Must be an organization administrator');
-    assert.equal(await refusal(owner.delete('/export/realm/999999')), 'Invalid data export ID');
-    ok(await owner.delete(`/export/realm/${created.id}`), 'delete');
-    const deleted = ok(await owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
-    assert.equal(typeof deleted.deleted_timestamp, 'number');
-    assert.equal(deleted.export_url, null);
-    assert.ok((await events()).some((e) => e.type === 'realm_export' && e.exports.some((x: Row) => x.id === created.id && x.deleted_timestamp)));
-    for (let i = 0; i < 50 && (await owner.download(urlPath)).status !== 404; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal((await owner.download(urlPath)).status, 404);
-    assert.equal(await refusal(owner.delete(`/export/realm/${created.id}`)), 'Export already deleted');
   });
 
   test('a public export has public channels only and nobody\'s private data', async () => {
@@ -591,6 +575,45 @@ describe('data exports in Zulip format', () => {
     const refused = await server.owner.post('/export/realm', {});
     assert.equal(refused.status, 400);
     assert.equal(refused.body.msg, 'Exceeded rate limit.');
+  });
+});
+
+describe('deleting a data export', () => {
+  test('removes the tarball and keeps the row, marked deleted, as on Zulip, also after a restart', async () => {
+    const server = await TestServer.start();
+    try {
+      const owner = server.owner;
+      const member = await server.createUser();
+      const created = ok(await owner.post('/export/realm', { export_type: 1 }), 'export');
+      let done: Row | undefined;
+      for (let i = 0; i < 200 && !done; i++) {
+        done = ok(await owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id && !e.pending);
+        if (!done) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(done?.export_url, 'the export finished');
+      const urlPath = new URL(done.export_url).pathname;
+      const events = await listen(owner, { event_types: ['realm_export'] });
+      const refusal = async (response: Promise<{ status: number; body: any }>) => {
+        const { status, body } = await response;
+        assert.equal(status, 400, JSON.stringify(body));
+        return body.msg;
+      };
+      assert.equal(await refusal(member.delete(`/export/realm/${created.id}`)), 'Must be an organization administrator');
+      assert.equal(await refusal(owner.delete('/export/realm/999999')), 'Invalid data export ID');
+      ok(await owner.delete(`/export/realm/${created.id}`), 'delete');
+      const deleted = ok(await owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
+      assert.equal(typeof deleted.deleted_timestamp, 'number');
+      assert.equal(deleted.export_url, null);
+      assert.ok((await events()).some((e) => e.type === 'realm_export' && e.exports.some((x: Row) => x.id === created.id && x.deleted_timestamp)));
+      for (let i = 0; i < 50 && (await owner.download(urlPath)).status !== 404; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal((await owner.download(urlPath)).status, 404);
+      assert.equal(await refusal(owner.delete(`/export/realm/${created.id}`)), 'Export already deleted');
+      await server.restart();
+      const after = ok(await server.owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
+      assert.equal(typeof after.deleted_timestamp, 'number');
+    } finally {
+      await server.close();
+    }
   });
 });
 
