@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { lazyStatements, type Db, type Statements } from './db';
 import { prepareDefaultStreamGroupQueries } from './default-stream-groups/queries';
 import { prepareDraftQueries } from './drafts/queries';
-import { prepareOnboardingQueries } from './onboarding/steps';
+import { prepareOnboardingQueries } from './onboarding/queries';
 import { prepareExportQueries } from './export/queries';
 import { EventQueues, type Deliverable, type EventQueuesOptions } from './events/queues';
 import { prepareGroupQueries } from './groups/queries';

@@ -1,4 +1,3 @@
-import type { Statements } from '../db';
 import type { StateContext } from '../events/state-context';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
@@ -21,17 +20,6 @@ const ONE_TIME_NOTICES = [
   'intro_resolve_topic',
   'navigation_tour_video',
 ] as const;
-
-export function prepareOnboardingQueries(db: Statements) {
-  const seen = db.prepare<[number], { step: string }>('SELECT step FROM onboarding_steps_seen WHERE user_id = ?');
-  const markSeen = db.prepare<[number, string, number]>(
-    'INSERT INTO onboarding_steps_seen (user_id, step, timestamp) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-  );
-  return {
-    seen: (userId: number) => new Set(seen.all(userId).map((row) => row.step)),
-    markSeen: (userId: number, step: string, timestamp: number) => void markSeen.run(userId, step, timestamp),
-  };
-}
 
 /** The notices the user has yet to see, in Zulip's order. */
 function nextSteps(stoa: Stoa, userId: number): Array<{ type: string; name: string }> {
