@@ -177,8 +177,8 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     await check(`${theme} keyboard shortcuts`);
     await page.keyboard.press('Escape');
-    await page.keyboard.press('/');
-    await page.keyboard.type('sender:');
+    // The suggestions are what is checked here; `/` itself is pinned by the keyboard test.
+    await page.getByRole('searchbox', { name: 'Search messages' }).fill('sender:');
     await page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option').first().waitFor();
     await check(`${theme} search suggestions`);
     await page.keyboard.press('Escape');
