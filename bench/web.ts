@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
 
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${server.url}/login#feed`);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < LOADS; i++) {
       const cold = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const coldPage = await cold.newPage();
-      await coldPage.goto(`${server.url}/login`);
+      await coldPage.goto(`${server.url}/login#feed`);
       await coldPage.getByLabel('Email').fill(EMAIL);
       await coldPage.getByLabel('Password').fill(PASSWORD);
       const t = performance.now();
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       const reopened = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: signedIn });
       const reopenedPage = await reopened.newPage();
       await reopenedPage.addInitScript(NOTE_FIRST_MESSAGE);
-      await reopenedPage.goto(`${server.url}/`);
+      await reopenedPage.goto(`${server.url}/#feed`);
       await reopenedPage.locator('.message-row').first().waitFor();
       await reopenedPage.getByRole('button', { name: /^New message/ }).waitFor();
       coldOpens.push((await reopenedPage.evaluate('window.firstMessageAt')) as number);
