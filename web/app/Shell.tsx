@@ -157,7 +157,6 @@ export function Shell() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   // At phone width the people are a panel of their own, opened from the top bar.
   const [peopleOpen, setPeopleOpen] = useState(false);
-  const searchRef = useRef<HTMLInputElement>(null);
   const menuRef = useRef<HTMLUListElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
 
@@ -229,7 +228,7 @@ export function Shell() {
         <a class="realm-name" href={homeHash()}>
           {realm.value.name}
         </a>
-        <SearchBox inputRef={searchRef} />
+        <SearchBox />
         {!connected.value && (
           <span class="offline" role="status">
             Reconnecting…

@@ -1,6 +1,5 @@
-import type { RefObject } from 'preact';
 import { signal } from '@preact/signals';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { goToNarrow, view } from '../app/nav';
 import { parseSearch, searchText } from '../app/narrow';
 import { loadTopics } from '../live';
@@ -38,17 +37,33 @@ export function resolveNames(terms: NarrowTerm[]): NarrowTerm[] | Error {
   return resolved;
 }
 
-/** Asked for by `/`: the box takes the focus, ready for another term after the open narrow's. */
-const focusRequest = signal(0);
+/** What the box holds; a signal so that `/` can change it and move the focus in the same keystroke. */
+const query = signal('');
+let searchInput: HTMLInputElement | null = null;
 
+/**
+ * Asked for by `/`: the box takes the focus at once, ready for another term after the open narrow's.
+ * It happens synchronously, so the keys typed straight after `/` land in the box, not on the page.
+ */
 export function focusSearchBox(): void {
-  focusRequest.value++;
+  const text = query.value;
+  if (text && !text.endsWith(' ')) {
+    query.value = `${text} `;
+    if (searchInput) searchInput.value = query.value;
+  }
+  searchInput?.focus();
 }
 
 /** The search box of the top bar, with suggestions while typing; it shows the open narrow. */
-export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement | null> }) {
-  const [query, setQuery] = useState('');
+export function SearchBox() {
+  const inputRef = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
+  // Leaving the box closes the list a moment later (a click on a suggestion lands first);
+  // coming back before then keeps it open.
+  const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const setQuery = (text: string) => {
+    query.value = text;
+  };
   const [active, setActive] = useState(-1);
   const [problem, setProblem] = useState('');
   // Topics fetched for suggestions redraw the list.
@@ -62,15 +77,17 @@ export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement |
   }, [terms, showingNarrow]);
 
   useEffect(() => {
-    if (focusRequest.value === 0) return;
-    setQuery((text) => (text && !text.endsWith(' ') ? `${text} ` : text));
-    inputRef.current?.focus();
-  }, [focusRequest.value]);
+    searchInput = inputRef.current;
+    return () => {
+      searchInput = null;
+      clearTimeout(closing.current);
+    };
+  }, []);
 
   const wantTopics = (channelId: number) => {
     if (!topics.value.has(channelId)) void loadTopics(channelId).catch(() => undefined);
   };
-  const suggestions: Suggestion[] = open ? suggest(query, terms, wantTopics) : [];
+  const suggestions: Suggestion[] = open ? suggest(query.value, terms, wantTopics) : [];
   const shown = suggestions.length > 0;
 
   const search = (text: string) => {
@@ -119,7 +136,7 @@ export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement |
       onSubmit={(e) => {
         e.preventDefault();
         if (active >= 0 && active < suggestions.length) choose(suggestions[active]);
-        else search(query);
+        else search(query.value);
       }}
     >
       <input
@@ -132,9 +149,14 @@ export function SearchBox({ inputRef }: { inputRef: RefObject<HTMLInputElement |
         aria-describedby={problem ? 'search-problem' : undefined}
         autoComplete="off"
         placeholder="Search (channel:, topic:, sender:, is:, has:, words)"
-        value={query}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        value={query.value}
+        onFocus={() => {
+          clearTimeout(closing.current);
+          setOpen(true);
+        }}
+        onBlur={() => {
+          closing.current = setTimeout(() => setOpen(false), 150);
+        }}
         onInput={(e) => {
           setQuery(e.currentTarget.value);
           setOpen(true);
