@@ -136,13 +136,13 @@ for (const viewport of VIEWPORTS) {
       const sub = await ownSubscription(id);
       return sub.pin_to_top === true && sub.is_muted === true && sub.email_notifications === true;
     }, 'the personal settings are saved');
+    await page.screenshot({ path: `/tmp/channel-settings-personal-${size}.png` });
     // The sidebar's swatch takes the colour at once.
     const toggle = page.getByRole('button', { name: 'Show channels' });
     if (await toggle.isVisible()) await toggle.click();
     const swatch = page.locator('.sidebar-channel', { hasText: name }).locator('.channel-swatch');
     await waitUntil(async () => (await swatch.getAttribute('style'))?.includes('rgb(170, 51, 85)') === true, 'the swatch shows the colour');
     if (await toggle.isVisible()) await toggle.click();
-    await page.screenshot({ path: `/tmp/channel-settings-personal-${size}.png` });
     await page.getByRole('button', { name: 'Reset to my general settings' }).click();
     await waitUntil(async () => (await ownSubscription(id)).email_notifications === false, 'the override is reset');
     assert.deepEqual(admin.problems, []);

@@ -8,6 +8,8 @@ const CSS = `
 .channel-settings form, .channel-settings fieldset, .channel-settings section { max-width: 620px; }
 .channel-settings fieldset { display: flex; flex-direction: column; gap: 10px; margin-top: 12px; }
 .channel-settings fieldset:disabled { opacity: 0.85; }
+.channel-settings > h2 { margin: 16px 16px 0; }
+.channel-settings form > button, .channel-settings fieldset > button { align-self: flex-start; }
 .channel-settings .privacy-option { flex-wrap: wrap; }
 .channel-settings .privacy-option .hint { flex-basis: 100%; margin: 0 0 0 24px; color: var(--text-soft); font-size: 13px; }
 .channel-settings .archived-note { padding: 8px 10px; border-radius: 6px; background: var(--bg-mention); }
@@ -17,13 +19,15 @@ const CSS = `
 .channel-settings .personal-settings > *, .channel-settings .subscribers > * { width: 100%; }
 .channel-settings .personal-settings > button, .channel-settings .subscribers > a { width: auto; }
 .channel-settings input[type='color'] { width: 44px; height: 32px; padding: 2px; }
-.channel-settings .add-subscribers { flex-direction: row !important; align-items: flex-end; }
+.channel-settings form.add-subscribers { flex-direction: row; align-items: flex-end; }
 .channel-settings .add-subscribers label { flex: 1; }
 .channel-settings .subscriber { display: flex; align-items: center; gap: 8px; min-width: 0; }
 .channel-settings .subscriber small { color: var(--text-soft); overflow-wrap: anywhere; }
-.channel-settings .hint { color: var(--text-soft); font-size: 13px; margin: 0; }
+.channel-settings .hint { color: var(--text-soft); font-size: 13px; }
+.channel-settings section .hint, .channel-settings fieldset .hint { margin: 0; }
 .default-channels .item-list { max-width: 620px; }
-.default-channels form { flex-direction: row !important; align-items: flex-end; }
+.panel.default-channels form { flex-direction: row; align-items: flex-end; }
+.channel-settings .add-subscribers > button, .default-channels form > button { align-self: flex-end; }
 `;
 
 /** Adds the channel screens' styles to the page once, when their code first loads (before they draw). */
