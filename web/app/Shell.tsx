@@ -28,12 +28,12 @@ import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
 import { homeHash } from '../views/home';
 import { lazyComponent } from '../ui/lazy';
+import type { ChannelTab } from '../channels/state';
 
-// Channel settings and the default channels are drawn seldom: their code comes when first opened.
-const ChannelSettings = lazyComponent<{ channelId: number; tab: 'general' | 'personal' | 'subscribers' }>(() =>
-  import('../channels/ChannelSettings').then((m) => m.ChannelSettings),
-);
-const DefaultChannels = lazyComponent(() => import('../channels/DefaultChannels').then((m) => m.DefaultChannels));
+// Channel settings and the default channels are drawn seldom: their code (one chunk) comes when first opened.
+const channelScreens = () => import('../channels/screens');
+const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => channelScreens().then((m) => m.ChannelSettings));
+const DefaultChannels = lazyComponent(() => channelScreens().then((m) => m.DefaultChannels));
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {

@@ -1,3 +1,4 @@
+import type { ChannelTab } from '../channels/state';
 import type { NarrowTerm } from '../types';
 
 /**
@@ -108,17 +109,12 @@ export function narrowHash(terms: NarrowTerm[], names: HashNames): string {
   return parts.join('/');
 }
 
-/** The address of a channel's settings (a tab of them). */
-export function channelSettingsHash(channelId: number, name: string, tab: 'general' | 'personal' | 'subscribers' = 'general'): string {
-  return `#channels/${channelId}/${encodeHashComponent(slug(name))}/${tab}`;
-}
-
 /** What a hash shows: a narrow, or one of the app's own screens. */
 export type HashView =
   | { kind: 'narrow'; terms: NarrowTerm[] }
   | { kind: 'inbox' }
   | { kind: 'recent' }
-  | { kind: 'channels'; channelId?: number; tab?: 'general' | 'personal' | 'subscribers' }
+  | { kind: 'channels'; channelId?: number; tab?: ChannelTab }
   | { kind: 'drafts' }
   | { kind: 'scheduled' }
   | { kind: 'settings'; section: string };

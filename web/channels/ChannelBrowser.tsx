@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { hashNames } from '../app/nav';
-import { channelSettingsHash, narrowHash } from '../app/narrow';
+import { narrowHash } from '../app/narrow';
+import { channelSettingsHash } from './state';
 import type { Channel } from '../types';
 import { channels, subscriptions } from '../state';
 import { reportError } from '../ui/Toasts';

@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import { hashNames } from '../app/nav';
-import { channelSettingsHash, narrowHash } from '../app/narrow';
 import { Avatar } from '../people/Avatar';
 import { channels, realm, session, subscriptions, updateMap, userGroups, users } from '../state';
 import type { Channel, GroupSettingValue, Subscription } from '../types';
@@ -17,12 +15,11 @@ import {
   mayMakeWebPublic,
   PERMISSION_SECTIONS,
 } from './permissions';
-import { channelSubscribers, channelNotificationDefaults, defaultChannelIds } from './state';
+import { channelSettingsHash, channelSubscribers, channelNotificationDefaults, defaultChannelIds } from './state';
 import { addChannelStyles } from './styles';
+import type { ChannelTab } from './state';
 
 addChannelStyles();
-
-export type ChannelTab = 'general' | 'personal' | 'subscribers';
 
 /**
  * The channel as shown: the copy in the app's state (kept live by events) over the one fetched
@@ -439,7 +436,7 @@ function Subscribers({ channel }: { channel: Channel }) {
           </li>
         ))}
       </ul>
-      <a href={narrowHash([{ operator: 'channel', operand: String(channel.stream_id) }], hashNames)}>Go to the channel</a>
+      <a href={`#narrow/channel/${channel.stream_id}`}>Go to the channel</a>
     </section>
   );
 }

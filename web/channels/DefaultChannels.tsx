@@ -2,8 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, post } from '../api';
 import { channels, realm } from '../state';
 import { reportError } from '../ui/Toasts';
-import { channelSettingsHash } from '../app/narrow';
-import { defaultChannelIds } from './state';
+import { channelSettingsHash, defaultChannelIds } from './state';
 import { addChannelStyles } from './styles';
 
 addChannelStyles();

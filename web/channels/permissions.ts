@@ -1,6 +1,6 @@
-import { realm, userGroups, userName } from '../state';
+import { realm, session, userGroups, userName } from '../state';
 import type { Channel, GroupSettingValue, UserGroup } from '../types';
-import { holdsGroupSetting, realmSettings } from './state';
+import { realmSettings } from './state';
 
 /** The channel's group settings as the settings screen shows them, in Zulip's sections. */
 export const PERMISSION_SECTIONS: Array<{ title: string; settings: Array<{ name: string; label: string }> }> = [
@@ -119,4 +119,19 @@ export function canRemoveSubscribers(channel: Channel): boolean {
 export function mayMakeWebPublic(): boolean {
   const settings = realmSettings.value;
   return Boolean(settings.server_web_public_streams_enabled) && Boolean(settings.realm_enable_spectator_access) && holdsRealmSetting('realm_can_create_web_public_channel_group');
+}
+
+/** Whether the person is in a group setting's value: a named group (with its subgroups) or an ad-hoc one. */
+export function holdsGroupSetting(value: GroupSettingValue | undefined, userId = session.value?.user_id ?? 0): boolean {
+  if (value === undefined) return false;
+  if (typeof value === 'number') return inGroup(value, userId, new Set());
+  return value.direct_members.includes(userId) || value.direct_subgroups.some((id) => inGroup(id, userId, new Set()));
+}
+
+function inGroup(groupId: number, userId: number, seen: Set<number>): boolean {
+  if (seen.has(groupId)) return false;
+  seen.add(groupId);
+  const group = userGroups.value.get(groupId);
+  if (!group) return false;
+  return Boolean(group.members?.includes(userId)) || (group.direct_subgroup_ids ?? []).some((id) => inGroup(id, userId, seen));
 }

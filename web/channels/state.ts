@@ -1,6 +1,5 @@
 import { signal } from '@preact/signals';
-import { session, updateMap, userGroups } from '../state';
-import type { GroupSettingValue } from '../types';
+import { session, updateMap } from '../state';
 
 /**
  * What channel settings need beyond the sidebar's state, kept current by the event loop: the
@@ -8,6 +7,13 @@ import type { GroupSettingValue } from '../types';
  * opened, the realm's settings that decide what may be changed, and the person's own
  * notification defaults that a channel's overrides start from.
  */
+
+export type ChannelTab = 'general' | 'personal' | 'subscribers';
+
+/** The address of a channel's settings (a tab of them), as Zulip writes it: #channels/ID/name/tab. */
+export function channelSettingsHash(channelId: number, name: string, tab: ChannelTab = 'general'): string {
+  return `#channels/${channelId}/${encodeURIComponent(name.replace(/[^\p{L}\p{N}]+/gu, '-'))}/${tab}`;
+}
 
 /** The channels new people join (register's realm_default_streams, `default_streams` events). */
 export const defaultChannelIds = signal<Set<number>>(new Set());
@@ -78,19 +84,4 @@ export function applyChannelEvent(event: Record<string, unknown>): void {
   } else if (event.type === 'user_settings' && event.op === 'update') {
     takeNotificationDefaults({ [event.property as string]: event.value });
   }
-}
-
-/** Whether the person is in a group setting's value: a named group (with its subgroups) or an ad-hoc one. */
-export function holdsGroupSetting(value: GroupSettingValue | undefined, userId = session.value?.user_id ?? 0): boolean {
-  if (value === undefined) return false;
-  if (typeof value === 'number') return inGroup(value, userId, new Set());
-  return value.direct_members.includes(userId) || value.direct_subgroups.some((id) => inGroup(id, userId, new Set()));
-}
-
-function inGroup(groupId: number, userId: number, seen: Set<number>): boolean {
-  if (seen.has(groupId)) return false;
-  seen.add(groupId);
-  const group = userGroups.value.get(groupId);
-  if (!group) return false;
-  return Boolean(group.members?.includes(userId)) || (group.direct_subgroup_ids ?? []).some((id) => inGroup(id, userId, seen));
 }
