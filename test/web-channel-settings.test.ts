@@ -102,6 +102,8 @@ for (const viewport of VIEWPORTS) {
     await waitUntil(async () => (await channelFromApi(id)).can_send_message_group === administrators, 'only administrators may post');
     await page.getByLabel('Who can unsubscribe anyone').selectOption({ label: 'Moderators and administrators' });
     await waitUntil(async () => (await channelFromApi(id)).can_remove_subscribers_group === suite.server.groupId('role:moderators'), 'moderators may unsubscribe');
+    await page.getByLabel('Who can resolve topics').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `/tmp/channel-settings-permissions-${size}.png` });
     // role:everyone is not offered where guests may not hold the permission.
     const adminChoices = await page.getByLabel('Who can administer the channel').locator('option').allInnerTexts();
     assert.ok(!adminChoices.includes('Everyone, guests included'), adminChoices.join(', '));
@@ -110,6 +112,7 @@ for (const viewport of VIEWPORTS) {
     // The member may read the settings but change nothing.
     const reader = await suite.open(member.credentials.email, `#channels/${id}/x/general`, { viewport });
     await reader.page.getByRole('region', { name: `Settings of ${name}` }).waitFor();
+    await reader.page.getByText('Only the channel’s administrators can change these settings.').waitFor();
     assert.equal(await reader.page.getByLabel('Channel name').isDisabled(), true);
     assert.equal(await reader.page.getByRole('button', { name: 'Save name and description' }).count(), 0);
     assert.equal(await reader.page.getByRole('radio', { name: /Private, shared history/ }).isChecked(), true);

@@ -291,20 +291,17 @@ export function Shell() {
                   Personal settings
                 </a>
               </li>
-              {realm.value.isAdmin && (
-                <li role="none">
-                  <a role="menuitem" href="#organization">
-                    Organization settings
-                  </a>
-                </li>
-              )}
-              {realm.value.isAdmin && (
-                <li role="none">
-                  <a role="menuitem" href="#organization/default-channels-list">
-                    Default channels
-                  </a>
-                </li>
-              )}
+              {realm.value.isAdmin &&
+                [
+                  ['#organization', 'Organization settings'],
+                  ['#organization/default-channels-list', 'Default channels'],
+                ].map(([href, label]) => (
+                  <li role="none" key={href}>
+                    <a role="menuitem" href={href}>
+                      {label}
+                    </a>
+                  </li>
+                ))}
               <li role="none">
                 <a role="menuitem" href="#channels">
                   Channels

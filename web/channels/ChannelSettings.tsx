@@ -159,6 +159,7 @@ function General({ channel }: { channel: Channel }) {
 
   return (
     <>
+      {!editable && !channel.is_archived && <p class="hint">Only the channel’s administrators can change these settings.</p>}
       <form class="channel-details" onSubmit={saveDetails}>
         <h2>Name and description</h2>
         <label>
@@ -209,6 +210,7 @@ function General({ channel }: { channel: Channel }) {
       {PERMISSION_SECTIONS.map((section) => (
         <fieldset class="permissions" key={section.title}>
           <legend>{section.title}</legend>
+          {section.hint && <p class="hint">{section.hint}</p>}
           {section.settings
             .filter(({ name: setting }) => channel[setting as `can_${string}_group`] !== undefined)
             .map(({ name: setting, label }) => (

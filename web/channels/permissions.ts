@@ -3,7 +3,7 @@ import type { Channel, GroupSettingValue, UserGroup } from '../types';
 import { realmSettings } from './state';
 
 /** The channel's group settings as the settings screen shows them, in Zulip's sections. */
-export const PERMISSION_SECTIONS: Array<{ title: string; settings: Array<{ name: string; label: string }> }> = [
+export const PERMISSION_SECTIONS: Array<{ title: string; hint?: string; settings: Array<{ name: string; label: string }> }> = [
   {
     title: 'Posting',
     settings: [
@@ -25,6 +25,8 @@ export const PERMISSION_SECTIONS: Array<{ title: string; settings: Array<{ name:
   },
   {
     title: 'Moderation',
+    // As in Zulip, these add to what the organization's own settings allow everywhere.
+    hint: 'Beyond those the organization’s settings already allow in every channel.',
     settings: [
       { name: 'can_move_messages_within_channel_group', label: 'Who can move messages between its topics' },
       { name: 'can_move_messages_out_of_channel_group', label: 'Who can move messages out of it' },
