@@ -13,7 +13,8 @@ import { waitUntil, webSuite, type WebUser } from './support/web';
  * channels, managed by administrators.
  */
 
-const suite = webSuite();
+// Web-public channels are allowed by the server, so the organization's own switch decides.
+const suite = webSuite({ config: { gravatar: false, webPublic: true } });
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -123,6 +124,25 @@ for (const viewport of VIEWPORTS) {
     await reader.page.screenshot({ path: `/tmp/channel-settings-readonly-${size}.png` });
     assert.deepEqual(admin.problems, []);
     assert.deepEqual(reader.problems, []);
+  });
+
+  test(`at ${size} web-public is offered once the organization allows it, and chosen`, { skip: NO_CHROMIUM }, async () => {
+    const name = uniqueName('Athens');
+    const { id } = await createChannel(suite.server.owner, {}, name);
+    const admin = await openAsOwner(`#channels/${id}/x/general`, viewport);
+    const page = admin.page;
+    await page.getByRole('radio', { name: /^Public/ }).waitFor();
+    assert.equal(await page.getByRole('radio', { name: /Web-public/ }).count(), 0);
+    const spectators = (on: boolean) => suite.server.owner.patch('/realm', { enable_spectator_access: on });
+    assert.equal((await spectators(true)).status, 200);
+    try {
+      await page.getByRole('radio', { name: /Web-public/ }).check();
+      await page.getByRole('button', { name: 'Save privacy' }).click();
+      await waitUntil(async () => (await channelFromApi(id)).is_web_public === true, 'the channel is web-public');
+    } finally {
+      await spectators(false);
+    }
+    assert.deepEqual(admin.problems, []);
   });
 
   test(`at ${size} colour, pin, mute and notification overrides are the person's own`, { skip: NO_CHROMIUM }, async () => {
