@@ -204,6 +204,10 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['inbox', '#inbox', 'Inbox'],
       ['scheduled messages', '#scheduled', 'Scheduled messages'],
       ['recent conversations', '#recent', 'Recent conversations'],
+      ['channel settings', `#channels/${channel.id}/x/general`, channel.name],
+      ['personal channel settings', `#channels/${channel.id}/x/personal`, channel.name],
+      ['channel subscribers', `#channels/${channel.id}/x/subscribers`, channel.name],
+      ['default channels', '#organization/default-channels-list', 'Default channels'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

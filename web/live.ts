@@ -34,6 +34,7 @@ import {
 import type { Channel, Draft, Message, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
 import { applyTopicRules } from './compose/state';
 import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
+import { applyChannelEvent, applyChannelRegister } from './channels/state';
 
 /**
  * One event queue for the page: POST /json/register for the state, then long-polls of
@@ -141,6 +142,7 @@ async function register(): Promise<void> {
     drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
     setScheduledMessages(answer.scheduled_messages);
     applyTopicRules(answer as unknown as Record<string, unknown>);
+    applyChannelRegister(answer as unknown as Record<string, unknown>);
     topicPolicies.value = new Map((answer.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]));
     topics.value = new Map();
   });
@@ -559,6 +561,7 @@ function onUserGroup(event: Record<string, unknown>): void {
 }
 
 function applyEvent(event: Record<string, unknown>): void {
+  applyChannelEvent(event);
   switch (event.type) {
     case 'message':
       return onMessage(event as unknown as { message: Message; flags: string[]; local_message_id?: string });

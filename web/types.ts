@@ -22,7 +22,18 @@ export interface Subscription {
   pin_to_top?: boolean;
   /** Whether the empty topic may be used here: 'inherit' follows the organization. */
   topics_policy?: string;
+  /** Per-channel notification settings; null follows the person's own defaults. */
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
+  push_notifications?: boolean | null;
+  email_notifications?: boolean | null;
+  wildcard_mentions_notify?: boolean | null;
+  /** A subscription carries its channel's group settings too. */
+  [groupSetting: `can_${string}_group`]: GroupSettingValue | undefined;
 }
+
+/** Who holds a permission: a user group's ID, or people and groups named one by one. */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
 export interface Channel {
   stream_id: number;
@@ -32,6 +43,10 @@ export interface Channel {
   is_web_public?: boolean;
   is_archived?: boolean;
   topics_policy?: string;
+  history_public_to_subscribers?: boolean;
+  subscriber_count?: number;
+  /** The group settings (can_send_message_group ...), as the server sends them. */
+  [groupSetting: `can_${string}_group`]: GroupSettingValue | undefined;
 }
 
 export interface Reaction {
@@ -111,6 +126,8 @@ export interface UserGroup {
   description: string;
   is_system_group: boolean;
   deactivated?: boolean;
+  members?: number[];
+  direct_subgroup_ids?: number[];
 }
 
 /** A message waiting to be sent by the server at its time (`/scheduled_messages`). */

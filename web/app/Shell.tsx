@@ -27,11 +27,20 @@ import { KeyboardHelp } from './KeyboardHelp';
 import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
 import { homeHash } from '../views/home';
+import { lazyComponent } from '../ui/lazy';
+import type { ChannelTab } from '../channels/state';
+
+// Channel settings and the default channels are drawn seldom: their code (one chunk) comes when first opened.
+const channelScreens = () => import('../channels/screens');
+const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => channelScreens().then((m) => m.ChannelSettings));
+const DefaultChannels = lazyComponent(() => channelScreens().then((m) => m.DefaultChannels));
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {
   const current = view.value;
   if (current.kind === 'narrow') return narrowTitle(feedTerms.value);
+  if (current.kind === 'channels' && current.channelId !== undefined) return 'Channel settings';
+  if (current.kind === 'settings' && current.section === 'default-channels-list') return 'Default channels';
   return { inbox: 'Inbox', recent: 'Recent conversations', channels: 'Channels', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings' }[current.kind];
 }
 
@@ -282,13 +291,17 @@ export function Shell() {
                   Personal settings
                 </a>
               </li>
-              {realm.value.isAdmin && (
-                <li role="none">
-                  <a role="menuitem" href="#organization">
-                    Organization settings
-                  </a>
-                </li>
-              )}
+              {realm.value.isAdmin &&
+                [
+                  ['#organization', 'Organization settings'],
+                  ['#organization/default-channels-list', 'Default channels'],
+                ].map(([href, label]) => (
+                  <li role="none" key={href}>
+                    <a role="menuitem" href={href}>
+                      {label}
+                    </a>
+                  </li>
+                ))}
               <li role="none">
                 <a role="menuitem" href="#channels">
                   Channels
@@ -318,10 +331,10 @@ export function Shell() {
       <main class="middle" aria-label={viewTitle()}>
         {current.kind === 'inbox' && <Inbox />}
         {current.kind === 'recent' && <Recent />}
-        {current.kind === 'channels' && <ChannelBrowser />}
+        {current.kind === 'channels' && (current.channelId === undefined ? <ChannelBrowser /> : <ChannelSettings channelId={current.channelId} tab={current.tab ?? 'general'} />)}
         {current.kind === 'drafts' && <Drafts />}
         {current.kind === 'scheduled' && <ScheduledMessages />}
-        {current.kind === 'settings' && <Settings section={current.section} />}
+        {current.kind === 'settings' && (current.section === 'default-channels-list' ? <DefaultChannels /> : <Settings section={current.section} />)}
         {current.kind === 'narrow' && (
           <>
             <h1 class="narrow-title">{narrowTitle(feedTerms.value)}</h1>

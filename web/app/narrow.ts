@@ -1,3 +1,4 @@
+import type { ChannelTab } from '../channels/state';
 import type { NarrowTerm } from '../types';
 
 /**
@@ -113,7 +114,7 @@ export type HashView =
   | { kind: 'narrow'; terms: NarrowTerm[] }
   | { kind: 'inbox' }
   | { kind: 'recent' }
-  | { kind: 'channels' }
+  | { kind: 'channels'; channelId?: number; tab?: ChannelTab }
   | { kind: 'drafts' }
   | { kind: 'scheduled' }
   | { kind: 'settings'; section: string };
@@ -122,7 +123,12 @@ export type HashView =
 export function parseHash(hash: string): HashView {
   const parts = hash.replace(/^#/, '').split('/');
   if (parts[0] === 'inbox' || parts[0] === '') return parts[0] === 'inbox' ? { kind: 'inbox' } : { kind: 'narrow', terms: [] };
-  if (parts[0] === 'channels') return { kind: 'channels' };
+  if (parts[0] === 'channels') {
+    // A channel's settings: #channels/ID/name/tab, as Zulip writes them.
+    if (!/^\d+$/.test(parts[1] ?? '')) return { kind: 'channels' };
+    const tab = parts[3] === 'personal' || parts[3] === 'subscribers' ? parts[3] : 'general';
+    return { kind: 'channels', channelId: Number(parts[1]), tab };
+  }
   if (parts[0] === 'recent' || parts[0] === 'recent_topics') return { kind: 'recent' };
   if (parts[0] === 'drafts') return { kind: 'drafts' };
   if (parts[0] === 'scheduled') return { kind: 'scheduled' };

@@ -1,7 +1,9 @@
-import { useState } from 'preact/hooks';
-import { del, post } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+import { del, get, post } from '../api';
 import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
+import { channelSettingsHash } from './state';
+import type { Channel } from '../types';
 import { channels, subscriptions } from '../state';
 import { reportError } from '../ui/Toasts';
 
@@ -11,8 +13,18 @@ export function ChannelBrowser() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [privacy, setPrivacy] = useState<'public' | 'private'>('public');
-  const list = [...channels.value.values()]
-    .filter((c) => !c.is_archived && c.name.toLowerCase().includes(filter.toLowerCase()))
+  // Archived channels are not in the app's state; they are asked for when wanted (to unarchive one).
+  const [archived, setArchived] = useState<Channel[] | null>(null);
+  const [showArchived, setShowArchived] = useState(false);
+  useEffect(() => {
+    if (!showArchived) return;
+    get<{ streams: Channel[] }>('/json/streams', { exclude_archived: false })
+      .then((answer) => setArchived(answer.streams.filter((c) => c.is_archived)))
+      .catch(reportError);
+  }, [showArchived]);
+  const shown = showArchived ? (archived ?? []) : [...channels.value.values()].filter((c) => !c.is_archived);
+  const list = shown
+    .filter((c) => c.name.toLowerCase().includes(filter.toLowerCase()))
     .sort((a, b) => a.name.localeCompare(b.name));
 
   const subscribe = (channelName: string) => post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName }] }).catch(reportError);
@@ -58,6 +70,9 @@ export function ChannelBrowser() {
         </button>
       </form>
       <input type="search" placeholder="Filter channels" aria-label="Filter channels" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      <label class="inline">
+        <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.currentTarget.checked)} /> Show archived channels instead
+      </label>
       <ul class="channel-list">
         {list.map((channel) => {
           const subscription = subscriptions.value.get(channel.stream_id);
@@ -73,14 +88,19 @@ export function ChannelBrowser() {
                 {channel.description && <p class="description">{channel.description}</p>}
               </div>
               <div class="channel-actions">
-                {subscribed && (
+                <a class="button-link" href={channelSettingsHash(channel.stream_id, channel.name)} aria-label={`Settings of ${channel.name}`}>
+                  Settings
+                </a>
+                {!channel.is_archived && subscribed && (
                   <button type="button" aria-label={`${muted ? 'Unmute' : 'Mute'} ${channel.name}`} onClick={() => setMuted(channel.stream_id, !muted)}>
                     {muted ? 'Unmute' : 'Mute'}
                   </button>
                 )}
+                {!channel.is_archived && (
                 <button type="button" class={subscribed ? '' : 'primary'} onClick={() => (subscribed ? unsubscribe(channel.name) : subscribe(channel.name))}>
                   {subscribed ? 'Unsubscribe' : 'Subscribe'}
                 </button>
+                )}
               </div>
             </li>
           );

@@ -3,6 +3,7 @@ import { feedTerms } from '../messages/feed';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../app/nav';
 import { narrowHash } from '../app/narrow';
+import { channelSettingsHash } from '../channels/state';
 import { scheduledMessages } from '../compose/scheduled';
 import { drafts, recentDms, session, subscriptions, topics, unreadCounts, userName, dmKey } from '../state';
 import { PopupMenu } from '../ui/PopupMenu';
@@ -112,7 +113,20 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   {sub.is_muted && <span class="visually-hidden"> (muted)</span>}
                   <Count n={counts.channels.get(sub.stream_id)} label={`messages in ${sub.name}`} />
                 </a>
-                <PopupMenu label={`Channel menu for ${sub.name}`} class="row-menu" items={[{ label: 'Mark all messages as read', action: () => void markChannelRead(sub.stream_id) }]} />
+                <PopupMenu
+                  label={`Channel menu for ${sub.name}`}
+                  class="row-menu"
+                  items={[
+                    { label: 'Mark all messages as read', action: () => void markChannelRead(sub.stream_id) },
+                    {
+                      label: 'Channel settings',
+                      action: () => {
+                        goTo(channelSettingsHash(sub.stream_id, sub.name));
+                        onNavigate();
+                      },
+                    },
+                  ]}
+                />
               </div>
               {isOpen && <TopicList channelId={sub.stream_id} channelName={sub.name} openTopic={open?.topic} zoomed={zoomed} onZoom={setZoomed} onNavigate={onNavigate} />}
             </li>
