@@ -58,7 +58,13 @@ CREATE TABLE users (
   default_all_public_streams         INTEGER NOT NULL DEFAULT 0,
   -- Zulip's special permission to change other people's email addresses; owners made at
   -- first start hold it, as they hold can_create_users.
-  can_change_user_emails   INTEGER NOT NULL DEFAULT 0
+  can_change_user_emails   INTEGER NOT NULL DEFAULT 0,
+  -- An account brought in by an import to stand for the sender of imported messages, that
+  -- nobody has used yet; it stops being one at its first login.
+  is_imported_stub         INTEGER NOT NULL DEFAULT 0,
+  -- Whether date_joined_ms is still the account's creation and becomes the time of its first
+  -- login (accounts made through the API and imported stubs, as Zulip counts them).
+  joins_at_first_login     INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX users_by_email ON users (email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_delivery_email ON users (delivery_email COLLATE NOCASE);

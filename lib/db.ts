@@ -411,6 +411,13 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         PRIMARY KEY (user_id, step)
       ) STRICT, WITHOUT ROWID;
     `),
+  // 24 -> 25: imported stub accounts, and accounts whose date_joined waits for their first
+  // login. Nobody was either before: every existing account keeps the date it has.
+  (db) =>
+    db.exec(`
+      ALTER TABLE users ADD COLUMN is_imported_stub INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE users ADD COLUMN joins_at_first_login INTEGER NOT NULL DEFAULT 0;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -26,7 +26,7 @@ import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail, standInEmail } from './email-visibility';
 import { canAccessUser, inaccessibleUserPlaceholder, usersWhoCanAccess } from './access';
 import { announceUserAccessChanges, snapshotUserAccess } from './access-events';
-import { presentUser } from './present';
+import { isoTimestamp, presentUser } from './present';
 import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
 import { announceReturningRealmSettingHolder } from '../realm/settings-actions';
 
@@ -46,6 +46,8 @@ export interface NewAccount {
   canCreateUsers?: boolean;
   canChangeUserEmails?: boolean;
   bot?: { type: number; ownerId: number | null; system?: boolean };
+  /** Made for someone else (POST /users): the date it was joined becomes that of its first login. */
+  joinsAtFirstLogin?: boolean;
 }
 
 /**
@@ -73,6 +75,7 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
     can_change_user_emails: account.canChangeUserEmails ? 1 : 0,
     date_joined_ms: stoa.clock.now(),
     email_address_visibility: visibility,
+    joins_at_first_login: account.joinsAtFirstLogin ? 1 : 0,
   });
   for (const { name, value } of defaults) if (name !== 'email_address_visibility') stoa.users.putSetting(id, name, value);
   const created = stoa.users.byId(id)!;
@@ -159,6 +162,21 @@ function announceAvatar(stoa: Stoa, user: UserRow): void {
     avatar_source: user.avatar_source,
     avatar_url_medium: stoa.avatars.mediumUrl(user),
     avatar_version: user.avatar_version,
+  });
+}
+
+/**
+ * Notes a login. The first one of an imported stub makes it an ordinary account (level 433),
+ * and of an account made through the API or by an import, dates its joining (level 475);
+ * everyone who may see the user hears of each.
+ */
+export function recordLogin(stoa: Stoa, user: UserRow): void {
+  if (!user.is_imported_stub && !user.joins_at_first_login) return;
+  write(stoa, () => {
+    stoa.users.markFirstLogin(user.id, stoa.clock.now());
+    const after = stoa.users.byId(user.id)!;
+    if (user.is_imported_stub) announcePersonUpdate(stoa, { user_id: user.id, is_imported_stub: false });
+    if (user.joins_at_first_login) announcePersonUpdate(stoa, { user_id: user.id, date_joined: isoTimestamp(after.date_joined_ms) });
   });
 }
 

@@ -41,6 +41,8 @@ export interface UserRow {
   default_sending_stream_id: number | null;
   default_events_register_stream_id: number | null;
   default_all_public_streams: 0 | 1;
+  is_imported_stub: 0 | 1;
+  joins_at_first_login: 0 | 1;
 }
 
 /**
@@ -64,6 +66,8 @@ export const PLAIN_USER_COLUMNS = {
   default_sending_stream_id: null,
   default_events_register_stream_id: null,
   default_all_public_streams: 0,
+  is_imported_stub: 0,
+  joins_at_first_login: 0,
 } as const satisfies Partial<UserRow>;
 
 export type NewUser = Pick<
@@ -82,6 +86,7 @@ export type NewUser = Pick<
   | 'can_change_user_emails'
   | 'date_joined_ms'
   | 'email_address_visibility'
+  | 'joins_at_first_login'
 >;
 
 /** Prepared once per database; the only place user rows are read or written by SQL. */
@@ -105,9 +110,11 @@ export function prepareUserQueries(db: Statements) {
   );
   const insert = db.prepare<NewUser>(
     `INSERT INTO users (email, delivery_email, full_name, password_hash, api_key, role, is_bot, bot_type,
-       bot_owner_id, is_system_bot, can_create_users, can_change_user_emails, date_joined_ms, email_address_visibility)
+       bot_owner_id, is_system_bot, can_create_users, can_change_user_emails, date_joined_ms, email_address_visibility,
+       joins_at_first_login)
      VALUES (@email, @delivery_email, @full_name, @password_hash, @api_key, @role, @is_bot, @bot_type,
-       @bot_owner_id, @is_system_bot, @can_create_users, @can_change_user_emails, @date_joined_ms, @email_address_visibility)`,
+       @bot_owner_id, @is_system_bot, @can_create_users, @can_change_user_emails, @date_joined_ms, @email_address_visibility,
+       @joins_at_first_login)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
   const setDeliveryEmail = db.prepare<[string, number]>('UPDATE users SET delivery_email = ? WHERE id = ?');
@@ -135,6 +142,10 @@ export function prepareUserQueries(db: Statements) {
   );
   const setBotOwner = db.prepare<[number, number]>('UPDATE users SET bot_owner_id = ? WHERE id = ?');
   const setApiKey = db.prepare<[string, number]>('UPDATE users SET api_key = ? WHERE id = ?');
+  const markFirstLogin = db.prepare<[number, number]>(
+    `UPDATE users SET is_imported_stub = 0, joins_at_first_login = 0,
+       date_joined_ms = CASE WHEN joins_at_first_login = 1 THEN ? ELSE date_joined_ms END WHERE id = ?`,
+  );
   const setCanCreateUsers = db.prepare<[number, number]>('UPDATE users SET can_create_users = ? WHERE id = ?');
   const setBotDefaults = db.prepare<[number | null, number | null, number, number]>(
     `UPDATE users SET default_sending_stream_id = ?, default_events_register_stream_id = ?,
@@ -251,6 +262,8 @@ export function prepareUserQueries(db: Statements) {
     activeAdministratorIds: () => activeAdministratorIds.all().map((r) => r.id),
     setBotOwner: writing((id: number, ownerId: number) => void setBotOwner.run(ownerId, id)),
     setApiKey: writing((id: number, apiKey: string) => void setApiKey.run(apiKey, id)),
+    /** A first login: no longer a stub, and joined now if the account waited for it. */
+    markFirstLogin: writing((id: number, nowMs: number) => void markFirstLogin.run(nowMs, id)),
     setBotDefaults: writing(
       (id: number, defaults: { sendingChannelId: number | null; eventsChannelId: number | null; allPublicChannels: boolean }) =>
         void setBotDefaults.run(defaults.sendingChannelId, defaults.eventsChannelId, defaults.allPublicChannels ? 1 : 0, id),

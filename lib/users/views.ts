@@ -152,7 +152,8 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     requireAdministrator(user);
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
-    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER }) };
+    // Until its owner first logs in, an account made for them joined when it was made (level 475).
+    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true }) };
   },
 });
 

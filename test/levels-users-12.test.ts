@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { importExport } from '../lib/import/write';
+import { Browser } from './support/browser';
+import type { ApiResponse, Client } from './support/client';
+import { createChannel } from './support/channels';
+import { listen12 } from './support/events';
+import { ok } from './support/fixtures';
+import { sendMessage } from './support/messages';
+import { assertValidResponse12 } from './support/openapi';
+import { tempDir, TestServer } from './support/server';
+import { writeZulipExport, ZULIP_IDS, zulipExportFixture } from './support/zulip-export';
+
+/**
+ * Zulip 12's changes to users, bots and their settings (feature levels 433, 444, 447, 455,
+ * 456, 458, 459, 461 and 475), each pinned by what a client sees and checked against Zulip 12's
+ * description (zulip-12.yaml).
+ */
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start();
+});
+after(() => server.close());
+
+/** Checks a response against Zulip 12's description of the request that produced it. */
+function valid12(method: string, apiPath: string, response: ApiResponse): ApiResponse {
+  assertValidResponse12(method, `/api/v1${apiPath}`, response.status, response.body);
+  return response;
+}
+
+function assertError(response: ApiResponse, status: number, msg: string): void {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.equal(response.body.result, 'error');
+  assert.equal(response.body.msg, msg);
+}
+
+async function register(client: Client, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  return ok(valid12('POST', '/register', await client.post('/register', params)), 'register');
+}
+
+describe('is_imported_stub on user objects (feature level 433)', () => {
+  test('every user object says whether it is an imported stub: false for accounts made here', async () => {
+    const member = await server.createUser('Stella Nostub');
+    const paths = ['/users', `/users/${member.userId}`, `/users/${member.credentials.email}`, '/users/me'];
+    for (const apiPath of paths) {
+      const body = ok(valid12('GET', apiPath, await (apiPath === '/users/me' ? member : server.owner).get(apiPath)), apiPath);
+      const person = body.members ? body.members.find((m: any) => m.user_id === member.userId) : (body.user ?? body);
+      assert.equal(person.is_imported_stub, false, apiPath);
+    }
+    const state = await register(member, { fetch_event_types: ['realm_user'] });
+    assert.ok(state.realm_users.every((u: any) => u.is_imported_stub === false));
+    assert.ok(state.cross_realm_bots.length > 0);
+    assert.ok(state.cross_realm_bots.every((u: any) => u.is_imported_stub === false));
+  });
+
+  test('a new account is announced with is_imported_stub false', async () => {
+    const next = await listen12(server.owner);
+    const created = ok(await server.owner.post('/users', { email: 'announced@example.com', password: 'secret-password', full_name: 'Ann Ounced' }), 'create');
+    const add = (await next()).find((e) => e.type === 'realm_user' && e.op === 'add');
+    assert.equal(add?.person.user_id, created.user_id);
+    assert.equal(add?.person.is_imported_stub, false);
+  });
+});
+
+describe('imported stubs and first logins (feature levels 433 and 475)', () => {
+  let imported: TestServer;
+  let carolPassword: string;
+  before(async () => {
+    const work = tempDir();
+    const fixture = await zulipExportFixture();
+    const carol = fixture.realm.zerver_userprofile.find((u: any) => u.id === ZULIP_IDS.carol);
+    carol.is_imported_stub = true;
+    const folder = writeZulipExport(fixture, path.join(work, 'export'));
+    const into = path.join(work, 'data');
+    const passwords = path.join(work, 'passwords.csv');
+    await importExport(folder, into, { passwordsFile: passwords });
+    const lines = readFileSync(passwords, 'utf8').trim().split('\n').slice(1);
+    carolPassword = lines.map((line) => line.split(',')).find(([email]) => email === 'carol@acme.example')![1];
+    imported = await TestServer.start({ data: into });
+  });
+  after(() => imported.close());
+
+  function carolRow() {
+    return imported.stoa.db.prepare("SELECT id, is_imported_stub, date_joined_ms FROM users WHERE delivery_email = 'carol@acme.example'").get() as {
+      id: number;
+      is_imported_stub: number;
+      date_joined_ms: number;
+    };
+  }
+
+  test('a stub stays one, with its imported joining date, until its first login; then everyone hears of both changes', async () => {
+    const { id, date_joined_ms: importedJoined } = carolRow();
+    const before = ok(valid12('GET', `/users/${id}`, await imported.owner.get(`/users/${id}`)), 'get').user;
+    assert.equal(before.is_imported_stub, true);
+    assert.equal(Date.parse(before.date_joined), importedJoined);
+    const state = await register(imported.owner, { fetch_event_types: ['realm_user'] });
+    assert.equal(state.realm_users.find((u: any) => u.user_id === id).is_imported_stub, true);
+    const others = state.realm_users.filter((u: any) => u.user_id !== id);
+    assert.ok(others.length > 0 && others.every((u: any) => u.is_imported_stub === false));
+
+    const next = await listen12(imported.owner);
+    const login = await imported.anonymous.post('/fetch_api_key', { username: 'carol@acme.example', password: carolPassword });
+    ok(valid12('POST', '/fetch_api_key', login), 'login');
+    const events = (await next()).filter((e) => e.type === 'realm_user');
+    assert.deepEqual(events[0], { type: 'realm_user', op: 'update', person: { user_id: id, is_imported_stub: false } });
+    assert.equal(events[1].op, 'update');
+    assert.equal(events[1].person.user_id, id);
+    assert.deepEqual(Object.keys(events[1].person).sort(), ['date_joined', 'user_id']);
+    const joined = Date.parse(events[1].person.date_joined);
+    assert.ok(joined > importedJoined, 'the first login is later than the import');
+    assert.equal(events.length, 2);
+
+    const after = ok(await imported.owner.get(`/users/${id}`), 'get').user;
+    assert.equal(after.is_imported_stub, false);
+    assert.equal(Date.parse(after.date_joined), joined);
+
+    // A second login changes nothing and tells nobody.
+    ok(await imported.anonymous.post('/fetch_api_key', { username: 'carol@acme.example', password: carolPassword }), 'again');
+    assert.deepEqual((await next()).filter((e) => e.type === 'realm_user'), []);
+
+    await imported.restart();
+    assert.deepEqual(carolRow(), { id, is_imported_stub: 0, date_joined_ms: joined });
+  });
+});
+
+describe('date_joined at first login of accounts made through the API (feature level 475)', () => {
+  test('an account made with POST /users joins when it first logs in, by API key or in a browser', async () => {
+    const made = ok(await server.owner.post('/users', { email: 'later@example.com', password: 'secret-password', full_name: 'Lee Later' }), 'create');
+    const createdAt = Date.parse(ok(await server.owner.get(`/users/${made.user_id}`), 'get').user.date_joined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = await listen12(server.owner);
+    const browser = await new Browser(server.url).request('POST', '/accounts/login', { username: 'later@example.com', password: 'secret-password' }, { json: true });
+    assert.equal(browser.status, 200, JSON.stringify(browser.body));
+    const events = (await next()).filter((e) => e.type === 'realm_user');
+    assert.equal(events.length, 1, JSON.stringify(events));
+    assert.deepEqual(Object.keys(events[0].person).sort(), ['date_joined', 'user_id']);
+    const joined = Date.parse(events[0].person.date_joined);
+    assert.ok(joined > createdAt);
+    const user = ok(valid12('GET', `/users/${made.user_id}`, await server.owner.get(`/users/${made.user_id}`)), 'get').user;
+    assert.equal(Date.parse(user.date_joined), joined);
+    assert.equal(user.is_imported_stub, false);
+
+    ok(await server.anonymous.post('/fetch_api_key', { username: 'later@example.com', password: 'secret-password' }), 'api login');
+    assert.deepEqual((await next()).filter((e) => e.type === 'realm_user'), []);
+    await server.restart();
+    const row = server.stoa.db.prepare('SELECT date_joined_ms, joins_at_first_login FROM users WHERE id = ?').get(made.user_id);
+    assert.deepEqual(row, { date_joined_ms: joined, joins_at_first_login: 0 });
+  });
+
+  test('a failed login changes nothing', async () => {
+    const made = ok(await server.owner.post('/users', { email: 'wrong@example.com', password: 'secret-password', full_name: 'Will Wrong' }), 'create');
+    const before = ok(await server.owner.get(`/users/${made.user_id}`), 'get').user.date_joined;
+    const next = await listen12(server.owner);
+    assertError(await server.anonymous.post('/fetch_api_key', { username: 'wrong@example.com', password: 'not it' }), 401, 'Your username or password is incorrect');
+    assert.deepEqual((await next()).filter((e) => e.type === 'realm_user'), []);
+    assert.equal(ok(await server.owner.get(`/users/${made.user_id}`), 'get').user.date_joined, before);
+  });
+});
+
+describe('bots in user-specific lookups (feature level 458)', () => {
+  test("a bot's channels, subscription status and group membership can be asked for", async () => {
+    const bot = ok(await server.owner.post('/bots', { full_name: 'Lookup Bot', short_name: 'lookup' }), 'bot');
+    const channel = await createChannel(server.owner, { principals: JSON.stringify([server.ownerId, bot.user_id]) });
+    const channels = ok(valid12('GET', `/users/${bot.user_id}/channels`, await server.owner.get(`/users/${bot.user_id}/channels`)), 'channels');
+    assert.ok(channels.subscribed_channel_ids.includes(channel.id));
+    const status = ok(
+      valid12('GET', `/users/${bot.user_id}/subscriptions/${channel.id}`, await server.owner.get(`/users/${bot.user_id}/subscriptions/${channel.id}`)),
+      'status',
+    );
+    assert.equal(status.is_subscribed, true);
+    const members = server.groupId('role:members');
+    const membership = ok(
+      valid12('GET', `/user_groups/${members}/members/${bot.user_id}`, await server.owner.get(`/user_groups/${members}/members/${bot.user_id}`)),
+      'membership',
+    );
+    assert.equal(membership.is_user_group_member, true);
+    const owners = server.groupId('role:owners');
+    assert.equal(ok(await server.owner.get(`/user_groups/${owners}/members/${bot.user_id}`), 'owners').is_user_group_member, false);
+  });
+});
