@@ -128,7 +128,10 @@ CREATE TABLE custom_profile_fields (
   position                   INTEGER NOT NULL,
   display_in_profile_summary INTEGER NOT NULL DEFAULT 0,
   required                   INTEGER NOT NULL DEFAULT 0,
-  editable_by_user           INTEGER NOT NULL DEFAULT 1
+  editable_by_user           INTEGER NOT NULL DEFAULT 1,
+  -- Whether clients match people by this field's value when suggesting them (short text and
+  -- external accounts only).
+  use_for_user_matching      INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- A user's value for one field; rendered_value is the Markdown rendering for text fields.

@@ -418,6 +418,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ALTER TABLE users ADD COLUMN is_imported_stub INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE users ADD COLUMN joins_at_first_login INTEGER NOT NULL DEFAULT 0;
     `),
+  // 25 -> 26: custom profile fields used to match people in suggestions. None was before.
+  (db) => db.exec('ALTER TABLE custom_profile_fields ADD COLUMN use_for_user_matching INTEGER NOT NULL DEFAULT 0'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

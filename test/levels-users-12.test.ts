@@ -8,7 +8,6 @@ import type { ApiResponse, Client } from './support/client';
 import { createChannel } from './support/channels';
 import { listen12 } from './support/events';
 import { ok } from './support/fixtures';
-import { sendMessage } from './support/messages';
 import { assertValidResponse12 } from './support/openapi';
 import { tempDir, TestServer } from './support/server';
 import { writeZulipExport, ZULIP_IDS, zulipExportFixture } from './support/zulip-export';
@@ -179,5 +178,57 @@ describe('bots in user-specific lookups (feature level 458)', () => {
     assert.equal(membership.is_user_group_member, true);
     const owners = server.groupId('role:owners');
     assert.equal(ok(await server.owner.get(`/user_groups/${owners}/members/${bot.user_id}`), 'owners').is_user_group_member, false);
+  });
+});
+
+describe('use_for_user_matching on custom profile fields (feature level 455)', () => {
+  test('set on creation and by update, listed only when true, in the list, register and events', async () => {
+    const next = await listen12(server.owner);
+    const created = ok(
+      valid12('POST', '/realm/profile_fields', await server.owner.post('/realm/profile_fields', { name: 'Handle', field_type: 1, use_for_user_matching: true })),
+      'create',
+    );
+    const plain = ok(await server.owner.post('/realm/profile_fields', { name: 'Motto', field_type: 1 }), 'plain');
+    const listed = ok(valid12('GET', '/realm/profile_fields', await server.owner.get('/realm/profile_fields')), 'list').custom_fields;
+    assert.equal(listed.find((f: any) => f.id === created.id).use_for_user_matching, true);
+    assert.ok(!('use_for_user_matching' in listed.find((f: any) => f.id === plain.id)));
+    const events = (await next()).filter((e) => e.type === 'custom_profile_fields');
+    assert.equal(events.length, 2);
+    assert.equal(events[0].fields.find((f: any) => f.id === created.id).use_for_user_matching, true);
+
+    ok(await server.owner.patch(`/realm/profile_fields/${plain.id}`, { use_for_user_matching: true }), 'turn on');
+    ok(await server.owner.patch(`/realm/profile_fields/${created.id}`, { use_for_user_matching: false }), 'turn off');
+    const changed = (await next()).filter((e) => e.type === 'custom_profile_fields');
+    assert.equal(changed.length, 2);
+    const last = changed[1].fields;
+    assert.equal(last.find((f: any) => f.id === plain.id).use_for_user_matching, true);
+    assert.ok(!('use_for_user_matching' in last.find((f: any) => f.id === created.id)));
+
+    const state = await register(server.owner, { fetch_event_types: ['custom_profile_fields'] });
+    assert.deepEqual(state.custom_profile_fields, last);
+    await server.restart();
+    const rows = server.stoa.db.prepare('SELECT id, use_for_user_matching FROM custom_profile_fields WHERE id IN (?, ?) ORDER BY id').all(created.id, plain.id);
+    assert.deepEqual(rows, [
+      { id: created.id, use_for_user_matching: 0 },
+      { id: plain.id, use_for_user_matching: 1 },
+    ]);
+  });
+
+  test('only short text and external accounts may be used for matching; nothing changes otherwise', async () => {
+    const github = ok(
+      await server.owner.post('/realm/profile_fields', { field_type: 7, field_data: JSON.stringify({ subtype: 'github' }), use_for_user_matching: true }),
+      'external account',
+    );
+    assert.equal(ok(await server.owner.get('/realm/profile_fields'), 'list').custom_fields.find((f: any) => f.id === github.id).use_for_user_matching, true);
+    const refused = await server.owner.post('/realm/profile_fields', { name: 'About', field_type: 2, use_for_user_matching: true });
+    assertError(refused, 400, 'Field type not supported for user matching.');
+    assert.ok(!ok(await server.owner.get('/realm/profile_fields'), 'list').custom_fields.some((f: any) => f.name === 'About'));
+    const date = ok(await server.owner.post('/realm/profile_fields', { name: 'Birthday', field_type: 4 }), 'date');
+    assertError(await server.owner.patch(`/realm/profile_fields/${date.id}`, { use_for_user_matching: true }), 400, 'Field type not supported for user matching.');
+    const notBool = await server.owner.post('/realm/profile_fields', { name: 'Nick', field_type: 1, use_for_user_matching: 'yes' });
+    assert.equal(notBool.status, 400);
+    assert.equal(notBool.body.result, 'error');
+    const member = await server.createUser('Fay Fieldless');
+    assertError(await member.patch(`/realm/profile_fields/${date.id}`, { use_for_user_matching: false }), 400, 'Must be an organization administrator');
   });
 });

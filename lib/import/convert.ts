@@ -795,6 +795,7 @@ function convertProfileFields(c: Conversion): void {
       display_in_profile_summary: bit(fieldFields.bool(f, 'display_in_profile_summary', false)),
       required: bit(fieldFields.bool(f, 'required', false)),
       editable_by_user: bit(fieldFields.bool(f, 'editable_by_user', true)),
+      use_for_user_matching: bit(fieldFields.bool(f, 'use_for_user_matching', false)),
     };
     profileFields.set(id, row);
     add('custom_profile_fields', row);
