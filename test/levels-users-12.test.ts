@@ -232,3 +232,59 @@ describe('use_for_user_matching on custom profile fields (feature level 455)', (
     assertError(await member.patch(`/realm/profile_fields/${date.id}`, { use_for_user_matching: false }), 400, 'Must be an organization administrator');
   });
 });
+
+describe("changing a bot's email by its short_name (feature levels 447 and 461)", () => {
+  test('the bot gets the new address, everyone hears of it in realm_user events, and no realm_bot event carries it', async () => {
+    const created = ok(await server.owner.post('/bots', { full_name: 'Renamed Bot', short_name: 'before' }), 'bot');
+    const botId = created.user_id as number;
+    const oldEmail = ok(await server.owner.get(`/users/${botId}`), 'get').user.email as string;
+    const domain = oldEmail.split('@')[1];
+    const member = await server.createUser('Mia Watcher');
+    const ownerEvents = await listen12(server.owner);
+    const memberEvents = await listen12(member);
+
+    const response = await server.owner.patch(`/bots/${botId}`, { short_name: ' after ' });
+    ok(response, 'patch');
+    const newEmail = `after-bot@${domain}`;
+    const user = ok(valid12('GET', `/users/${botId}`, await server.owner.get(`/users/${botId}`)), 'get').user;
+    assert.equal(user.email, newEmail);
+    assert.equal(user.delivery_email, newEmail);
+
+    for (const next of [ownerEvents, memberEvents]) {
+      const events = await next();
+      assert.ok(!events.some((e) => e.type === 'realm_bot'), JSON.stringify(events));
+      const people = events.filter((e) => e.type === 'realm_user').map((e) => e.person);
+      assert.ok(people.some((p) => p.user_id === botId && p.new_email === newEmail), JSON.stringify(people));
+      assert.ok(people.some((p) => p.user_id === botId && p.delivery_email === newEmail), JSON.stringify(people));
+    }
+
+    // The bot logs in with its new address; the old one names nobody.
+    const apiKey = ok(await server.owner.get(`/bots/${botId}/api_key`), 'key').api_key;
+    const asBot = server.anonymous.as({ email: newEmail, apiKey });
+    assert.equal(ok(await asBot.get('/users/me'), 'me').email, newEmail);
+    assert.equal((await server.anonymous.as({ email: oldEmail, apiKey }).get('/users/me')).status, 401);
+
+    await server.restart();
+    const row = server.stoa.db.prepare('SELECT email, delivery_email FROM users WHERE id = ?').get(botId);
+    assert.deepEqual(row, { email: newEmail, delivery_email: newEmail });
+  });
+
+  test('the same short name changes nothing; a taken or malformed one, or a bot one may not administer, is refused', async () => {
+    const first = ok(await server.owner.post('/bots', { full_name: 'First Short Bot', short_name: 'firstshort' }), 'first').user_id;
+    ok(await server.owner.post('/bots', { full_name: 'Second Short Bot', short_name: 'secondshort' }), 'second');
+    const stranger = await server.createUser('Sam Stranger');
+    const next = await listen12(server.owner);
+    ok(await server.owner.patch(`/bots/${first}`, { short_name: 'firstshort' }), 'same');
+    assert.deepEqual((await next()).filter((e) => e.type === 'realm_user'), []);
+    assertError(await server.owner.patch(`/bots/${first}`, { short_name: 'secondshort' }), 400, 'Username already in use');
+    assertError(await server.owner.patch(`/bots/${first}`, { short_name: '   ' }), 400, 'Bad name or username');
+    assertError(await server.owner.patch(`/bots/${first}`, { short_name: 'no spaces' }), 400, 'Bad name or username');
+    // A refused request changes nothing, not even what it named besides.
+    assertError(await server.owner.patch(`/bots/${first}`, { full_name: 'Changed Too', short_name: 'secondshort' }), 400, 'Username already in use');
+    const user = ok(await server.owner.get(`/users/${first}`), 'get').user;
+    assert.equal(user.full_name, 'First Short Bot');
+    assert.match(user.email, /^firstshort-bot@/);
+    assertError(await stranger.patch(`/bots/${first}`, { short_name: 'stolen' }), 400, 'Insufficient permission');
+    assert.deepEqual((await next()).filter((e) => e.type === 'realm_user'), []);
+  });
+});
