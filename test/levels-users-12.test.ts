@@ -8,6 +8,7 @@ import type { ApiResponse, Client } from './support/client';
 import { createChannel } from './support/channels';
 import { listen12 } from './support/events';
 import { ok } from './support/fixtures';
+import { sendMessage } from './support/messages';
 import { assertValidResponse12 } from './support/openapi';
 import { tempDir, TestServer } from './support/server';
 import { writeZulipExport, ZULIP_IDS, zulipExportFixture } from './support/zulip-export';
@@ -286,5 +287,71 @@ describe("changing a bot's email by its short_name (feature levels 447 and 461)"
     assert.match(user.email, /^firstshort-bot@/);
     assertError(await stranger.patch(`/bots/${first}`, { short_name: 'stolen' }), 400, 'Insufficient permission');
     assert.deepEqual((await next()).filter((e) => e.type === 'realm_user'), []);
+  });
+});
+
+describe('DELETE /users/{user_id} with actions (feature level 459)', () => {
+  test("deletes what was asked of the user's and their bots' messages and their profile, then deactivates them", async () => {
+    const leaving = await server.createUser('Lou Leaving');
+    const bot = ok(await leaving.post('/bots', { full_name: 'Leaving Bot', short_name: 'leavingbot' }), 'bot');
+    const botClient = server.anonymous.as({ email: ok(await server.owner.get(`/users/${bot.user_id}`), 'get').user.email, apiKey: bot.api_key });
+    const everyone = JSON.stringify([server.ownerId, leaving.userId, bot.user_id]);
+    const open = await createChannel(server.owner, { principals: everyone });
+    const closed = await createChannel(server.owner, { principals: everyone, invite_only: true });
+    const publicIds = [
+      await sendMessage(leaving, { type: 'stream', to: open.name, topic: 'one', content: 'public one' }),
+      await sendMessage(leaving, { type: 'stream', to: open.name, topic: 'two', content: 'public two' }),
+    ];
+    const botPublic = await sendMessage(botClient, { type: 'stream', to: open.name, topic: 'one', content: 'from the bot' });
+    const privateId = await sendMessage(leaving, { type: 'stream', to: closed.name, topic: 'kept', content: 'private' });
+    const directId = await sendMessage(leaving, { type: 'direct', to: JSON.stringify([server.ownerId]), content: 'direct' });
+    const ownerMessage = await sendMessage(server.owner, { type: 'stream', to: open.name, topic: 'one', content: 'stays' });
+
+    const next = await listen12(server.owner, { client_capabilities: JSON.stringify({ bulk_message_deletion: true }) });
+    const actions = { delete_profile: true, delete_public_channel_messages: true, delete_direct_messages: true };
+    ok(valid12('DELETE', `/users/${leaving.userId}`, await server.owner.delete(`/users/${leaving.userId}`, { actions: JSON.stringify(actions) })), 'deactivate');
+
+    const events = await next();
+    const deleted = events.filter((e) => e.type === 'delete_message').flatMap((e) => e.message_ids);
+    assert.deepEqual(deleted.sort((a, b) => a - b), [...publicIds, botPublic, directId].sort((a, b) => a - b));
+    const direct = events.find((e) => e.type === 'delete_message' && e.message_type === 'private');
+    assert.deepEqual(direct?.message_ids, [directId]);
+    const people = events.filter((e) => e.type === 'realm_user').map((e) => e.person);
+    for (const id of [leaving.userId, bot.user_id]) {
+      assert.ok(people.some((p) => p.user_id === id && p.full_name === 'Deleted user'), JSON.stringify(people));
+      assert.ok(people.some((p) => p.user_id === id && p.is_active === false), JSON.stringify(people));
+    }
+    // The bot's profile and messages go before its owner's, and the deactivation comes last.
+    const order = events.map((e) => (e.type === 'realm_user' && e.person.full_name ? `name:${e.person.user_id}` : e.type === 'realm_user' && 'is_active' in e.person ? `off:${e.person.user_id}` : null)).filter(Boolean);
+    assert.deepEqual(order, [`name:${bot.user_id}`, `name:${leaving.userId}`, `off:${leaving.userId}`, `off:${bot.user_id}`]);
+
+    const left = ok(await server.owner.get('/messages', { anchor: 'oldest', num_before: 0, num_after: 1000, narrow: '[]' }), 'messages').messages.map((m: any) => m.id);
+    for (const id of [...publicIds, botPublic, directId]) assert.ok(!left.includes(id), `message ${id} is gone`);
+    assert.ok(left.includes(privateId) && left.includes(ownerMessage));
+    await server.restart();
+    const rows = server.stoa.db.prepare('SELECT id FROM messages WHERE sender_id IN (?, ?) ORDER BY id').all(leaving.userId, bot.user_id);
+    assert.deepEqual(rows, [{ id: privateId }]);
+    const users = server.stoa.db.prepare('SELECT full_name, is_active FROM users WHERE id IN (?, ?) ORDER BY id').all(leaving.userId, bot.user_id);
+    assert.deepEqual(users, [
+      { full_name: 'Deleted user', is_active: 0 },
+      { full_name: 'Deleted user', is_active: 0 },
+    ]);
+  });
+
+  test('without actions only the deactivation happens; malformed actions are refused and change nothing', async () => {
+    const quiet = await server.createUser('Quinn Quiet');
+    const channel = await createChannel(server.owner, { principals: JSON.stringify([server.ownerId, quiet.userId]) });
+    const kept = await sendMessage(quiet, { type: 'stream', to: channel.name, topic: 'kept', content: 'still here' });
+    for (const bad of ['{"delete_everything": true}', '{"delete_profile": "yes"}', 'not json', '[]']) {
+      const refused = await server.owner.delete(`/users/${quiet.userId}`, { actions: bad });
+      assert.equal(refused.status, 400, `${bad}: ${JSON.stringify(refused.body)}`);
+      assert.equal(refused.body.result, 'error');
+    }
+    assert.equal(ok(await server.owner.get(`/users/${quiet.userId}`), 'get').user.is_active, true);
+    const member = await server.createUser('Max Member');
+    assertError(await member.delete(`/users/${quiet.userId}`, { actions: JSON.stringify({ delete_direct_messages: true }) }), 400, 'Must be an organization administrator');
+    ok(await server.owner.delete(`/users/${quiet.userId}`), 'deactivate');
+    ok(await server.owner.get(`/messages/${kept}`), 'kept');
+    assert.equal(ok(await server.owner.get(`/users/${quiet.userId}`), 'get').user.full_name, 'Quinn Quiet');
   });
 });

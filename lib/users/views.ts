@@ -11,6 +11,7 @@ import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
+import { deactivateUserWithActions, type DeactivationActions } from './deactivation';
 import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, regenerateOwnApiKey, resetAvatar } from './actions';
 import { currentSettingValue, isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
 import {
@@ -347,10 +348,22 @@ export const updateUserByEmail = endpoint<UpdateUserParams & { email: string }>(
   },
 });
 
-export const deactivateUserView = endpoint<{ user_id: number; deactivation_notification_comment?: string }>({
+export const deactivateUserView = endpoint<{ user_id: number; deactivation_notification_comment?: string; actions: DeactivationActions }>({
   params: {
     properties: {
       user_id: { type: 'integer' },
+      // What else to do while deactivating (level 459).
+      actions: {
+        type: 'object',
+        properties: {
+          delete_profile: { type: 'boolean' },
+          delete_public_channel_messages: { type: 'boolean' },
+          delete_private_channel_messages: { type: 'boolean' },
+          delete_direct_messages: { type: 'boolean' },
+        },
+        additionalProperties: false,
+        default: {},
+      },
       // Zulip mails this to the user; Stoa sends no mail, so it is accepted and not used.
       deactivation_notification_comment: { type: 'string', maxLength: 2000 },
     },
@@ -363,7 +376,7 @@ export const deactivateUserView = endpoint<{ user_id: number; deactivation_notif
     if (!target.is_active) throw badRequest('User is already deactivated');
     if (target.role === Role.OWNER && user.role !== Role.OWNER) throw ownerRequired();
     if (isOnlyOwner(stoa, target)) throw cannotDeactivateLast(true);
-    deactivateUser(stoa, target.id);
+    deactivateUserWithActions(stoa, user, target.id, params.actions);
     return {};
   },
 });
