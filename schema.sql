@@ -70,6 +70,14 @@ CREATE UNIQUE INDEX users_by_email ON users (email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_delivery_email ON users (delivery_email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_api_key ON users (api_key);
 
+-- The personal settings each user has changed themselves (PATCH /settings), which an
+-- administrator's change for many users may leave alone (skip_if_already_edited).
+CREATE TABLE user_settings_edited (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  name              TEXT    NOT NULL,
+  PRIMARY KEY (user_id, name)
+) STRICT, WITHOUT ROWID;
+
 -- User groups, named ones (the role:* system groups and user-made groups) and the anonymous
 -- ones that hold a group-setting value of the form {direct_members, direct_subgroups}.
 CREATE TABLE user_groups (

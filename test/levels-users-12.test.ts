@@ -355,3 +355,105 @@ describe('DELETE /users/{user_id} with actions (feature level 459)', () => {
     assert.equal(ok(await server.owner.get(`/users/${quiet.userId}`), 'get').user.full_name, 'Quinn Quiet');
   });
 });
+
+describe('PATCH /settings for other users (feature level 444)', () => {
+  test('an administrator changes the settings of the people and group members named; each hears only of their own', async () => {
+    const named = await server.createUser('Nia Named');
+    const inGroup = await server.createUser('Gil Grouped');
+    const bystander = await server.createUser('Bo Bystander');
+    const group = ok(
+      await server.owner.post('/user_groups/create', { name: 'bulk settings', description: 'for 444', members: JSON.stringify([inGroup.userId]) }),
+      'group',
+    ).group_id as number;
+    const listeners = await Promise.all([named, inGroup, bystander].map((client) => listen12(client)));
+
+    const response = await server.owner.patch('/settings', {
+      target_users: JSON.stringify({ user_ids: [named.userId], group_ids: [group] }),
+      twenty_four_hour_time: true,
+      emojiset: 'text',
+    });
+    ok(valid12('PATCH', '/settings', response), 'bulk');
+    for (const next of listeners.slice(0, 2)) {
+      const events = (await next()).filter((e) => e.type === 'user_settings');
+      assert.deepEqual(
+        events.map((e) => [e.op, e.property, e.value]),
+        [
+          ['update', 'twenty_four_hour_time', true],
+          ['update', 'emojiset', 'text'],
+        ],
+      );
+    }
+    assert.deepEqual((await listeners[2]()).filter((e) => e.type === 'user_settings'), []);
+    for (const client of [named, inGroup]) {
+      const state = await register(client, { fetch_event_types: ['user_settings'] });
+      assert.equal(state.user_settings.twenty_four_hour_time, true);
+      assert.equal(state.user_settings.emojiset, 'text');
+    }
+    assert.equal((await register(bystander, { fetch_event_types: ['user_settings'] })).user_settings.twenty_four_hour_time, false);
+    const own = await register(server.owner, { fetch_event_types: ['user_settings'] });
+    assert.equal(own.user_settings.emojiset, 'google', "the administrator's own settings stay as they were");
+
+    await server.restart();
+    const stored = server.stoa.db
+      .prepare("SELECT user_id, name, value FROM user_settings WHERE name IN ('twenty_four_hour_time', 'emojiset') AND user_id IN (?, ?, ?) ORDER BY user_id, name")
+      .all(named.userId, inGroup.userId, bystander.userId);
+    assert.deepEqual(stored, [
+      { user_id: named.userId, name: 'emojiset', value: '"text"' },
+      { user_id: named.userId, name: 'twenty_four_hour_time', value: 'true' },
+      { user_id: inGroup.userId, name: 'emojiset', value: '"text"' },
+      { user_id: inGroup.userId, name: 'twenty_four_hour_time', value: 'true' },
+    ]);
+  });
+
+  test('skip_if_already_edited leaves alone a setting someone changed themselves, and only that one', async () => {
+    const chooser = await server.createUser('Cy Chooser');
+    const other = await server.createUser('Oz Other');
+    ok(await chooser.patch('/settings', { enter_sends: false }), 'own choice');
+    ok(await chooser.patch('/settings', { enter_sends: true }), 'own choice back');
+    const next = await listen12(chooser);
+    ok(
+      await server.owner.patch('/settings', {
+        target_users: JSON.stringify({ user_ids: [chooser.userId, other.userId], skip_if_already_edited: true }),
+        enter_sends: false,
+        left_side_userlist: true,
+      }),
+      'bulk',
+    );
+    assert.deepEqual(
+      (await next()).filter((e) => e.type === 'user_settings').map((e) => [e.property, e.value]),
+      [['left_side_userlist', true]],
+    );
+    const settings = async (client: Client) => (await register(client, { fetch_event_types: ['user_settings'] })).user_settings;
+    assert.equal((await settings(chooser)).enter_sends, true);
+    assert.equal((await settings(other)).enter_sends, false);
+    // A change an administrator made does not count as the person's own.
+    ok(await server.owner.patch('/settings', { target_users: JSON.stringify({ user_ids: [other.userId], skip_if_already_edited: true }), enter_sends: true }), 'again');
+    assert.equal((await settings(other)).enter_sends, true);
+    // Without skipping, everyone named gets the value.
+    ok(await server.owner.patch('/settings', { target_users: JSON.stringify({ user_ids: [chooser.userId] }), enter_sends: false }), 'forced');
+    assert.equal((await settings(chooser)).enter_sends, false);
+  });
+
+  test('refused for non-administrators, unknown people and groups, bots, and account fields; a refused request changes nothing', async () => {
+    const member = await server.createUser('Mo Member');
+    const target = await server.createUser('Ty Target');
+    const bot = ok(await server.owner.post('/bots', { full_name: 'Settings Bot', short_name: 'settingsbot' }), 'bot').user_id;
+    const deactivated = await server.createUser('De Activated');
+    ok(await server.owner.delete(`/users/${deactivated.userId}`), 'deactivate');
+    const targets = (t: object) => JSON.stringify(t);
+    assertError(await member.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), emojiset: 'text' }), 400, 'Must be an organization administrator');
+    for (const id of [999999, bot, deactivated.userId]) {
+      assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId, id] }), emojiset: 'text' }), 400, `Invalid user ID: ${id}`);
+    }
+    assertError(await server.owner.patch('/settings', { target_users: targets({ group_ids: [999999] }), emojiset: 'text' }), 400, 'Invalid user group');
+    assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), full_name: 'Renamed' }), 400, "'full_name' cannot be changed for other users.");
+    assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), timezone: 'Europe/Paris' }), 400, "'timezone' cannot be changed for other users.");
+    assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), emojiset: 'no such set' }), 400, 'Invalid emojiset');
+    const malformed = await server.owner.patch('/settings', { target_users: targets({ users: [target.userId] }), emojiset: 'text' });
+    assert.equal(malformed.status, 400, JSON.stringify(malformed.body));
+    assert.equal(malformed.body.result, 'error');
+    const state = await register(target, { fetch_event_types: ['user_settings', 'realm_user'] });
+    assert.equal(state.user_settings.emojiset, 'google');
+    assert.equal(state.full_name, 'Ty Target');
+  });
+});

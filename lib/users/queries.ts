@@ -157,6 +157,10 @@ export function prepareUserQueries(db: Statements) {
   const putSetting = db.prepare<[number, string, string]>(
     'INSERT INTO user_settings (user_id, name, value) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET value = excluded.value',
   );
+  const markSettingEdited = db.prepare<[number, string]>('INSERT OR IGNORE INTO user_settings_edited (user_id, name) VALUES (?, ?)');
+  const hasEditedSetting = db.prepare<[number, string], { one: number }>(
+    'SELECT 1 AS one FROM user_settings_edited WHERE user_id = ? AND name = ?',
+  );
   const deleteSetting = db.prepare<[number, string]>('DELETE FROM user_settings WHERE user_id = ? AND name = ?');
   const realmDefaultOverrides = db.prepare<[], { name: string; value: string }>(
     'SELECT name, value FROM realm_user_settings_defaults',
@@ -275,6 +279,9 @@ export function prepareUserQueries(db: Statements) {
     /** Stores a setting's JSON value; a value equal to the default is stored as no row. */
     putSetting: (id: number, name: string, json: string) => void putSetting.run(id, name, json),
     deleteSetting: (id: number, name: string) => void deleteSetting.run(id, name),
+    /** Notes that the user changed a setting themselves. */
+    markSettingEdited: (id: number, name: string) => void markSettingEdited.run(id, name),
+    hasEditedSetting: (id: number, name: string) => hasEditedSetting.get(id, name) !== undefined,
     /** The organization's defaults for new users that differ from Stoa's, as stored JSON text. */
     realmDefaultOverrides: () => realmDefaultOverrides.all(),
     putRealmDefault: (name: string, json: string) => void putRealmDefault.run(name, json),
