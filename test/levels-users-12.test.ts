@@ -457,3 +457,51 @@ describe('PATCH /settings for other users (feature level 444)', () => {
     assert.equal(state.full_name, 'Ty Target');
   });
 });
+
+describe('the organization default_avatar_source (feature level 456)', () => {
+  test("with 'J' new accounts get a generated avatar served here; 'G' brings back provider-hosted ones; register and events follow", async () => {
+    const own = await server.createUser('Gia Gravatar');
+    const next = await listen12(server.owner);
+    ok(valid12('PATCH', '/realm', await server.owner.patch('/realm', { default_avatar_source: 'J' })), 'to J');
+    const events = (await next()).filter((e) => e.type === 'realm');
+    assert.deepEqual(events, [{ type: 'realm', op: 'update', property: 'default_avatar_source', value: 'J' }]);
+    assert.equal((await register(server.owner, { fetch_event_types: ['realm'] })).realm_default_avatar_source, 'J');
+
+    const created = ok(await server.owner.post('/users', { email: 'pattern@example.com', password: 'secret-password', full_name: 'Pat Tern' }), 'create');
+    const added = (await next()).find((e) => e.type === 'realm_user' && e.op === 'add');
+    const person = ok(valid12('GET', `/users/${created.user_id}`, await server.owner.get(`/users/${created.user_id}`, { client_gravatar: true })), 'get').user;
+    // A generated avatar is the server's, so even a client that computes gravatars is given its URL.
+    assert.match(person.avatar_url, /^\/user_avatars\/\d+\/[0-9a-f]{40}\.png\?version=1$/);
+    assert.equal(person.avatar_version, 1);
+    assert.equal(added?.person.avatar_url, person.avatar_url);
+    const picture = await fetch(new URL(person.avatar_url, server.url));
+    assert.equal(picture.status, 200);
+    assert.equal(picture.headers.get('content-type'), 'image/png');
+    const bytes = Buffer.from(await picture.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
+    const patterned = server.anonymous.as({ email: 'pattern@example.com', apiKey: ok(await server.anonymous.post('/fetch_api_key', { username: 'pattern@example.com', password: 'secret-password' }), 'login').api_key });
+    const me = await register(patterned, { fetch_event_types: ['realm_user'] });
+    assert.equal(me.avatar_source, 'J');
+    assert.equal(me.avatar_url, person.avatar_url);
+
+    // Someone who had a provider-hosted avatar keeps it until they reset theirs to the default.
+    assert.match(ok(await server.owner.get(`/users/${own.userId}`, { client_gravatar: false }), 'get').user.avatar_url, /gravatar/);
+    const reset = ok(await own.delete('/users/me/avatar'), 'reset');
+    assert.match(reset.avatar_url, /^\/user_avatars\//);
+    assert.equal((await fetch(new URL(reset.avatar_url, server.url))).status, 200);
+
+    await server.restart();
+    assert.equal(server.stoa.db.prepare("SELECT value FROM realm_settings WHERE key = 'realm_default_avatar_source'").pluck().get(), '"J"');
+    assert.equal((await fetch(new URL(person.avatar_url, server.url))).status, 200);
+    ok(await server.owner.patch('/realm', { default_avatar_source: 'G' }), 'to G');
+    const later = ok(await server.owner.post('/users', { email: 'plain@example.com', password: 'secret-password', full_name: 'Plain Later' }), 'create');
+    assert.match(ok(await server.owner.get(`/users/${later.user_id}`, { client_gravatar: false }), 'get').user.avatar_url, /gravatar/);
+  });
+
+  test("'U' and unknown sources are refused, and only administrators may choose", async () => {
+    for (const value of ['U', 'X']) assertError(await server.owner.patch('/realm', { default_avatar_source: value }), 400, 'Invalid default_avatar_source');
+    const member = await server.createUser('Mem Ber');
+    assertError(await member.patch('/realm', { default_avatar_source: 'J' }), 400, 'Must be an organization administrator');
+    assert.equal((await register(server.owner, { fetch_event_types: ['realm'] })).realm_default_avatar_source, 'G');
+  });
+});

@@ -27,7 +27,9 @@ import { canSeeDeliveryEmail, standInEmail } from './email-visibility';
 import { canAccessUser, inaccessibleUserPlaceholder, usersWhoCanAccess } from './access';
 import { announceUserAccessChanges, snapshotUserAccess } from './access-events';
 import { isoTimestamp, presentUser } from './present';
-import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
+import { EmailVisibility, Role, type AvatarSource, type RoleValue, type UserRow } from './queries';
+import { drawGeneratedAvatar } from './generated-avatars';
+import { realmSetting } from '../realm/settings-store';
 import { announceReturningRealmSettingHolder } from '../realm/settings-actions';
 
 /**
@@ -58,6 +60,8 @@ export interface NewAccount {
 export function createUser(stoa: Stoa, account: NewAccount): number {
   // Stored organization defaults differ from Stoa's, as a user's stored settings do: copied as they are.
   const defaults = account.bot?.system ? [] : stoa.users.realmDefaultOverrides();
+  // New accounts start with the organization's default avatar (level 456); the server's own bots with the provider's.
+  const avatarSource = account.bot?.system ? 'G' : (realmSetting(stoa, 'realm_default_avatar_source') as AvatarSource);
   const chosenVisibility = defaults.find((d) => d.name === 'email_address_visibility');
   const visibility = chosenVisibility ? (JSON.parse(chosenVisibility.value) as number) : EmailVisibility.EVERYONE;
   const id = stoa.users.insert({
@@ -76,7 +80,9 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
     date_joined_ms: stoa.clock.now(),
     email_address_visibility: visibility,
     joins_at_first_login: account.joinsAtFirstLogin ? 1 : 0,
+    avatar_source: avatarSource,
   });
+  if (avatarSource === 'J') drawGeneratedAvatar(stoa, id);
   for (const { name, value } of defaults) if (name !== 'email_address_visibility') stoa.users.putSetting(id, name, value);
   const created = stoa.users.byId(id)!;
   if (created.email !== apiEmailFor(created, visibility)) stoa.users.setEmail(id, apiEmailFor(created, visibility));
@@ -272,7 +278,6 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
   });
 }
 
-/** Returns a user to the provider-hosted avatar, telling everyone's clients. */
 /**
  * A new API key for a person: the old one stops working at once, and so do the phones
  * registered for push notifications with it, which are forgotten, as on Zulip (level 492
@@ -287,18 +292,19 @@ export function regenerateOwnApiKey(stoa: Stoa, userId: number): string {
   });
 }
 
+/** Returns a user to the organization's default avatar (level 456), telling everyone's clients. */
 export function resetAvatar(stoa: Stoa, userId: number): UserRow {
-  return changeAvatar(stoa, userId, 'G');
+  return changeAvatar(stoa, userId, realmSetting(stoa, 'realm_default_avatar_source') as 'G' | 'J');
 }
 
 /**
  * Switches a user to their avatar's new version: the uploaded one ('U', whose files are
- * already in place) or the provider-hosted one ('G'). Everyone hears of it.
+ * already in place), the provider-hosted one ('G') or one drawn here ('J'). Everyone hears of it.
  */
-export function changeAvatar(stoa: Stoa, userId: number, source: 'G' | 'U'): UserRow {
+export function changeAvatar(stoa: Stoa, userId: number, source: AvatarSource): UserRow {
   return write(stoa, () => {
-    if (source === 'U') stoa.users.useUploadedAvatar(userId);
-    else stoa.users.resetAvatar(userId);
+    stoa.users.setAvatarSource(userId, source);
+    if (source === 'J') drawGeneratedAvatar(stoa, userId);
     const user = stoa.users.byId(userId)!;
     announceAvatar(stoa, user);
     return user;

@@ -1,7 +1,7 @@
 import { deleteMessages } from '../messages/delete';
 import type { MessageRow } from '../messages/queries';
 import type { Stoa } from '../stoa';
-import { changeAvatar, deactivateUser } from './actions';
+import { deactivateUser, resetAvatar } from './actions';
 import type { UserRow } from './queries';
 import { changeFullName } from './settings-store';
 
@@ -31,7 +31,7 @@ export function deactivateUserWithActions(stoa: Stoa, actor: UserRow, userId: nu
 function applyActions(stoa: Stoa, actor: UserRow, account: UserRow, actions: DeactivationActions): void {
   if (actions.delete_profile) {
     changeFullName(stoa, account.id, DELETED_USER_NAME);
-    if (account.avatar_source !== 'G') changeAvatar(stoa, account.id, 'G');
+    if (account.avatar_source === 'U') resetAvatar(stoa, account.id);
   }
   const wanted = (row: MessageRow): boolean => {
     if (row.stream_id === null) return actions.delete_direct_messages === true;

@@ -9,6 +9,9 @@ export const Role = {
 } as const;
 export type RoleValue = (typeof Role)[keyof typeof Role];
 
+/** Where an avatar comes from: 'G' provider-hosted, 'U' uploaded, 'J' generated here (a Jdenticon). */
+export type AvatarSource = 'G' | 'U' | 'J';
+
 /** Values of a user's email_address_visibility setting. */
 export const EmailVisibility = {
   EVERYONE: 1,
@@ -87,6 +90,7 @@ export type NewUser = Pick<
   | 'date_joined_ms'
   | 'email_address_visibility'
   | 'joins_at_first_login'
+  | 'avatar_source'
 >;
 
 /** Prepared once per database; the only place user rows are read or written by SQL. */
@@ -111,18 +115,15 @@ export function prepareUserQueries(db: Statements) {
   const insert = db.prepare<NewUser>(
     `INSERT INTO users (email, delivery_email, full_name, password_hash, api_key, role, is_bot, bot_type,
        bot_owner_id, is_system_bot, can_create_users, can_change_user_emails, date_joined_ms, email_address_visibility,
-       joins_at_first_login)
+       joins_at_first_login, avatar_source)
      VALUES (@email, @delivery_email, @full_name, @password_hash, @api_key, @role, @is_bot, @bot_type,
        @bot_owner_id, @is_system_bot, @can_create_users, @can_change_user_emails, @date_joined_ms, @email_address_visibility,
-       @joins_at_first_login)`,
+       @joins_at_first_login, @avatar_source)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
   const setDeliveryEmail = db.prepare<[string, number]>('UPDATE users SET delivery_email = ? WHERE id = ?');
-  const resetAvatar = db.prepare<[number]>(
-    "UPDATE users SET avatar_source = 'G', avatar_version = avatar_version + 1 WHERE id = ?",
-  );
-  const useUploadedAvatar = db.prepare<[number]>(
-    "UPDATE users SET avatar_source = 'U', avatar_version = avatar_version + 1 WHERE id = ?",
+  const setAvatarSource = db.prepare<[string, number]>(
+    'UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?',
   );
   const setRole = db.prepare<[number, number]>('UPDATE users SET role = ? WHERE id = ?');
   const setActive = db.prepare<[number, number]>('UPDATE users SET is_active = ? WHERE id = ?');
@@ -250,9 +251,8 @@ export function prepareUserQueries(db: Statements) {
     },
     setEmail: writing((id: number, email: string) => void setEmail.run(email, id)),
     setDeliveryEmail: writing((id: number, email: string) => void setDeliveryEmail.run(email, id)),
-    /** Back to the provider-hosted avatar, with a new version so caches refresh. */
-    resetAvatar: writing((id: number) => void resetAvatar.run(id)),
-    useUploadedAvatar: writing((id: number) => void useUploadedAvatar.run(id)),
+    /** A new avatar from a source, with a new version so caches refresh. */
+    setAvatarSource: writing((id: number, source: AvatarSource) => void setAvatarSource.run(source, id)),
     setRole: writing((id: number, role: RoleValue) => void setRole.run(role, id)),
     setActive: writing((id: number, active: boolean) => void setActive.run(active ? 1 : 0, id)),
     activeOwnerCount: () => activeOwnerCount.get()!.n,
