@@ -58,11 +58,25 @@ CREATE TABLE users (
   default_all_public_streams         INTEGER NOT NULL DEFAULT 0,
   -- Zulip's special permission to change other people's email addresses; owners made at
   -- first start hold it, as they hold can_create_users.
-  can_change_user_emails   INTEGER NOT NULL DEFAULT 0
+  can_change_user_emails   INTEGER NOT NULL DEFAULT 0,
+  -- An account brought in by an import to stand for the sender of imported messages, that
+  -- nobody has used yet; it stops being one at its first login.
+  is_imported_stub         INTEGER NOT NULL DEFAULT 0,
+  -- Whether date_joined_ms is still the account's creation and becomes the time of its first
+  -- login (accounts made through the API and imported stubs, as Zulip counts them).
+  joins_at_first_login     INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX users_by_email ON users (email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_delivery_email ON users (delivery_email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_api_key ON users (api_key);
+
+-- The personal settings each user has changed themselves (PATCH /settings), which an
+-- administrator's change for many users may leave alone (skip_if_already_edited).
+CREATE TABLE user_settings_edited (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  name              TEXT    NOT NULL,
+  PRIMARY KEY (user_id, name)
+) STRICT, WITHOUT ROWID;
 
 -- User groups, named ones (the role:* system groups and user-made groups) and the anonymous
 -- ones that hold a group-setting value of the form {direct_members, direct_subgroups}.
@@ -122,7 +136,10 @@ CREATE TABLE custom_profile_fields (
   position                   INTEGER NOT NULL,
   display_in_profile_summary INTEGER NOT NULL DEFAULT 0,
   required                   INTEGER NOT NULL DEFAULT 0,
-  editable_by_user           INTEGER NOT NULL DEFAULT 1
+  editable_by_user           INTEGER NOT NULL DEFAULT 1,
+  -- Whether clients match people by this field's value when suggesting them (short text and
+  -- external accounts only).
+  use_for_user_matching      INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- A user's value for one field; rendered_value is the Markdown rendering for text fields.

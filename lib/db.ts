@@ -411,6 +411,25 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         PRIMARY KEY (user_id, step)
       ) STRICT, WITHOUT ROWID;
     `),
+  // 24 -> 25: imported stub accounts, and accounts whose date_joined waits for their first
+  // login. Nobody was either before: every existing account keeps the date it has.
+  (db) =>
+    db.exec(`
+      ALTER TABLE users ADD COLUMN is_imported_stub INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE users ADD COLUMN joins_at_first_login INTEGER NOT NULL DEFAULT 0;
+    `),
+  // 25 -> 26: custom profile fields used to match people in suggestions. None was before.
+  (db) => db.exec('ALTER TABLE custom_profile_fields ADD COLUMN use_for_user_matching INTEGER NOT NULL DEFAULT 0'),
+  // 26 -> 27: the settings each user changed themselves. Earlier changes were not recorded,
+  // so nobody counts as having edited anything yet.
+  (db) =>
+    db.exec(`
+      CREATE TABLE user_settings_edited (
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        name              TEXT    NOT NULL,
+        PRIMARY KEY (user_id, name)
+      ) STRICT, WITHOUT ROWID;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

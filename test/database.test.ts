@@ -56,7 +56,11 @@ describe('the database', () => {
       DROP TABLE default_stream_group_channels;
       DROP TABLE default_stream_groups;
       DROP TABLE onboarding_steps_seen;
+      DROP TABLE user_settings_edited;
       ALTER TABLE users DROP COLUMN can_change_user_emails;
+      ALTER TABLE users DROP COLUMN is_imported_stub;
+      ALTER TABLE users DROP COLUMN joins_at_first_login;
+      ALTER TABLE custom_profile_fields DROP COLUMN use_for_user_matching;
       ALTER TABLE channel_folders DROP COLUMN position;
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
       ALTER TABLE streams DROP COLUMN can_create_topic_group_id;

@@ -95,7 +95,7 @@ describe('PATCH /realm changes plain settings', () => {
     ]);
     for (const [params, msg] of [
       [{ media_preview_size: 120 }, 'Invalid media_preview_size 120'],
-      [{ default_avatar_source: 'J' }, 'Invalid default_avatar_source'],
+      [{ default_avatar_source: 'U' }, 'Invalid default_avatar_source'],
     ] as const) {
       const refused = await server.owner.patch('/realm', params);
       assert.deepEqual([refused.status, refused.body.msg], [400, msg]);

@@ -22,6 +22,7 @@ const USER_FIELDS = [
   'is_admin',
   'is_bot',
   'is_guest',
+  'is_imported_stub',
   'is_owner',
   'role',
   'timezone',

@@ -6,6 +6,7 @@ import { authenticationFailed, missingArgument } from '../http/errors';
 import { endSession, startSession } from '../sessions/actions';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
+import { recordLogin } from '../users/actions';
 import { checkCanLogIn, checkPassword } from './login';
 
 /**
@@ -20,6 +21,7 @@ function sessionAnswer(user: UserRow, csrfToken: string) {
 
 /** Starts a session for the user and hands the browser its cookies. */
 export function signIn(stoa: Stoa, user: UserRow, req: IncomingMessage, res: ServerResponse) {
+  recordLogin(stoa, user);
   const { token, csrfToken } = startSession(stoa, user.id);
   setSessionCookies(res, { token, csrfToken }, isSecureRequest(req, stoa.site));
   return sessionAnswer(user, csrfToken);

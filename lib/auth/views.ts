@@ -2,9 +2,12 @@ import { publicEndpoint, NO_PARAMS } from '../http/endpoint';
 import { authenticationFailed, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
+import { recordLogin } from '../users/actions';
 import { checkCanLogIn, checkPassword, loginAccount } from './login';
 
-function apiKeyResponse(user: UserRow) {
+/** An API key handed out is a login (see recordLogin). */
+function apiKeyResponse(stoa: Stoa, user: UserRow) {
+  recordLogin(stoa, user);
   return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
 }
 
@@ -13,7 +16,7 @@ export const fetchApiKey = publicEndpoint<{ username: string; password: string }
     properties: { username: { type: 'string' }, password: { type: 'string' } },
     required: ['username', 'password'],
   },
-  view: async ({ stoa, params, req }) => apiKeyResponse(await checkPassword(stoa, req, params.username, params.password)),
+  view: async ({ stoa, params, req }) => apiKeyResponse(stoa, await checkPassword(stoa, req, params.username, params.password)),
 });
 
 /**
@@ -40,7 +43,7 @@ export const devFetchApiKey = publicEndpoint<{ username: string }>({
     const user = loginAccount(stoa, params.username);
     if (!user) throw authenticationFailed();
     checkCanLogIn(stoa, user);
-    return apiKeyResponse(user);
+    return apiKeyResponse(stoa, user);
   },
 });
 

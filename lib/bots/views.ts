@@ -3,7 +3,7 @@ import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { changeRole, deactivateUser } from '../users/actions';
+import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/actions';
 import { botEmailDomain } from '../users/email-visibility';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
@@ -36,6 +36,13 @@ export function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
   if (!bot || !bot.is_bot || bot.is_system_bot) throw badRequest('No such bot');
   if (user.role > Role.ADMINISTRATOR && bot.bot_owner_id !== user.id) throw insufficientPermission();
   return bot;
+}
+
+/** The email a bot's short name gives it, the short name checked. */
+function botEmailFor(stoa: Stoa, rawShortName: string): string {
+  const shortName = rawShortName.trim();
+  if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
+  return `${shortName}-bot@${botEmailDomain(stoa.site)}`;
 }
 
 /** Bots are named apart from everyone active, so people can tell them from each other. */
@@ -119,10 +126,9 @@ async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreatePara
   requireMember(user);
   const payloadUrl = params.payload_url === undefined ? '' : checkPayloadUrl('payload_url', params.payload_url);
   const shortName = params.short_name.trim();
-  if (shortName === '' || !SHORT_NAME_SHAPE.test(shortName)) throw badRequest('Bad name or username');
+  const email = botEmailFor(stoa, shortName);
   const fullName = params.full_name.trim();
   checkFullName(fullName);
-  const email = `${shortName}-bot@${botEmailDomain(stoa.site)}`;
   if (stoa.users.byAnyEmail(email)) throw badRequest('Username already in use');
   checkBotNameFree(stoa, fullName);
   checkCanCreate(stoa, user, params.bot_type);
@@ -181,6 +187,7 @@ export const getBots = endpoint({
 interface UpdateParams {
   bot_id: number;
   full_name?: string;
+  short_name?: string;
   role?: RoleValue;
   bot_owner_id?: number;
   default_sending_stream?: string;
@@ -200,6 +207,8 @@ export const updateBotView = endpoint<UpdateParams>({
     properties: {
       bot_id: { type: 'integer' },
       full_name: { type: 'string' },
+      // A new email for the bot, made as at its creation (level 447).
+      short_name: { type: 'string' },
       role: { type: 'integer', enum: ROLES },
       bot_owner_id: { type: 'integer' },
       default_sending_stream: { type: 'string' },
@@ -229,6 +238,13 @@ async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar
     checkFullName(fullName);
     checkBotNameFree(stoa, fullName);
   }
+  let newEmail: string | undefined;
+  if (params.short_name !== undefined) {
+    const email = botEmailFor(stoa, params.short_name);
+    const holder = stoa.users.byAnyEmail(email);
+    if (holder && holder.id !== bot.id) throw badRequest('Username already in use');
+    if (email !== bot.delivery_email) newEmail = email;
+  }
   const newRole = params.role !== undefined && params.role !== bot.role ? params.role : undefined;
   if (newRole !== undefined) {
     if ((newRole === Role.OWNER || bot.role === Role.OWNER) && user.role !== Role.OWNER) {
@@ -256,6 +272,9 @@ async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar
   }
 
   if (renamed) changeFullName(stoa, bot.id, fullName);
+  // Everyone hears of the new address in realm_user events; since level 474 no realm_bot
+  // event carries it (so level 461's one is not sent either).
+  if (newEmail !== undefined) changeDeliveryEmail(stoa, bot.id, newEmail);
   if (newRole !== undefined) changeRole(stoa, bot.id, newRole);
   if (params.bot_owner_id !== undefined) changeBotOwner(stoa, bot.id, params.bot_owner_id);
   changeBotDefaults(stoa, bot.id, {

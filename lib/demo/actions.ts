@@ -204,6 +204,7 @@ function fillProfiles(stoa: Stoa, personOf: People): void {
       display_in_profile_summary: 0,
       required: 0,
       editable_by_user: 1,
+      use_for_user_matching: 0,
     });
     const field = stoa.profileFields.byId(fieldId)!;
     for (const [key, value] of Object.entries(spec.values)) {

@@ -324,6 +324,7 @@ export function convertExport(data: ExportContents): ImportPlan {
     if (deliveryEmails.has(deliveryEmail.toLowerCase())) throw new ImportError(`zerver_userprofile: two users have the address ${deliveryEmail}`);
     deliveryEmails.add(deliveryEmail.toLowerCase());
     const avatarSource = userFields.str(row, 'avatar_source', 'G');
+    const stub = userFields.bool(row, 'is_imported_stub', false);
     Object.assign(user, {
       email: '',
       delivery_email: deliveryEmail,
@@ -347,6 +348,10 @@ export function convertExport(data: ExportContents): ImportPlan {
       default_sending_stream_id: userFields.optRef(row, 'default_sending_stream', streams, 'channel'),
       default_events_register_stream_id: userFields.optRef(row, 'default_events_register_stream', streams, 'channel'),
       default_all_public_streams: bit(userFields.bool(row, 'default_all_public_streams', false)),
+      // A stub stands for the sender of imported messages until someone logs in as it; then
+      // it becomes theirs, and its joining date that login's (levels 433 and 475).
+      is_imported_stub: bit(stub),
+      joins_at_first_login: bit(stub),
     } satisfies StoaRow);
     // The API email follows the visibility setting, as Stoa makes it for its own users.
     user.email = apiEmailFor(user as unknown as UserRow, visibility);
@@ -790,6 +795,7 @@ function convertProfileFields(c: Conversion): void {
       display_in_profile_summary: bit(fieldFields.bool(f, 'display_in_profile_summary', false)),
       required: bit(fieldFields.bool(f, 'required', false)),
       editable_by_user: bit(fieldFields.bool(f, 'editable_by_user', true)),
+      use_for_user_matching: bit(fieldFields.bool(f, 'use_for_user_matching', false)),
     };
     profileFields.set(id, row);
     add('custom_profile_fields', row);

@@ -239,6 +239,7 @@ export function prepareMessageQueries(db: Statements) {
     `SELECT m.* FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND m.recipient_id = ? AND m.topic_key = ? ORDER BY m.id DESC LIMIT ?`,
   );
+  const sentBy = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE sender_id = ? ORDER BY id');
   const setUserFlags = db.prepare<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
   const deleteUserMessage = db.prepare<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
   const updateStatements = new Map<string, Database.Statement>();
@@ -297,6 +298,8 @@ export function prepareMessageQueries(db: Statements) {
       userId === undefined
         ? newestInTopic.all(recipientId, topicKey(topic), limit)
         : newestInTopicOfUser.all(userId, recipientId, topicKey(topic), limit),
+    /** Every message the user sent, oldest first. */
+    sentBy: (senderId: number) => sentBy.all(senderId),
     /** Changes columns of a message (names from our code, never from a request), keeping search in step. */
     update: (id: number, changes: Partial<Omit<MessageRow, 'id' | 'topic_key'>>) => {
       const values: Record<string, unknown> = { ...changes };

@@ -13,8 +13,9 @@ export function presentField(field: ProfileFieldRow): Record<string, unknown> {
     required: field.required === 1,
     editable_by_user: field.editable_by_user === 1,
   };
-  // Zulip sends this one only when it is set.
+  // Zulip sends these two only when they are set.
   if (field.display_in_profile_summary) presented.display_in_profile_summary = true;
+  if (field.use_for_user_matching) presented.use_for_user_matching = true;
   return presented;
 }
 

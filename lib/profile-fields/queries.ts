@@ -21,6 +21,7 @@ export interface ProfileFieldRow {
   display_in_profile_summary: 0 | 1;
   required: 0 | 1;
   editable_by_user: 0 | 1;
+  use_for_user_matching: 0 | 1;
 }
 
 export type NewProfileField = Omit<ProfileFieldRow, 'id' | 'position'>;
@@ -41,13 +42,14 @@ export function prepareProfileFieldQueries(db: Statements) {
   );
   const insert = db.prepare<NewProfileField>(
     `INSERT INTO custom_profile_fields (name, hint, field_type, field_data, position, display_in_profile_summary,
-       required, editable_by_user)
-     VALUES (@name, @hint, @field_type, @field_data, 0, @display_in_profile_summary, @required, @editable_by_user)`,
+       required, editable_by_user, use_for_user_matching)
+     VALUES (@name, @hint, @field_type, @field_data, 0, @display_in_profile_summary, @required, @editable_by_user,
+       @use_for_user_matching)`,
   );
   const update = db.prepare<ProfileFieldRow>(
     `UPDATE custom_profile_fields SET name = @name, hint = @hint, field_data = @field_data,
        display_in_profile_summary = @display_in_profile_summary, required = @required,
-       editable_by_user = @editable_by_user
+       editable_by_user = @editable_by_user, use_for_user_matching = @use_for_user_matching
      WHERE id = @id`,
   );
   const setPosition = db.prepare<[number, number]>('UPDATE custom_profile_fields SET position = ? WHERE id = ?');

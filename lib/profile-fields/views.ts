@@ -90,7 +90,7 @@ function isDefaultExternalAccount(fieldType: number, data: FieldData): boolean {
 }
 
 /** A field's whole definition, checked in the order Zulip checks it. */
-function checkDefinition(field: { name: string; hint: string; field_type: number; data: FieldData; summary: boolean }): void {
+function checkDefinition(field: { name: string; hint: string; field_type: number; data: FieldData; summary: boolean; matching: boolean }): void {
   if (field.field_type === FieldType.SELECT) checkSelectOptions(field.data);
   else if (field.field_type === FieldType.EXTERNAL_ACCOUNT) checkExternalAccount(field.data);
   // A default external account takes its label and hint from the server.
@@ -103,6 +103,10 @@ function checkDefinition(field: { name: string; hint: string; field_type: number
   // Long text does not fit in a summary; user lists need client support that is not there yet.
   if (field.summary && (field.field_type === FieldType.LONG_TEXT || field.field_type === FieldType.USER)) {
     throw badRequest('Field type not supported for display in profile summary.');
+  }
+  // People are matched by names and handles: short text and external accounts (level 455).
+  if (field.matching && field.field_type !== FieldType.SHORT_TEXT && field.field_type !== FieldType.EXTERNAL_ACCOUNT) {
+    throw badRequest('Field type not supported for user matching.');
   }
 }
 
@@ -127,6 +131,7 @@ const FLAGS = {
   display_in_profile_summary: { type: 'boolean' },
   required: { type: 'boolean' },
   editable_by_user: { type: 'boolean' },
+  use_for_user_matching: { type: 'boolean' },
 } as const;
 
 export const getProfileFields = endpoint({
@@ -142,6 +147,7 @@ interface CreateParams {
   display_in_profile_summary: boolean;
   required: boolean;
   editable_by_user: boolean;
+  use_for_user_matching: boolean;
 }
 
 export const createProfileFieldView = endpoint<CreateParams>({
@@ -154,6 +160,7 @@ export const createProfileFieldView = endpoint<CreateParams>({
       display_in_profile_summary: { type: 'boolean', default: false },
       required: { type: 'boolean', default: false },
       editable_by_user: { type: 'boolean', default: true },
+      use_for_user_matching: { type: 'boolean', default: false },
     },
     required: ['field_type'],
   },
@@ -164,7 +171,7 @@ export const createProfileFieldView = endpoint<CreateParams>({
     checkSummaryRoom(stoa, summary);
     let name = params.name.trim();
     let hint = params.hint;
-    checkDefinition({ name, hint, field_type: params.field_type, data, summary });
+    checkDefinition({ name, hint, field_type: params.field_type, data, summary, matching: params.use_for_user_matching });
     if (isDefaultExternalAccount(params.field_type, data)) {
       ({ name, hint } = DEFAULT_EXTERNAL_ACCOUNTS[data.subtype as string]);
     }
@@ -178,6 +185,7 @@ export const createProfileFieldView = endpoint<CreateParams>({
       display_in_profile_summary: summary ? 1 : 0,
       required: params.required ? 1 : 0,
       editable_by_user: params.editable_by_user ? 1 : 0,
+      use_for_user_matching: params.use_for_user_matching ? 1 : 0,
     });
     return { id };
   },
@@ -191,6 +199,7 @@ interface UpdateParams {
   display_in_profile_summary?: boolean;
   required?: boolean;
   editable_by_user?: boolean;
+  use_for_user_matching?: boolean;
 }
 
 export const updateProfileFieldView = endpoint<UpdateParams>({
@@ -220,7 +229,8 @@ export const updateProfileFieldView = endpoint<UpdateParams>({
       if (changesDefinition) throw badRequest('Default custom field cannot be updated.');
     }
     const summary = params.display_in_profile_summary ?? field.display_in_profile_summary === 1;
-    checkDefinition({ name, hint, field_type: field.field_type, data, summary });
+    const matching = params.use_for_user_matching ?? field.use_for_user_matching === 1;
+    checkDefinition({ name, hint, field_type: field.field_type, data, summary, matching });
     checkNameFree(stoa, name, field.id);
     const flag = (value: boolean | undefined, current: 0 | 1): 0 | 1 => (value === undefined ? current : value ? 1 : 0);
     updateField(stoa, {
@@ -231,6 +241,7 @@ export const updateProfileFieldView = endpoint<UpdateParams>({
       display_in_profile_summary: summary ? 1 : 0,
       required: flag(params.required, field.required),
       editable_by_user: flag(params.editable_by_user, field.editable_by_user),
+      use_for_user_matching: matching ? 1 : 0,
     });
     return {};
   },

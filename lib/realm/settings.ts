@@ -120,9 +120,9 @@ export const REALM_SETTINGS: readonly RealmSettingDef[] = [
   // Whether the notification bot posts channel events (renames, new descriptions, ...) in the
   // channel itself (level 434).
   setting('realm_send_channel_events_messages', bool, true),
-  // Where the avatars of people without an uploaded one come from (level 456): 'G', the
-  // provider-hosted picture. Stoa draws no Jdenticons ('J'), so it offers no other choice.
-  setting('realm_default_avatar_source', { type: 'string', enum: ['G'] }, 'G'),
+  // Where the avatars of new users come from (level 456): 'G' the provider-hosted picture,
+  // 'J' a pattern Stoa draws from the account (a Jdenticon), kept as an uploaded avatar is.
+  setting('realm_default_avatar_source', { type: 'string', enum: ['G', 'J'] }, 'G'),
   setting('realm_inline_image_preview', bool, true),
   setting('realm_inline_url_embed_preview', bool, false),
   ownersOnly(setting('realm_invite_required', bool, true)),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,6 +76,25 @@ export class UploadStore {
   /** Stores (or replaces) an avatar file, durably, as `store` does for uploads. */
   storeAvatar(fileName: string, bytes: Buffer): Promise<void> {
     return this.store(`${AVATARS}/${fileName}`, bytes);
+  }
+
+  /**
+   * Stores an avatar made here at once, for callers that must have it in place before they
+   * return (a generated avatar, written in the same turn as the commit that names it).
+   */
+  storeAvatarNow(fileName: string, bytes: Buffer): void {
+    const target = this.avatarPath(fileName);
+    const incoming = path.join(this.root, INCOMING, randomBytes(12).toString('hex'));
+    mkdirSync(path.dirname(incoming), { recursive: true });
+    mkdirSync(path.dirname(target), { recursive: true });
+    const fd = openSync(incoming, 'wx');
+    try {
+      writeSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(incoming, target);
   }
 
   thumbnailPath(pathId: string, format: string): string {

@@ -26,8 +26,10 @@ import type { Stoa } from '../stoa';
 import { canSeeDeliveryEmail, standInEmail } from './email-visibility';
 import { canAccessUser, inaccessibleUserPlaceholder, usersWhoCanAccess } from './access';
 import { announceUserAccessChanges, snapshotUserAccess } from './access-events';
-import { presentUser } from './present';
-import { EmailVisibility, Role, type RoleValue, type UserRow } from './queries';
+import { isoTimestamp, presentUser } from './present';
+import { EmailVisibility, Role, type AvatarSource, type RoleValue, type UserRow } from './queries';
+import { drawGeneratedAvatar } from './generated-avatars';
+import { realmSetting } from '../realm/settings-store';
 import { announceReturningRealmSettingHolder } from '../realm/settings-actions';
 
 /**
@@ -46,6 +48,8 @@ export interface NewAccount {
   canCreateUsers?: boolean;
   canChangeUserEmails?: boolean;
   bot?: { type: number; ownerId: number | null; system?: boolean };
+  /** Made for someone else (POST /users): the date it was joined becomes that of its first login. */
+  joinsAtFirstLogin?: boolean;
 }
 
 /**
@@ -56,6 +60,8 @@ export interface NewAccount {
 export function createUser(stoa: Stoa, account: NewAccount): number {
   // Stored organization defaults differ from Stoa's, as a user's stored settings do: copied as they are.
   const defaults = account.bot?.system ? [] : stoa.users.realmDefaultOverrides();
+  // New accounts start with the organization's default avatar (level 456); the server's own bots with the provider's.
+  const avatarSource = account.bot?.system ? 'G' : (realmSetting(stoa, 'realm_default_avatar_source') as AvatarSource);
   const chosenVisibility = defaults.find((d) => d.name === 'email_address_visibility');
   const visibility = chosenVisibility ? (JSON.parse(chosenVisibility.value) as number) : EmailVisibility.EVERYONE;
   const id = stoa.users.insert({
@@ -73,7 +79,10 @@ export function createUser(stoa: Stoa, account: NewAccount): number {
     can_change_user_emails: account.canChangeUserEmails ? 1 : 0,
     date_joined_ms: stoa.clock.now(),
     email_address_visibility: visibility,
+    joins_at_first_login: account.joinsAtFirstLogin ? 1 : 0,
+    avatar_source: avatarSource,
   });
+  if (avatarSource === 'J') drawGeneratedAvatar(stoa, id);
   for (const { name, value } of defaults) if (name !== 'email_address_visibility') stoa.users.putSetting(id, name, value);
   const created = stoa.users.byId(id)!;
   if (created.email !== apiEmailFor(created, visibility)) stoa.users.setEmail(id, apiEmailFor(created, visibility));
@@ -159,6 +168,21 @@ function announceAvatar(stoa: Stoa, user: UserRow): void {
     avatar_source: user.avatar_source,
     avatar_url_medium: stoa.avatars.mediumUrl(user),
     avatar_version: user.avatar_version,
+  });
+}
+
+/**
+ * Notes a login. The first one of an imported stub makes it an ordinary account (level 433),
+ * and of an account made through the API or by an import, dates its joining (level 475);
+ * everyone who may see the user hears of each.
+ */
+export function recordLogin(stoa: Stoa, user: UserRow): void {
+  if (!user.is_imported_stub && !user.joins_at_first_login) return;
+  write(stoa, () => {
+    stoa.users.markFirstLogin(user.id, stoa.clock.now());
+    const after = stoa.users.byId(user.id)!;
+    if (user.is_imported_stub) announcePersonUpdate(stoa, { user_id: user.id, is_imported_stub: false });
+    if (user.joins_at_first_login) announcePersonUpdate(stoa, { user_id: user.id, date_joined: isoTimestamp(after.date_joined_ms) });
   });
 }
 
@@ -254,7 +278,6 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
   });
 }
 
-/** Returns a user to the provider-hosted avatar, telling everyone's clients. */
 /**
  * A new API key for a person: the old one stops working at once, and so do the phones
  * registered for push notifications with it, which are forgotten, as on Zulip (level 492
@@ -269,18 +292,19 @@ export function regenerateOwnApiKey(stoa: Stoa, userId: number): string {
   });
 }
 
+/** Returns a user to the organization's default avatar (level 456), telling everyone's clients. */
 export function resetAvatar(stoa: Stoa, userId: number): UserRow {
-  return changeAvatar(stoa, userId, 'G');
+  return changeAvatar(stoa, userId, realmSetting(stoa, 'realm_default_avatar_source') as 'G' | 'J');
 }
 
 /**
  * Switches a user to their avatar's new version: the uploaded one ('U', whose files are
- * already in place) or the provider-hosted one ('G'). Everyone hears of it.
+ * already in place), the provider-hosted one ('G') or one drawn here ('J'). Everyone hears of it.
  */
-export function changeAvatar(stoa: Stoa, userId: number, source: 'G' | 'U'): UserRow {
+export function changeAvatar(stoa: Stoa, userId: number, source: AvatarSource): UserRow {
   return write(stoa, () => {
-    if (source === 'U') stoa.users.useUploadedAvatar(userId);
-    else stoa.users.resetAvatar(userId);
+    stoa.users.setAvatarSource(userId, source);
+    if (source === 'J') drawGeneratedAvatar(stoa, userId);
     const user = stoa.users.byId(userId)!;
     announceAvatar(stoa, user);
     return user;

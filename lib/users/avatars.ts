@@ -11,7 +11,7 @@ export const AVATAR_SIZE = 100;
 export const MEDIUM_AVATAR_SIZE = 500;
 
 /**
- * Avatar URLs. An uploaded avatar (source 'U') is served by Stoa; any other is provider-hosted
+ * Avatar URLs. An uploaded avatar (source 'U') or a generated one ('J') is served by Stoa; any other is provider-hosted
  * (gravatar) unless the server runs with --no-gravatar, when everyone without an upload gets
  * Stoa's default picture and no client is sent to the Internet for one.
  */
@@ -63,7 +63,8 @@ export class Avatars {
   }
 
   private make(user: UserRow, medium: boolean): string {
-    if (user.avatar_source === 'U') return `${USER_AVATARS_PATH}/${this.fileName(user.id, medium)}?version=${user.avatar_version}`;
+    // A generated avatar is stored as an uploaded one is.
+    if (user.avatar_source === 'U' || user.avatar_source === 'J') return `${USER_AVATARS_PATH}/${this.fileName(user.id, medium)}?version=${user.avatar_version}`;
     return this.providerHosted(user.delivery_email, user.avatar_version, medium);
   }
 

@@ -3,7 +3,7 @@ import { canSeeDeliveryEmail } from './email-visibility';
 import { Role, type UserRow } from './queries';
 
 /** Zulip's ISO 8601 form, with an explicit +00:00 offset. */
-function isoTimestamp(ms: number): string {
+export function isoTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');
 }
 
@@ -41,6 +41,7 @@ export function presentUser(viewer: UserRow | null, target: UserRow, view: UserV
     timezone: target.timezone,
     avatar_url: view.avatars.urlFor(viewer, target, view.clientGravatar),
     avatar_version: target.avatar_version,
+    is_imported_stub: target.is_imported_stub === 1,
   };
   // Bots have no custom profile fields.
   if (view.profileData && !target.is_bot) user.profile_data = view.profileData.get(target.id) ?? {};

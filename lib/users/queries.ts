@@ -9,6 +9,9 @@ export const Role = {
 } as const;
 export type RoleValue = (typeof Role)[keyof typeof Role];
 
+/** Where an avatar comes from: 'G' provider-hosted, 'U' uploaded, 'J' generated here (a Jdenticon). */
+export type AvatarSource = 'G' | 'U' | 'J';
+
 /** Values of a user's email_address_visibility setting. */
 export const EmailVisibility = {
   EVERYONE: 1,
@@ -41,6 +44,8 @@ export interface UserRow {
   default_sending_stream_id: number | null;
   default_events_register_stream_id: number | null;
   default_all_public_streams: 0 | 1;
+  is_imported_stub: 0 | 1;
+  joins_at_first_login: 0 | 1;
 }
 
 /**
@@ -64,6 +69,8 @@ export const PLAIN_USER_COLUMNS = {
   default_sending_stream_id: null,
   default_events_register_stream_id: null,
   default_all_public_streams: 0,
+  is_imported_stub: 0,
+  joins_at_first_login: 0,
 } as const satisfies Partial<UserRow>;
 
 export type NewUser = Pick<
@@ -82,6 +89,8 @@ export type NewUser = Pick<
   | 'can_change_user_emails'
   | 'date_joined_ms'
   | 'email_address_visibility'
+  | 'joins_at_first_login'
+  | 'avatar_source'
 >;
 
 /** Prepared once per database; the only place user rows are read or written by SQL. */
@@ -105,17 +114,16 @@ export function prepareUserQueries(db: Statements) {
   );
   const insert = db.prepare<NewUser>(
     `INSERT INTO users (email, delivery_email, full_name, password_hash, api_key, role, is_bot, bot_type,
-       bot_owner_id, is_system_bot, can_create_users, can_change_user_emails, date_joined_ms, email_address_visibility)
+       bot_owner_id, is_system_bot, can_create_users, can_change_user_emails, date_joined_ms, email_address_visibility,
+       joins_at_first_login, avatar_source)
      VALUES (@email, @delivery_email, @full_name, @password_hash, @api_key, @role, @is_bot, @bot_type,
-       @bot_owner_id, @is_system_bot, @can_create_users, @can_change_user_emails, @date_joined_ms, @email_address_visibility)`,
+       @bot_owner_id, @is_system_bot, @can_create_users, @can_change_user_emails, @date_joined_ms, @email_address_visibility,
+       @joins_at_first_login, @avatar_source)`,
   );
   const setEmail = db.prepare<[string, number]>('UPDATE users SET email = ? WHERE id = ?');
   const setDeliveryEmail = db.prepare<[string, number]>('UPDATE users SET delivery_email = ? WHERE id = ?');
-  const resetAvatar = db.prepare<[number]>(
-    "UPDATE users SET avatar_source = 'G', avatar_version = avatar_version + 1 WHERE id = ?",
-  );
-  const useUploadedAvatar = db.prepare<[number]>(
-    "UPDATE users SET avatar_source = 'U', avatar_version = avatar_version + 1 WHERE id = ?",
+  const setAvatarSource = db.prepare<[string, number]>(
+    'UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?',
   );
   const setRole = db.prepare<[number, number]>('UPDATE users SET role = ? WHERE id = ?');
   const setActive = db.prepare<[number, number]>('UPDATE users SET is_active = ? WHERE id = ?');
@@ -135,6 +143,10 @@ export function prepareUserQueries(db: Statements) {
   );
   const setBotOwner = db.prepare<[number, number]>('UPDATE users SET bot_owner_id = ? WHERE id = ?');
   const setApiKey = db.prepare<[string, number]>('UPDATE users SET api_key = ? WHERE id = ?');
+  const markFirstLogin = db.prepare<[number, number]>(
+    `UPDATE users SET is_imported_stub = 0, joins_at_first_login = 0,
+       date_joined_ms = CASE WHEN joins_at_first_login = 1 THEN ? ELSE date_joined_ms END WHERE id = ?`,
+  );
   const setCanCreateUsers = db.prepare<[number, number]>('UPDATE users SET can_create_users = ? WHERE id = ?');
   const setBotDefaults = db.prepare<[number | null, number | null, number, number]>(
     `UPDATE users SET default_sending_stream_id = ?, default_events_register_stream_id = ?,
@@ -145,6 +157,10 @@ export function prepareUserQueries(db: Statements) {
   );
   const putSetting = db.prepare<[number, string, string]>(
     'INSERT INTO user_settings (user_id, name, value) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET value = excluded.value',
+  );
+  const markSettingEdited = db.prepare<[number, string]>('INSERT OR IGNORE INTO user_settings_edited (user_id, name) VALUES (?, ?)');
+  const hasEditedSetting = db.prepare<[number, string], { one: number }>(
+    'SELECT 1 AS one FROM user_settings_edited WHERE user_id = ? AND name = ?',
   );
   const deleteSetting = db.prepare<[number, string]>('DELETE FROM user_settings WHERE user_id = ? AND name = ?');
   const realmDefaultOverrides = db.prepare<[], { name: string; value: string }>(
@@ -235,9 +251,8 @@ export function prepareUserQueries(db: Statements) {
     },
     setEmail: writing((id: number, email: string) => void setEmail.run(email, id)),
     setDeliveryEmail: writing((id: number, email: string) => void setDeliveryEmail.run(email, id)),
-    /** Back to the provider-hosted avatar, with a new version so caches refresh. */
-    resetAvatar: writing((id: number) => void resetAvatar.run(id)),
-    useUploadedAvatar: writing((id: number) => void useUploadedAvatar.run(id)),
+    /** A new avatar from a source, with a new version so caches refresh. */
+    setAvatarSource: writing((id: number, source: AvatarSource) => void setAvatarSource.run(source, id)),
     setRole: writing((id: number, role: RoleValue) => void setRole.run(role, id)),
     setActive: writing((id: number, active: boolean) => void setActive.run(active ? 1 : 0, id)),
     activeOwnerCount: () => activeOwnerCount.get()!.n,
@@ -251,6 +266,8 @@ export function prepareUserQueries(db: Statements) {
     activeAdministratorIds: () => activeAdministratorIds.all().map((r) => r.id),
     setBotOwner: writing((id: number, ownerId: number) => void setBotOwner.run(ownerId, id)),
     setApiKey: writing((id: number, apiKey: string) => void setApiKey.run(apiKey, id)),
+    /** A first login: no longer a stub, and joined now if the account waited for it. */
+    markFirstLogin: writing((id: number, nowMs: number) => void markFirstLogin.run(nowMs, id)),
     setBotDefaults: writing(
       (id: number, defaults: { sendingChannelId: number | null; eventsChannelId: number | null; allPublicChannels: boolean }) =>
         void setBotDefaults.run(defaults.sendingChannelId, defaults.eventsChannelId, defaults.allPublicChannels ? 1 : 0, id),
@@ -262,6 +279,9 @@ export function prepareUserQueries(db: Statements) {
     /** Stores a setting's JSON value; a value equal to the default is stored as no row. */
     putSetting: (id: number, name: string, json: string) => void putSetting.run(id, name, json),
     deleteSetting: (id: number, name: string) => void deleteSetting.run(id, name),
+    /** Notes that the user changed a setting themselves. */
+    markSettingEdited: (id: number, name: string) => void markSettingEdited.run(id, name),
+    hasEditedSetting: (id: number, name: string) => hasEditedSetting.get(id, name) !== undefined,
     /** The organization's defaults for new users that differ from Stoa's, as stored JSON text. */
     realmDefaultOverrides: () => realmDefaultOverrides.all(),
     putRealmDefault: (name: string, json: string) => void putRealmDefault.run(name, json),

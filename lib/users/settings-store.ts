@@ -88,11 +88,13 @@ function announceSetting(stoa: Stoa, user: UserRow, name: string, value: Setting
 }
 
 /** Changes some of a user's settings; unchanged values are skipped and send no events. */
-export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<string, SettingValue>): void {
-  write(stoa, () => {
+export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<string, SettingValue>): string[] {
+  return write(stoa, () => {
+    const changed: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       const before = stoa.users.byId(userId)!;
       if (userSettings(stoa, before)[name] === value) continue;
+      changed.push(name);
       storeSetting(stoa, before, name, value);
       const after = stoa.users.byId(userId)!;
       announceSetting(stoa, after, name, value);
@@ -109,6 +111,7 @@ export function changeUserSettings(stoa: Stoa, userId: number, changes: Record<s
         sendEvent(stoa, event, stoa.users.activeAdministratorIds());
       }
     }
+    return changed;
   });
 }
 
@@ -135,7 +138,21 @@ export function updateAccount(
       stoa.users.setPasswordHash(userId, changes.passwordHash);
       revokeSessions(stoa, userId, changes.keepSessionId);
     }
-    changeUserSettings(stoa, userId, changes.settings);
+    // What people change themselves is theirs: a change for many users may leave it alone.
+    for (const name of changeUserSettings(stoa, userId, changes.settings)) stoa.users.markSettingEdited(userId, name);
+  });
+}
+
+/**
+ * An administrator's change of settings for many users at once (level 444): each user hears
+ * of their own changes. With `skipIfEdited`, a setting someone changed themselves stays theirs.
+ */
+export function changeSettingsOfUsers(stoa: Stoa, userIds: readonly number[], settings: Record<string, SettingValue>, skipIfEdited: boolean): void {
+  write(stoa, () => {
+    for (const userId of userIds) {
+      const wanted = Object.entries(settings).filter(([name]) => !(skipIfEdited && stoa.users.hasEditedSetting(userId, name)));
+      changeUserSettings(stoa, userId, Object.fromEntries(wanted));
+    }
   });
 }
 

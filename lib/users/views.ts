@@ -1,6 +1,7 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
 import { sessionOf } from '../http/auth';
 import { checkSpectatorAccess } from '../channels/access';
+import { accessGroupToRead } from '../groups/access';
 import { endpoint, NO_PARAMS, spectatorEndpoint } from '../http/endpoint';
 import { administratorRequired, ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
@@ -11,11 +12,13 @@ import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
+import { deactivateUserWithActions, type DeactivationActions } from './deactivation';
 import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, regenerateOwnApiKey, resetAvatar } from './actions';
 import { currentSettingValue, isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
 import {
   changeFullName,
   changeRealmUserSettingsDefaults,
+  changeSettingsOfUsers,
   languageName,
   updateAccount,
   type SettingValue,
@@ -152,7 +155,8 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     requireAdministrator(user);
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
-    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER }) };
+    // Until its owner first logs in, an account made for them joined when it was made (level 475).
+    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true }) };
   },
 });
 
@@ -198,25 +202,76 @@ const SETTINGS_PARAMS: Record<string, ParamSchema> = {
   email: { type: 'string' },
   old_password: { type: 'string' },
   new_password: { type: 'string' },
+  // Whose settings an administrator changes, when not their own (level 444).
+  target_users: {
+    type: 'object',
+    properties: {
+      user_ids: { type: 'array', items: { type: 'integer' } },
+      group_ids: { type: 'array', items: { type: 'integer' } },
+      skip_if_already_edited: { type: 'boolean' },
+    },
+    additionalProperties: false,
+  },
 };
+
+interface TargetUsers {
+  user_ids?: number[];
+  group_ids?: number[];
+  skip_if_already_edited?: boolean;
+}
 
 interface AccountParams {
   full_name?: string;
   email?: string;
   old_password?: string;
   new_password?: string;
+  target_users?: TargetUsers;
+}
+
+/**
+ * The people a change for many users reaches: those named, and the active members of the
+ * groups named (through their subgroups too). Only people have these settings; bots do not.
+ */
+function targetUserIds(stoa: Stoa, target: TargetUsers): number[] {
+  const ids = new Set<number>();
+  for (const id of target.user_ids ?? []) {
+    const person = stoa.users.byId(id);
+    if (!person || !person.is_active || person.is_bot) throw badRequest(`Invalid user ID: ${id}`);
+    ids.add(id);
+  }
+  for (const groupId of target.group_ids ?? []) {
+    const group = accessGroupToRead(stoa, groupId);
+    for (const id of stoa.groups.recursiveMemberIds(group.id)) {
+      const person = stoa.users.byId(id);
+      if (person?.is_active && !person.is_bot) ids.add(id);
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Settings an administrator may change for others: those the organization's defaults for new users hold. */
+function checkSettingsForOthers(params: AccountParams, settings: Record<string, SettingValue>): void {
+  const account = (['full_name', 'email', 'old_password', 'new_password'] as const).find((name) => params[name] !== undefined);
+  const personal = account ?? Object.keys(settings).find((name) => NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(name));
+  if (personal !== undefined) throw badRequest(`'${personal}' cannot be changed for other users.`);
 }
 
 export const updateSettings = endpoint<AccountParams & Record<string, SettingValue | undefined>>({
   params: { properties: SETTINGS_PARAMS },
   view: async ({ stoa, user, params, req }) => {
-    const { full_name, email, old_password, new_password, ...rest } = params;
+    const { full_name, email, old_password, new_password, target_users, ...rest } = params;
     const settings = Object.fromEntries(
       Object.entries(rest)
         .filter(([, v]) => v !== undefined)
         .map(([name, value]) => [name, currentSettingValue(name, value)]),
     ) as Record<string, SettingValue>;
     for (const [name, value] of Object.entries(settings)) checkSetting(name, value);
+    if (target_users !== undefined) {
+      requireAdministrator(user);
+      checkSettingsForOthers(params, settings);
+      changeSettingsOfUsers(stoa, targetUserIds(stoa, target_users), settings, target_users.skip_if_already_edited ?? false);
+      return {};
+    }
 
     let fullName: string | undefined;
     if (full_name !== undefined) {
@@ -346,10 +401,22 @@ export const updateUserByEmail = endpoint<UpdateUserParams & { email: string }>(
   },
 });
 
-export const deactivateUserView = endpoint<{ user_id: number; deactivation_notification_comment?: string }>({
+export const deactivateUserView = endpoint<{ user_id: number; deactivation_notification_comment?: string; actions: DeactivationActions }>({
   params: {
     properties: {
       user_id: { type: 'integer' },
+      // What else to do while deactivating (level 459).
+      actions: {
+        type: 'object',
+        properties: {
+          delete_profile: { type: 'boolean' },
+          delete_public_channel_messages: { type: 'boolean' },
+          delete_private_channel_messages: { type: 'boolean' },
+          delete_direct_messages: { type: 'boolean' },
+        },
+        additionalProperties: false,
+        default: {},
+      },
       // Zulip mails this to the user; Stoa sends no mail, so it is accepted and not used.
       deactivation_notification_comment: { type: 'string', maxLength: 2000 },
     },
@@ -362,7 +429,7 @@ export const deactivateUserView = endpoint<{ user_id: number; deactivation_notif
     if (!target.is_active) throw badRequest('User is already deactivated');
     if (target.role === Role.OWNER && user.role !== Role.OWNER) throw ownerRequired();
     if (isOnlyOwner(stoa, target)) throw cannotDeactivateLast(true);
-    deactivateUser(stoa, target.id);
+    deactivateUserWithActions(stoa, user, target.id, params.actions);
     return {};
   },
 });
