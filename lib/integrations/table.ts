@@ -1,0 +1,9 @@
+import { helloworld } from './helloworld';
+import { json } from './json';
+import { slackIncoming } from './slack-incoming';
+import type { Integration } from './types';
+
+/** Every integration Stoa serves, by the name in its URL. */
+export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
+  [json, helloworld, slackIncoming].map((integration) => [integration.name, integration]),
+);

@@ -1,0 +1,279 @@
+/**
+ * Incoming-webhook integrations (POST /api/v1/external/{name}). Every case of Zulip's own
+ * webhook tests in ../shared/zulip/webhook-cases.json runs through HTTP against a real server,
+ * grouped by integration; then the common parameters, the errors and the owner's notices.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { INTEGRATIONS } from '../lib/integrations/table';
+import { OWNER_NOTICE_INTERVAL_MS } from '../lib/integrations/owner-notices';
+import type { Client } from './support/client';
+import { ManualClock, TestServer } from './support/server';
+
+const CASES_FILE = path.resolve(__dirname, '../../shared/zulip/webhook-cases.json');
+
+/**
+ * Integrations of the shared file that Stoa does not have yet; their cases are listed as
+ * skipped. An integration that is built must come off this list (a test checks it), so that
+ * its cases run and must pass.
+ */
+const NOT_YET_BUILT = new Set([
+  'alertmanager', 'ansibletower', 'appfollow', 'azuredevops', 'basecamp', 'beanstalk', 'bitbucket', 'bitbucket2',
+  'bitbucket3', 'buildbot', 'canarytoken', 'circleci', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
+  'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gitea', 'github', 'gitlab', 'gocd', 'gogs', 'grafana',
+  'groove', 'harbor', 'hellosign', 'heroku', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jira', 'jotform',
+  'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective', 'opsgenie', 'pagerduty',
+  'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck', 'semaphore',
+  'sentry', 'slack', 'sonarqube', 'sonarr', 'splunk', 'statuspage', 'stripe', 'taiga', 'teamcity', 'thinkst', 'transifex',
+  'travis', 'trello', 'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
+]);
+
+/** One case of the shared file (see its `fields` for what each key means). */
+interface WebhookCase {
+  id: string;
+  integration: string;
+  kind: 'message' | 'ignored' | 'error' | 'dm' | 'response';
+  method: string;
+  url: string;
+  channel: string | null;
+  content_type: string | null;
+  headers: Record<string, string>;
+  body: string;
+  expected_topic_name?: string | null;
+  expected_message?: string | null;
+  expected_messages?: Array<{ channel: string | null; topic: string | null; content: string | null } | null>;
+  expected_dm?: { content: string; sender: 'bot' | 'notification-bot' | null; to: string };
+  expect_noop?: boolean;
+  expected_result?: string;
+  expected_status?: number;
+  expected_error?: string;
+  expected_error_contains?: string;
+  expected_error_regex?: string;
+  expected_response_contains?: string[];
+  expected_response_headers?: Record<string, string>;
+  expected_response_fields?: Record<string, unknown>;
+  expected_response_keys?: string[];
+  expected_response_json?: unknown;
+}
+
+interface Message {
+  id: number;
+  type: string;
+  display_recipient: string | Array<{ email: string }>;
+  subject: string;
+  content: string;
+  sender_email: string;
+}
+
+const clock = new ManualClock();
+let server: TestServer;
+/** The incoming-webhook bot every case posts as, owned by the server's owner, named as Zulip's test bot is. */
+let bot: { id: number; email: string; apiKey: string };
+/** Clients of the people cases send direct messages to, by the email the cases give them. */
+const people = new Map<string, Client>();
+const channels = new Set<string>();
+
+before(async () => {
+  server = await TestServer.start({ clock });
+  const created = await server.owner.post('/bots', { full_name: 'Zulip Webhook Bot', short_name: 'webhook', bot_type: 2 });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const me = await server.owner.get(`/users/${created.body.user_id}`);
+  bot = { id: created.body.user_id, email: me.body.user.email, apiKey: created.body.api_key };
+  for (const [email, name] of [['aaron@zulip.com', 'aaron'], ['iago@zulip.com', 'Iago']]) {
+    const made = await server.owner.post('/users', { email, password: 'secret-password', full_name: name });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const login = await server.anonymous.post('/fetch_api_key', { username: email, password: 'secret-password' });
+    people.set(email, server.anonymous.as({ email, apiKey: login.body.api_key }));
+  }
+});
+
+after(() => server?.close());
+
+/** A channel the owner and the bot are subscribed to. */
+async function ensureChannel(name: string): Promise<void> {
+  if (channels.has(name)) return;
+  const response = await server.owner.post('/users/me/subscriptions', {
+    subscriptions: [{ name }],
+    principals: [server.ownerId, bot.id],
+  });
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  channels.add(name);
+}
+
+/** The newest message ID the client can see, or 0. */
+async function newestId(client: Client): Promise<number> {
+  const response = await client.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false });
+  return (response.body.messages as Message[]).at(-1)?.id ?? 0;
+}
+
+/** The messages the client can see after `afterId`, oldest first, as raw Markdown. */
+async function messagesAfter(client: Client, afterId: number): Promise<Message[]> {
+  const response = await client.get('/messages', {
+    anchor: afterId,
+    include_anchor: false,
+    num_before: 0,
+    num_after: 100,
+    apply_markdown: false,
+    allow_empty_topic_name: true,
+  });
+  return response.body.messages as Message[];
+}
+
+interface WebhookResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** Sends a request to a webhook URL as a service would: the body as given, no client of ours. */
+async function post(
+  url: string,
+  options: { method?: string; body?: string; contentType?: string | null; headers?: Record<string, string> } = {},
+): Promise<WebhookResponse> {
+  const method = options.method ?? 'POST';
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.contentType) headers['content-type'] = options.contentType;
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const response = await fetch(new URL(url, server.url), { method, headers, body: hasBody ? (options.body ?? '') : undefined });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** Expected text with the shared file's placeholders, as a matcher. */
+function matcher(expected: string): (actual: string) => boolean {
+  const withBot = expected.replaceAll('{bot_email}', bot.email);
+  if (!withBot.includes('{support_email}')) return (actual) => actual === withBot;
+  const pattern = withBot
+    .split('{support_email}')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('\\S+');
+  const regex = new RegExp(`^${pattern}$`);
+  return (actual) => regex.test(actual);
+}
+
+function urlOf(c: WebhookCase): { url: string; headers: Record<string, string> } {
+  const headers = { ...c.headers };
+  let url = c.url.replaceAll('{api_key}', encodeURIComponent(bot.apiKey));
+  if (/[?&]auth=basic(&|$)/.test(url)) {
+    url = url.replace(/([?&])auth=basic(&|$)/, '$1');
+    headers.authorization = `Basic ${Buffer.from(`${bot.email}:${bot.apiKey}`).toString('base64')}`;
+  }
+  return { url, headers };
+}
+
+/** Runs one case; returns what did not match, or an empty list. */
+async function runCase(c: WebhookCase): Promise<string[]> {
+  // Each case starts after the owner's notices could be sent again, as each Zulip test does.
+  clock.advance(OWNER_NOTICE_INTERVAL_MS + 1000);
+  if (c.channel) await ensureChannel(c.channel);
+  const dmClient = c.expected_dm && c.expected_dm.to !== 'owner' ? people.get(c.expected_dm.to.toLowerCase()) : server.owner;
+  const watchers = [...new Set([server.owner, ...(dmClient ? [dmClient] : [])])];
+  const before = new Map<Client, number>();
+  for (const client of watchers) before.set(client, await newestId(client));
+  const { url, headers } = urlOf(c);
+  const response = await post(url, { method: c.method, body: c.body, contentType: c.content_type, headers });
+  const problems: string[] = [];
+  const check = (ok: boolean, what: string) => {
+    if (!ok) problems.push(what);
+  };
+  const reply = `${response.status} ${response.text.slice(0, 300)}`;
+  if (c.expected_status !== undefined) check(response.status === c.expected_status, `status ${c.expected_status} expected, got ${reply}`);
+  else if (c.kind === 'message' || c.kind === 'ignored' || c.kind === 'dm') check(response.status === 200, `status 200 expected, got ${reply}`);
+  if (c.expected_result !== undefined) check(response.json?.result === c.expected_result, `result ${c.expected_result} expected, got ${reply}`);
+  if (c.expected_error !== undefined) check(response.json?.msg === c.expected_error, `error "${c.expected_error}" expected, got ${reply}`);
+  if (c.expected_error_contains !== undefined) {
+    check(String(response.json?.msg ?? '').includes(c.expected_error_contains), `error containing "${c.expected_error_contains}" expected, got ${reply}`);
+  }
+  if (c.expected_error_regex !== undefined) {
+    check(new RegExp(c.expected_error_regex).test(String(response.json?.msg ?? '')), `error matching ${c.expected_error_regex} expected, got ${reply}`);
+  }
+  for (const text of c.expected_response_contains ?? []) check(response.text.includes(text), `reply containing "${text}" expected, got ${reply}`);
+  for (const [name, value] of Object.entries(c.expected_response_headers ?? {})) {
+    check(response.headers.get(name) === value, `header ${name}: ${value} expected, got ${response.headers.get(name)}`);
+  }
+  for (const [name, value] of Object.entries(c.expected_response_fields ?? {})) {
+    check(JSON.stringify(response.json?.[name]) === JSON.stringify(value), `reply field ${name} = ${JSON.stringify(value)} expected, got ${reply}`);
+  }
+  for (const name of c.expected_response_keys ?? []) check(response.json && name in response.json, `reply key ${name} expected, got ${reply}`);
+  if (c.expected_response_json !== undefined) {
+    check(JSON.stringify(response.json) === JSON.stringify(c.expected_response_json), `reply ${JSON.stringify(c.expected_response_json)} expected, got ${reply}`);
+  }
+
+  const seen = await messagesAfter(server.owner, before.get(server.owner)!);
+  const fromBot = seen.filter((m) => m.sender_email === bot.email);
+  const inChannel = (channel: string | null) => fromBot.filter((m) => m.type === 'stream' && (channel === null || m.display_recipient === channel));
+  if (c.kind === 'message') {
+    if (c.expected_messages) {
+      const sent = inChannel(null);
+      check(sent.length === c.expected_messages.length, `${c.expected_messages.length} messages expected, got ${sent.length}: ${JSON.stringify(sent.map((m) => [m.subject, m.content]))}`);
+      c.expected_messages.forEach((expected, i) => {
+        const actual = sent[i];
+        if (!expected || !actual) return;
+        if (expected.channel !== null) check(actual.display_recipient === expected.channel, `message ${i + 1}: channel ${expected.channel} expected, got ${String(actual.display_recipient)}`);
+        if (expected.topic !== null) check(matcher(expected.topic)(actual.subject), `message ${i + 1}: topic ${JSON.stringify(expected.topic)} expected, got ${JSON.stringify(actual.subject)}`);
+        if (expected.content !== null) check(matcher(expected.content)(actual.content), `message ${i + 1}: content\n${expected.content}\nexpected, got\n${actual.content}`);
+      });
+    } else {
+      const newest = inChannel(c.channel).at(-1);
+      check(newest !== undefined, `a message in #${c.channel} expected, got none (reply ${reply})`);
+      if (newest) {
+        if (c.expected_topic_name != null) check(matcher(c.expected_topic_name)(newest.subject), `topic ${JSON.stringify(c.expected_topic_name)} expected, got ${JSON.stringify(newest.subject)}`);
+        if (c.expected_message != null) check(matcher(c.expected_message)(newest.content), `content\n${c.expected_message}\nexpected, got\n${newest.content}`);
+      }
+    }
+  }
+  if (c.kind === 'ignored' || c.expect_noop) check(fromBot.length === 0, `no message expected, got ${JSON.stringify(fromBot.map((m) => m.content))}`);
+  if (c.expected_dm) {
+    const client = dmClient ?? server.owner;
+    const dms = (client === server.owner ? seen : await messagesAfter(client, before.get(client)!)).filter((m) => m.type === 'private');
+    const senderEmail = c.expected_dm.sender === 'bot' ? bot.email : undefined;
+    const matches = matcher(c.expected_dm.content);
+    const found = dms.some(
+      (m) =>
+        matches(m.content) &&
+        (senderEmail === undefined || m.sender_email === senderEmail) &&
+        (c.expected_dm!.sender !== 'notification-bot' || m.sender_email !== bot.email),
+    );
+    check(found, `direct message\n${c.expected_dm.content}\nexpected, got ${JSON.stringify(dms.map((m) => [m.sender_email, m.content]))}`);
+  }
+  return problems;
+}
+
+describe("Zulip's webhook test cases", () => {
+  const cases: WebhookCase[] = fs.existsSync(CASES_FILE) ? JSON.parse(fs.readFileSync(CASES_FILE, 'utf8')).cases : [];
+  if (cases.length === 0) {
+    test('the shared webhook cases', (t) => t.skip('../shared/zulip/webhook-cases.json not found: webhook cases not run'));
+    return;
+  }
+  const byIntegration = new Map<string, WebhookCase[]>();
+  for (const c of cases) byIntegration.set(c.integration, [...(byIntegration.get(c.integration) ?? []), c]);
+
+  test('NOT_YET_BUILT names only integrations of the shared file that Stoa does not have', () => {
+    assert.deepEqual([...NOT_YET_BUILT].filter((name) => INTEGRATIONS.has(name)), [], 'built: remove them from NOT_YET_BUILT');
+    assert.deepEqual([...NOT_YET_BUILT].filter((name) => !byIntegration.has(name)), [], 'not in the shared file');
+    const unaccounted = [...byIntegration.keys()].filter((name) => !INTEGRATIONS.has(name) && !NOT_YET_BUILT.has(name));
+    assert.deepEqual(unaccounted, [], 'neither built nor listed as not yet built');
+  });
+
+  for (const [integration, group] of [...byIntegration].sort(([a], [b]) => a.localeCompare(b))) {
+    test(`${integration}: ${group.length} cases`, async (t) => {
+      if (NOT_YET_BUILT.has(integration)) return t.skip(`not built yet: ${group.length} cases`);
+      const failures: string[] = [];
+      for (const c of group) {
+        const problems = await runCase(c);
+        if (problems.length > 0) failures.push(`${c.id}:\n  ${problems.join('\n  ')}`);
+      }
+      t.diagnostic(`${integration}: ${group.length - failures.length} of ${group.length} cases pass`);
+      assert.deepEqual(failures, [], `${failures.length} of ${group.length} cases of ${integration} fail`);
+    });
+  }
+});
