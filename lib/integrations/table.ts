@@ -1,3 +1,4 @@
+import { github } from './github';
 import { helloworld } from './helloworld';
 import { json } from './json';
 import { slackIncoming } from './slack-incoming';
@@ -5,5 +6,7 @@ import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming].map((integration) => [integration.name, integration]),
+  [json, helloworld, slackIncoming, github].flatMap((integration) =>
+    [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
+  ),
 );

@@ -49,6 +49,8 @@ export interface WebhookRequest {
 export interface Integration {
   /** Its name in the URL: /api/v1/external/<name>. */
   name: string;
+  /** Other URL names Zulip serves it under (githubsponsors for github). */
+  aliases?: readonly string[];
   /** How Zulip names it in errors and in the sending client (Zulip<name>Webhook). */
   displayName: string;
   /** HTTP methods it accepts besides POST. */

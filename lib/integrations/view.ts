@@ -157,9 +157,7 @@ function webhookRequest(
     wantsBranch(branch) {
       if (branches === null) {
         const given = param('branches');
-        // Zulip splits the list on commas and keeps empty names out.
-        branches = given === undefined ? undefined : new Set(given.split(',').map((b) => b.trim()).filter((b) => b !== ''));
-        if (branches?.size === 0) branches = undefined;
+        branches = given === undefined ? undefined : new Set(given.split(',').map((b) => b.trim()));
       }
       return branches === undefined || branches.has(branch);
     },
