@@ -1,4 +1,5 @@
 import { github } from './github';
+import { gitea, gogs } from './gogs';
 import { helloworld } from './helloworld';
 import { json } from './json';
 import { slackIncoming } from './slack-incoming';
@@ -6,7 +7,7 @@ import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gogs, gitea].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
