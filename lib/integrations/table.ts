@@ -1,5 +1,6 @@
 import { github } from './github';
 import { gitea, gogs } from './gogs';
+import { gitlab } from './gitlab';
 import { helloworld } from './helloworld';
 import { json } from './json';
 import { slackIncoming } from './slack-incoming';
@@ -7,7 +8,7 @@ import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gogs, gitea].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
