@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { INTEGRATIONS } from '../lib/integrations/table';
 import { OWNER_NOTICE_INTERVAL_MS } from '../lib/integrations/owner-notices';
 import type { Client } from './support/client';
+import { listen } from './support/events';
 import { ManualClock, TestServer } from './support/server';
 
 const CASES_FILE = path.resolve(__dirname, '../../shared/zulip/webhook-cases.json');
@@ -276,4 +277,199 @@ describe("Zulip's webhook test cases", () => {
       assert.deepEqual(failures, [], `${failures.length} of ${group.length} cases of ${integration} fail`);
     });
   }
+});
+
+let botCount = 0;
+
+/** A new incoming-webhook bot of the owner's, subscribed to a new channel. */
+async function newBot(): Promise<{ id: number; email: string; apiKey: string; channel: string; channelId: number; client: Client }> {
+  botCount += 1;
+  const created = await server.owner.post('/bots', { full_name: `Hook ${botCount}`, short_name: `hook${botCount}`, bot_type: 2 });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const email = (await server.owner.get(`/users/${created.body.user_id}`)).body.user.email as string;
+  const channel = `hooks ${botCount}`;
+  const subscribed = await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel }], principals: [server.ownerId, created.body.user_id] });
+  assert.equal(subscribed.status, 200, JSON.stringify(subscribed.body));
+  const channelId = (await server.owner.get('/get_stream_id', { stream: channel })).body.stream_id as number;
+  const client = server.anonymous.as({ email, apiKey: created.body.api_key });
+  return { id: created.body.user_id, email, apiKey: created.body.api_key, channel, channelId, client };
+}
+
+/** A GitHub push of one commit to `branch`, as GitHub sends it. */
+function githubPush(branch = 'main'): string {
+  return JSON.stringify({
+    ref: `refs/heads/${branch}`,
+    compare: 'https://github.com/o/r/compare/a...b',
+    deleted: false,
+    forced: false,
+    repository: { name: 'r', private: false },
+    sender: { login: 'octocat' },
+    commits: [{ id: 'a'.repeat(40), url: 'https://github.com/o/r/commit/a', message: 'Fix it\n\nLonger text', author: { username: 'octocat', name: 'Octo' } }],
+  });
+}
+
+function hookUrl(name: string, key: string, params: Record<string, string> = {}): string {
+  return `/api/v1/external/${name}?${new URLSearchParams({ api_key: key, ...params })}`;
+}
+
+const GITHUB_PUSH_HEADERS = { 'X-GitHub-Event': 'push' };
+
+describe('the common parameters, errors and notices', () => {
+  test('a webhook message reaches the channel through the ordinary send: its subscribers get the message event', async () => {
+    const hook = await newBot();
+    const events = await listen(server.owner, { event_types: ['message'] });
+    const response = await post(hookUrl('github', hook.apiKey, { stream: hook.channel }), { body: githubPush(), contentType: 'application/json', headers: GITHUB_PUSH_HEADERS });
+    assert.deepEqual([response.status, response.json], [200, { result: 'success', msg: '' }]);
+    const [event] = await events();
+    assert.equal(event.type, 'message');
+    assert.equal(event.message.display_recipient, hook.channel);
+    assert.equal(event.message.subject, 'r / main');
+    assert.equal(event.message.sender_email, hook.email);
+    assert.equal(event.message.client, 'ZulipGitHubWebhook');
+    assert.equal(event.message.content, 'octocat [pushed](https://github.com/o/r/compare/a...b) 1 commit to branch main.\n\n* Fix it ([aaaaaaaaaaa](https://github.com/o/r/commit/a))');
+  });
+
+  test('stream names the channel by ID as well as by name, and topic overrides the integration\'s topic', async () => {
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    const response = await post(hookUrl('helloworld', hook.apiKey, { stream: String(hook.channelId), topic: 'my topic' }), {
+      body: '{"featured_title":"T","featured_url":"https://example.com/t"}',
+      contentType: 'text/plain',
+    });
+    assert.equal(response.status, 200, response.text);
+    const [message] = await messagesAfter(server.owner, start);
+    assert.deepEqual([message.display_recipient, message.subject], [hook.channel, 'my topic']);
+  });
+
+  test('only_events and exclude_events filter by event name with shell wildcards', async () => {
+    const hook = await newBot();
+    const send = async (params: Record<string, string>) => {
+      const start = await newestId(server.owner);
+      const response = await post(hookUrl('github', hook.apiKey, { stream: hook.channel, ...params }), { body: githubPush(), contentType: 'application/json', headers: GITHUB_PUSH_HEADERS });
+      assert.deepEqual([response.status, response.json?.result], [200, 'success'], response.text);
+      return (await messagesAfter(server.owner, start)).length;
+    };
+    assert.equal(await send({ only_events: '["push_*"]' }), 1);
+    assert.equal(await send({ only_events: '["issue*", "star"]' }), 0);
+    assert.equal(await send({ exclude_events: '["push_commit?"]' }), 0);
+    assert.equal(await send({ exclude_events: '["[!p]*"]' }), 1);
+    const bad = await post(hookUrl('github', hook.apiKey, { stream: hook.channel, only_events: 'push' }), { body: githubPush(), contentType: 'application/json', headers: GITHUB_PUSH_HEADERS });
+    assert.deepEqual([bad.status, bad.json.msg], [400, 'only_events is not valid JSON']);
+  });
+
+  test('branches limits a git integration to the branches it lists', async () => {
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    for (const branch of ['main', 'dev', 'release']) {
+      const response = await post(hookUrl('github', hook.apiKey, { stream: hook.channel, branches: 'dev, release' }), { body: githubPush(branch), contentType: 'application/json', headers: GITHUB_PUSH_HEADERS });
+      assert.equal(response.status, 200, response.text);
+    }
+    assert.deepEqual((await messagesAfter(server.owner, start)).map((m) => m.subject), ['r / dev', 'r / release']);
+  });
+
+  test('without stream the message goes to the bot\'s owner as a direct message', async () => {
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    const response = await post(hookUrl('helloworld', hook.apiKey), { body: '{"featured_title":"T","featured_url":"u"}', contentType: 'application/json' });
+    assert.equal(response.status, 200, response.text);
+    const [message] = await messagesAfter(server.owner, start);
+    assert.equal(message.type, 'private');
+    assert.equal(message.sender_email, hook.email);
+  });
+
+  test('a missing channel makes the notification bot tell the owner, once in five minutes, and the request succeeds; a missing channel ID is an error', async () => {
+    clock.advance(OWNER_NOTICE_INTERVAL_MS + 1000);
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    const send = (stream: string) =>
+      post(hookUrl('helloworld', hook.apiKey, { stream }), { body: '{"featured_title":"T","featured_url":"u"}', contentType: 'application/json' });
+    assert.deepEqual((await send('no such channel')).json, { result: 'success', msg: '' });
+    assert.deepEqual((await send('no such channel')).json, { result: 'success', msg: '' });
+    const notices = await messagesAfter(server.owner, start);
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0].type, 'private');
+    assert.notEqual(notices[0].sender_email, hook.email);
+    assert.equal(
+      notices[0].content,
+      `Your bot \`${hook.email}\` tried to send a message to channel #**no such channel**, but that channel does not exist. Click [here](#channels/new) to create it.`,
+    );
+    const byId = await send('999999');
+    assert.deepEqual([byId.status, byId.json.code, byId.json.msg], [400, 'STREAM_DOES_NOT_EXIST', "Channel with ID '999999' does not exist"]);
+    clock.advance(OWNER_NOTICE_INTERVAL_MS + 1000);
+    await send('no such channel');
+    assert.equal((await messagesAfter(server.owner, start)).length, 2, 'told again after five minutes');
+  });
+
+  test("an unsupported event answers Zulip's error with status 200 and tells the owner once", async () => {
+    clock.advance(OWNER_NOTICE_INTERVAL_MS + 1000);
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    const send = () =>
+      post(hookUrl('github', hook.apiKey, { stream: hook.channel }), { body: '{"action":"spun"}', contentType: 'application/json', headers: { 'X-GitHub-Event': 'weather' } });
+    const response = await send();
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.json, {
+      result: 'error',
+      msg: "The 'weather:spun' event isn't currently supported by the GitHub webhook; ignoring",
+      code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE',
+      webhook_name: 'GitHub',
+      event_type: 'weather:spun',
+    });
+    await send();
+    const notices = await messagesAfter(server.owner, start);
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0].type, 'private');
+    assert.match(notices[0].content, /weather:spun/);
+  });
+
+  test('a malformed payload is refused with 400 and nothing is posted in the channel', async () => {
+    clock.advance(OWNER_NOTICE_INTERVAL_MS + 1000);
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    const broken = await post(hookUrl('github', hook.apiKey, { stream: hook.channel }), { body: '{"ref": ', contentType: 'application/json', headers: GITHUB_PUSH_HEADERS });
+    assert.deepEqual([broken.status, broken.json.code, broken.json.msg], [400, 'INVALID_JSON', 'Malformed JSON']);
+    const noHeader = await post(hookUrl('github', hook.apiKey, { stream: hook.channel }), { body: githubPush(), contentType: 'application/json' });
+    assert.deepEqual([noHeader.status, noHeader.json.code, noHeader.json.msg], [400, 'MISSING_HTTP_EVENT_HEADER', "Missing the HTTP event header 'X-GitHub-Event'"]);
+    const strange = await post(hookUrl('github', hook.apiKey, { stream: hook.channel }), { body: '{"zen": 1}', contentType: 'application/json', headers: GITHUB_PUSH_HEADERS });
+    assert.deepEqual([strange.status, strange.json.code], [400, 'ANOMALOUS_WEBHOOK_PAYLOAD']);
+    const after = await messagesAfter(server.owner, start);
+    assert.deepEqual(after.filter((m) => m.type === 'stream'), []);
+    assert.equal(after.filter((m) => m.type === 'private').length, 1, "the owner hears that the webhook's JSON was malformed");
+  });
+
+  test('a message longer than the limit is truncated as Zulip truncates it', async () => {
+    const hook = await newBot();
+    const start = await newestId(server.owner);
+    const response = await post(hookUrl('json', hook.apiKey, { stream: hook.channel }), { body: JSON.stringify({ text: 'x'.repeat(20000) }), contentType: 'application/json' });
+    assert.equal(response.status, 200, response.text);
+    const [message] = await messagesAfter(server.owner, start);
+    assert.ok(message.content.endsWith('\n[message truncated]'));
+    assert.equal([...message.content].length, 10000);
+  });
+
+  test('authentication: api_key or HTTP Basic; wrong keys, unknown integrations and methods are refused', async () => {
+    const hook = await newBot();
+    const body = '{"featured_title":"T","featured_url":"u"}';
+    const basic = `Basic ${Buffer.from(`${hook.email}:${hook.apiKey}`).toString('base64')}`;
+    const viaBasic = await post(`/api/v1/external/helloworld?stream=${encodeURIComponent(hook.channel)}`, { body, contentType: 'application/json', headers: { authorization: basic } });
+    assert.equal(viaBasic.status, 200, viaBasic.text);
+    const missing = await post(`/api/v1/external/helloworld?stream=x`, { body, contentType: 'application/json' });
+    assert.deepEqual([missing.status, missing.json.msg], [400, "Missing 'api_key' argument"]);
+    const wrong = await post(hookUrl('helloworld', 'a'.repeat(32)), { body, contentType: 'application/json' });
+    assert.deepEqual([wrong.status, wrong.json.code, wrong.json.msg], [401, 'INVALID_API_KEY', 'Invalid API key']);
+    const unknown = await post(hookUrl('nosuchservice', hook.apiKey), { body, contentType: 'application/json' });
+    assert.equal(unknown.status, 404);
+    const get = await post(hookUrl('helloworld', hook.apiKey), { method: 'GET' });
+    assert.deepEqual([get.status, get.headers.get('allow')], [405, 'POST']);
+  });
+
+  test('an incoming-webhook bot may send messages and nothing else', async () => {
+    const hook = await newBot();
+    const sent = await hook.client.post('/messages', { type: 'stream', to: hook.channel, topic: 't', content: 'hi' });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const me = await hook.client.get('/users/me');
+    assert.deepEqual([me.status, me.body.msg], [401, 'This API is not available to incoming webhook bots.']);
+    const register = await hook.client.post('/register');
+    assert.equal(register.status, 401);
+  });
 });
