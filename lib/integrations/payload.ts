@@ -46,3 +46,11 @@ export function truthy(value: unknown): boolean {
   if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
   return Boolean(value);
 }
+
+/** A value as Python's str() writes it, which Zulip's messages show for numbers, booleans and null. */
+export function pythonStr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  return String(value);
+}

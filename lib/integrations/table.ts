@@ -1,4 +1,7 @@
+import { alertmanager } from './alertmanager';
 import { github } from './github';
+import { grafana } from './grafana';
+import { sentry } from './sentry';
 import { gitea, gogs } from './gogs';
 import { gitlab } from './gitlab';
 import { helloworld } from './helloworld';
@@ -8,7 +11,7 @@ import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
