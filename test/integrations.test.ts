@@ -24,7 +24,7 @@ const NOT_YET_BUILT = new Set([
   'ansibletower', 'appfollow', 'azuredevops', 'basecamp', 'beanstalk', 'bitbucket', 'bitbucket2',
   'bitbucket3', 'buildbot', 'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
-  'groove', 'harbor', 'hellosign', 'heroku', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jira', 'jotform',
+  'groove', 'harbor', 'hellosign', 'heroku', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
   'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective', 'opsgenie', 'pagerduty',
   'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck', 'semaphore',
   'slack', 'sonarqube', 'sonarr', 'splunk', 'statuspage', 'stripe', 'taiga', 'teamcity', 'thinkst', 'transifex',
@@ -82,7 +82,8 @@ before(async () => {
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const me = await server.owner.get(`/users/${created.body.user_id}`);
   bot = { id: created.body.user_id, email: me.body.user.email, apiKey: created.body.api_key };
-  for (const [email, name] of [['aaron@zulip.com', 'aaron'], ['iago@zulip.com', 'Iago']]) {
+  // People of Zulip's test organization whom cases name.
+  for (const [email, name] of [['aaron@zulip.com', 'aaron'], ['iago@zulip.com', 'Iago'], ['othello@zulip.com', 'Othello, the Moor of Venice']]) {
     const made = await server.owner.post('/users', { email, password: 'secret-password', full_name: name });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     const login = await server.anonymous.post('/fetch_api_key', { username: email, password: 'secret-password' });

@@ -41,6 +41,13 @@ export interface WebhookRequest {
   json(): any;
   /** The body's form fields (urlencoded or multipart). */
   form(): Map<string, string>;
+  /** The organization's active people, for integrations that name them (Jira's mentions). */
+  people: {
+    /** The person with this email, or undefined. */
+    byEmail(email: string): { full_name: string } | undefined;
+    /** The first person whose full name is `name` or whose email starts with it, ignoring case. */
+    guess(name: string): { full_name: string } | undefined;
+  };
   /** Whether a git integration should report on a branch (the `branches` parameter). */
   wantsBranch(branch: string): boolean;
 }
@@ -55,6 +62,8 @@ export interface Integration {
   displayName: string;
   /** HTTP methods it accepts besides POST. */
   otherMethods?: readonly string[];
+  /** Whether `stream` and `topic` are percent-decoded once more (Jira escapes its URLs twice). */
+  unquoteParameters?: boolean;
   /** Whether a body that is not JSON makes the owner hear of it (most JSON integrations). */
   tellOwnerOfBadJson?: boolean;
   handle(request: WebhookRequest): WebhookResult;

@@ -154,6 +154,18 @@ function webhookRequest(
       return parsed.value;
     },
     form: () => body,
+    people: {
+      byEmail(email) {
+        const user = stoa.users.byAnyEmail(email);
+        return user && user.is_active && !user.is_system_bot ? user : undefined;
+      },
+      guess(name) {
+        const folded = name.toLowerCase();
+        return stoa.users
+          .inRealm()
+          .find((u) => u.is_active && (u.full_name.toLowerCase() === folded || u.delivery_email.toLowerCase().startsWith(folded)));
+      },
+    },
     wantsBranch(branch) {
       if (branches === null) {
         const given = param('branches');
@@ -215,7 +227,8 @@ function send(
   const client = `Zulip${integration.displayName.replace(/\s/g, '')}Webhook`;
   const options = { client, readBySender: false };
   const content = normalizeContent(message.content);
-  const stream = param('stream');
+  const unquote = (text: string | undefined) => (text !== undefined && integration.unquoteParameters ? safeDecode(text) : text);
+  const stream = unquote(param('stream'));
   if (message.directTo !== undefined || stream === undefined) {
     const to = message.directTo !== undefined ? stoa.users.byAnyEmail(message.directTo) : ownerOf(stoa, bot);
     if (!to) throw badRequest(`Invalid email '${message.directTo}'`);
@@ -238,11 +251,22 @@ function send(
   if (stoa.channels.subscriberIds(channel.recipient_id).length === 0) {
     notices.push(`Your bot \`${bot.email}\` tried to send a message to channel #**${channel.name}**. The channel exists but does not have any subscribers.`);
   }
-  const topic = normalizeTopic(param('topic') ?? message.topic);
+  const topic = normalizeTopic(unquote(param('topic')) ?? message.topic);
   checkCanPost(stoa, bot, channel);
   checkTopicPolicy(stoa, channel, topic);
   checkCanCreateTopic(stoa, bot, channel, topic);
   sendMessage(stoa, bot, { type: 'channel', channel, topic }, content, options);
+}
+
+/** Python's unquote: percent escapes decoded, a broken one left as it is. */
+function safeDecode(text: string): string {
+  return text.replace(/(%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
 }
 
 function ownerOf(stoa: Stoa, bot: UserRow): UserRow {
