@@ -22,7 +22,7 @@ const CASES_FILE = path.resolve(__dirname, '../../shared/zulip/webhook-cases.jso
  */
 const NOT_YET_BUILT = new Set([
   'ansibletower', 'appfollow', 'azuredevops', 'basecamp', 'beanstalk', 'bitbucket', 'bitbucket2',
-  'bitbucket3', 'buildbot', 'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
+  'buildbot', 'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
   'groove', 'harbor', 'hellosign', 'heroku', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
   'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective', 'opsgenie', 'pagerduty',

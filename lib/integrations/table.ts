@@ -1,4 +1,5 @@
 import { alertmanager } from './alertmanager';
+import { bitbucket3 } from './bitbucket3';
 import { circleci } from './circleci';
 import { github } from './github';
 import { grafana } from './grafana';
@@ -13,7 +14,7 @@ import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
