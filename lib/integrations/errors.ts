@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError } from '../http/errors';
 
 /**
  * An event the service sends that the integration does not turn into a message: Zulip
@@ -28,11 +28,6 @@ export function malformedJson(): ApiError {
 /** A header by which the service names its event, missing. */
 export function missingEventHeader(header: string): ApiError {
   return new ApiError('MISSING_HTTP_EVENT_HEADER', `Missing the HTTP event header '${header}'`, 400, { header });
-}
-
-/** A key the integration needs, missing from the payload (Zulip's WildValue wording). */
-export function missingKey(name: string): ApiError {
-  return badRequest(`${name} is missing`);
 }
 
 /** Thrown by an integration for an unsupported event; the view fills in the integration's name. */

@@ -19,20 +19,6 @@ export function str(value: Json, key: string): string {
   return found;
 }
 
-/** A number the payload must have. */
-export function num(value: Json, key: string): number {
-  const found = at(value, key);
-  if (typeof found !== 'number') throw badRequest(`${key} is not an integer`);
-  return found;
-}
-
-/** An object the payload must have. */
-export function obj(value: Json, key: string): Json {
-  const found = at(value, key);
-  if (found === null || typeof found !== 'object' || Array.isArray(found)) throw badRequest(`${key} is not a dict`);
-  return found;
-}
-
 /** A list the payload must have. */
 export function list(value: Json, key: string): Json[] {
   const found = at(value, key);
