@@ -27,6 +27,7 @@ import type { Stoa } from './stoa';
 import { EXPORTS_URL_PATH } from './export/present';
 import { serveExport } from './export/views';
 import { mountWebClient } from './web/serve';
+import { WEBHOOK_PATH, webhookHandler } from './integrations/view';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -172,6 +173,8 @@ function createApp(stoa: Stoa, log: Log): express.Express {
 
   const auth = authenticate(stoa);
   const sessionAuth = authenticateSession(stoa);
+  // Incoming webhooks read their bodies their own way (JSON, XML, text), so they come first.
+  app.all(`${API_PREFIX}${WEBHOOK_PATH}`, webhookHandler(stoa));
   app.use(API_PREFIX, routeTable(stoa, ROUTES, auth));
   // Spectators (no account) reach their few endpoints under /json only, as on Zulip, whose
   // /api/v1 still asks for credentials there.

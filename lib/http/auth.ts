@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import basicAuth from 'express-basic-auth';
 import type { RequestHandler } from 'express';
 import { hashToken, hasApiKeyFormat, sameSecret } from '../auth/credentials';
+import { BotType } from '../bots/queries';
 import { write } from '../events/send';
 import type { SessionRow } from '../sessions/queries';
 import type { Stoa } from '../stoa';
@@ -16,8 +17,11 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Checks one email:api_key pair; returns the account or the error Zulip gives for it. */
-export function checkApiKey(stoa: Stoa, email: string, apiKey: string): UserRow | ApiError {
+/**
+ * Checks one email:api_key pair; returns the account or the error Zulip gives for it. An
+ * incoming-webhook bot may only send messages (`mayBeIncomingWebhook` for those endpoints).
+ */
+export function checkApiKey(stoa: Stoa, email: string, apiKey: string, mayBeIncomingWebhook = false): UserRow | ApiError {
   // Zulip forgives stray whitespace around either half.
   email = email.trim();
   apiKey = apiKey.trim();
@@ -27,7 +31,18 @@ export function checkApiKey(stoa: Stoa, email: string, apiKey: string): UserRow 
   const matches = sameSecret(apiKey, user?.api_key ?? 'x'.repeat(apiKey.length));
   if (!user || !matches || user.is_system_bot) return invalidApiKey();
   if (!user.is_active) return userDeactivated();
+  if (user.bot_type === BotType.INCOMING_WEBHOOK && !mayBeIncomingWebhook) return incomingWebhookRefused();
   return user;
+}
+
+/** What an incoming-webhook bot's key gets anywhere but its webhooks and POST /messages. */
+export function incomingWebhookRefused(): ApiError {
+  return unauthorized('This API is not available to incoming webhook bots.');
+}
+
+/** The one API endpoint an incoming-webhook bot may call besides its webhooks, as in Zulip. */
+function acceptsIncomingWebhookBots(req: IncomingMessage & { path?: string }): boolean {
+  return req.method === 'POST' && /^\/messages\/?$/.test(req.path ?? '');
 }
 
 /**
@@ -42,7 +57,7 @@ export function authenticate(stoa: Stoa): RequestHandler {
     // The authorizer only sees the credentials, so this request's outcome is kept in a closure.
     const middleware = basicAuth({
       authorizer: (email: string, apiKey: string) => {
-        const outcome = checkApiKey(stoa, email, apiKey);
+        const outcome = checkApiKey(stoa, email, apiKey, acceptsIncomingWebhookBots(req));
         if (outcome instanceof ApiError) {
           failure = outcome;
           return false;

@@ -103,6 +103,7 @@ export function prepareUserQueries(db: Statements) {
   // Two lookups rather than one OR: SQLite's planner scans the whole table for the OR.
   const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ? COLLATE NOCASE');
   const byDeliveryEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE delivery_email = ? COLLATE NOCASE');
+  const byApiKey = db.prepare<[string], UserRow>('SELECT * FROM users WHERE api_key = ?');
   const inRealm = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 0 ORDER BY id');
   const activeByFullName = db.prepare<[string], UserRow>(
     'SELECT * FROM users WHERE is_active = 1 AND is_system_bot = 0 AND lower(full_name) = lower(?) ORDER BY id',
@@ -244,6 +245,8 @@ export function prepareUserQueries(db: Statements) {
     /** The server's own bots (the notification bot), which belong to no organization. */
     systemBots: () => systemBots.all(),
     firstOwner: () => firstOwner.get(),
+    /** The account an API key belongs to (incoming webhooks name only the key). */
+    byApiKey: (apiKey: string) => byApiKey.get(apiKey),
     insert: (user: NewUser) => {
       const id = Number(insert.run(user).lastInsertRowid);
       forget();

@@ -1,0 +1,42 @@
+import { badRequest } from '../http/errors';
+
+/**
+ * Readers of a JSON payload that refuse, in Zulip's words, a value of the wrong kind or a key
+ * that is missing (a 400, never a crash).
+ */
+
+type Json = any;
+
+function at(value: Json, key: string): Json {
+  if (value === null || typeof value !== 'object' || !(key in value)) throw badRequest(`${key} is missing`);
+  return value[key];
+}
+
+/** A string the payload must have. */
+export function str(value: Json, key: string): string {
+  const found = at(value, key);
+  if (typeof found !== 'string') throw badRequest(`${key} is not a string`);
+  return found;
+}
+
+/** A list the payload must have. */
+export function list(value: Json, key: string): Json[] {
+  const found = at(value, key);
+  if (!Array.isArray(found)) throw badRequest(`${key} is not a list`);
+  return found;
+}
+
+/** Python's truthiness, which Zulip's `if payload.get(...)` tests rely on. */
+export function truthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+/** A value as Python's str() writes it, which Zulip's messages show for numbers, booleans and null. */
+export function pythonStr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  return String(value);
+}

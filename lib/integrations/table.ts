@@ -1,0 +1,20 @@
+import { alertmanager } from './alertmanager';
+import { bitbucket3 } from './bitbucket3';
+import { circleci } from './circleci';
+import { github } from './github';
+import { grafana } from './grafana';
+import { sentry } from './sentry';
+import { gitea, gogs } from './gogs';
+import { gitlab } from './gitlab';
+import { helloworld } from './helloworld';
+import { jira } from './jira';
+import { json } from './json';
+import { slackIncoming } from './slack-incoming';
+import type { Integration } from './types';
+
+/** Every integration Stoa serves, by the name in its URL. */
+export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3].flatMap((integration) =>
+    [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
+  ),
+);
