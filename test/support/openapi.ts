@@ -357,6 +357,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   // How long the queue lives without a poll, as idle_queue_timeout resolved.
   { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
+  // Deactivating the organization (Zulip's URL table; no operation in the OpenAPI files).
+  { operation: 'POST /realm/deactivate', success: 'SimpleSuccess', since: 'undocumented' },
 ];
 
 /**
