@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, DEFAULTS } from '../config';
+import { DEFAULTS } from '../config';
 import { DatabaseInUseError, openDatabase } from '../db';
 import { DATABASE_FILE } from '../first-start';
 
@@ -40,7 +40,7 @@ export function runReactivateCommand(argv: string[], env: NodeJS.ProcessEnv): nu
   try {
     db = openDatabase(file);
   } catch (err) {
-    if (!(err instanceof DatabaseInUseError) && !(err instanceof ConfigError)) throw err;
+    if (!(err instanceof DatabaseInUseError)) throw err;
     console.error(`stoa: ${err.message}; stop the server first`);
     return 1;
   }
