@@ -424,7 +424,14 @@ CREATE TABLE client_devices (
   pending_push_token_id TEXT,
   -- UNIX seconds.
   push_token_last_updated_timestamp INTEGER,
-  push_registration_error_code TEXT
+  push_registration_error_code TEXT,
+  -- The key notifications are encrypted with: base64 of a cryptosystem byte and the key.
+  push_key          TEXT,
+  push_token_kind   TEXT CHECK (push_token_kind IN ('fcm', 'apns')),
+  -- What the relay is yet to be sent for pending_push_token_id; kept so that a registration
+  -- a restart interrupted is sent when the server starts again.
+  pending_bouncer_public_key TEXT,
+  pending_encrypted_push_registration TEXT
 ) STRICT;
 CREATE INDEX client_devices_by_user ON client_devices (user_id);
 
@@ -474,23 +481,6 @@ CREATE TABLE push_device_tokens (
   UNIQUE (token, kind)
 ) STRICT;
 CREATE INDEX push_device_tokens_by_user ON push_device_tokens (user_id);
-
--- Devices registered for end-to-end-encrypted notifications (POST /mobile_push/register).
--- The relay holds the real token, sealed for it alone in encrypted_push_registration; we
--- know the device by the relay's relay_device_id once the relay accepted it. Status as
--- clients see it: active (relay_device_id set), failed (error_code set), else pending.
-CREATE TABLE push_devices (
-  id                           INTEGER PRIMARY KEY,
-  user_id                      INTEGER NOT NULL REFERENCES users (id),
-  push_account_id              INTEGER NOT NULL,
-  token_kind                   TEXT    NOT NULL CHECK (token_kind IN ('fcm', 'apns')),
-  push_public_key              TEXT    NOT NULL,
-  bouncer_public_key           TEXT    NOT NULL,
-  encrypted_push_registration  TEXT    NOT NULL,
-  relay_device_id              INTEGER,
-  error_code                   TEXT,
-  UNIQUE (user_id, push_account_id)
-) STRICT;
 
 -- Uploaded files. The file itself is at uploads/<path_id> in the data folder; path_id is
 -- <realm id>/<two hex digits>/<random part>/<cleaned-up file name>, so no name can be guessed.

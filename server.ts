@@ -17,6 +17,12 @@ async function main(): Promise<void> {
     process.exitCode = await runImportCommand(process.argv.slice(3), process.env);
     return;
   }
+  // `stoa reactivate ...` opens a deactivated organization again.
+  if (process.argv[2] === 'reactivate') {
+    const { runReactivateCommand } = require('./lib/realm/reactivate-cli') as typeof import('./lib/realm/reactivate-cli');
+    process.exitCode = runReactivateCommand(process.argv.slice(3), process.env);
+    return;
+  }
   let config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

@@ -23,6 +23,7 @@ import { longPollListener } from './http/long-poll';
 import { parseBody, parseBodyOrJson, parseBodyWithFiles, requestParams } from './http/params';
 import { logRequest, pathOf, sendError, type Log } from './http/respond';
 import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type Method, type Route } from './http/routes';
+import { refuseWhileDeactivated } from './realm/deactivation';
 import type { Stoa } from './stoa';
 import { EXPORTS_URL_PATH } from './export/present';
 import { serveExport } from './export/views';
@@ -173,6 +174,11 @@ function createApp(stoa: Stoa, log: Log): express.Express {
 
   const auth = authenticate(stoa);
   const sessionAuth = authenticateSession(stoa);
+  // A deactivated organization answers nothing but /server_settings.
+  const whileDeactivated = refuseWhileDeactivated(stoa);
+  for (const prefix of [API_PREFIX, JSON_PREFIX, ACCOUNTS_PREFIX, '/user_uploads', '/user_avatars', '/avatar']) {
+    app.use(prefix, whileDeactivated);
+  }
   // Incoming webhooks read their bodies their own way (JSON, XML, text), so they come first.
   app.all(`${API_PREFIX}${WEBHOOK_PATH}`, webhookHandler(stoa));
   app.use(API_PREFIX, routeTable(stoa, ROUTES, auth));

@@ -430,6 +430,17 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         PRIMARY KEY (user_id, name)
       ) STRICT, WITHOUT ROWID;
     `),
+  // 27 -> 28: push registration by logged-in device (level 468). The level-420 registrations
+  // by push account are dropped: their keys were of the older cryptosystem, so the apps
+  // register again, by device, when they next start.
+  (db) =>
+    db.exec(`
+      DROP TABLE push_devices;
+      ALTER TABLE client_devices ADD COLUMN push_key TEXT;
+      ALTER TABLE client_devices ADD COLUMN push_token_kind TEXT CHECK (push_token_kind IN ('fcm', 'apns'));
+      ALTER TABLE client_devices ADD COLUMN pending_bouncer_public_key TEXT;
+      ALTER TABLE client_devices ADD COLUMN pending_encrypted_push_registration TEXT;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

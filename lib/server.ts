@@ -15,6 +15,7 @@ import { DEMO_PEOPLE } from './demo/organization';
 import { DATABASE_FILE, makeOwnerPassword, type OwnerPassword } from './first-start';
 import { createOrganization } from './realm/actions';
 import { emojiPathIds } from './realm-emoji/present';
+import { resumePushRegistrations } from './push/actions';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
 import { stopFullMemberPromotion, updateFullMembers } from './groups/full-members';
@@ -205,6 +206,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Scheduled messages: the timer waits for the next one due. Any that came due while the
   // server was stopped are sent (or found too late) right away.
   rescheduleDelivery(stoa);
+  // Push registrations a stop interrupted go to the relay now.
+  resumePushRegistrations(stoa);
   // Members whose waiting period ended while the server was stopped become full members now.
   updateFullMembers(stoa);
   // Abandoned queues are collected on every registration too; this catches quiet periods.

@@ -65,6 +65,19 @@ describe('the database', () => {
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
       ALTER TABLE streams DROP COLUMN can_create_topic_group_id;
       ALTER TABLE realm DROP COLUMN uuid;
+      -- Version 1 had level 420's push registrations by push account, which version 25 dropped.
+      CREATE TABLE push_devices (
+        id                           INTEGER PRIMARY KEY,
+        user_id                      INTEGER NOT NULL REFERENCES users (id),
+        push_account_id              INTEGER NOT NULL,
+        token_kind                   TEXT    NOT NULL CHECK (token_kind IN ('fcm', 'apns')),
+        push_public_key              TEXT    NOT NULL,
+        bouncer_public_key           TEXT    NOT NULL,
+        encrypted_push_registration  TEXT    NOT NULL,
+        relay_device_id              INTEGER,
+        error_code                   TEXT,
+        UNIQUE (user_id, push_account_id)
+      ) STRICT;
       PRAGMA user_version = 1;
     `);
     old.close();

@@ -273,11 +273,15 @@ describe('push notification payloads (feature level 413)', () => {
   test('end-to-end-encrypted message payloads have the documented format, group mentions named', async () => {
     const sender = await pushServer.createUser('Cleo Channel');
     const recipient = await pushServer.createUser('Dora Device');
-    const keys = sodium.crypto_box_keypair();
+    // Registered by logged-in device, as at level 468 (test/push-devices-12.test.ts).
+    const secret = sodium.randombytes_buf(32);
+    const deviceId = (await recipient.post('/register_client_device')).body.device_id;
     const device = {
+      device_id: deviceId,
+      push_key: Buffer.concat([Buffer.from([0x31]), secret]).toString('base64'),
+      push_key_id: 413,
       token_kind: 'fcm',
-      push_account_id: 413,
-      push_public_key: sodium.to_base64(keys.publicKey, sodium.base64_variants.ORIGINAL),
+      token_id: Buffer.from('dora-pho').toString('base64'),
       bouncer_public_key: 'relay-key-1',
       encrypted_push_registration: 'sealed-for-the-relay',
     };
@@ -291,7 +295,9 @@ describe('push notification payloads (feature level 413)', () => {
       const notified = relay.to('push/e2ee/notify').slice(before);
       assert.equal(notified.length, 1);
       const [request] = notified[0].body.push_requests;
-      const text = sodium.crypto_box_seal_open(sodium.from_base64(request.encrypted_data, sodium.base64_variants.ORIGINAL), keys.publicKey, keys.privateKey, 'text');
+      const bytes = sodium.from_base64(request.encrypted_data, sodium.base64_variants.ORIGINAL);
+      const nonce = bytes.subarray(0, sodium.crypto_secretbox_NONCEBYTES);
+      const text = sodium.crypto_secretbox_open_easy(bytes.subarray(sodium.crypto_secretbox_NONCEBYTES), nonce, secret, 'text');
       return JSON.parse(text);
     };
     const small = await pushServer.owner.post('/user_groups/create', { name: uniqueName('small'), description: 's', members: JSON.stringify([recipient.userId]) });

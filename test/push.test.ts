@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import sodium from 'libsodium-wrappers';
 import { backgroundSettled } from '../lib/push/background';
-import { listen } from './support/events';
 import { refusingUrl, TestRelay } from './support/relay';
 import { TestServer } from './support/server';
 
@@ -61,20 +59,9 @@ describe('push notification devices without a relay', () => {
     assert.deepEqual([unknown.status, unknown.body.code, unknown.body.msg], [400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized']);
     const off = await user.post('/mobile_push/test_notification');
     assert.deepEqual([off.status, off.body.code], [400, 'PUSH_SERVICE_NOT_CONFIGURED']);
-    const e2ee = await user.post('/mobile_push/e2ee/test_notification', { push_account_id: 7 });
+    const e2ee = await user.post('/mobile_push/e2ee/test_notification');
     assert.deepEqual([e2ee.status, e2ee.body.code, e2ee.body.msg], [400, 'NO_ACTIVE_PUSH_DEVICE', 'No active registered push device']);
-    const register = await user.post('/mobile_push/register', {
-      token_kind: 'fcm',
-      push_account_id: 7,
-      push_public_key: 'a2V5',
-      bouncer_public_key: 'b',
-      encrypted_push_registration: 'c',
-    });
-    assert.deepEqual([register.status, register.body.code, register.body.msg], [
-      400,
-      'PUSH_SERVICE_NOT_CONFIGURED',
-      'Server is not configured to use push notification service.',
-    ]);
+    // Registration by device is refused the same way; test/push-devices-12.test.ts covers it.
   });
 });
 
@@ -82,7 +69,6 @@ describe('push notification devices with a relay', () => {
   let relay: TestRelay;
   let server: TestServer;
   before(async () => {
-    await sodium.ready;
     relay = await TestRelay.start();
     server = await TestServer.start({ pushRelay: relay.url });
   });
@@ -169,74 +155,6 @@ describe('push notification devices with a relay', () => {
     } finally {
       await lonely.close();
     }
-  });
-
-  test('end-to-end-encrypted devices register through the relay and get sealed test notifications', async () => {
-    const user = await server.createUser();
-    const keys = sodium.crypto_box_keypair();
-    const device = {
-      token_kind: 'fcm',
-      push_account_id: 2408,
-      push_public_key: sodium.to_base64(keys.publicKey, sodium.base64_variants.ORIGINAL),
-      bouncer_public_key: 'relay-key-1',
-      encrypted_push_registration: 'sealed-for-the-relay',
-    };
-    const events = await listen(user, { event_types: ['push_device'] });
-    assert.equal((await user.post('/mobile_push/register', device)).status, 200);
-    const pending = await user.post('/register', { fetch_event_types: ['push_device'] });
-    assert.deepEqual(pending.body.push_devices, { 2408: { status: 'pending', error_code: null } });
-    await backgroundSettled(server.stoa);
-    assert.deepEqual(await events(), [{ type: 'push_device', push_account_id: '2408', status: 'active' }]);
-    const registered = relay.to('push/e2ee/register').slice(-1)[0].body;
-    assert.deepEqual(registered, {
-      realm_url: server.url,
-      push_account_id: 2408,
-      encrypted_push_registration: 'sealed-for-the-relay',
-      bouncer_public_key: 'relay-key-1',
-    });
-    assert.equal((await user.post('/mobile_push/register', device)).status, 200);
-    await backgroundSettled(server.stoa);
-    assert.equal(relay.to('push/e2ee/register').filter((r) => r.body.encrypted_push_registration === 'sealed-for-the-relay').length, 1, 'registering again changes nothing');
-
-    assert.equal((await user.post('/mobile_push/e2ee/test_notification', { push_account_id: 2408 })).status, 200);
-    const [request] = relay.to('push/e2ee/notify').slice(-1)[0].body.push_requests;
-    assert.equal(request.push_account_id, 2408);
-    const opened = sodium.crypto_box_seal_open(
-      sodium.from_base64(request.encrypted_data, sodium.base64_variants.ORIGINAL),
-      keys.publicKey,
-      keys.privateKey,
-      'text',
-    );
-    assert.deepEqual({ ...JSON.parse(opened), time: 0 }, { type: 'test', realm_url: server.url, realm_name: 'Stoa', user_id: user.userId, time: 0 });
-    const other = await user.post('/mobile_push/e2ee/test_notification', { push_account_id: 1 });
-    assert.equal(other.body.code, 'NO_ACTIVE_PUSH_DEVICE');
-  });
-
-  test("a registration the relay refuses fails, and says why", async () => {
-    const user = await server.createUser();
-    const events = await listen(user, { event_types: ['push_device'] });
-    relay.answer = (request) =>
-      request.endpoint === 'push/e2ee/register'
-        ? { status: 400, body: { result: 'error', code: 'INVALID_BOUNCER_PUBLIC_KEY', msg: 'Invalid bouncer_public_key' } }
-        : TestRelay.success();
-    try {
-      await user.post('/mobile_push/register', {
-        token_kind: 'apns',
-        push_account_id: 5,
-        push_public_key: 'a2V5',
-        bouncer_public_key: 'stale',
-        encrypted_push_registration: 'x',
-      });
-      await backgroundSettled(server.stoa);
-    } finally {
-      relay.answer = TestRelay.success;
-    }
-    assert.deepEqual(await events(), [
-      { type: 'push_device', push_account_id: '5', status: 'failed', error_code: 'INVALID_BOUNCER_PUBLIC_KEY' },
-    ]);
-    await server.restart();
-    const state = await server.anonymous.as(user.credentials).post('/register', { fetch_event_types: ['push_device'] });
-    assert.deepEqual(state.body.push_devices, { 5: { status: 'failed', error_code: 'INVALID_BOUNCER_PUBLIC_KEY' } });
   });
 
   test('an organization requiring end-to-end encryption keeps message content off the legacy path', async () => {

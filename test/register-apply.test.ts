@@ -313,14 +313,25 @@ for (const seed of [1, 2, 3, 4, 5, 6]) {
           highlighter_language: rng.pick(['Python', 'Rust', 'c++']),
           url_template: `https://${seed}.example/run{?code}`,
         }),
-      () =>
-        rng.pick(actors).post('/mobile_push/register', {
+      async () => {
+        // Logged-in devices come and go, and register for push (some with a stale key, which fails).
+        const actor = rng.pick(actors);
+        const devices = Object.keys((await actor.post('/register', { fetch_event_types: ['device'] })).body.devices ?? {});
+        const choice = rng.next();
+        if (devices.length === 0 || choice < 0.3) return actor.post('/register_client_device');
+        const device_id = Number(rng.pick(devices));
+        if (choice < 0.4) return actor.post('/remove_client_device', { device_id });
+        const keyId = rng.pick([1, 2, 3]);
+        return actor.post('/mobile_push/register', {
+          device_id,
+          push_key: Buffer.concat([Buffer.from([0x31]), Buffer.alloc(32, keyId)]).toString('base64'),
+          push_key_id: keyId,
           token_kind: rng.pick(['fcm', 'apns']),
-          push_account_id: rng.pick([1, 2, 3]),
-          push_public_key: 'a2V5',
+          token_id: Buffer.from(rng.pick(WORDS).padEnd(8, '.')).toString('base64'),
           bouncer_public_key: rng.pick(['current', 'stale']),
           encrypted_push_registration: rng.pick(WORDS),
-        }),
+        });
+      },
       async () => {
         const playgrounds = (await server.owner.post('/register', { fetch_event_types: ['realm_playgrounds'] })).body.realm_playgrounds;
         if (playgrounds.length > 0) return server.owner.delete(`/realm/playgrounds/${rng.pick(playgrounds as Array<{ id: number }>).id}`);

@@ -103,7 +103,7 @@ describe('logged-in devices', () => {
     const blank = { push_key_id: null, push_token_id: null, pending_push_token_id: null, push_token_last_updated_timestamp: null, push_registration_error_code: null };
     assert.deepEqual((await user.post('/register', { fetch_event_types: ['device'] })).body.devices, { [deviceId]: blank });
 
-    assert.deepEqual(refusal(await other.post('/remove_client_device', { device_id: deviceId })), [400, 'BAD_REQUEST', 'Invalid device ID']);
+    assert.deepEqual(refusal(await other.post('/remove_client_device', { device_id: deviceId })), [400, 'BAD_REQUEST', 'Invalid `device_id`']);
     assert.equal((await user.post('/remove_client_device', { device_id: deviceId })).status, 200);
     assert.deepEqual(await events(), [{ type: 'device', op: 'remove', device_id: deviceId }]);
     assert.deepEqual((await user.post('/register', { fetch_event_types: ['device'] })).body.devices, {});

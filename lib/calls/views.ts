@@ -30,3 +30,14 @@ export const createConstructorGroupsCall = endpoint<{ is_video_call: boolean }>(
     throw badRequest('Constructor Groups is not configured.');
   },
 });
+
+/**
+ * POST /calls/zoom/create: Zulip makes the meeting with the caller's Zoom account through the
+ * server's Zoom app; Stoa has no Zoom app, so it refuses as a Zulip server without one does.
+ */
+export const createZoomCall = endpoint<{ is_video_call: boolean }>({
+  params: { properties: { is_video_call: { type: 'boolean', default: true } } },
+  view: () => {
+    throw badRequest('Zoom credentials have not been configured');
+  },
+});

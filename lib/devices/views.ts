@@ -2,6 +2,7 @@ import { sendEvent, write } from '../events/send';
 import type { StateContext } from '../events/state-context';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest } from '../http/errors';
+import { removeDevice } from './actions';
 import { presentDevice } from './queries';
 
 /**
@@ -25,11 +26,8 @@ export const registerClientDevice = endpoint({
 export const removeClientDevice = endpoint<{ device_id: number }>({
   params: { properties: { device_id: { type: 'integer' } }, required: ['device_id'] },
   view: ({ stoa, user, params }) => {
-    if (!stoa.devices.get(user.id, params.device_id)) throw badRequest('Invalid device ID');
-    write(stoa, () => {
-      stoa.devices.remove(params.device_id);
-      sendEvent(stoa, { type: 'device', op: 'remove', device_id: params.device_id }, [user.id]);
-    });
+    if (!stoa.devices.get(user.id, params.device_id)) throw badRequest('Invalid `device_id`');
+    write(stoa, () => removeDevice(stoa, user.id, params.device_id));
     return {};
   },
 });

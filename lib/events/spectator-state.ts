@@ -77,7 +77,6 @@ export const SPECTATOR_STATE_PROVIDERS: Record<string, (context: SpectatorContex
   starred_messages: none({ starred_messages: [] }),
   recent_private_conversations: none({ recent_private_conversations: [] }),
   presence: ({ stoa }) => ({ presences: {}, server_timestamp: stoa.clock.now() / 1000 }),
-  push_device: none({ push_devices: {} }),
   user_status: none({ user_status: {} }),
 };
 

@@ -16,7 +16,6 @@ import {
 import { mutedUsersState } from '../muted-users/state';
 import { navigationViewsState } from '../navigation-views/views';
 import { presenceState } from '../presence/state';
-import { pushDevicesState } from '../push/views';
 import { realmFiltersState, realmLinkifiersState } from '../linkifiers/views';
 import { realmPlaygroundsState } from '../playgrounds/views';
 import { gifPickerKeyState, realmState } from '../realm/state';
@@ -74,7 +73,6 @@ export const STATE_PROVIDERS: Record<string, (context: StateContext) => Record<s
   starred_messages: starredMessagesState,
   recent_private_conversations: recentPrivateConversationsState,
   presence: presenceState,
-  push_device: pushDevicesState,
   device: devicesState,
   user_status: userStatusState,
 };

@@ -8,7 +8,7 @@ import type { SessionRow } from '../sessions/queries';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { CSRF_HEADER, readCookie, SESSION_COOKIE, SESSION_IDLE_MS } from './cookies';
-import { ApiError, csrfFailed, invalidApiKey, rateLimited, sessionRequired, unauthorized, userDeactivated } from './errors';
+import { ApiError, csrfFailed, invalidApiKey, rateLimited, realmDeactivated, sessionRequired, unauthorized, userDeactivated } from './errors';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -30,6 +30,7 @@ export function checkApiKey(stoa: Stoa, email: string, apiKey: string, mayBeInco
   // Compare even when there is no such user, so timing does not reveal which emails exist.
   const matches = sameSecret(apiKey, user?.api_key ?? 'x'.repeat(apiKey.length));
   if (!user || !matches || user.is_system_bot) return invalidApiKey();
+  if (stoa.realm.get()?.deactivated) return realmDeactivated();
   if (!user.is_active) return userDeactivated();
   if (user.bot_type === BotType.INCOMING_WEBHOOK && !mayBeIncomingWebhook) return incomingWebhookRefused();
   return user;

@@ -41,7 +41,9 @@ import * as reminderViews from '../reminders/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
+import { thumbnailOfUrlView } from '../uploads/serve';
 import * as uploadViews from '../uploads/views';
+import { deactivateRealmView } from '../realm/deactivation';
 import * as avatarViews from '../users/avatar-views';
 import * as userViews from '../users/views';
 import * as zcommandViews from '../users/zcommand-views';
@@ -157,6 +159,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users/:user_id/channels', endpoint: channelViews.getUserChannels },
 
   { method: 'PATCH', path: '/realm', endpoint: realmViews.updateRealmView },
+  { method: 'POST', path: '/realm/deactivate', endpoint: deactivateRealmView },
   { method: 'GET', path: '/realm/icon', endpoint: realmImageViews.getRealmIconView },
   { method: 'POST', path: '/realm/icon', endpoint: realmImageViews.uploadRealmIconView },
   { method: 'DELETE', path: '/realm/icon', endpoint: realmImageViews.deleteRealmIconView },
@@ -243,10 +246,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/calls/bigbluebutton/create', endpoint: callViews.createBigBlueButtonCall },
   { method: 'POST', path: '/calls/nextcloud_talk/create', endpoint: callViews.createNextcloudTalkCall },
   { method: 'POST', path: '/calls/constructorgroups/create', endpoint: callViews.createConstructorGroupsCall },
+  { method: 'POST', path: '/calls/zoom/create', endpoint: callViews.createZoomCall },
 
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
   { method: 'GET', path: '/thumbnail/status/:realm_id_str/*filename', endpoint: uploadViews.thumbnailStatusView },
+  { method: 'GET', path: '/thumbnail', endpoint: thumbnailOfUrlView },
   { method: 'GET', path: '/avatar/:email_or_id', endpoint: avatarViews.avatarRedirectView },
   { method: 'GET', path: '/avatar/:email_or_id/medium', endpoint: avatarViews.mediumAvatarRedirectView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },

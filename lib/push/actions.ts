@@ -1,4 +1,5 @@
-import type { Event } from '../events/queues';
+import { createHash } from 'node:crypto';
+import type { DeviceRow } from '../devices/queries';
 import { sendEvent, write } from '../events/send';
 import { ApiError, badRequest } from '../http/errors';
 import { Flag } from '../messages/flags';
@@ -9,7 +10,7 @@ import type { UserRow } from '../users/queries';
 import { inBackground } from './background';
 import { sealForDevice } from './encryption';
 import { encryptedMessagePayload, encryptedTestPayload, messagePayloads, testPayloads, type Notice } from './payloads';
-import { deviceStatus, TokenKind, type NewPushDevice, type PushDeviceRow, type PushTokenRow, type TokenKindValue } from './queries';
+import { TokenKind, type PushTokenRow, type TokenKindValue } from './queries';
 import { postToRelay, RelayFailed, relayConfigured, relayForClient } from './relay';
 
 function relayUser(stoa: Stoa, userId: number) {
@@ -91,98 +92,181 @@ export function pushServiceNotConfigured(): ApiError {
 // End-to-end-encrypted devices
 // ---------------------------------------------------------------------------
 
-function announceStatus(stoa: Stoa, device: PushDeviceRow): void {
-  const status = deviceStatus(device);
-  // push_account_id is a string in these events until level 450.
-  const event: Event = { type: 'push_device', push_account_id: String(device.push_account_id), status };
-  if (status === 'failed') event.error_code = device.error_code;
-  sendEvent(stoa, event, [device.user_id]);
+/** A `device` update event: only the fields that changed, as Zulip sends them. */
+function announceDevice(stoa: Stoa, device: DeviceRow, changed: Record<string, unknown>): void {
+  sendEvent(stoa, { type: 'device', op: 'update', device_id: device.id, ...changed }, [device.user_id]);
 }
 
+export interface PushKeyFields {
+  pushKey: string;
+  pushKeyId: number;
+}
+
+export interface PushTokenFields {
+  tokenKind: 'fcm' | 'apns';
+  tokenId: string;
+  bouncerPublicKey: string;
+  encryptedPushRegistration: string;
+}
+
+/** A pending registration older than this is no longer waited for: the app may send a new one. */
+const REGISTRATION_PATIENCE_SECONDS = 24 * 60 * 60;
+
 /**
- * POST /mobile_push/register: the device is pending until the relay accepts it; the outcome
- * reaches the user's clients as a `push_device` event. Registering the same keys again is a
- * no-op once the relay accepted them.
+ * POST /mobile_push/register (level 468): a first registration sets both the key and the
+ * token; later calls rotate one of them. A token goes to the relay after the answer; until the
+ * relay accepts it, it is the device's `pending_push_token_id`.
  */
-export function registerPushDevice(stoa: Stoa, device: NewPushDevice): void {
-  const existing = stoa.push.deviceOfUser(device.user_id, device.push_account_id);
-  const unchanged =
-    existing !== undefined &&
-    existing.error_code === null &&
-    existing.token_kind === device.token_kind &&
-    existing.push_public_key === device.push_public_key &&
-    existing.encrypted_push_registration === device.encrypted_push_registration;
-  if (unchanged && existing.relay_device_id !== null) return;
-  const row = write(stoa, () => stoa.push.upsertDevice(device));
-  inBackground(stoa, `registering push device ${row.push_account_id} of user ${row.user_id}`, () =>
-    registerWithRelay(stoa, row.id),
-  );
+export function registerPushDevice(
+  stoa: Stoa,
+  device: DeviceRow,
+  key: PushKeyFields | undefined,
+  token: PushTokenFields | undefined,
+): void {
+  if (key && !token) {
+    if (device.push_key_id === null) throw badRequest('No push registration exists to rotate key for.');
+    if (device.push_key_id === key.pushKeyId && device.push_key === key.pushKey) return;
+    write(stoa, () => {
+      stoa.devices.setKey(device.id, key.pushKey, key.pushKeyId);
+      announceDevice(stoa, device, { push_key_id: key.pushKeyId });
+    });
+    return;
+  }
+  if (!token) return;
+  const now = Math.floor(stoa.clock.now() / 1000);
+  const waiting =
+    device.push_registration_error_code === null &&
+    device.pending_push_token_id !== null &&
+    now - (device.push_token_last_updated_timestamp ?? 0) < REGISTRATION_PATIENCE_SECONDS;
+  if (waiting) throw badRequest('A registration for the device already in progress.');
+  if (!key && device.push_key_id === null) throw badRequest('No push registration exists to rotate token for.');
+  const registered = device.push_registration_error_code === null && device.push_token_id === token.tokenId;
+  if (registered && (!key || (device.push_key_id === key.pushKeyId && device.push_key === key.pushKey && device.push_token_kind === token.tokenKind))) {
+    return;
+  }
+  write(stoa, () => {
+    const pending = {
+      tokenId: token.tokenId,
+      bouncerPublicKey: token.bouncerPublicKey,
+      encryptedPushRegistration: token.encryptedPushRegistration,
+      now,
+    };
+    stoa.devices.setPendingToken(device.id, pending);
+    const changed: Record<string, unknown> = {
+      pending_push_token_id: token.tokenId,
+      push_token_last_updated_timestamp: now,
+      push_registration_error_code: null,
+    };
+    if (key) {
+      stoa.devices.setKey(device.id, key.pushKey, key.pushKeyId);
+      stoa.devices.setTokenKind(device.id, token.tokenKind);
+      announceDevice(stoa, device, { push_key_id: key.pushKeyId, ...changed });
+    } else {
+      announceDevice(stoa, device, changed);
+    }
+  });
+  registerWithRelayInBackground(stoa, device.id);
+}
+
+function registerWithRelayInBackground(stoa: Stoa, deviceId: number): void {
+  inBackground(stoa, `registering the push token of device ${deviceId}`, () => registerWithRelay(stoa, deviceId));
+}
+
+/** Registrations a stop interrupted go to the relay once the server is up again. */
+export function resumePushRegistrations(stoa: Stoa): void {
+  if (!relayConfigured(stoa)) return;
+  for (const device of stoa.devices.pendingRegistrations()) registerWithRelayInBackground(stoa, device.id);
+}
+
+/** The ID a client gives a token: the first 8 bytes of its SHA-256, in base64. */
+function tokenIdOf(token: string): string {
+  return createHash('sha256').update(token).digest().subarray(0, 8).toString('base64');
 }
 
 async function registerWithRelay(stoa: Stoa, deviceId: number): Promise<void> {
-  const device = stoa.push.deviceById(deviceId);
-  if (!device) return;
-  let outcome: { relayDeviceId: number } | { errorCode: string };
+  const device = stoa.devices.byId(deviceId);
+  if (!device || device.pending_push_token_id === null || device.pending_encrypted_push_registration === null) return;
+  const sent = {
+    tokenId: device.pending_push_token_id,
+    registration: device.pending_encrypted_push_registration,
+  };
+  let errorCode: string | undefined;
   try {
-    const answer = await postToRelay(stoa, 'push/e2ee/register', {
+    await postToRelay(stoa, 'push/e2ee/register', {
       realm_url: stoa.site,
-      push_account_id: device.push_account_id,
-      encrypted_push_registration: device.encrypted_push_registration,
-      bouncer_public_key: device.bouncer_public_key,
+      realm_uuid: stoa.realm.get()!.uuid,
+      token_id: sent.tokenId,
+      encrypted_push_registration: sent.registration,
+      bouncer_public_key: device.pending_bouncer_public_key,
     });
-    if (typeof answer.device_id !== 'number') throw new Error('the relay answered without a device_id');
-    outcome = { relayDeviceId: answer.device_id };
   } catch (err) {
     // Only the relay's verdict on the registration itself fails it; a relay that is down or
-    // refuses the server leaves it pending, and the app registers again when it next starts.
+    // refuses the server leaves it pending, to be sent again when the server next starts.
     if (!(err instanceof RelayFailed) || err.failure.kind !== 'device_refused') throw err;
-    outcome = { errorCode: err.failure.code };
+    errorCode = err.failure.code;
   }
   if (!stoa.db.open) return;
-  write(stoa, () => {
-    const current = stoa.push.deviceById(deviceId);
-    // A newer registration of the same account replaced this one meanwhile.
-    if (!current || current.encrypted_push_registration !== device.encrypted_push_registration) return;
-    if ('relayDeviceId' in outcome) stoa.push.markActive(deviceId, outcome.relayDeviceId);
-    else stoa.push.markFailed(deviceId, outcome.errorCode);
-    announceStatus(stoa, stoa.push.deviceById(deviceId)!);
+  const replacedTokens = write(stoa, () => {
+    const current = stoa.devices.byId(deviceId);
+    // The device was removed, or a newer registration replaced this one meanwhile.
+    if (!current || current.pending_push_token_id !== sent.tokenId || current.pending_encrypted_push_registration !== sent.registration) {
+      return [];
+    }
+    if (errorCode !== undefined) {
+      stoa.devices.markFailed(deviceId, errorCode);
+      announceDevice(stoa, current, { push_registration_error_code: errorCode });
+      return [];
+    }
+    stoa.devices.markRegistered(deviceId);
+    announceDevice(stoa, current, { push_token_id: sent.tokenId, pending_push_token_id: null });
+    // The same phone's legacy registration is now redundant (level 483).
+    const legacy = stoa.push.tokensOfUser(current.user_id).filter((row) => tokenIdOf(row.token) === sent.tokenId);
+    for (const row of legacy) stoa.push.deleteToken(row.id);
+    return legacy;
   });
+  for (const row of replacedTokens) {
+    await postToRelay(stoa, 'push/unregister', { ...relayUser(stoa, row.user_id), token: row.token, token_kind: row.kind }).catch(
+      (err: unknown) => stoa.log(`Push: unregistering a legacy token of user ${row.user_id} failed: ${(err as Error).message}`),
+    );
+  }
 }
 
 async function sendEncrypted(
   stoa: Stoa,
-  devices: readonly PushDeviceRow[],
+  devices: readonly DeviceRow[],
   payload: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const pushRequests = [];
   for (const device of devices) {
-    const encrypted = await sealForDevice(device.push_public_key, payload);
+    const encrypted = device.push_key === null ? undefined : await sealForDevice(device.push_key, payload);
     if (encrypted === undefined) {
-      stoa.log(`Push: device ${device.push_account_id} of user ${device.user_id} has an unusable public key; skipped`);
+      stoa.log(`Push: device ${device.id} of user ${device.user_id} has an unusable push key; skipped`);
       continue;
     }
-    pushRequests.push({ device_id: device.relay_device_id, push_account_id: device.push_account_id, encrypted_data: encrypted });
+    pushRequests.push({ token_id: device.push_token_id, push_key_id: device.push_key_id, encrypted_data: encrypted });
   }
-  return { realm_url: stoa.site, push_requests: pushRequests };
+  return { realm_url: stoa.site, realm_uuid: stoa.realm.get()!.uuid, push_requests: pushRequests };
 }
 
-/** Devices the relay no longer knows (uninstalled apps): forget them. */
-function forgetDeletedDevices(stoa: Stoa, answer: Record<string, unknown>): void {
-  const ids = answer.delete_device_ids;
+/** Tokens the relay no longer knows (uninstalled apps): their devices lose them, as on Zulip. */
+function forgetExpiredTokenIds(stoa: Stoa, userId: number, answer: Record<string, unknown>): void {
+  const ids = answer.delete_token_ids;
   if (!Array.isArray(ids) || !stoa.db.open) return;
   write(stoa, () => {
-    for (const id of ids) if (typeof id === 'number') stoa.push.deleteByRelayId(id);
+    for (const device of stoa.devices.pushable(userId)) {
+      if (!ids.includes(device.push_token_id)) continue;
+      stoa.devices.forgetToken(device.id);
+      announceDevice(stoa, device, { push_token_id: null });
+    }
   });
 }
 
 /** POST /mobile_push/e2ee/test_notification: to one registered device, or all of them. */
-export async function sendEncryptedTestNotification(stoa: Stoa, user: UserRow, pushAccountId: number | undefined) {
-  const devices = stoa.push
-    .devicesOfUser(user.id)
-    .filter((d) => d.relay_device_id !== null && (pushAccountId === undefined || d.push_account_id === pushAccountId));
+export async function sendEncryptedTestNotification(stoa: Stoa, user: UserRow, deviceId: number | undefined) {
+  const devices = stoa.devices.pushable(user.id).filter((d) => deviceId === undefined || d.id === deviceId);
   if (devices.length === 0) throw new ApiError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
   const body = await sendEncrypted(stoa, devices, encryptedTestPayload(stoa, user, Math.floor(stoa.clock.now() / 1000)));
-  forgetDeletedDevices(stoa, await relayForClient(stoa, 'push/e2ee/notify', body));
+  forgetExpiredTokenIds(stoa, user.id, await relayForClient(stoa, 'push/e2ee/notify', body));
 }
 
 // ---------------------------------------------------------------------------
@@ -213,7 +297,7 @@ export function notifyMobileDevices(stoa: Stoa, message: MessageRow, flags: Read
     if (userId === message.sender_id) continue;
     const user = stoa.users.byId(userId);
     if (!user || !user.is_active || user.is_bot) continue;
-    if (stoa.push.tokensOfUser(userId).length === 0 && !stoa.push.devicesOfUser(userId).some((d) => d.relay_device_id !== null)) continue;
+    if (stoa.push.tokensOfUser(userId).length === 0 && stoa.devices.pushable(userId).length === 0) continue;
     if (wantsPush(stoa, user, bits)) recipients.push(user);
   }
   if (recipients.length === 0) return;
@@ -243,9 +327,9 @@ async function pushMessage(stoa: Stoa, recipient: UserRow, notice: Notice): Prom
     });
     forgetDeletedTokens(stoa, answer);
   }
-  const devices = stoa.push.devicesOfUser(recipient.id).filter((d) => d.relay_device_id !== null);
+  const devices = stoa.devices.pushable(recipient.id);
   if (devices.length > 0) {
     const body = await sendEncrypted(stoa, devices, encryptedMessagePayload(stoa, recipient, notice));
-    forgetDeletedDevices(stoa, await postToRelay(stoa, 'push/e2ee/notify', body));
+    forgetExpiredTokenIds(stoa, recipient.id, await postToRelay(stoa, 'push/e2ee/notify', body));
   }
 }

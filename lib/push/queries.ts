@@ -13,20 +13,6 @@ export interface PushTokenRow {
   last_updated: number;
 }
 
-export interface PushDeviceRow {
-  id: number;
-  user_id: number;
-  push_account_id: number;
-  token_kind: 'fcm' | 'apns';
-  push_public_key: string;
-  bouncer_public_key: string;
-  encrypted_push_registration: string;
-  relay_device_id: number | null;
-  error_code: string | null;
-}
-
-export type NewPushDevice = Omit<PushDeviceRow, 'id' | 'relay_device_id' | 'error_code'>;
-
 export function preparePushQueries(db: Statements) {
   const tokensOfUser = db.prepare<[number], PushTokenRow>('SELECT * FROM push_device_tokens WHERE user_id = ? ORDER BY id');
   const tokenOfUser = db.prepare<[number, string], PushTokenRow>(
@@ -43,23 +29,7 @@ export function preparePushQueries(db: Statements) {
   const deleteToken = db.prepare<[number]>('DELETE FROM push_device_tokens WHERE id = ?');
   const deleteTokenByValue = db.prepare<[string, number]>('DELETE FROM push_device_tokens WHERE token = ? AND kind = ?');
 
-  const devicesOfUser = db.prepare<[number], PushDeviceRow>('SELECT * FROM push_devices WHERE user_id = ? ORDER BY id');
-  const deviceOfUser = db.prepare<[number, number], PushDeviceRow>(
-    'SELECT * FROM push_devices WHERE user_id = ? AND push_account_id = ?',
-  );
-  const upsertDevice = db.prepare<[number, number, string, string, string, string]>(
-    `INSERT INTO push_devices (user_id, push_account_id, token_kind, push_public_key, bouncer_public_key,
-       encrypted_push_registration) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (user_id, push_account_id) DO UPDATE SET token_kind = excluded.token_kind,
-       push_public_key = excluded.push_public_key, bouncer_public_key = excluded.bouncer_public_key,
-       encrypted_push_registration = excluded.encrypted_push_registration, relay_device_id = NULL, error_code = NULL`,
-  );
-  const markActive = db.prepare<[number, number]>('UPDATE push_devices SET relay_device_id = ?, error_code = NULL WHERE id = ?');
-  const markFailed = db.prepare<[string, number]>('UPDATE push_devices SET error_code = ? WHERE id = ?');
-  const deleteByRelayId = db.prepare<[number]>('DELETE FROM push_devices WHERE relay_device_id = ?');
-  const deviceById = db.prepare<[number], PushDeviceRow>('SELECT * FROM push_devices WHERE id = ?');
   const deleteTokensOfUser = db.prepare<[number]>('DELETE FROM push_device_tokens WHERE user_id = ?');
-  const deleteDevicesOfUser = db.prepare<[number]>('DELETE FROM push_devices WHERE user_id = ?');
 
   return {
     tokensOfUser: (userId: number) => tokensOfUser.all(userId),
@@ -72,34 +42,7 @@ export function preparePushQueries(db: Statements) {
     deleteToken: (id: number) => void deleteToken.run(id),
     deleteTokenByValue: (token: string, kind: TokenKindValue) => deleteTokenByValue.run(token, kind).changes > 0,
 
-    devicesOfUser: (userId: number) => devicesOfUser.all(userId),
-    deviceOfUser: (userId: number, pushAccountId: number) => deviceOfUser.get(userId, pushAccountId),
-    deviceById: (id: number) => deviceById.get(id),
-    /** Registers the device afresh (pending), replacing an earlier registration of the same account. */
-    upsertDevice: (device: NewPushDevice): PushDeviceRow => {
-      upsertDevice.run(
-        device.user_id,
-        device.push_account_id,
-        device.token_kind,
-        device.push_public_key,
-        device.bouncer_public_key,
-        device.encrypted_push_registration,
-      );
-      return deviceOfUser.get(device.user_id, device.push_account_id)!;
-    },
-    markActive: (id: number, relayDeviceId: number) => void markActive.run(relayDeviceId, id),
-    markFailed: (id: number, errorCode: string) => void markFailed.run(errorCode, id),
-    deleteByRelayId: (relayDeviceId: number) => void deleteByRelayId.run(relayDeviceId),
-    /** Forgets every phone of the user, both kinds of registration: their API key changed, so those apps are logged out. */
-    forgetUser: (userId: number) => {
-      deleteTokensOfUser.run(userId);
-      deleteDevicesOfUser.run(userId);
-    },
+    /** Forgets the user's legacy tokens: their API key changed, so those apps are logged out. */
+    forgetTokensOfUser: (userId: number) => void deleteTokensOfUser.run(userId),
   };
-}
-
-/** A device's registration as clients see it in `push_devices` and `push_device` events. */
-export function deviceStatus(device: PushDeviceRow): 'active' | 'failed' | 'pending' {
-  if (device.relay_device_id !== null) return 'active';
-  return device.error_code !== null ? 'failed' : 'pending';
 }

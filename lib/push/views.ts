@@ -1,7 +1,7 @@
-import type { StateContext } from '../events/state-context';
 import { endpoint } from '../http/endpoint';
 import { badRequest } from '../http/errors';
-import { deviceStatus, TokenKind } from './queries';
+import { decodePushKey, isStandardBase64 } from './encryption';
+import { TokenKind } from './queries';
 import {
   addPushToken,
   pushServiceNotConfigured,
@@ -84,45 +84,58 @@ export const testNotification = endpoint<{ token?: string }>({
   },
 });
 
-export const encryptedTestNotification = endpoint<{ push_account_id?: number }>({
-  params: { properties: { push_account_id: { type: 'integer' } } },
+export const encryptedTestNotification = endpoint<{ device_id?: number }>({
+  params: { properties: { device_id: { type: 'integer' } } },
   view: async ({ stoa, user, params }) => {
-    await sendEncryptedTestNotification(stoa, user, params.push_account_id);
+    await sendEncryptedTestNotification(stoa, user, params.device_id);
     return {};
   },
 });
 
 interface RegisterDeviceParams {
-  token_kind: 'fcm' | 'apns';
-  push_account_id: number;
-  push_public_key: string;
-  bouncer_public_key: string;
-  encrypted_push_registration: string;
+  device_id: number;
+  push_key?: string;
+  push_key_id?: number;
+  token_kind?: 'fcm' | 'apns';
+  token_id?: string;
+  bouncer_public_key?: string;
+  encrypted_push_registration?: string;
 }
 
+/**
+ * POST /mobile_push/register (level 468): the key fields (push_key, push_key_id) and the token
+ * fields (token_kind, token_id, bouncer_public_key, encrypted_push_registration) each come
+ * whole or not at all; a group sent only in part is ignored, as Zulip ignores it.
+ */
 export const registerDevice = endpoint<RegisterDeviceParams>({
   params: {
     properties: {
+      device_id: { type: 'integer' },
+      push_key: { type: 'string' },
+      push_key_id: { type: 'integer', minimum: 0, maximum: 0xffffffff },
       token_kind: { type: 'string', enum: ['fcm', 'apns'] },
-      push_account_id: { type: 'integer' },
-      push_public_key: { type: 'string' },
+      token_id: { type: 'string' },
       bouncer_public_key: { type: 'string' },
       encrypted_push_registration: { type: 'string' },
     },
-    required: ['token_kind', 'push_account_id', 'push_public_key', 'bouncer_public_key', 'encrypted_push_registration'],
+    required: ['device_id'],
   },
   view: ({ stoa, user, params }) => {
     if (!relayConfigured(stoa)) throw pushServiceNotConfigured();
-    registerPushDevice(stoa, { user_id: user.id, ...params });
+    const device = stoa.devices.get(user.id, params.device_id);
+    if (!device) throw badRequest('Invalid `device_id`');
+    const { push_key, push_key_id, token_kind, token_id, bouncer_public_key, encrypted_push_registration } = params;
+    const key = push_key !== undefined && push_key_id !== undefined ? { pushKey: push_key, pushKeyId: push_key_id } : undefined;
+    const token =
+      token_kind !== undefined && token_id !== undefined && bouncer_public_key !== undefined && encrypted_push_registration !== undefined
+        ? { tokenKind: token_kind, tokenId: token_id, bouncerPublicKey: bouncer_public_key, encryptedPushRegistration: encrypted_push_registration }
+        : undefined;
+    if (!key && !token) {
+      throw badRequest('Missing parameters: must provide either all push key fields, all token fields, or both.');
+    }
+    if (key && !decodePushKey(key.pushKey)) throw badRequest('Invalid `push_key`');
+    if (token && !isStandardBase64(token.tokenId)) throw badRequest('`token_id` is not Base64 encoded');
+    registerPushDevice(stoa, device, key, token);
     return {};
   },
 });
-
-/** Register state for fetch type `push_device`: each registered device's status, by push account. */
-export function pushDevicesState({ stoa, user }: StateContext): Record<string, unknown> {
-  const devices: Record<string, { status: string; error_code: string | null }> = {};
-  for (const device of stoa.push.devicesOfUser(user.id)) {
-    devices[String(device.push_account_id)] = { status: deviceStatus(device), error_code: device.error_code };
-  }
-  return { push_devices: devices };
-}

@@ -22,6 +22,7 @@ export function prepareRealmQueries(db: Statements) {
   );
   const setName = db.prepare<[string]>('UPDATE realm SET name = ? WHERE id = 1');
   const setDescription = db.prepare<[string]>('UPDATE realm SET description = ? WHERE id = 1');
+  const setDeactivated = db.prepare<[number]>('UPDATE realm SET deactivated = ? WHERE id = 1');
   return {
     /** A stored organization setting as JSON text; undefined while it has its default. */
     setting: (key: string) => setting.get(key)?.value,
@@ -32,5 +33,6 @@ export function prepareRealmQueries(db: Statements) {
     storeSetting: (key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value)),
     setName: (name: string) => void setName.run(name),
     setDescription: (description: string) => void setDescription.run(description),
+    setDeactivated: (deactivated: boolean) => void setDeactivated.run(deactivated ? 1 : 0),
   };
 }

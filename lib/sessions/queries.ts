@@ -17,6 +17,7 @@ export function prepareSessionQueries(db: Statements) {
   const touch = db.prepare<[number, number]>('UPDATE sessions SET last_seen_ms = ? WHERE id = ?');
   const remove = db.prepare<[number]>('DELETE FROM sessions WHERE id = ?');
   const removeAllOf = db.prepare<[number]>('DELETE FROM sessions WHERE user_id = ?');
+  const removeEveryone = db.prepare<[]>('DELETE FROM sessions');
   const removeOthersOf = db.prepare<[number, number]>('DELETE FROM sessions WHERE user_id = ? AND id != ?');
   const removeUnusedSince = db.prepare<[number]>('DELETE FROM sessions WHERE last_seen_ms < ?');
   const countOf = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM sessions WHERE user_id = ?');
@@ -28,6 +29,8 @@ export function prepareSessionQueries(db: Statements) {
     touch: (id: number, nowMs: number) => void touch.run(nowMs, id),
     remove: (id: number) => void remove.run(id),
     removeAllOf: (userId: number) => void removeAllOf.run(userId),
+    /** Ends every browser session (the organization was deactivated). */
+    removeEveryone: () => void removeEveryone.run(),
     /** Every session of the user but one (the one that asked). */
     removeOthersOf: (userId: number, keepId: number) => void removeOthersOf.run(userId, keepId),
     removeUnusedSince: (cutoffMs: number) => void removeUnusedSince.run(cutoffMs),

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { NextFunction, Request, Response } from 'express';
+import { spectatorEndpoint } from '../http/endpoint';
 import { ApiError } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { makeThumbnail, THUMBNAIL_FORMATS } from './images';
@@ -91,3 +92,24 @@ export function serveThumbnail(stoa: Stoa) {
       );
   };
 }
+
+/**
+ * GET /thumbnail?url=...&size=... (Zulip's route for images in messages before thumbnails had
+ * their own URLs): for an upload's path (`user_uploads/{realm_id}/...`) it answers the
+ * full-size file, with the access rules of /user_uploads, as Zulip does for uploads it made
+ * no thumbnail for; `size` is not looked at. Zulip no longer fetches outside images here, and
+ * neither does Stoa: any other URL is refused with 403.
+ */
+export const thumbnailOfUrlView = spectatorEndpoint<{ url: string; size: string }>({
+  params: { properties: { url: { type: 'string' }, size: { type: 'string' } }, required: ['url', 'size'] },
+  view: ({ stoa, user, params, res }) => {
+    const upload = /^user_uploads\/(\d+\/.+)$/.exec(params.url);
+    if (!upload) throw new ApiError('BAD_REQUEST', 'Only uploaded files are served here', 403);
+    const row = downloadable(stoa, user, upload[1]);
+    // Answered once the file is sent, so that no JSON success is written after it.
+    return new Promise((resolve) => {
+      res.once('close', () => resolve({}));
+      sendUpload(stoa, res as Response, row);
+    });
+  },
+});

@@ -18,6 +18,7 @@ import {
 } from '../channels/actions';
 import { announceAdministeredBots } from '../bots/announce';
 import type { ChannelRow } from '../channels/queries';
+import { removeDevice } from '../devices/actions';
 import { perShape } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { revokeInvitesBy, revokeInvitesTo } from '../invites/actions';
@@ -281,13 +282,15 @@ export function reactivateUser(stoa: Stoa, userId: number): void {
 /**
  * A new API key for a person: the old one stops working at once, and so do the phones
  * registered for push notifications with it, which are forgotten, as on Zulip (level 492
- * for end-to-end-encrypted registrations).
+ * for end-to-end-encrypted registrations): their logged-in devices go, with `device` remove
+ * events.
  */
 export function regenerateOwnApiKey(stoa: Stoa, userId: number): string {
   return write(stoa, () => {
     const apiKey = generateApiKey();
     stoa.users.setApiKey(userId, apiKey);
-    stoa.push.forgetUser(userId);
+    stoa.push.forgetTokensOfUser(userId);
+    for (const device of stoa.devices.ofUser(userId)) removeDevice(stoa, userId, device.id);
     return apiKey;
   });
 }

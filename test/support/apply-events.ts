@@ -585,9 +585,22 @@ export function applyEvent(state: State, event: Record<string, any>, subscribers
     case 'realm_playgrounds':
       state.realm_playgrounds = event.realm_playgrounds;
       return;
-    case 'push_device':
-      // A device appears only once the relay has decided: pending registrations are not announced.
-      if (state.push_devices) state.push_devices[event.push_account_id] = { status: event.status, error_code: event.error_code ?? null };
+    case 'device':
+      if (!state.devices) return;
+      if (event.op === 'add') {
+        state.devices[event.device_id] = {
+          push_key_id: null,
+          push_token_id: null,
+          pending_push_token_id: null,
+          push_token_last_updated_timestamp: null,
+          push_registration_error_code: null,
+        };
+      } else if (event.op === 'remove') {
+        delete state.devices[event.device_id];
+      } else {
+        const { id: _id, type: _type, op: _op, device_id, ...changed } = event;
+        Object.assign(state.devices[device_id], changed);
+      }
       return;
     case 'update_global_notifications':
       state[event.notification_name] = event.setting;

@@ -78,7 +78,6 @@ interface NewerEvent {
 }
 
 const CHANNEL = ['schema:BasicChannelBase', 'schema:Subscription'];
-const PUSH_DEVICE_STATUS = { type: 'string', enum: ['active', 'pending', 'failed'] };
 const GROUP_SETTING = { $ref: '#/components/schemas/GroupSettingValue' };
 const DEV_USER = {
   type: 'object',
@@ -147,37 +146,6 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   },
   // The specification's removal of a push token of either kind.
   { operation: 'DELETE /users/me/platform_device_token', success: 'SimpleSuccess', since: 'undocumented' },
-  // End-to-end-encrypted push devices by push account ID (a string key), with their status.
-  {
-    in: ['path:POST /register'],
-    property: 'push_devices',
-    schema: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['status', 'error_code'],
-        properties: { status: PUSH_DEVICE_STATUS, error_code: { type: 'string', nullable: true } },
-      },
-    },
-    since: 406,
-  },
-  // The outcome of registering a device with the relay; push_account_id is a string until 450.
-  {
-    event: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['id', 'type', 'push_account_id', 'status'],
-      properties: {
-        id: { type: 'integer' },
-        type: { type: 'string', enum: ['push_device'] },
-        push_account_id: { type: 'string' },
-        status: PUSH_DEVICE_STATUS,
-        error_code: { type: 'string' },
-      },
-    },
-    since: 406,
-  },
   // The organization-level empty-topic rule that channels with topics_policy "inherit" follow.
   {
     in: ['path:POST /register'],
@@ -389,6 +357,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   // How long the queue lives without a poll, as idle_queue_timeout resolved.
   { in: ['path:POST /register'], property: 'idle_queue_timeout_secs', schema: { type: 'integer' }, since: 481 },
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
+  // Deactivating the organization (Zulip's URL table; no operation in the OpenAPI files).
+  { operation: 'POST /realm/deactivate', success: 'SimpleSuccess', since: 'undocumented' },
 ];
 
 /**
@@ -396,13 +366,6 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
  * branch of this round: the lead empties this after merging them. Applied to zulip-12.yaml only.
  */
 const WAITING_FOR_OTHER_BRANCHES: Array<NewerProperty | { notRequired: string; since: number }> = [
-  // Level 468 replaced push_devices with devices (the devices branch).
-  {
-    in: ['path:POST /register'],
-    property: 'push_devices',
-    schema: { type: 'object', additionalProperties: { type: 'object' } },
-    since: 406,
-  },
   // Channels carry their subscriber count since level 394 (the channels branch).
   { notRequired: 'subscriber_count', since: 394 },
 ];

@@ -15,12 +15,11 @@ export interface RelayAnswer {
 
 /**
  * A push relay on loopback for tests: it records what Stoa posts and answers what the test
- * says (by default success, with a device_id for end-to-end-encrypted registrations).
+ * says (by default success).
  */
 export class TestRelay {
   readonly requests: RelayRequest[] = [];
   answer: (request: RelayRequest) => RelayAnswer = TestRelay.success;
-  private nextDeviceId = 1000;
 
   private constructor(private readonly server: Server) {}
 
@@ -40,10 +39,7 @@ export class TestRelay {
           body: JSON.parse(text || '{}'),
         };
         relay.requests.push(request);
-        let answer = relay.answer(request);
-        if (answer.status === 200 && request.endpoint === 'push/e2ee/register') {
-          answer = { status: 200, body: { result: 'success', msg: '', device_id: relay.nextDeviceId++ } };
-        }
+        const answer = relay.answer(request);
         res.writeHead(answer.status, { 'Content-Type': 'application/json' });
         res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {}));
       });
