@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createChannel, uniqueName } from './support/channels';
+import { NO_CHROMIUM } from './support/chromium';
+import { isFocused, messageRow, waitUntil, webSuite, type WebUser } from './support/web';
+
+/**
+ * Actions of the web client: Escape leading home, the edit history's word diff, the poll and
+ * to-do dialogs of the compose box, Recent conversations marked read and paged past its first
+ * batch, and `/` straight after the shortcuts overlay.
+ */
+
+const suite = webSuite();
+type Person = Awaited<ReturnType<typeof suite.server.createUser>>;
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+async function channelWith(people: Person[], prefix: string): Promise<{ name: string; id: number }> {
+  const name = uniqueName(prefix);
+  const { id } = await createChannel(suite.server.owner, { principals: people.map((p) => p.credentials.email) }, name);
+  return { name, id };
+}
+
+/** Sends a message as a person; their own message is read, as when they send it from the web client. */
+async function send(from: Person, channelId: number, topic: string, content: string): Promise<number> {
+  const id = (await from.post('/messages', { type: 'stream', to: channelId, topic, content })).body.id as number;
+  await from.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+  return id;
+}
+
+async function shot(web: WebUser, name: string): Promise<void> {
+  await web.page.screenshot({ path: `/tmp/web-actions-${name}.png` });
+}
+
+test('Escape closes what is open first, one thing at a time; with nothing open it goes to the home view', { skip: NO_CHROMIUM }, async () => {
+  const ada = await suite.server.createUser('Ada Escape');
+  const channel = await channelWith([ada], 'escape');
+  await send(ada, channel.id, 'lamps', 'the lamps are lit');
+  await ada.patch('/settings', { web_home_view: 'recent_topics' });
+  for (const viewport of [DESKTOP, PHONE]) {
+    const web = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}/topic/lamps`, { viewport });
+    const { page } = web;
+    await messageRow(page, 'the lamps are lit').waitFor();
+    const inTopic = page.url();
+
+    // The search box has the focus: Escape leaves it, and the topic stays.
+    const search = page.getByRole('searchbox', { name: 'Search messages' });
+    await search.click();
+    await page.keyboard.press('Escape');
+    await waitUntil(async () => !(await isFocused(search)), 'the search box is left');
+    assert.equal(page.url(), inTopic);
+
+    // The compose box is open: Escape closes it, and the topic stays.
+    await page.keyboard.press('c');
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    await box.waitFor();
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'detached' });
+    assert.equal(page.url(), inTopic);
+
+    // A message's actions menu is open: Escape closes it, and the topic stays.
+    await page.keyboard.press('i');
+    const menu = page.getByRole('menu', { name: 'More message actions' });
+    await menu.waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    assert.equal(page.url(), inTopic);
+
+    // The shortcuts overlay: Escape closes it, and the topic stays.
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    assert.equal(page.url(), inTopic);
+
+    if (viewport === PHONE) {
+      // At phone width the channels are a panel: Escape closes it first.
+      await page.getByRole('button', { name: 'Show channels' }).click();
+      await page.keyboard.press('Escape');
+      await waitUntil(async () => (await page.getByRole('button', { name: 'Show channels' }).getAttribute('aria-expanded')) === 'false', 'the panel is closed');
+      assert.equal(page.url(), inTopic);
+    }
+
+    // Nothing is open: Escape goes to the home view, Recent conversations.
+    await page.keyboard.press('Escape');
+    await page.getByRole('region', { name: 'Recent conversations' }).waitFor();
+    assert.match(page.url(), /#recent$/);
+    await shot(web, `escape-home-${viewport.width}`);
+    assert.deepEqual(web.problems, []);
+    await web.context.close();
+  }
+
+  // The setting that turns it off is followed.
+  await ada.patch('/settings', { web_escape_navigates_to_home_view: false });
+  const web = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}/topic/lamps`);
+  await messageRow(web.page, 'the lamps are lit').waitFor();
+  const inTopic = web.page.url();
+  await web.page.keyboard.press('Escape');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(web.page.url(), inTopic);
+  assert.deepEqual(web.problems, []);
+});
+
+test('the edit history marks the words inserted and deleted in each version, and the topic and channel a message moved between', { skip: NO_CHROMIUM }, async () => {
+  const beatrice = await suite.server.createUser('Beatrice History');
+  const benedick = await suite.server.createUser('Benedick History');
+  const first = await channelWith([beatrice, benedick], 'history');
+  const second = await channelWith([beatrice, benedick], 'elsewhere');
+  const id = await send(benedick, first.id, 'masks', 'I will go on the slightest errand now');
+  assert.equal((await benedick.patch(`/messages/${id}`, { content: 'I will go on the **greatest** errand now, lady' })).status, 200);
+  assert.equal((await benedick.patch(`/messages/${id}`, { topic: 'the masked ball', propagate_mode: 'change_one' })).status, 200);
+  const moved = await suite.server.owner.patch(`/messages/${id}`, { stream_id: second.id, propagate_mode: 'change_one' });
+  assert.equal(moved.status, 200, JSON.stringify(moved.body));
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    const web = await suite.open(beatrice.credentials.email, `#narrow/channel/${second.id}`, { viewport });
+    const { page } = web;
+    const row = messageRow(page, 'greatest');
+    await row.click();
+    await page.keyboard.press('i');
+    await page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'View edit history' }).click();
+    const history = page.getByRole('dialog', { name: 'Message edit history' });
+    const entries = history.getByRole('listitem');
+    await waitUntil(async () => (await entries.count()) === 4, 'four versions');
+    // The first version as it was sent, with nothing marked.
+    assert.equal(await entries.nth(0).locator('ins, del').count(), 0);
+    // The edit: "slightest" deleted, "greatest" (in bold) and ", lady" inserted, in place.
+    const edit = entries.nth(1);
+    assert.match(await edit.innerText(), /^Edited by Benedick History/);
+    assert.deepEqual(await edit.locator('.history-content del').allInnerTexts(), ['slightest']);
+    assert.deepEqual(await edit.locator('.history-content ins').allInnerTexts(), ['greatest', ', lady']);
+    assert.equal(await edit.locator('.history-content strong ins').innerText(), 'greatest');
+    assert.equal((await edit.locator('.history-content').innerText()).replace(/\s+/g, ' '), 'I will go on the slightestgreatest errand now, lady');
+    // The moves: the old topic and channel deleted, the new inserted; no content shown again.
+    const topicMove = entries.nth(2);
+    assert.match(await topicMove.innerText(), /^Moved by Benedick History/);
+    assert.equal(await topicMove.locator('del').innerText(), 'masks');
+    assert.equal(await topicMove.locator('ins').innerText(), 'the masked ball');
+    assert.equal(await topicMove.locator('.history-content').count(), 0);
+    const channelMove = entries.nth(3);
+    assert.equal(await channelMove.locator('del').innerText(), `#${first.name}`);
+    assert.equal(await channelMove.locator('ins').innerText(), `#${second.name}`);
+    await shot(web, `history-${viewport.width}`);
+    await page.keyboard.press('Escape');
+    await history.waitFor({ state: 'detached' });
+    assert.deepEqual(web.problems, []);
+    await web.context.close();
+  }
+});
+
+test('/ right after closing the shortcuts overlay opens the search box with its suggestions', { skip: NO_CHROMIUM }, async () => {
+  const cleo = await suite.server.createUser('Cleo Slash');
+  const channel = await channelWith([cleo], 'slash');
+  await send(cleo, channel.id, 'asps', 'a basket of figs');
+  const web = await suite.open(cleo.credentials.email, `#narrow/channel/${channel.id}/topic/asps`);
+  const { page } = web;
+  await messageRow(page, 'a basket of figs').waitFor();
+  const search = page.getByRole('searchbox', { name: 'Search messages' });
+  const suggestions = page.getByRole('listbox', { name: 'Search suggestions' });
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  // Closed by Escape, by ? again and by its Close button: each time / goes straight to the box.
+  for (const close of ['Escape', '?', 'button'] as const) {
+    await page.keyboard.press('?');
+    await help.waitFor();
+    if (close === 'button') await help.getByRole('button', { name: 'Close' }).click();
+    else await page.keyboard.press(close);
+    await page.keyboard.press('/');
+    await page.keyboard.type('sender:');
+    await suggestions.getByRole('option').first().waitFor();
+    assert.ok(await isFocused(search), `the box has the focus after closing with ${close}`);
+    // The first time, after the open narrow's terms.
+    assert.match(await search.inputValue(), close === 'Escape' ? / topic:asps sender:$/ : /^sender:$/);
+    await help.waitFor({ state: 'detached' });
+    await search.fill('');
+    await page.keyboard.press('Escape');
+    await waitUntil(async () => !(await isFocused(search)), 'the box is left');
+  }
+  assert.deepEqual(web.problems, []);
+});
