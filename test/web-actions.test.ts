@@ -179,3 +179,65 @@ test('/ right after closing the shortcuts overlay opens the search box with its 
   }
   assert.deepEqual(web.problems, []);
 });
+
+/** The person's unread message IDs, as the server counts them. */
+async function serverUnread(person: Person): Promise<number[]> {
+  const state = (await person.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })).body;
+  const ids: number[] = [];
+  for (const entry of state.unread_msgs.streams) ids.push(...entry.unread_message_ids);
+  for (const entry of state.unread_msgs.pms) ids.push(...entry.unread_message_ids);
+  return ids.sort((a, b) => a - b);
+}
+
+test('Recent conversations: a row\'s unread count marks it read, here and in the person\'s other browser; older conversations load past the first 1,000 messages', { skip: NO_CHROMIUM }, async () => {
+  const viola = await suite.server.createUser('Viola Rows');
+  const orsino = await suite.server.createUser('Orsino Rows');
+  const channel = await channelWith([viola, orsino], 'rows');
+  // Two old conversations, then a thousand messages of chatter, then the newest ones.
+  await orsino.post('/messages', { type: 'stream', to: channel.id, topic: 'shipwreck', content: 'the first storm' });
+  await orsino.post('/messages', { type: 'private', to: [viola.userId], content: 'an old word in private' });
+  for (let i = 0; i < 1000; i += 25) {
+    await Promise.all(Array.from({ length: 25 }, (_, j) => orsino.post('/messages', { type: 'stream', to: channel.id, topic: 'chatter', content: `chatter ${i + j}` })));
+  }
+  await viola.post('/mark_all_as_read');
+  const music = [
+    (await orsino.post('/messages', { type: 'stream', to: channel.id, topic: 'music', content: 'If music be the food of love' })).body.id as number,
+    (await orsino.post('/messages', { type: 'stream', to: channel.id, topic: 'music', content: 'play on' })).body.id as number,
+  ];
+  const dm = (await orsino.post('/messages', { type: 'private', to: [viola.userId], content: 'a new word in private' })).body.id as number;
+  assert.deepEqual(await serverUnread(viola), [...music, dm]);
+
+  const here = await suite.open(viola.credentials.email, '#recent');
+  const there = await suite.open(viola.credentials.email, '#recent', { viewport: PHONE });
+  const list = (web: WebUser) => web.page.getByRole('list', { name: 'Conversations' });
+  const row = (web: WebUser, name: string) => list(web).getByRole('listitem').filter({ has: web.page.getByRole('link', { name, exact: true }) });
+  await row(here, 'music').getByRole('button', { name: '2 unread: mark as read' }).waitFor();
+  await row(there, 'Orsino Rows').getByRole('button', { name: '1 unread: mark as read' }).waitFor();
+  await shot(here, 'recent-1280');
+  await shot(there, 'recent-390');
+
+  // The topic's count, pressed here: gone here and in the other browser; the server agrees.
+  await row(here, 'music').getByRole('button', { name: '2 unread: mark as read' }).click();
+  await row(there, 'music').getByRole('button').waitFor({ state: 'detached' });
+  await row(here, 'music').getByRole('button').waitFor({ state: 'detached' });
+  assert.deepEqual(await serverUnread(viola), [dm]);
+  // The direct messages' count, pressed on the phone, by keyboard.
+  await row(there, 'Orsino Rows').getByRole('button', { name: '1 unread: mark as read' }).focus();
+  await there.page.keyboard.press('Enter');
+  await row(here, 'Orsino Rows').getByRole('button').waitFor({ state: 'detached' });
+  assert.deepEqual(await serverUnread(viola), []);
+
+  // The first batch holds the thousand latest messages; the shipwreck is older.
+  const names = async () => list(here).locator('.recent-topic .name').allInnerTexts();
+  assert.ok(!(await names()).includes('shipwreck'));
+  const more = here.page.getByRole('button', { name: 'Load more conversations' });
+  await more.scrollIntoViewIfNeeded();
+  await shot(here, 'recent-more-1280');
+  await more.click();
+  await row(here, 'shipwreck').waitFor();
+  // Everything is loaded: no more button. The old private word is the same conversation as the new.
+  await more.waitFor({ state: 'detached' });
+  assert.deepEqual((await names()).filter((n) => n === 'Orsino Rows' || n === 'shipwreck'), ['Orsino Rows', 'shipwreck']);
+  assert.deepEqual(here.problems, []);
+  assert.deepEqual(there.problems, []);
+});
