@@ -241,3 +241,83 @@ test('Recent conversations: a row\'s unread count marks it read, here and in the
   assert.deepEqual(here.problems, []);
   assert.deepEqual(there.problems, []);
 });
+
+test('the poll and to-do buttons open dialogs whose question, options, title and tasks are written as the message', { skip: NO_CHROMIUM }, async () => {
+  const maria = await suite.server.createUser('Maria Widgets');
+  const channel = await channelWith([maria], 'widgets');
+  await send(maria, channel.id, 'plans', 'what shall we do');
+  const newest = async () => (await maria.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: channel.id }]), apply_markdown: false })).body.messages[0].content as string;
+  for (const viewport of [DESKTOP, PHONE]) {
+    const web = await suite.open(maria.credentials.email, `#narrow/channel/${channel.id}/topic/plans`, { viewport });
+    const { page } = web;
+    await messageRow(page, 'what shall we do').waitFor();
+    await page.keyboard.press('c');
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    await box.waitFor();
+
+    // A poll: the question first (Add poll waits for it), options as they are typed, one removed.
+    await page.getByRole('button', { name: 'Add a poll' }).click();
+    const pollDialog = page.getByRole('dialog', { name: 'Create a poll' });
+    const question = pollDialog.getByRole('textbox', { name: 'Question' });
+    await waitUntil(() => isFocused(question), 'the question has the focus');
+    const add = pollDialog.getByRole('button', { name: 'Add poll' });
+    assert.equal(await add.getAttribute('aria-disabled'), 'true');
+    await page.keyboard.type('Where do we sail?');
+    assert.equal(await add.getAttribute('aria-disabled'), 'false');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Illyria');
+    await pollDialog.getByRole('textbox', { name: 'Option 2' }).fill('Messaline');
+    await pollDialog.getByRole('textbox', { name: 'Option 3' }).fill('Nowhere');
+    // Filling the last row made a fourth.
+    await pollDialog.getByRole('textbox', { name: 'Option 4' }).fill('Home');
+    await pollDialog.getByRole('button', { name: 'Remove option 3' }).click();
+    assert.equal(await pollDialog.getByRole('textbox', { name: 'Option 3' }).inputValue(), 'Home');
+    await shot(web, `poll-dialog-${viewport.width}`);
+    await page.keyboard.press('Enter');
+    await pollDialog.waitFor({ state: 'detached' });
+    assert.equal(await box.inputValue(), '/poll Where do we sail?\nIllyria\nMessaline\nHome');
+    await waitUntil(() => isFocused(box), 'the message has the focus');
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Poll: Where do we sail?' }).last().getByRole('button', { name: 'Messaline: 0 votes' }).waitFor();
+    assert.equal(await newest(), '/poll Where do we sail?\nIllyria\nMessaline\nHome');
+
+    // Only from an empty message, as in Zulip.
+    if (!(await box.isVisible())) await page.keyboard.press('c');
+    await box.fill('a word first');
+    const todoButton = page.getByRole('button', { name: 'Add a to-do list' });
+    assert.equal(await todoButton.getAttribute('aria-disabled'), 'true');
+    await todoButton.focus();
+    await page.keyboard.press('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    await box.fill('');
+
+    // Escape closes the dialog only: the compose box stays, and so does the view.
+    await todoButton.click();
+    const todoDialog = page.getByRole('dialog', { name: 'Create a to-do list' });
+    await todoDialog.waitFor();
+    const url = page.url();
+    await page.keyboard.press('Escape');
+    await todoDialog.waitFor({ state: 'detached' });
+    assert.equal(page.url(), url);
+    assert.ok(await box.isVisible());
+
+    // A to-do list: a title (by default "Task list"), tasks with descriptions once named.
+    await todoButton.click();
+    const title = todoDialog.getByRole('textbox', { name: 'Title' });
+    assert.equal(await title.inputValue(), 'Task list');
+    await page.keyboard.type('Chores');
+    await todoDialog.getByRole('textbox', { name: 'Task 1', exact: true }).fill('Sweep');
+    await todoDialog.getByRole('textbox', { name: 'Description of task 1' }).fill('the hall');
+    assert.ok(await todoDialog.getByRole('textbox', { name: 'Description of task 2' }).isDisabled());
+    await todoDialog.getByRole('textbox', { name: 'Task 2', exact: true }).fill('Dust');
+    await shot(web, `todo-dialog-${viewport.width}`);
+    await todoDialog.getByRole('button', { name: 'Add to-do list' }).click();
+    assert.equal(await box.inputValue(), '/todo Chores\nSweep: the hall\nDust');
+    await box.press('Enter');
+    await page.getByRole('group', { name: 'To-do list: Chores' }).last().getByText('Dust').waitFor();
+    assert.equal(await newest(), '/todo Chores\nSweep: the hall\nDust');
+    assert.deepEqual(web.problems, []);
+    await web.context.close();
+  }
+});
