@@ -211,18 +211,18 @@ test('Recent conversations: a row\'s unread count marks it read, here and in the
   const there = await suite.open(viola.credentials.email, '#recent', { viewport: PHONE });
   const list = (web: WebUser) => web.page.getByRole('list', { name: 'Conversations' });
   const row = (web: WebUser, name: string) => list(web).getByRole('listitem').filter({ has: web.page.getByRole('link', { name, exact: true }) });
-  await row(here, 'music').getByRole('button', { name: '2 unread: mark as read' }).waitFor();
-  await row(there, 'Orsino Rows').getByRole('button', { name: '1 unread: mark as read' }).waitFor();
+  await row(here, 'music').getByRole('button', { name: 'Mark 2 messages as read' }).waitFor();
+  await row(there, 'Orsino Rows').getByRole('button', { name: 'Mark 1 message as read' }).waitFor();
   await shot(here, 'recent-1280');
   await shot(there, 'recent-390');
 
   // The topic's count, pressed here: gone here and in the other browser; the server agrees.
-  await row(here, 'music').getByRole('button', { name: '2 unread: mark as read' }).click();
+  await row(here, 'music').getByRole('button', { name: 'Mark 2 messages as read' }).click();
   await row(there, 'music').getByRole('button').waitFor({ state: 'detached' });
   await row(here, 'music').getByRole('button').waitFor({ state: 'detached' });
   assert.deepEqual(await serverUnread(viola), [dm]);
   // The direct messages' count, pressed on the phone, by keyboard.
-  await row(there, 'Orsino Rows').getByRole('button', { name: '1 unread: mark as read' }).focus();
+  await row(there, 'Orsino Rows').getByRole('button', { name: 'Mark 1 message as read' }).focus();
   await there.page.keyboard.press('Enter');
   await row(here, 'Orsino Rows').getByRole('button').waitFor({ state: 'detached' });
   assert.deepEqual(await serverUnread(viola), []);

@@ -95,7 +95,7 @@ export function Recent() {
                 </a>
                 {n > 0 && (
                   // The count marks the conversation read, as Zulip's does.
-                  <button type="button" class="unread-count" aria-label={`${n} unread: mark as read`} title="Mark as read" onClick={() => void markRead(c)}>
+                  <button type="button" class="unread-count" aria-label={`Mark ${n} ${n === 1 ? 'message' : 'messages'} as read`} title="Mark as read" onClick={() => void markRead(c)}>
                     {n}
                   </button>
                 )}
