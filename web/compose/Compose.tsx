@@ -16,7 +16,7 @@ import {
   type ComposeField,
   type ComposeState,
 } from './state';
-import { applyFormat, dropFilesHere, formatShortcut, insertAtCursor, setMessageField, uploadFiles, uploading, type FormatAction } from './editing';
+import { applyFormat, dropFilesHere, formatShortcut, insertAtCursor, setMessageField, uploadFiles, uploading, writeWidgetMessage, type FormatAction } from './editing';
 import { describeTime, scheduleCompose, suggestedTimes } from './scheduled';
 import { CustomTimeForm } from './CustomTime';
 import { emojiTable, loadEmoji, noteEmojiUsed, searchEmoji, unicodeEmoji, type EmojiChoice } from '../emoji/emoji';
@@ -366,6 +366,7 @@ export function Compose() {
   const [picking, setPicking] = useState(false);
   // The poll or to-do dialog, when open.
   const [widget, setWidget] = useState<WidgetKind | null>(null);
+  const widgetButton = useRef<HTMLElement | null>(null);
   const [scheduling, setScheduling] = useState(false);
   const sendGroup = useRef<HTMLSpanElement>(null);
   const emojiSpot = useRef<HTMLSpanElement>(null);
@@ -648,9 +649,12 @@ export function Compose() {
                 disabled={preview !== null}
                 // The selection stays in the message while the button is pressed.
                 onMouseDown={(e) => e.preventDefault()}
-                onClick={() => {
+                onClick={(e) => {
                   if (!isWidget) applyFormat(action);
-                  else if (!blocked) setWidget(action);
+                  else if (!blocked) {
+                    widgetButton.current = e.currentTarget;
+                    setWidget(action);
+                  }
                 }}
               >
                 {b.glyph}
@@ -675,7 +679,17 @@ export function Compose() {
             )}
           </span>
         </div>
-        {widget && <LazyWidgetDialog kind={widget} onClose={() => setWidget(null)} />}
+        {widget && (
+          <LazyWidgetDialog
+            kind={widget}
+            onClose={(message) => {
+              setWidget(null);
+              // The message is written with the cursor at its end; a cancel gives the focus back to the button.
+              if (message !== undefined) writeWidgetMessage(message);
+              else widgetButton.current?.focus();
+            }}
+          />
+        )}
         <input
           ref={fileInput}
           type="file"

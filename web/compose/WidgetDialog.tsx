@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { restoreFocus } from '../ui/focus';
-import { writeWidgetMessage } from './editing';
 
 /**
  * The dialogs of the compose box's poll and to-do buttons, as Zulip has them: a poll's question
  * and options, a to-do list's title and tasks (each with an optional description). A new empty
  * row appears as the last one is filled; a row can be removed. What was filled in is written as
- * the `/poll` or `/todo` message, ready to send. Loaded when first opened.
+ * the `/poll` or `/todo` message, ready to send. Loaded when first opened; it imports nothing of
+ * the app (the compose box writes the message and puts the focus back), so that the bundle's
+ * split leaves the first view's code where it is.
  */
 
 export type WidgetKind = 'poll' | 'todo';
@@ -31,7 +31,8 @@ export function widgetMessage(kind: WidgetKind, title: string, rows: Row[]): str
   return [`/${kind} ${heading}`, ...lines].join('\n');
 }
 
-export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: () => void }) {
+/** `onClose` gets the message to write, or nothing when the dialog was cancelled; the dialog is closed by then. */
+export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: (message?: string) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [title, setTitle] = useState(kind === 'todo' ? 'Task list' : '');
   const [rows, setRows] = useState<Row[]>(() => [emptyRow(), emptyRow(), emptyRow()]);
@@ -39,11 +40,14 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: () 
   const item = poll ? 'Option' : 'Task';
 
   useEffect(() => {
-    const before = document.activeElement;
     dialog.current?.showModal();
     dialog.current?.querySelector<HTMLInputElement>('input')?.select();
-    return () => restoreFocus(before);
   }, []);
+  // Closed at once, so that what is outside the dialog can take the focus.
+  const close = (message?: string) => {
+    dialog.current?.close();
+    onClose(message);
+  };
 
   const change = (id: number, field: 'text' | 'description', value: string) => {
     const next = rows.map((row) => (row.id === id ? { ...row, [field]: value } : row));
@@ -70,7 +74,7 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: () 
       aria-labelledby="widget-dialog-title"
       onCancel={(e) => {
         e.preventDefault();
-        onClose();
+        close();
       }}
       // Escape closes this dialog only (the dialog's cancel), not the compose box it is drawn in.
       onKeyDown={(e) => {
@@ -80,11 +84,7 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: () 
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (!ready) return;
-          // Closed at once, so the message field outside it can take the focus.
-          dialog.current?.close();
-          onClose();
-          writeWidgetMessage(widgetMessage(kind, title, rows));
+          if (ready) close(widgetMessage(kind, title, rows));
         }}
       >
         <h2 id="widget-dialog-title">{poll ? 'Create a poll' : 'Create a to-do list'}</h2>
@@ -118,7 +118,7 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: () 
           </ol>
         </fieldset>
         <div class="modal-buttons">
-          <button type="button" onClick={onClose}>
+          <button type="button" onClick={() => close()}>
             Cancel
           </button>
           <button type="submit" class="primary" aria-disabled={!ready}>
