@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
 import { NO_CHROMIUM } from './support/chromium';
+import { sendRead, unreadIds } from './support/messages';
 import { isFocused, messageRow, waitUntil, webSuite, type WebUser } from './support/web';
 
 /**
@@ -22,13 +23,6 @@ async function channelWith(people: Person[], prefix: string): Promise<{ name: st
   return { name, id };
 }
 
-/** Sends a message as a person; their own message is read, as when they send it from the web client. */
-async function send(from: Person, channelId: number, topic: string, content: string): Promise<number> {
-  const id = (await from.post('/messages', { type: 'stream', to: channelId, topic, content })).body.id as number;
-  await from.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
-  return id;
-}
-
 async function shot(web: WebUser, name: string): Promise<void> {
   await web.page.screenshot({ path: `/tmp/web-actions-${name}.png` });
 }
@@ -36,7 +30,7 @@ async function shot(web: WebUser, name: string): Promise<void> {
 test('Escape closes what is open first, one thing at a time; with nothing open it goes to the home view', { skip: NO_CHROMIUM }, async () => {
   const ada = await suite.server.createUser('Ada Escape');
   const channel = await channelWith([ada], 'escape');
-  await send(ada, channel.id, 'lamps', 'the lamps are lit');
+  await sendRead(ada, channel.id, 'lamps', 'the lamps are lit');
   await ada.patch('/settings', { web_home_view: 'recent_topics' });
   for (const viewport of [DESKTOP, PHONE]) {
     const web = await suite.open(ada.credentials.email, `#narrow/channel/${channel.id}/topic/lamps`, { viewport });
@@ -108,7 +102,7 @@ test('the edit history marks the words inserted and deleted in each version, and
   const benedick = await suite.server.createUser('Benedick History');
   const first = await channelWith([beatrice, benedick], 'history');
   const second = await channelWith([beatrice, benedick], 'elsewhere');
-  const id = await send(benedick, first.id, 'masks', 'I will go on the slightest errand now');
+  const id = await sendRead(benedick, first.id, 'masks', 'I will go on the slightest errand now');
   assert.equal((await benedick.patch(`/messages/${id}`, { content: 'I will go on the **greatest** errand now, lady' })).status, 200);
   assert.equal((await benedick.patch(`/messages/${id}`, { topic: 'the masked ball', propagate_mode: 'change_one' })).status, 200);
   const moved = await suite.server.owner.patch(`/messages/${id}`, { stream_id: second.id, propagate_mode: 'change_one' });
@@ -153,7 +147,7 @@ test('the edit history marks the words inserted and deleted in each version, and
 test('/ right after closing the shortcuts overlay opens the search box with its suggestions', { skip: NO_CHROMIUM }, async () => {
   const cleo = await suite.server.createUser('Cleo Slash');
   const channel = await channelWith([cleo], 'slash');
-  await send(cleo, channel.id, 'asps', 'a basket of figs');
+  await sendRead(cleo, channel.id, 'asps', 'a basket of figs');
   const web = await suite.open(cleo.credentials.email, `#narrow/channel/${channel.id}/topic/asps`);
   const { page } = web;
   await messageRow(page, 'a basket of figs').waitFor();
@@ -180,15 +174,6 @@ test('/ right after closing the shortcuts overlay opens the search box with its 
   assert.deepEqual(web.problems, []);
 });
 
-/** The person's unread message IDs, as the server counts them. */
-async function serverUnread(person: Person): Promise<number[]> {
-  const state = (await person.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })).body;
-  const ids: number[] = [];
-  for (const entry of state.unread_msgs.streams) ids.push(...entry.unread_message_ids);
-  for (const entry of state.unread_msgs.pms) ids.push(...entry.unread_message_ids);
-  return ids.sort((a, b) => a - b);
-}
-
 test('Recent conversations: a row\'s unread count marks it read, here and in the person\'s other browser; older conversations load past the first 1,000 messages', { skip: NO_CHROMIUM }, async () => {
   const viola = await suite.server.createUser('Viola Rows');
   const orsino = await suite.server.createUser('Orsino Rows');
@@ -205,7 +190,7 @@ test('Recent conversations: a row\'s unread count marks it read, here and in the
     (await orsino.post('/messages', { type: 'stream', to: channel.id, topic: 'music', content: 'play on' })).body.id as number,
   ];
   const dm = (await orsino.post('/messages', { type: 'private', to: [viola.userId], content: 'a new word in private' })).body.id as number;
-  assert.deepEqual(await serverUnread(viola), [...music, dm]);
+  assert.deepEqual(await unreadIds(viola), [...music, dm]);
 
   const here = await suite.open(viola.credentials.email, '#recent');
   const there = await suite.open(viola.credentials.email, '#recent', { viewport: PHONE });
@@ -220,12 +205,12 @@ test('Recent conversations: a row\'s unread count marks it read, here and in the
   await row(here, 'music').getByRole('button', { name: 'Mark 2 messages as read' }).click();
   await row(there, 'music').getByRole('button').waitFor({ state: 'detached' });
   await row(here, 'music').getByRole('button').waitFor({ state: 'detached' });
-  assert.deepEqual(await serverUnread(viola), [dm]);
+  assert.deepEqual(await unreadIds(viola), [dm]);
   // The direct messages' count, pressed on the phone, by keyboard.
   await row(there, 'Orsino Rows').getByRole('button', { name: 'Mark 1 message as read' }).focus();
   await there.page.keyboard.press('Enter');
   await row(here, 'Orsino Rows').getByRole('button').waitFor({ state: 'detached' });
-  assert.deepEqual(await serverUnread(viola), []);
+  assert.deepEqual(await unreadIds(viola), []);
 
   // The first batch holds the thousand latest messages; the shipwreck is older.
   const names = async () => list(here).locator('.recent-topic .name').allInnerTexts();
@@ -245,7 +230,7 @@ test('Recent conversations: a row\'s unread count marks it read, here and in the
 test('the poll and to-do buttons open dialogs whose question, options, title and tasks are written as the message', { skip: NO_CHROMIUM }, async () => {
   const maria = await suite.server.createUser('Maria Widgets');
   const channel = await channelWith([maria], 'widgets');
-  await send(maria, channel.id, 'plans', 'what shall we do');
+  await sendRead(maria, channel.id, 'plans', 'what shall we do');
   const newest = async () => (await maria.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: channel.id }]), apply_markdown: false })).body.messages[0].content as string;
   for (const viewport of [DESKTOP, PHONE]) {
     const web = await suite.open(maria.credentials.email, `#narrow/channel/${channel.id}/topic/plans`, { viewport });
@@ -301,6 +286,7 @@ test('the poll and to-do buttons open dialogs whose question, options, title and
     await todoDialog.waitFor({ state: 'detached' });
     assert.equal(page.url(), url);
     assert.ok(await box.isVisible());
+    assert.ok(await isFocused(todoButton), 'the focus is back on the button');
 
     // A to-do list: a title (by default "Task list"), tasks with descriptions once named.
     await todoButton.click();
