@@ -232,7 +232,8 @@ test('the poll and to-do buttons open dialogs whose question, options, title and
   const channel = await channelWith([maria], 'widgets');
   await sendRead(maria, channel.id, 'plans', 'what shall we do');
   const newest = async () => (await maria.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: channel.id }]), apply_markdown: false })).body.messages[0].content as string;
-  for (const viewport of [DESKTOP, PHONE]) {
+  for (const [index, viewport] of [DESKTOP, PHONE].entries()) {
+    const round = index + 1;
     const web = await suite.open(maria.credentials.email, `#narrow/channel/${channel.id}/topic/plans`, { viewport });
     const { page } = web;
     await messageRow(page, 'what shall we do').waitFor();
@@ -263,7 +264,10 @@ test('the poll and to-do buttons open dialogs whose question, options, title and
     assert.equal(await box.inputValue(), '/poll Where do we sail?\nIllyria\nMessaline\nHome');
     await waitUntil(() => isFocused(box), 'the message has the focus');
     await page.keyboard.press('Enter');
-    await page.getByRole('group', { name: 'Poll: Where do we sail?' }).last().getByRole('button', { name: 'Messaline: 0 votes' }).waitFor();
+    // Sent, and drawn as a poll (one more than the round before).
+    const polls = page.getByRole('group', { name: 'Poll: Where do we sail?' });
+    await waitUntil(async () => (await polls.count()) === round, 'the poll is drawn');
+    await polls.last().getByRole('button', { name: 'Messaline: 0 votes' }).waitFor();
     assert.equal(await newest(), '/poll Where do we sail?\nIllyria\nMessaline\nHome');
 
     // Only from an empty message, as in Zulip.
@@ -301,7 +305,9 @@ test('the poll and to-do buttons open dialogs whose question, options, title and
     await todoDialog.getByRole('button', { name: 'Add to-do list' }).click();
     assert.equal(await box.inputValue(), '/todo Chores\nSweep: the hall\nDust');
     await box.press('Enter');
-    await page.getByRole('group', { name: 'To-do list: Chores' }).last().getByText('Dust').waitFor();
+    const lists = page.getByRole('group', { name: 'To-do list: Chores' });
+    await waitUntil(async () => (await lists.count()) === round, 'the to-do list is drawn');
+    await lists.last().getByText('Dust').waitFor();
     assert.equal(await newest(), '/todo Chores\nSweep: the hall\nDust');
     assert.deepEqual(web.problems, []);
     await web.context.close();
