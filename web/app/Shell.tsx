@@ -7,6 +7,9 @@ import { followHash, goTo, goToNarrow, narrowChannel, narrowDm, view } from './n
 import { chooseTheme } from './notifications';
 import { connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from '../people/Avatar';
+import { escapeGoesHome, isHome } from '../views/home';
+import { actionsMenuId, editingId } from '../messages/actions';
+import { imageViewer } from '../messages/viewer';
 import { ChannelBrowser } from '../channels/ChannelBrowser';
 import { Drafts } from '../views/Drafts';
 import { ScheduledMessages } from '../views/Scheduled';
@@ -26,9 +29,7 @@ import { messageKey } from './keyboard';
 import { KeyboardHelp } from './KeyboardHelp';
 import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
-import { escapeGoesHome, homeHash, isHome } from '../views/home';
-import { actionsMenuId, editingId } from '../messages/actions';
-import { imageViewer } from '../messages/viewer';
+import { homeHash } from '../views/home';
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {
