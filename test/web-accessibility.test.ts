@@ -151,6 +151,9 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
   const ada = await web.server.createUser('Ada Lovelace');
   const channel = await channelWithMessages(ada);
   await web.server.owner.post('/messages', { type: 'private', to: JSON.stringify([ada.userId]), content: 'A direct word' });
+  // An edited message, whose history marks the words changed.
+  const edited = (await web.server.owner.post('/messages', { type: 'stream', to: channel.id, topic: 'plans', content: 'A plan to change' })).body.id;
+  await web.server.owner.patch(`/messages/${edited}`, { content: 'A plan that changed' });
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
   const found: string[] = [];
@@ -173,6 +176,12 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await page.getByRole('dialog', { name: 'Message source' }).locator('pre').waitFor();
     await check(`${theme} message source`);
     await page.keyboard.press('Escape');
+    await page.locator('.message-row', { hasText: 'A plan that changed' }).click();
+    await page.keyboard.press('i');
+    await page.getByRole('menuitem', { name: 'View edit history' }).click();
+    await page.getByRole('dialog', { name: 'Message edit history' }).locator('ins').first().waitFor();
+    await check(`${theme} edit history`);
+    await page.keyboard.press('Escape');
     await page.keyboard.press('?');
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     await check(`${theme} keyboard shortcuts`);
@@ -185,6 +194,10 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /^New message/ }).click();
     await check(`${theme} compose box`);
+    await page.getByRole('button', { name: 'Add a to-do list' }).click();
+    await page.getByRole('dialog', { name: 'Create a to-do list' }).getByRole('textbox', { name: 'Task 1', exact: true }).fill('A task');
+    await check(`${theme} to-do dialog`);
+    await page.keyboard.press('Escape');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Later, perhaps.');
     await page.getByRole('button', { name: 'Schedule message' }).click();
     await check(`${theme} schedule menu`);

@@ -1,3 +1,4 @@
+import { restoreFocus } from '../ui/focus';
 import { useEffect, useRef } from 'preact/hooks';
 import { keyboardHelpOpen, SHORTCUTS } from './keyboard';
 
@@ -10,7 +11,7 @@ export function KeyboardHelp() {
     const before = document.activeElement as HTMLElement | null;
     dialog.current?.showModal();
     dialog.current?.querySelector<HTMLElement>('.modal-buttons button')?.focus();
-    return () => before?.focus?.();
+    return () => restoreFocus(before);
   }, [open]);
   if (!open) return null;
   const close = () => (keyboardHelpOpen.value = false);
@@ -24,7 +25,11 @@ export function KeyboardHelp() {
         close();
       }}
       onKeyDown={(e) => {
-        if (e.key === '?') close();
+        // The page's key handler must not see this `?`: the overlay is gone by then, and it would open it again.
+        if (e.key === '?') {
+          e.stopPropagation();
+          close();
+        }
       }}
     >
       <h2 id="keyboard-help-title">Keyboard shortcuts</h2>

@@ -3,10 +3,13 @@ import { post } from '../api';
 import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
-import { followHash, goToNarrow, narrowChannel, narrowDm, view } from './nav';
+import { followHash, goTo, goToNarrow, narrowChannel, narrowDm, view } from './nav';
 import { chooseTheme } from './notifications';
 import { connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from '../people/Avatar';
+import { escapeGoesHome, isHome } from '../views/home';
+import { actionsMenuId, editingId } from '../messages/actions';
+import { imageViewer } from '../messages/viewer';
 import { ChannelBrowser } from '../channels/ChannelBrowser';
 import { Drafts } from '../views/Drafts';
 import { ScheduledMessages } from '../views/Scheduled';
@@ -90,6 +93,15 @@ function isTyping(target: EventTarget | null): boolean {
   return Boolean(el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable));
 }
 
+/**
+ * Whether something besides the compose box is open that Escape closes first: a side panel at
+ * phone width, a message's editor or actions menu, the image viewer. (Menus, pickers and
+ * dialogs take their Escape before the page sees it.)
+ */
+function anythingOpen(): boolean {
+  return Boolean(document.querySelector('.app.sidebar-open, .app.people-open')) || editingId.value !== null || actionsMenuId.value !== null || imageViewer.value !== null;
+}
+
 function moveSelection(step: number): void {
   const messages = feed.value.messages;
   if (messages.length === 0) return;
@@ -105,9 +117,13 @@ function useKeyboard(closeOverlays: () => void): void {
       // A modal dialog (the shortcuts, a message's source) answers its own keys.
       if (document.querySelector('dialog[open]')) return;
       if (e.key === 'Escape') {
-        if (isTyping(e.target)) (e.target as HTMLElement).blur();
+        // Esc closes what is open, one thing at a time; with nothing open it leads home, as in Zulip.
+        const typing = isTyping(e.target);
+        const somethingOpen = typing || compose.value.open || anythingOpen();
+        if (typing) (e.target as HTMLElement).blur();
         closeOverlays();
         if (compose.value.open && !compose.value.content) compose.value = { ...compose.value, open: false };
+        if (!somethingOpen && escapeGoesHome.value && !isHome(view.value)) goTo(homeHash());
         return;
       }
       if (isTyping(e.target)) return;

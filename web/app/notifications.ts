@@ -3,7 +3,7 @@ import { patch } from '../api';
 import { theme, type Theme } from '../state';
 import type { Message } from '../types';
 import { applyTimeSetting } from '../messages/time';
-import { applyHomeViewSetting } from '../views/home';
+import { applyHomeViewSettings } from '../views/home';
 
 /**
  * The personal settings the web client follows, kept on the server as Zulip keeps them (so
@@ -25,7 +25,7 @@ const COLOR_SCHEMES: Record<number, Theme> = { 1: 'auto', 2: 'dark', 3: 'light' 
 /** Takes the settings from `user_settings` (register) or one changed setting (a user_settings event). */
 export function applyUserSettings(settings: Record<string, unknown>): void {
   if (typeof settings.color_scheme === 'number' && COLOR_SCHEMES[settings.color_scheme]) theme.value = COLOR_SCHEMES[settings.color_scheme];
-  if ('web_home_view' in settings) applyHomeViewSetting(settings.web_home_view);
+  applyHomeViewSettings(settings);
   const next = { ...notificationSettings.value };
   for (const name of ['enable_desktop_notifications', 'enable_sounds'] as const) {
     if (typeof settings[name] === 'boolean') next[name] = settings[name];

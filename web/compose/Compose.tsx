@@ -16,7 +16,7 @@ import {
   type ComposeField,
   type ComposeState,
 } from './state';
-import { applyFormat, dropFilesHere, formatShortcut, insertAtCursor, setMessageField, uploadFiles, uploading, type FormatAction } from './editing';
+import { applyFormat, dropFilesHere, formatShortcut, insertAtCursor, setMessageField, uploadFiles, uploading, writeWidgetMessage, type FormatAction } from './editing';
 import { describeTime, scheduleCompose, suggestedTimes } from './scheduled';
 import { CustomTimeForm } from './CustomTime';
 import { emojiTable, loadEmoji, noteEmojiUsed, searchEmoji, unicodeEmoji, type EmojiChoice } from '../emoji/emoji';
@@ -27,6 +27,8 @@ import type { User } from '../types';
 import { enhanceRenderedContent } from '../messages/MessageRow';
 import { reportError, showNotice } from '../ui/Toasts';
 import { Icon } from '../ui/icons';
+import { lazyComponent } from '../ui/lazy';
+import type { WidgetKind } from './WidgetDialog';
 
 interface Suggestion {
   key: string;
@@ -268,7 +270,7 @@ const FOCUS_TARGETS: Record<ComposeField, string> = {
 };
 
 /** The formatting buttons under the message, as Zulip's compose box has them. */
-const FORMAT_BUTTONS: Array<{ action: FormatAction; label: string; glyph: preact.ComponentChildren; keys?: string }> = [
+const FORMAT_BUTTONS: Array<{ action: FormatAction | WidgetKind; label: string; glyph: preact.ComponentChildren; keys?: string }> = [
   { action: 'bold', label: 'Bold', glyph: 'B', keys: 'B' },
   { action: 'italic', label: 'Italic', glyph: 'I', keys: 'I' },
   { action: 'link', label: 'Link', glyph: <Icon name="link" />, keys: 'K' },
@@ -280,6 +282,8 @@ const FORMAT_BUTTONS: Array<{ action: FormatAction; label: string; glyph: preact
   { action: 'poll', label: 'Add a poll', glyph: <Icon name="poll" /> },
   { action: 'todo', label: 'Add a to-do list', glyph: <Icon name="todo" /> },
 ];
+
+const LazyWidgetDialog = lazyComponent(() => import('./WidgetDialog').then((m) => m.WidgetDialog));
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -360,6 +364,9 @@ export function Compose() {
   const [active, setActive] = useState(0);
   const [dragging, setDragging] = useState(false);
   const [picking, setPicking] = useState(false);
+  // The poll or to-do dialog, when open.
+  const [widget, setWidget] = useState<WidgetKind | null>(null);
+  const widgetButton = useRef<HTMLElement | null>(null);
   const [scheduling, setScheduling] = useState(false);
   const sendGroup = useRef<HTMLSpanElement>(null);
   const emojiSpot = useRef<HTMLSpanElement>(null);
@@ -626,18 +633,29 @@ export function Compose() {
             <Icon name="paperclip" />
           </button>
           {FORMAT_BUTTONS.map((b) => {
-            const name = b.keys ? `${b.label} (${IS_MAC ? '⌘' : 'Ctrl+'}${b.keys})` : b.label;
+            const action = b.action;
+            // A poll or to-do list is a message of its own, made in its dialog: only from an empty message, as in Zulip.
+            const isWidget = action === 'poll' || action === 'todo';
+            const blocked = isWidget && state.content.trim() !== '';
+            const name = b.keys ? `${b.label} (${IS_MAC ? '⌘' : 'Ctrl+'}${b.keys})` : blocked ? `${b.label} (only in an empty message)` : b.label;
             return (
               <button
                 type="button"
-                key={b.action}
-                class={`format-${b.action}`}
+                key={action}
+                class={`format-${action}`}
                 aria-label={b.label}
+                aria-disabled={blocked || undefined}
                 title={name}
                 disabled={preview !== null}
                 // The selection stays in the message while the button is pressed.
                 onMouseDown={(e) => e.preventDefault()}
-                onClick={() => applyFormat(b.action)}
+                onClick={(e) => {
+                  if (!isWidget) applyFormat(action);
+                  else if (!blocked) {
+                    widgetButton.current = e.currentTarget;
+                    setWidget(action);
+                  }
+                }}
               >
                 {b.glyph}
               </button>
@@ -661,6 +679,17 @@ export function Compose() {
             )}
           </span>
         </div>
+        {widget && (
+          <LazyWidgetDialog
+            kind={widget}
+            onClose={(message) => {
+              setWidget(null);
+              // The message is written with the cursor at its end; a cancel gives the focus back to the button.
+              if (message !== undefined) writeWidgetMessage(message);
+              else widgetButton.current?.focus();
+            }}
+          />
+        )}
         <input
           ref={fileInput}
           type="file"

@@ -92,7 +92,7 @@ function fenced(opening: string, placeholderSelected = ''): void {
   }
 }
 
-export type FormatAction = 'bold' | 'italic' | 'link' | 'code' | 'quote' | 'spoiler' | 'math' | 'mention' | 'poll' | 'todo';
+export type FormatAction = 'bold' | 'italic' | 'link' | 'code' | 'quote' | 'spoiler' | 'math' | 'mention';
 
 export function applyFormat(action: FormatAction): void {
   const { text, start, end } = selection();
@@ -123,18 +123,16 @@ export function applyFormat(action: FormatAction): void {
       return fenced('```math');
     case 'mention':
       return insertAtCursor('@');
-    case 'poll':
-    case 'todo': {
-      // A widget is a message of its own, its command on the first line: the template starts the
-      // message, with what was written after it, and its title is selected to be typed over.
-      const title = action === 'poll' ? 'Question' : 'Task list';
-      const items = action === 'poll' ? 'First option\nSecond option' : 'First task\nSecond task';
-      const command = `/${action} `;
-      const rest = text.trim() ? `\n${text}` : '';
-      replaceRange(0, text.length, `${command}${title}\n${items}${rest}`, command.length, command.length + title.length);
-      return;
-    }
   }
+}
+
+/**
+ * Writes a poll or to-do list made in its dialog as the message (a widget is a message of its
+ * own, its command on the first line), the cursor at its end, ready to send.
+ */
+export function writeWidgetMessage(text: string): void {
+  const { text: before } = selection();
+  replaceRange(0, before.length, text, text.length);
 }
 
 /** Ctrl+B, Ctrl+I and Ctrl+K (Cmd on macOS), as in Zulip; true when the key was one of them. */

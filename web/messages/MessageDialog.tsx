@@ -1,3 +1,4 @@
+import { restoreFocus } from '../ui/focus';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api';
 import { channelName, userName } from '../state';
@@ -6,42 +7,53 @@ import { enhanceRenderedContent } from './MessageRow';
 import { session } from '../state';
 
 interface Version {
-  user_id: number;
+  user_id: number | null;
   timestamp: number;
   topic: string;
   content: string;
   rendered_content: string;
   prev_topic?: string;
   prev_content?: string;
+  prev_rendered_content?: string;
   stream?: number;
   prev_stream?: number;
 }
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** One version of the message: what changed (content, topic, channel), who changed it and when. */
-function VersionEntry({ version, first }: { version: Version; first: boolean }) {
+type HtmlDiff = (before: string, after: string) => string;
+
+/** A move's from and to, the old struck out and the new marked, as Zulip shows them. */
+function Change({ what, from, to }: { what: string; from: string; to: string }) {
+  return (
+    <p class="history-change">
+      {what}: <del>{from}</del> → <ins>{to}</ins>
+    </p>
+  );
+}
+
+/**
+ * One version of the message: who changed it and when, the channel and topic it moved between,
+ * and its content with the words inserted and deleted since the version before marked.
+ */
+function VersionEntry({ version, first, htmlDiff }: { version: Version; first: boolean; htmlDiff: HtmlDiff }) {
   const content = useRef<HTMLDivElement>(null);
   const contentChanged = first || version.prev_content !== undefined;
+  const html = first || version.prev_rendered_content === undefined ? version.rendered_content : htmlDiff(version.prev_rendered_content, version.rendered_content);
   useEffect(() => {
     if (content.current) enhanceRenderedContent(content.current, session.value?.user_id ?? 0);
   }, [version]);
+  const topicName = (topic: string) => topic || 'general chat';
   return (
     <li class="history-entry">
       <p class="history-who">
-        {first ? 'Sent' : contentChanged ? 'Edited' : 'Moved'} by {userName(version.user_id)}, <time dateTime={new Date(version.timestamp * 1000).toISOString()}>{WHEN.format(version.timestamp * 1000)}</time>
+        {first ? 'Sent' : contentChanged ? 'Edited' : 'Moved'} by {version.user_id ? userName(version.user_id) : 'an unknown user'}, <time dateTime={new Date(version.timestamp * 1000).toISOString()}>{WHEN.format(version.timestamp * 1000)}</time>
       </p>
       {version.prev_stream !== undefined && (
-        <p class="history-change">
-          Channel: #{channelName(version.prev_stream) ?? version.prev_stream} → #{channelName(version.stream ?? 0) ?? version.stream}
-        </p>
+        <Change what="Channel" from={`#${channelName(version.prev_stream) ?? version.prev_stream}`} to={`#${channelName(version.stream ?? 0) ?? version.stream}`} />
       )}
-      {version.prev_topic !== undefined && (
-        <p class="history-change">
-          Topic: {version.prev_topic || 'general chat'} → {version.topic || 'general chat'}
-        </p>
-      )}
-      {contentChanged && <div class="message-content rendered_markdown" ref={content} dangerouslySetInnerHTML={{ __html: version.rendered_content }} />}
+      {version.prev_topic !== undefined && <Change what="Topic" from={topicName(version.prev_topic)} to={topicName(version.topic)} />}
+      {contentChanged && <div class="message-content rendered_markdown history-content" ref={content} dangerouslySetInnerHTML={{ __html: html }} />}
     </li>
   );
 }
@@ -51,7 +63,7 @@ export function MessageDialog() {
   const shown = messageDialog.value;
   const dialog = useRef<HTMLDialogElement>(null);
   const [source, setSource] = useState<string | null>(null);
-  const [history, setHistory] = useState<Version[] | null>(null);
+  const [history, setHistory] = useState<{ versions: Version[]; htmlDiff: HtmlDiff } | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
     if (!shown) return;
@@ -62,8 +74,14 @@ export function MessageDialog() {
     dialog.current?.showModal();
     const failed = (err: Error) => setError(err.message);
     if (shown.kind === 'source') rawContent(shown.message).then(setSource, failed);
-    else get<{ message_history: Version[] }>(`/json/messages/${shown.message.id}/history`).then((answer) => setHistory(answer.message_history), failed);
-    return () => before?.focus?.();
+    else {
+      // The diff and its library come with the first history opened, not with the page.
+      Promise.all([get<{ message_history: Version[] }>(`/json/messages/${shown.message.id}/history`), import('./historyDiff')]).then(
+        ([answer, diff]) => setHistory({ versions: answer.message_history, htmlDiff: diff.htmlDiff }),
+        failed,
+      );
+    }
+    return () => restoreFocus(before);
   }, [shown]);
   if (!shown) return null;
   const close = () => (messageDialog.value = null);
@@ -85,8 +103,8 @@ export function MessageDialog() {
       {shown.kind === 'history' && history === null && !error && <p>Loading…</p>}
       {history && (
         <ol class="history-list">
-          {history.map((version, i) => (
-            <VersionEntry key={i} version={version} first={i === 0} />
+          {history.versions.map((version, i) => (
+            <VersionEntry key={i} version={version} first={i === 0} htmlDiff={history.htmlDiff} />
           ))}
         </ol>
       )}

@@ -43,3 +43,9 @@ export function markTopicRead(channelId: number, topic: string): Promise<void> {
     { stream_id: channelId, topic_name: topic },
   );
 }
+
+/** A direct-message conversation read (`key` as state.dmKey gives it), by its unread messages' IDs. */
+export function markDmRead(key: string): Promise<void> {
+  const ids = unreadWhere((p) => p.kind === 'dm' && p.key === key);
+  return markRead(ids, '/json/messages/flags', { messages: ids, op: 'add', flag: 'read' });
+}

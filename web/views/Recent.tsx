@@ -4,10 +4,12 @@ import { narrowHash } from '../app/narrow';
 import { Avatar } from '../people/Avatar';
 import { channelName, isTopicMuted, session, subscriptions, topicKey, unreadCounts, userName, users } from '../state';
 import { reportError } from '../ui/Toasts';
-import { loadRecent, recentConversations, recentLoading, senderName, type RecentConversation } from './recentConversations';
+import { markDmRead, markTopicRead } from '../sidebar/markRead';
+import { loadOlderRecent, loadRecent, recentConversations, recentLoading, recentReach, senderName, type RecentConversation } from './recentConversations';
 
 const DAY = 24 * 60 * 60;
 const DATE = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const SINCE = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** How long ago, as a list of conversations says it: minutes, hours, yesterday, a date. */
 function ago(timestamp: number, now = Date.now() / 1000): string {
@@ -31,6 +33,7 @@ export function Recent() {
   const [filters, setFilters] = useState<Set<Filter>>(new Set());
   const [text, setText] = useState('');
   const counts = unreadCounts.value;
+  const reach = recentReach.value;
   const self = session.value?.user_id ?? 0;
   useEffect(() => {
     if (!recentConversations.value) loadRecent().catch(reportError);
@@ -86,14 +89,17 @@ export function Recent() {
                   'Direct message'
                 )}
               </span>
-              <a class="recent-topic" href={narrowHash(terms, hashNames)}>
-                <span class="name">{label}</span>
+              <span class="recent-topic">
+                <a class="name" href={narrowHash(terms, hashNames)}>
+                  {label}
+                </a>
                 {n > 0 && (
-                  <span class="unread-count" aria-label={`${n} unread`}>
+                  // The count marks the conversation read, as Zulip's does.
+                  <button type="button" class="unread-count" aria-label={`Mark ${n} ${n === 1 ? 'message' : 'messages'} as read`} title="Mark as read" onClick={() => void markRead(c)}>
                     {n}
-                  </span>
+                  </button>
                 )}
-              </a>
+              </span>
               <span class="recent-people" role="img" aria-label={`Participants: ${c.senders.map(senderName).join(', ')}`}>
                 {c.senders.slice(0, 4).map((id) => (
                   <Avatar key={id} class="avatar tiny" url={users.value.get(id)?.avatar_url} size={22} />
@@ -107,6 +113,19 @@ export function Recent() {
           );
         })}
       </ul>
+      {/* Older conversations than the latest messages hold come a batch at a time, as in Zulip. */}
+      {reach && !reach.foundOldest && recentConversations.value && (
+        <div class="recent-more">
+          <p>Showing conversations since {SINCE.format(reach.oldestTimestamp * 1000)}.</p>
+          <button type="button" aria-disabled={recentLoading.value} onClick={() => !recentLoading.value && loadOlderRecent().catch(reportError)}>
+            {recentLoading.value ? 'Loading…' : 'Load more conversations'}
+          </button>
+        </div>
+      )}
     </div>
   );
+}
+
+function markRead(c: RecentConversation): Promise<void> {
+  return c.dmKey !== undefined ? markDmRead(c.dmKey) : markTopicRead(c.channelId!, c.topic!);
 }

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { patch } from '../api';
+import { parseHash, type HashView } from '../app/narrow';
 import { realm } from '../state';
 
 /**
@@ -11,16 +12,26 @@ export type HomeView = 'inbox' | 'recent' | 'all_messages';
 
 export const homeView = signal<HomeView>('inbox');
 
+/** Whether Escape, with nothing else to close, leads home (`web_escape_navigates_to_home_view`). */
+export const escapeGoesHome = signal(true);
+
 const HASHES: Record<HomeView, string> = { inbox: '#inbox', recent: '#recent', all_messages: '#feed' };
 
 export function homeHash(): string {
   return HASHES[homeView.value];
 }
 
-/** Takes the setting as the server gives it (either name of the Recent view). */
-export function applyHomeViewSetting(value: unknown): void {
+/** Takes the settings as the server gives them (either name of the Recent view). */
+export function applyHomeViewSettings(settings: Record<string, unknown>): void {
+  const value = settings.web_home_view;
   if (value === 'recent_topics' || value === 'recent') homeView.value = 'recent';
   else if (value === 'inbox' || value === 'all_messages') homeView.value = value;
+  if (typeof settings.web_escape_navigates_to_home_view === 'boolean') escapeGoesHome.value = settings.web_escape_navigates_to_home_view;
+}
+
+/** Whether the view shown is the home view. */
+export function isHome(shown: HashView): boolean {
+  return JSON.stringify(shown) === JSON.stringify(parseHash(homeHash()));
 }
 
 export async function chooseHomeView(chosen: HomeView): Promise<void> {

@@ -24,11 +24,16 @@ export interface RecentConversation {
   participated: boolean;
 }
 
-/** How many of the latest messages the view is made from, as Zulip's first fetch. */
+/** How many messages the view is made from at a time, as Zulip's fetches. */
 const FETCH = 1000;
 
 export const recentConversations = signal<Map<string, RecentConversation> | null>(null);
 export const recentLoading = signal(false);
+/**
+ * How far back the fetched messages reach: the oldest one's ID and time, and whether it is the
+ * oldest there is (then there is nothing more to load).
+ */
+export const recentReach = signal<{ oldestId: number; oldestTimestamp: number; foundOldest: boolean } | null>(null);
 
 /** Senders' names as their messages give them, for those not among the organization's users (system bots). */
 const senderNames = new Map<number, string>();
@@ -63,15 +68,63 @@ function add(map: Map<string, RecentConversation>, message: Message, self: numbe
   map.set(key, entry);
 }
 
-/** Fetches the latest messages (muted ones too: a filter shows them) and groups them by conversation. */
+interface MessagesAnswer {
+  messages: Message[];
+  found_oldest: boolean;
+}
+
+/** A batch of messages older than `before` (or the latest), muted ones too: a filter shows them. */
+async function fetchBatch(before: number | 'newest'): Promise<MessagesAnswer> {
+  return get<MessagesAnswer>('/json/messages', {
+    anchor: before,
+    include_anchor: before === 'newest',
+    num_before: FETCH,
+    num_after: 0,
+    narrow: [],
+    apply_markdown: false,
+    client_gravatar: false,
+  });
+}
+
+/** Adds a batch to `map` and notes how far back the view now reaches. */
+function takeBatch(map: Map<string, RecentConversation>, answer: MessagesAnswer): void {
+  const self = session.value?.user_id ?? 0;
+  for (const message of answer.messages) add(map, message, self);
+  const oldest = answer.messages[0];
+  const before = recentReach.value;
+  recentReach.value = {
+    oldestId: oldest?.id ?? before?.oldestId ?? 0,
+    oldestTimestamp: oldest?.timestamp ?? before?.oldestTimestamp ?? 0,
+    foundOldest: answer.found_oldest || answer.messages.length === 0,
+  };
+}
+
+/** Fetches the latest messages and groups them by conversation. */
 export async function loadRecent(): Promise<void> {
   if (recentLoading.value) return;
   recentLoading.value = true;
   try {
-    const answer = await get<{ messages: Message[] }>('/json/messages', { anchor: 'newest', num_before: FETCH, num_after: 0, narrow: [], apply_markdown: false, client_gravatar: false });
-    const self = session.value?.user_id ?? 0;
+    const answer = await fetchBatch('newest');
     const map = new Map<string, RecentConversation>();
-    for (const message of answer.messages) add(map, message, self);
+    recentReach.value = null;
+    takeBatch(map, answer);
+    recentConversations.value = map;
+  } finally {
+    recentLoading.value = false;
+  }
+}
+
+/** Fetches the batch of messages before the oldest fetched: older conversations join the list. */
+export async function loadOlderRecent(): Promise<void> {
+  const reach = recentReach.value;
+  const current = recentConversations.value;
+  if (recentLoading.value || !reach || reach.foundOldest || !current) return;
+  recentLoading.value = true;
+  try {
+    const answer = await fetchBatch(reach.oldestId);
+    // Entries are copied: the ones drawn now must not change under the list.
+    const map = new Map([...current].map(([key, entry]) => [key, { ...entry, senders: [...entry.senders] }]));
+    takeBatch(map, answer);
     recentConversations.value = map;
   } finally {
     recentLoading.value = false;
