@@ -11,7 +11,7 @@ import type { AttachmentRow } from './queries';
  */
 export function canDownload(stoa: Stoa, user: UserRow, attachment: AttachmentRow): boolean {
   if (attachment.owner_id === user.id) return true;
-  return stoa.attachments.messagesOf(attachment.id).some((message) => canRead(stoa, user, message.id));
+  return stoa.attachments.messageIdsOf(attachment.id).some((messageId) => canRead(stoa, user, messageId));
 }
 
 function canRead(stoa: Stoa, user: UserRow, messageId: number): boolean {
@@ -30,8 +30,8 @@ function canRead(stoa: Stoa, user: UserRow, messageId: number): boolean {
  * than a thousand times today. Each permitted download counts.
  */
 export function spectatorCanDownload(stoa: Stoa, attachment: AttachmentRow): boolean {
-  const inPublicView = stoa.attachments.messagesOf(attachment.id).some((message) => {
-    const row = stoa.messages.byId(message.id);
+  const inPublicView = stoa.attachments.messageIdsOf(attachment.id).some((messageId) => {
+    const row = stoa.messages.byId(messageId);
     const channel = row?.stream_id == null ? undefined : stoa.channels.byId(row.stream_id);
     return channel !== undefined && isSpectatorReadable(channel);
   });
