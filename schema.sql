@@ -441,7 +441,13 @@ CREATE TABLE realm_linkifiers (
   id                INTEGER PRIMARY KEY,
   pattern           TEXT    NOT NULL UNIQUE,
   url_template      TEXT    NOT NULL,
-  position          INTEGER NOT NULL
+  position          INTEGER NOT NULL,
+  -- For reverse linkification (a pasted URL back to the pattern's text): a text the pattern
+  -- matches, the template that writes such a text from the pattern's groups, and further URL
+  -- templates (a JSON array of strings) that only reverse linkification reads.
+  example_input     TEXT,
+  reverse_template  TEXT,
+  alternative_url_templates TEXT NOT NULL DEFAULT '[]'
 ) STRICT;
 
 -- Mobile push tokens a user's devices registered (POST /users/me/apns_device_token and

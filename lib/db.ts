@@ -411,6 +411,14 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         PRIMARY KEY (user_id, step)
       ) STRICT, WITHOUT ROWID;
     `),
+  // 24 -> 25: linkifiers' reverse-linkification fields (Zulip 12, levels 471 and 478). Existing
+  // linkifiers have none: no example, no reverse template, no alternative URL templates.
+  (db) =>
+    db.exec(`
+      ALTER TABLE realm_linkifiers ADD COLUMN example_input TEXT;
+      ALTER TABLE realm_linkifiers ADD COLUMN reverse_template TEXT;
+      ALTER TABLE realm_linkifiers ADD COLUMN alternative_url_templates TEXT NOT NULL DEFAULT '[]';
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createChannel } from './support/channels';
+import type { ApiResponse, Client } from './support/client';
+import { listen12 } from './support/events';
+import { sendMessage } from './support/messages';
+import { assertValidResponse12 } from './support/openapi';
+import { ManualClock, TestServer } from './support/server';
+
+/**
+ * Zulip 12's changes to messages, attachments, presence, exports and linkifiers (feature levels
+ * 443 to 487), each checked as a client sees it and against Zulip 12's description.
+ */
+
+const clock = new ManualClock();
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start({ clock });
+});
+after(() => server.close());
+
+type User = Awaited<ReturnType<TestServer['createUser']>>;
+
+/** Checks a response against Zulip 12's description of the request that produced it. */
+function valid12(method: string, path: string, response: ApiResponse): ApiResponse {
+  assertValidResponse12(method, `/api/v1${path}`, response.status, response.body);
+  return response;
+}
+
+function ok(response: ApiResponse): any {
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  return response.body;
+}
+
+/** A client for a user again after a restart, which moves the server to a new port. */
+function again(user: User): User {
+  return Object.assign(server.anonymous.as(user.credentials), { userId: user.userId, credentials: user.credentials });
+}
+
+const nowSeconds = () => Math.floor(clock.now() / 1000);
+
+async function upload(client: Client, name: string, text: string): Promise<string> {
+  const response = await client.upload('/user_uploads', [{ name, bytes: text, type: 'text/plain' }]);
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  return response.body.url;
+}
+
+describe('attachments (levels 443 and 472)', () => {
+  test('GET /attachments and the attachment events give seconds and a flat message_ids list', async () => {
+    const owner = await server.createUser();
+    const events = await listen12(owner, { event_types: ['attachment'] });
+    const uploadedAt = nowSeconds();
+    const url = await upload(owner, 'notes.txt', 'some notes');
+    const channel = await createChannel(owner);
+    clock.advance(90_000);
+    const first = await sendMessage(owner, { type: 'stream', to: channel.id, topic: 'notes', content: `[notes](${url})` });
+    const second = await sendMessage(owner, { type: 'stream', to: channel.id, topic: 'notes', content: `again [notes](${url})` });
+
+    const listed = ok(valid12('GET', '/attachments', await owner.get('/attachments')));
+    assert.equal(listed.attachments.length, 1);
+    const [attachment] = listed.attachments;
+    assert.equal(attachment.create_time, uploadedAt, 'seconds, not milliseconds');
+    assert.deepEqual(attachment.message_ids, [first, second]);
+    assert.equal('messages' in attachment, false);
+
+    const seen = await events();
+    assert.deepEqual(
+      seen.map((e) => [e.op, e.attachment.create_time, e.attachment.message_ids]),
+      [
+        ['add', uploadedAt, []],
+        ['update', uploadedAt, [first]],
+        ['update', uploadedAt, [first, second]],
+      ],
+    );
+  });
+
+  test('an edit that drops the last link to its sender’s upload keeps the file and reports it in detached_uploads', async () => {
+    const owner = await server.createUser();
+    const url = await upload(owner, 'draft.txt', 'draft text');
+    const uploadedAt = nowSeconds();
+    const channel = await createChannel(owner);
+    const id = await sendMessage(owner, { type: 'stream', to: channel.id, topic: 'drafts', content: `see [draft](${url})` });
+    const [attachment] = ok(await owner.get('/attachments')).attachments;
+
+    clock.advance(5_000);
+    const edited = ok(valid12('PATCH', `/messages/${id}`, await owner.patch(`/messages/${id}`, { content: 'never mind' })));
+    assert.deepEqual(edited.detached_uploads, [
+      { id: attachment.id, name: 'draft.txt', path_id: attachment.path_id, size: 10, create_time: uploadedAt, message_ids: [] },
+    ]);
+    assert.equal((await owner.download(url)).status, 200, 'kept, so the owner may still decide');
+    assert.deepEqual(ok(await owner.get('/attachments')).attachments[0].message_ids, []);
+
+    const unchanged = ok(await owner.patch(`/messages/${id}`, { content: 'still nothing' }));
+    assert.deepEqual(unchanged.detached_uploads, [], 'nothing more to detach');
+    ok(await owner.delete(`/attachments/${attachment.id}`));
+    assert.equal((await owner.download(url)).status, 404);
+  });
+
+  test('create_time survives a restart in seconds', async () => {
+    const owner = await server.createUser();
+    const uploadedAt = nowSeconds();
+    await upload(owner, 'kept.txt', 'kept');
+    await server.restart();
+    const [attachment] = ok(valid12('GET', '/attachments', await again(owner).get('/attachments'))).attachments;
+    assert.equal(attachment.create_time, uploadedAt);
+  });
+});
+
+describe('GET /users/{user_id_or_email}/presence (level 487)', () => {
+  test('answers in the modern format, by ID or email', async () => {
+    const user = await server.createUser();
+    const activeAt = nowSeconds();
+    ok(await user.post('/users/me/presence', { status: 'active' }));
+    clock.advance(300_000);
+    ok(await user.post('/users/me/presence', { status: 'idle' }));
+    const expected = { active_timestamp: activeAt, idle_timestamp: nowSeconds() };
+    const byId = ok(valid12('GET', `/users/${user.userId}/presence`, await server.owner.get(`/users/${user.userId}/presence`)));
+    assert.deepEqual(byId.presence, expected);
+    const byEmail = ok(await server.owner.get(`/users/${user.credentials.email}/presence`));
+    assert.deepEqual(byEmail.presence, expected);
+    const silent = await server.createUser();
+    const refused = await server.owner.get(`/users/${silent.userId}/presence`);
+    assert.deepEqual([refused.status, refused.body.msg], [400, `No presence data for ${silent.userId}`]);
+  });
+});
+
+describe('linkifiers (levels 471 and 478)', () => {
+  const MODERN = { client_capabilities: { linkifier_url_template: true } };
+  const ISSUES = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip/issues/{id}' };
+
+  test('carry an example input, a reverse template and alternative URL templates everywhere', async () => {
+    const member = await server.createUser();
+    const events = await listen12(member, { event_types: ['realm_linkifiers'], ...MODERN });
+    const created = ok(
+      valid12(
+        'POST',
+        '/realm/filters',
+        await server.owner.post('/realm/filters', {
+          ...ISSUES,
+          example_input: ' #1234 ',
+          reverse_template: '#{id}',
+          alternative_url_templates: ['https://github.com/zulip/zulip/pull/{id}', ''],
+        }),
+      ),
+    );
+    const expected = {
+      id: created.id,
+      ...ISSUES,
+      example_input: '#1234',
+      reverse_template: '#{id}',
+      alternative_url_templates: ['https://github.com/zulip/zulip/pull/{id}'],
+    };
+    const listed = ok(valid12('GET', '/realm/linkifiers', await member.get('/realm/linkifiers')));
+    assert.deepEqual(listed.linkifiers, [expected]);
+    assert.deepEqual((await events()).at(-1), { type: 'realm_linkifiers', realm_linkifiers: [expected] });
+    const state = ok(await member.post('/register', { fetch_event_types: ['realm_linkifiers'], ...MODERN }));
+    assert.deepEqual(state.realm_linkifiers, [expected]);
+
+    // Leaving the new fields out keeps them; an empty string clears one.
+    ok(valid12('PATCH', `/realm/filters/${created.id}`, await server.owner.patch(`/realm/filters/${created.id}`, ISSUES)));
+    assert.deepEqual(ok(await member.get('/realm/linkifiers')).linkifiers, [expected]);
+    ok(await server.owner.patch(`/realm/filters/${created.id}`, { ...ISSUES, reverse_template: '' }));
+    const cleared = { ...expected, reverse_template: null };
+    assert.deepEqual(ok(await member.get('/realm/linkifiers')).linkifiers, [cleared]);
+    assert.deepEqual((await events()).at(-1), { type: 'realm_linkifiers', realm_linkifiers: [cleared] });
+    ok(await server.owner.patch(`/realm/filters/${created.id}`, { ...ISSUES, example_input: '', alternative_url_templates: [] }));
+    const bare = { ...cleared, example_input: null, alternative_url_templates: [] };
+
+    await server.restart();
+    assert.deepEqual(ok(await again(member).get('/realm/linkifiers')).linkifiers, [bare]);
+    ok(await server.owner.delete(`/realm/filters/${created.id}`));
+  });
+
+  test('refuse reverse-linkification fields that do not fit the pattern, field by field', async () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ reverse_template: '#{id}' }, 'reverse_template', 'A reverse template needs an example input.'],
+      [{ example_input: 'issue 12' }, 'example_input', 'Example input does not match the linkifier pattern.'],
+      [{ example_input: '#12', reverse_template: '#{number}' }, 'reverse_template', "Group 'number' in reverse template is not present in linkifier pattern."],
+      [{ example_input: '#12', reverse_template: 'issue {id}' }, 'reverse_template', 'Reverse template does not turn the example input back into itself.'],
+      [{ example_input: '#12', reverse_template: '#{id' }, 'reverse_template', 'Invalid reverse template.'],
+      [{ alternative_url_templates: ['https://example.com/{id'] }, 'alternative_url_templates', 'Invalid URL template.'],
+      [{ alternative_url_templates: ['https://example.com/{other}'] }, 'alternative_url_templates', "Group 'other' in alternative URL template is not present in linkifier pattern."],
+    ];
+    for (const [params, field, msg] of cases) {
+      const response = await server.owner.post('/realm/filters', { ...ISSUES, ...params });
+      assert.deepEqual([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', msg], JSON.stringify(params));
+      assert.deepEqual(response.body.errors, { [field]: [msg] });
+    }
+    const plain = ok(await server.owner.post('/realm/filters', { ...ISSUES, example_input: '#7', reverse_template: '#{id}' }));
+    const literal = ok(
+      await server.owner.post('/realm/filters', {
+        pattern: '\\{(?P<key>[A-Z]+)\\}',
+        url_template: 'https://example.com/keys/{key}',
+        example_input: '{ABC}',
+        reverse_template: '{{{key}}}',
+      }),
+    );
+    const notJson = await server.owner.post('/realm/filters', { ...ISSUES, alternative_url_templates: 'https://example.com/{id}' });
+    assert.equal(notJson.status, 400);
+    assert.equal(notJson.body.code, 'BAD_REQUEST');
+    assert.deepEqual(ok(await server.owner.get('/realm/linkifiers')).linkifiers.map((l: { id: number }) => l.id), [plain.id, literal.id]);
+    for (const id of [plain.id, literal.id]) ok(await server.owner.delete(`/realm/filters/${id}`));
+  });
+});
