@@ -282,6 +282,8 @@ CREATE TABLE messages (
 CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
 CREATE INDEX messages_by_recipient_topic ON messages (recipient_id, topic_key, id);
 CREATE INDEX messages_by_sender ON messages (sender_id, id);
+-- For GET /messages' date anchors: the first message sent at or after a time.
+CREATE INDEX messages_by_date_sent ON messages (date_sent, id);
 
 -- The highest message ID ever deleted. SQLite would give the next message the highest ID in
 -- use plus one, so deleting the newest message would hand its ID out again; clients rely on

@@ -202,3 +202,56 @@ describe('linkifiers (levels 471 and 478)', () => {
     for (const id of [plain.id, literal.id]) ok(await server.owner.delete(`/realm/filters/${id}`));
   });
 });
+
+describe('GET /messages anchor=date (level 445)', () => {
+  test('anchors at the first message of the narrow sent on or after the date, else at the newest', async () => {
+    const channel = await createChannel(server.owner);
+    const other = await createChannel(server.owner);
+    const narrow = [
+      { operator: 'channel', operand: channel.id },
+      { operator: 'topic', operand: 'days' },
+    ];
+    // A day apart each, from a whole day on: the first at midnight UTC.
+    clock.advance(86_400_000 - (clock.now() % 86_400_000));
+    const sent: Array<{ id: number; at: number }> = [];
+    for (let day = 0; day < 3; day++) {
+      const at = nowSeconds();
+      sent.push({ id: await sendMessage(server.owner, { type: 'stream', to: channel.id, topic: 'days', content: `day ${day}` }), at });
+      clock.advance(3_600_000);
+      await sendMessage(server.owner, { type: 'stream', to: other.id, topic: 'elsewhere', content: `not in the narrow ${day}` });
+      clock.advance(86_400_000 - 3_600_000);
+    }
+    const fetch = async (params: Record<string, unknown>) =>
+      valid12('GET', '/messages', await server.owner.get('/messages', { narrow, num_before: 1, num_after: 1, ...params }));
+    const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+    const onTheDay = ok(await fetch({ anchor: 'date', anchor_date: isoDay(sent[1].at) }));
+    assert.equal(onTheDay.anchor, sent[1].id);
+    assert.equal(onTheDay.found_anchor, true);
+    assert.deepEqual(onTheDay.messages.map((m: { id: number }) => m.id), [sent[0].id, sent[1].id, sent[2].id]);
+
+    // An hour after the second: the next message of this channel, not the other channel's.
+    const afterIt = new Date((sent[1].at + 3_600) * 1000).toISOString().replace('.000Z', '');
+    assert.equal(ok(await fetch({ anchor: 'date', anchor_date: afterIt })).anchor, sent[2].id, 'a time without a zone is UTC');
+    const withOffset = new Date((sent[1].at + 1) * 1000).toISOString().replace('Z', '+00:00');
+    assert.equal(ok(await fetch({ anchor: 'date', anchor_date: withOffset })).anchor, sent[2].id);
+    assert.equal(ok(await fetch({ anchor: 'date', anchor_date: '2000-01-01' })).anchor, sent[0].id);
+
+    const later = ok(await fetch({ anchor: 'date', anchor_date: isoDay(sent[2].at + 86_400) }));
+    assert.equal(later.found_newest, true, 'nothing that late: the newest messages');
+    assert.deepEqual(later.messages.map((m: { id: number }) => m.id), [sent[2].id]);
+
+    for (const [params, code, msg] of [
+      [{ anchor: 'date' }, 'REQUEST_VARIABLE_MISSING', "Missing 'anchor_date' argument"],
+      [{ anchor: 'date', anchor_date: 'yesterday' }, 'BAD_REQUEST', 'Invalid anchor_date'],
+      [{ anchor: 'date', anchor_date: '2026-02-30' }, 'BAD_REQUEST', 'Invalid anchor_date'],
+    ] as const) {
+      const response = await server.owner.get('/messages', { narrow, num_before: 1, num_after: 1, ...params });
+      assert.deepEqual([response.status, response.body.code, response.body.msg], [400, code, msg]);
+    }
+    const flags = await server.owner.post('/messages/flags/narrow', {
+      anchor: 'date', num_before: 0, num_after: 1, narrow: [], op: 'add', flag: 'starred',
+    });
+    assert.deepEqual([flags.status, flags.body.msg], [400, 'Invalid anchor'], 'only GET /messages takes date anchors');
+  });
+});
