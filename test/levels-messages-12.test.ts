@@ -255,3 +255,51 @@ describe('GET /messages anchor=date (level 445)', () => {
     assert.deepEqual([flags.status, flags.body.msg], [400, 'Invalid anchor'], 'only GET /messages takes date anchors');
   });
 });
+
+describe('the mentions narrow operator (level 446)', () => {
+  test('finds direct, visible mentions of a user: not silent, group or wildcard ones', async () => {
+    const reader = await server.createUser('Mention Reader');
+    const target = await server.createUser('Mention Target');
+    const outsider = await server.createUser('Mention Outsider');
+    const groupName = `mentioned-${target.userId}`;
+    ok(await server.owner.post('/user_groups/create', { name: groupName, description: '', members: [target.userId] }));
+    const channel = await createChannel(server.owner, { principals: JSON.stringify([server.ownerId, reader.userId, target.userId]) });
+    const notJoined = await createChannel(server.owner, { principals: JSON.stringify([server.ownerId, reader.userId]) });
+    const narrow = [{ operator: 'mentions', operand: target.userId }];
+    const events = await listen12(reader, { event_types: ['message'], narrow });
+
+    const post = (content: string, to = channel.id) => sendMessage(server.owner, { type: 'stream', to, topic: 'mentions', content });
+    const direct = await post('hello @**Mention Target**');
+    const byId = await post(`hello @**Mention Target|${target.userId}**`);
+    await post('quietly @_**Mention Target**');
+    await post(`the group @*${groupName}*`);
+    await post('everyone @**all**');
+    await post('someone else @**Mention Outsider**');
+    await post('not subscribed there: @**Mention Target**', notJoined.id);
+    const dm = await sendMessage(server.owner, { type: 'direct', to: [target.userId, reader.userId], content: 'hi @**Mention Target**' });
+
+    const fetched = ok(valid12('GET', '/messages', await reader.get('/messages', { narrow, anchor: 'newest', num_before: 50, num_after: 0 })));
+    assert.deepEqual(fetched.messages.map((m: { id: number }) => m.id), [direct, byId, dm]);
+    assert.deepEqual((await events()).map((e) => e.message.id), [direct, byId, dm], 'register narrows by it too');
+
+    const matches = ok(valid12('GET', '/messages/matches_narrow', await reader.get('/messages/matches_narrow', { msg_ids: [direct, dm, direct + 2], narrow })));
+    assert.deepEqual(Object.keys(matches.messages).map(Number), [direct, dm]);
+
+    const starred = ok(
+      valid12('POST', '/messages/flags/narrow', await reader.post('/messages/flags/narrow', {
+        anchor: 'oldest', num_before: 0, num_after: 100, narrow, op: 'add', flag: 'starred',
+      })),
+    );
+    assert.equal(starred.updated_count, 3);
+    const outsiderView = ok(await outsider.get('/messages', { narrow, anchor: 'newest', num_before: 50, num_after: 0 }));
+    assert.deepEqual(outsiderView.messages, [], 'only messages the viewer may read');
+
+    const negated = ok(await reader.get('/messages', { narrow: [{ operator: 'channel', operand: channel.id }, { ...narrow[0], negated: true }], anchor: 'newest', num_before: 50, num_after: 0 }));
+    assert.ok(!negated.messages.some((m: { id: number }) => m.id === direct || m.id === byId));
+
+    for (const operand of [999_999, 'nobody@example.com']) {
+      const refused = await reader.get('/messages', { narrow: [{ operator: 'mentions', operand }], anchor: 'newest', num_before: 1, num_after: 0 });
+      assert.deepEqual([refused.status, refused.body.code, refused.body.msg], [400, 'BAD_NARROW', `Invalid narrow operator: unknown user ${operand}`]);
+    }
+  });
+});
