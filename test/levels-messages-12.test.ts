@@ -303,3 +303,65 @@ describe('the mentions narrow operator (level 446)', () => {
     }
   });
 });
+
+describe('delete_message events for the deleter (level 457)', () => {
+  test('an administrator outside a public channel hears of the deletion they could read; an outsider of a private one hears nothing', async () => {
+    const author = await server.createUser();
+    const admin = await server.createUser();
+    ok(await server.owner.patch(`/users/${admin.userId}`, { role: 200 }));
+    const outsider = await server.createUser();
+    const bulk = { client_capabilities: { bulk_message_deletion: true } };
+    const channel = await createChannel(author);
+    const first = await sendMessage(author, { type: 'stream', to: channel.id, topic: 'gone', content: 'one' });
+    const second = await sendMessage(author, { type: 'stream', to: channel.id, topic: 'gone', content: 'two' });
+    const adminEvents = await listen12(admin, { event_types: ['delete_message'], ...bulk });
+    const authorEvents = await listen12(author, { event_types: ['delete_message'], ...bulk });
+    const outsiderEvents = await listen12(outsider, { event_types: ['delete_message'], ...bulk });
+
+    ok(valid12('POST', `/streams/${channel.id}/delete_topic`, await admin.post(`/streams/${channel.id}/delete_topic`, { topic_name: 'gone' })));
+    const expected = { type: 'delete_message', message_ids: [first, second], message_type: 'stream', stream_id: channel.id, topic: 'gone' };
+    assert.deepEqual(await adminEvents(), [expected], 'not subscribed, but could read them');
+    assert.deepEqual(await authorEvents(), [expected]);
+    assert.deepEqual(await outsiderEvents(), [], 'not subscribed and did not delete');
+
+    const secret = await createChannel(author, { invite_only: true });
+    const hidden = await sendMessage(author, { type: 'stream', to: secret.id, topic: 'private', content: 'secret' });
+    const refused = await admin.delete(`/messages/${hidden}`);
+    assert.deepEqual([refused.status, refused.body.msg], [400, 'Invalid message(s)'], 'a message they cannot read is not theirs to delete');
+    assert.deepEqual(await adminEvents(), []);
+  });
+});
+
+describe('recipient_id of one-to-one direct messages (level 482)', () => {
+  test('is the conversation’s own: the same both ways, for both people, distinct from every other, after a restart too', async () => {
+    const ann = await server.createUser();
+    const bob = await server.createUser();
+    const cat = await server.createUser();
+    const bobEvents = await listen12(bob, { event_types: ['message'] });
+    const toBob = await sendMessage(ann, { type: 'direct', to: [bob.userId], content: 'hi Bob' });
+    const toAnn = await sendMessage(bob, { type: 'direct', to: [ann.userId], content: 'hi Ann' });
+    const annToCat = await sendMessage(ann, { type: 'direct', to: [cat.userId], content: 'hi Cat' });
+    const group = await sendMessage(ann, { type: 'direct', to: [bob.userId, cat.userId], content: 'hi both' });
+    const self = await sendMessage(ann, { type: 'direct', to: [ann.userId], content: 'note to self' });
+    const channel = await createChannel(ann);
+    const inChannel = await sendMessage(ann, { type: 'stream', to: channel.id, topic: 't', content: 'hi all' });
+
+    const recipientOf = async (client: Client, id: number) =>
+      ok(valid12('GET', `/messages/${id}`, await client.get(`/messages/${id}`))).message.recipient_id as number;
+    const pair = await recipientOf(ann, toBob);
+    for (const [client, id] of [[ann, toAnn], [bob, toBob], [bob, toAnn]] as const) assert.equal(await recipientOf(client, id), pair);
+    const others = [await recipientOf(ann, annToCat), await recipientOf(ann, group), await recipientOf(ann, self), await recipientOf(ann, inChannel)];
+    assert.equal(new Set([pair, ...others]).size, 5, 'every conversation has its own');
+    assert.deepEqual(
+      (await bobEvents()).filter((e) => e.message.id === toBob || e.message.id === toAnn).map((e) => e.message.recipient_id),
+      [pair, pair],
+    );
+    const fetched = ok(valid12('GET', '/messages', await bob.get('/messages', {
+      narrow: [{ operator: 'dm', operand: [ann.userId] }], anchor: 'newest', num_before: 10, num_after: 0,
+    })));
+    assert.deepEqual(fetched.messages.map((m: { recipient_id: number }) => m.recipient_id), [pair, pair]);
+
+    await server.restart();
+    assert.equal(await recipientOf(again(bob), toBob), pair);
+  });
+});
