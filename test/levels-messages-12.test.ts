@@ -365,3 +365,50 @@ describe('recipient_id of one-to-one direct messages (level 482)', () => {
     assert.equal(await recipientOf(again(bob), toBob), pair);
   });
 });
+
+describe('message retention (level 452)', () => {
+  test('messages older than the policy keeps are deleted once a day, with delete_message events', async () => {
+    const member = await server.createUser();
+    const bulk = { client_capabilities: { bulk_message_deletion: true } };
+    const channel = await createChannel(server.owner, { principals: JSON.stringify([server.ownerId, member.userId]) });
+    const kept = await createChannel(server.owner, { principals: JSON.stringify([server.ownerId, member.userId]) });
+    ok(await server.owner.patch(`/streams/${channel.id}`, { message_retention_days: 3 }));
+    const old = [
+      await sendMessage(server.owner, { type: 'stream', to: channel.id, topic: 'old', content: 'one' }),
+      await sendMessage(member, { type: 'stream', to: channel.id, topic: 'old', content: 'two' }),
+    ];
+    const otherTopic = await sendMessage(server.owner, { type: 'stream', to: channel.id, topic: 'older', content: 'three' });
+    const elsewhere = await sendMessage(server.owner, { type: 'stream', to: kept.id, topic: 'kept', content: 'kept' });
+    const dm = await sendMessage(server.owner, { type: 'direct', to: [member.userId], content: 'a direct message' });
+    const events = await listen12(member, { event_types: ['delete_message'], ...bulk });
+
+    clock.advance(2 * 86_400_000);
+    const recent = await sendMessage(server.owner, { type: 'stream', to: channel.id, topic: 'old', content: 'recent' });
+    clock.advance(2 * 86_400_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    const seen = await events();
+    assert.deepEqual(
+      seen.filter((e) => e.stream_id === channel.id && e.topic !== 'channel events'),
+      [
+        { type: 'delete_message', message_ids: old, message_type: 'stream', stream_id: channel.id, topic: 'old' },
+        { type: 'delete_message', message_ids: [otherTopic], message_type: 'stream', stream_id: channel.id, topic: 'older' },
+      ],
+    );
+    const exists = async (id: number) => (await member.get(`/messages/${id}`)).status === 200;
+    assert.deepEqual(await Promise.all([...old, otherTopic].map(exists)), [false, false, false]);
+    assert.deepEqual(await Promise.all([recent, elsewhere, dm].map(exists)), [true, true, true], 'younger, or not under the policy');
+
+    // The organization's policy covers direct messages and the channels that inherit it.
+    ok(await server.owner.patch('/realm', { message_retention_days: 1 }));
+    clock.advance(86_400_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = await events();
+    assert.ok(later.some((e) => e.message_type === 'private' && e.message_ids.includes(dm)));
+    assert.ok(later.some((e) => e.stream_id === kept.id && e.message_ids.includes(elsewhere)));
+    ok(await server.owner.patch('/realm', { message_retention_days: 'unlimited' }));
+
+    await server.restart();
+    const after = again(member);
+    for (const id of [...old, otherTopic, elsewhere, dm]) assert.equal((await after.get(`/messages/${id}`)).status, 400);
+  });
+});

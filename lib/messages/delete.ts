@@ -40,15 +40,15 @@ function checkCanDelete(stoa: Stoa, user: UserRow, row: MessageRow): void {
  * everyone, telling everyone who had them or could read them: clients that declared
  * bulk_message_deletion in one event, older ones in one event per message. The deleter hears
  * too if they were not among them, but only of the messages they could read, and not at all
- * if none (level 457). Uploads no message links any more go with them. Call inside `write`
+ * if none (level 457); the retention policy (`actor` null) tells only them. Uploads no message links any more go with them. Call inside `write`
  * or on its own.
  */
-export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly MessageRow[]): void {
+export function deleteMessages(stoa: Stoa, actor: UserRow | null, rows: readonly MessageRow[]): void {
   if (rows.length === 0) return;
   write(stoa, () => {
     const audience = messagesAudience(stoa, rows);
     const sortedIds = (some: readonly MessageRow[]) => some.map((row) => row.id).sort((a, b) => a - b);
-    const actorIds = audience.has(actor.id) ? [] : sortedIds(rows.filter((row) => canAccessMessage(stoa, actor, row)));
+    const actorIds = !actor || audience.has(actor.id) ? [] : sortedIds(rows.filter((row) => canAccessMessage(stoa, actor, row)));
     const [first] = rows;
     const channel = first.stream_id === null ? undefined : stoa.channels.byId(first.stream_id)!;
     // An upload linked by several of them is released once, after all are gone.
@@ -73,7 +73,7 @@ export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly Messag
       }
     };
     announce(sortedIds(rows), audience);
-    announce(actorIds, [actor.id]);
+    if (actor) announce(actorIds, [actor.id]);
   });
 }
 
