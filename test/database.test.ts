@@ -61,6 +61,10 @@ describe('the database', () => {
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
       ALTER TABLE streams DROP COLUMN can_create_topic_group_id;
       ALTER TABLE realm DROP COLUMN uuid;
+      ALTER TABLE realm_linkifiers DROP COLUMN example_input;
+      ALTER TABLE realm_linkifiers DROP COLUMN reverse_template;
+      ALTER TABLE realm_linkifiers DROP COLUMN alternative_url_templates;
+      DROP INDEX messages_by_date_sent;
       PRAGMA user_version = 1;
     `);
     old.close();
