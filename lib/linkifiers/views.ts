@@ -39,7 +39,7 @@ function linkifierNotFound() {
   return badRequest('Linkifier not found.');
 }
 
-/** An optional text field as sent: trimmed, and an empty one clears it (levels 471). */
+/** An optional text field as sent: trimmed, and an empty one clears it (level 471). */
 function optionalText(value: string | undefined, current: string | null): string | null {
   if (value === undefined) return current;
   const trimmed = value.trim();
