@@ -299,6 +299,8 @@ CREATE TABLE messages (
 CREATE INDEX messages_by_recipient ON messages (recipient_id, id);
 CREATE INDEX messages_by_recipient_topic ON messages (recipient_id, topic_key, id);
 CREATE INDEX messages_by_sender ON messages (sender_id, id);
+-- For GET /messages' date anchors: the first message sent at or after a time.
+CREATE INDEX messages_by_date_sent ON messages (date_sent, id);
 
 -- The highest message ID ever deleted. SQLite would give the next message the highest ID in
 -- use plus one, so deleting the newest message would hand its ID out again; clients rely on
@@ -465,7 +467,13 @@ CREATE TABLE realm_linkifiers (
   id                INTEGER PRIMARY KEY,
   pattern           TEXT    NOT NULL UNIQUE,
   url_template      TEXT    NOT NULL,
-  position          INTEGER NOT NULL
+  position          INTEGER NOT NULL,
+  -- For reverse linkification (a pasted URL back to the pattern's text): a text the pattern
+  -- matches, the template that writes such a text from the pattern's groups, and further URL
+  -- templates (a JSON array of strings) that only reverse linkification reads.
+  example_input     TEXT,
+  reverse_template  TEXT,
+  alternative_url_templates TEXT NOT NULL DEFAULT '[]'
 ) STRICT;
 
 -- Mobile push tokens a user's devices registered (POST /users/me/apns_device_token and

@@ -441,6 +441,16 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ALTER TABLE client_devices ADD COLUMN pending_bouncer_public_key TEXT;
       ALTER TABLE client_devices ADD COLUMN pending_encrypted_push_registration TEXT;
     `),
+  // 28 -> 29: linkifiers' reverse-linkification fields (Zulip 12, levels 471 and 478). Existing
+  // linkifiers have none: no example, no reverse template, no alternative URL templates.
+  (db) =>
+    db.exec(`
+      ALTER TABLE realm_linkifiers ADD COLUMN example_input TEXT;
+      ALTER TABLE realm_linkifiers ADD COLUMN reverse_template TEXT;
+      ALTER TABLE realm_linkifiers ADD COLUMN alternative_url_templates TEXT NOT NULL DEFAULT '[]';
+    `),
+  // 29 -> 30: messages by the time they were sent, for GET /messages' date anchors (level 445).
+  (db) => db.exec('CREATE INDEX messages_by_date_sent ON messages (date_sent, id);'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -18,6 +18,7 @@ import { emojiPathIds } from './realm-emoji/present';
 import { resumePushRegistrations } from './push/actions';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
+import { startRetention, stopRetention } from './messages/retention';
 import { stopFullMemberPromotion, updateFullMembers } from './groups/full-members';
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
@@ -210,6 +211,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   resumePushRegistrations(stoa);
   // Members whose waiting period ended while the server was stopped become full members now.
   updateFullMembers(stoa);
+  // Messages older than the retention policy keeps go now, and then once a day.
+  startRetention(stoa);
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // What a burst of work grew (V8's heap, SQLite's cache, caches) is given back once it is over.
@@ -246,6 +249,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           ]);
           void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             stopDelivery(stoa);
+            stopRetention(stoa);
             stopFullMemberPromotion(stoa);
             commitShared(stoa);
             await stopCheckpointer();

@@ -65,7 +65,7 @@ describe('the database', () => {
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
       ALTER TABLE streams DROP COLUMN can_create_topic_group_id;
       ALTER TABLE realm DROP COLUMN uuid;
-      -- Version 1 had level 420's push registrations by push account, which version 25 dropped.
+      -- Version 1 had level 420's push registrations by push account, which version 28 dropped.
       CREATE TABLE push_devices (
         id                           INTEGER PRIMARY KEY,
         user_id                      INTEGER NOT NULL REFERENCES users (id),
@@ -78,6 +78,10 @@ describe('the database', () => {
         error_code                   TEXT,
         UNIQUE (user_id, push_account_id)
       ) STRICT;
+      ALTER TABLE realm_linkifiers DROP COLUMN example_input;
+      ALTER TABLE realm_linkifiers DROP COLUMN reverse_template;
+      ALTER TABLE realm_linkifiers DROP COLUMN alternative_url_templates;
+      DROP INDEX messages_by_date_sent;
       PRAGMA user_version = 1;
     `);
     old.close();

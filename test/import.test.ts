@@ -562,7 +562,7 @@ describe('stoa import of an export made by Zulip', () => {
     const avatar = await bob.download(me.avatar_url);
     assert.equal(avatar.status, 200);
     const attachments = ok(await bob.get('/attachments'), 'attachments').attachments as Row[];
-    assert.deepEqual(attachments.map((a) => [a.id, a.path_id, a.messages.map((m: Row) => m.id)]), [[ids.attachment, UPLOAD_PATH, [1005]]]);
+    assert.deepEqual(attachments.map((a) => [a.id, a.path_id, a.message_ids]), [[ids.attachment, UPLOAD_PATH, [1005]]]);
   });
 
   test('new messages and channels continue above the imported IDs', async () => {

@@ -11,6 +11,8 @@ after(() => server.close());
 
 const MODERN = { client_capabilities: { linkifier_url_template: true } };
 const ISSUES = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip/issues/{id}' };
+/** What a linkifier without reverse linkification says of it (levels 471 and 478). */
+const NO_REVERSE = { example_input: null, reverse_template: null, alternative_url_templates: [] };
 
 async function linkifierIds(): Promise<number[]> {
   return (await server.owner.get('/realm/linkifiers')).body.linkifiers.map((l: { id: number }) => l.id);
@@ -28,8 +30,8 @@ describe('linkifiers', () => {
     const second = (await server.owner.post('/realm/filters', { pattern: 'PR (?P<id>[0-9]+)', url_template: 'https://example.com/pr/{id}' })).body.id;
     const listing = (await member.get('/realm/linkifiers')).body.linkifiers;
     assert.deepEqual(listing, [
-      { id: first, ...ISSUES },
-      { id: second, pattern: 'PR (?P<id>[0-9]+)', url_template: 'https://example.com/pr/{id}' },
+      { id: first, ...ISSUES, ...NO_REVERSE },
+      { id: second, pattern: 'PR (?P<id>[0-9]+)', url_template: 'https://example.com/pr/{id}', ...NO_REVERSE },
     ]);
     assert.deepEqual(server.stoa.linkifiers.realmLinkifiers(), listing, 'the renderer reads the same list');
     const seen = await modern();

@@ -551,10 +551,10 @@ describe('Rendering against the live realm', () => {
         `!<a href="${notes}">notes</a></p>`,
     );
     // All three are the message's attachments, so whoever reads it may fetch them.
-    const attachments = (await server.owner.get('/attachments')).body.attachments as Array<{ path_id: string; messages: Array<{ id: number }> }>;
+    const attachments = (await server.owner.get('/attachments')).body.attachments as Array<{ path_id: string; message_ids: number[] }>;
     for (const url of [image, sound, notes]) {
       const attachment = attachments.find((a) => url.endsWith(a.path_id));
-      assert.deepEqual(attachment?.messages.map((m) => m.id), [sent.body.id], url);
+      assert.deepEqual(attachment?.message_ids, [sent.body.id], url);
     }
   });
 

@@ -211,7 +211,7 @@ describe('invisible mode (presence_enabled off)', () => {
     assert.deepEqual(await events(), [], 'reports while invisible are not recorded');
     assert.deepEqual(await modernPresenceOf(server.owner, user.userId), { active_timestamp: joinedSeconds, idle_timestamp: offlineSince });
     const single = await server.owner.get(`/users/${user.userId}/presence`);
-    assert.equal(single.body.presence.aggregated.status, 'offline');
+    assert.deepEqual(single.body.presence, { active_timestamp: joinedSeconds, idle_timestamp: offlineSince });
 
     await user.patch('/settings', { presence_enabled: true });
     const [visible] = await events();
@@ -220,21 +220,19 @@ describe('invisible mode (presence_enabled off)', () => {
 });
 
 describe('GET /users/{user_id_or_email}/presence', () => {
-  test('answers one user by ID or email, legacy or slim, and says offline after 200 s', async () => {
+  test('answers one user by ID or email in the modern format (level 487)', async () => {
     const user = await server.createUser();
     await user.post('/users/me/presence', { status: 'active' });
     const at = nowSeconds();
     const email = await emailOf(user);
-    const expected = { aggregated: { status: 'active', timestamp: at }, website: { status: 'active', timestamp: at } };
+    const expected = { active_timestamp: at, idle_timestamp: at };
     assert.deepEqual((await server.owner.get(`/users/${user.userId}/presence`)).body.presence, expected);
     assert.deepEqual((await server.owner.get(`/users/${email.toUpperCase()}/presence`)).body.presence, expected);
-    const slim = await server.owner.get(`/users/${user.userId}/presence`, { slim_presence: true });
-    assert.deepEqual(slim.body.presence, { active_timestamp: at, idle_timestamp: at });
 
     clock.advance(201 * SECOND);
+    await user.post('/users/me/presence', { status: 'idle' });
     const later = (await server.owner.get(`/users/${user.userId}/presence`)).body.presence;
-    assert.deepEqual(later.aggregated, { status: 'offline', timestamp: at });
-    assert.deepEqual(later.website, { status: 'active', timestamp: at });
+    assert.deepEqual(later, { active_timestamp: at, idle_timestamp: nowSeconds() });
   });
 
   test('refuses unknown, deactivated and silent users', async () => {

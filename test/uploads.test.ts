@@ -61,7 +61,7 @@ describe('POST /user_uploads', () => {
     assert.equal(attachment.name, 'my notes (v2).txt');
     assert.equal(attachment.size, 11);
     assert.equal(`/user_uploads/${attachment.path_id}`, url);
-    assert.deepEqual(attachment.messages, []);
+    assert.deepEqual(attachment.message_ids, []);
     assert.ok(listed.body.upload_space_used >= 11);
     const [added] = await events();
     assert.deepEqual([added.type, added.op, added.attachment.id], ['attachment', 'add', attachment.id]);
@@ -81,9 +81,8 @@ describe('POST /user_uploads', () => {
     assert.equal((await reader.download(url)).status, 200);
     assert.equal((await outsider.download(url)).status, 403, 'not in the private channel');
     const [updated] = await events();
-    assert.deepEqual([updated.op, updated.attachment.messages.map((m: { id: number }) => m.id)], ['update', [id]]);
-    const date = (await owner.get(`/messages/${id}`)).body.message.timestamp;
-    assert.deepEqual((await owner.get('/attachments')).body.attachments[0].messages, [{ id, date_sent: date * 1000 }]);
+    assert.deepEqual([updated.op, updated.attachment.message_ids], ['update', [id]]);
+    assert.deepEqual((await owner.get('/attachments')).body.attachments[0].message_ids, [id]);
   });
 
   test('a user cannot share someone else’s file they may not read', async () => {

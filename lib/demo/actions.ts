@@ -104,7 +104,9 @@ export function createDemoOrganization(stoa: Stoa, passwordHash: string | null):
         });
       }
       fillProfiles(stoa, personOf);
-      for (const [pattern, urlTemplate] of DEMO_LINKIFIERS) addLinkifier(stoa, pattern, urlTemplate);
+      for (const [pattern, urlTemplate] of DEMO_LINKIFIERS) {
+        addLinkifier(stoa, { pattern, url_template: urlTemplate, example_input: null, reverse_template: null, alternative_url_templates: [] });
+      }
       const draftTime = Math.floor(start / 1000);
       const drafts = IAGO_DRAFTS.map((draft) => ({ type: '' as const, to: [], topic: draft.topic, content: draft.content, lastEditTime: draftTime }));
       createDrafts(stoa, personOf('iago').id, drafts);

@@ -1,5 +1,6 @@
 import type { Stoa } from '../stoa';
 import type { RealmExportRow } from './queries';
+import { EXPORT_TYPE_NAMES } from './zulip-format';
 
 /** The URL path of an export's tarball, served to administrators only. */
 export const EXPORTS_URL_PATH = '/user_uploads/exports';
@@ -14,7 +15,7 @@ export function presentRealmExport(stoa: Stoa, row: RealmExportRow): Record<stri
     deleted_timestamp: row.date_deleted,
     failed_timestamp: row.date_failed,
     pending: row.date_succeeded === null && row.date_failed === null,
-    export_type: row.export_type,
+    export_type: EXPORT_TYPE_NAMES[row.export_type],
   };
 }
 

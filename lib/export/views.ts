@@ -8,7 +8,8 @@ import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { deleteExport, exportsRoot, requestExport } from './actions';
 import { presentRealmExports } from './present';
-import { ExportType, type ExportTypeValue } from './zulip-format';
+import { REALM_SERVER_FACTS } from '../realm/settings';
+import { EXPORT_TYPE_NAMES, ExportType, type ExportTypeValue } from './zulip-format';
 
 /** Zulip's limit: this many exports an organization may ask for in a week. */
 export const EXPORTS_PER_WEEK = 5;
@@ -26,18 +27,29 @@ export const listExports = endpoint({
   },
 });
 
-export const createExport = endpoint<{ export_type?: number }>({
-  params: { properties: { export_type: { type: 'integer' } } },
+/**
+ * POST /export/realm: the export type by name (level 449). A full export without consent needs
+ * the organization's owner_full_content_access, which a Stoa organization never has.
+ */
+export const createExport = endpoint<{ export_type: string }>({
+  params: { properties: { export_type: { type: 'string', enum: Object.values(EXPORT_TYPE_NAMES), default: 'public' } } },
   view: ({ stoa, user, params }) => {
     requireAdministrator(user);
-    const type = params.export_type ?? ExportType.PUBLIC;
-    if (type !== ExportType.PUBLIC && type !== ExportType.FULL_WITH_CONSENT) throw badRequest('Invalid export type.');
+    const type = exportTypeNamed(params.export_type);
+    if (type === ExportType.FULL_WITHOUT_CONSENT && REALM_SERVER_FACTS.realm_owner_full_content_access !== true) {
+      throw badRequest('Full exports without member consent are not allowed in this organization.');
+    }
     if (stoa.exports.requestedSince(stoa.clock.now() / 1000 - WEEK_SECONDS) >= EXPORTS_PER_WEEK) {
       throw badRequest('Exceeded rate limit.');
     }
-    return { id: requestExport(stoa, user.id, type as ExportTypeValue) };
+    return { id: requestExport(stoa, user.id, type) };
   },
 });
+
+function exportTypeNamed(name: string): ExportTypeValue {
+  const [value] = Object.entries(EXPORT_TYPE_NAMES).find(([, typeName]) => typeName === name)!;
+  return Number(value) as ExportTypeValue;
+}
 
 /** DELETE /export/realm/{export_id}: a finished export's file is removed, with Zulip's refusals otherwise. */
 export const removeExport = endpoint<{ export_id: number }>({

@@ -229,6 +229,13 @@ export function stoaEditHistory(entries: ReadonlyArray<Record<string, unknown>>)
 export const ExportType = { PUBLIC: 1, FULL_WITH_CONSENT: 2, FULL_WITHOUT_CONSENT: 3 } as const;
 export type ExportTypeValue = (typeof ExportType)[keyof typeof ExportType];
 
+/** The API's names of the export types (level 449), by Zulip's RealmExport.type value. */
+export const EXPORT_TYPE_NAMES: Record<ExportTypeValue, string> = {
+  [ExportType.PUBLIC]: 'public',
+  [ExportType.FULL_WITH_CONSENT]: 'full_with_consent',
+  [ExportType.FULL_WITHOUT_CONSENT]: 'full_without_consent',
+};
+
 /**
  * Zulip's cross-realm system bots are found on the importing server by these emails, whatever
  * address the exporting server gave them.

@@ -1,6 +1,7 @@
 import type { EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import type { Stoa } from '../stoa';
+import type { LinkifierFields } from './queries';
 
 /**
  * Everyone gets the whole new list. Clients without the linkifier_url_template capability
@@ -12,17 +13,17 @@ function announce(stoa: Stoa): void {
   sendEvent(stoa, forQueue, stoa.users.activeIds());
 }
 
-export function addLinkifier(stoa: Stoa, pattern: string, urlTemplate: string): number {
+export function addLinkifier(stoa: Stoa, fields: LinkifierFields): number {
   return write(stoa, () => {
-    const id = stoa.linkifiers.insert(pattern, urlTemplate);
+    const id = stoa.linkifiers.insert(fields);
     announce(stoa);
     return id;
   });
 }
 
-export function updateLinkifier(stoa: Stoa, id: number, pattern: string, urlTemplate: string): void {
+export function updateLinkifier(stoa: Stoa, id: number, fields: LinkifierFields): void {
   write(stoa, () => {
-    stoa.linkifiers.update(id, pattern, urlTemplate);
+    stoa.linkifiers.update(id, fields);
     announce(stoa);
   });
 }

@@ -43,3 +43,16 @@ export function compilePattern(pattern: string): CompiledPattern {
     return { error: `Bad regular expression: ${input ? `${words}: ${input}` : words}` };
   }
 }
+
+/**
+ * The named groups' values when the pattern matches the whole of `text` (a linkifier's example
+ * input), or undefined when it does not. A group that took no part in the match is empty.
+ */
+export function exampleGroups(pattern: string, text: string): Record<string, string> | undefined {
+  const { RE2JS } = (re2js ??= require('re2js') as typeof import('re2js'));
+  const regex = RE2JS.compile(pattern);
+  const matcher = regex.matcher(text);
+  if (!matcher.matches()) return undefined;
+  const names = Object.keys(regex.namedGroups());
+  return Object.fromEntries(names.map((name) => [name, matcher.group(name) ?? '']));
+}

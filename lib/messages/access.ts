@@ -43,6 +43,12 @@ export function accessMessage(stoa: Stoa, user: UserRow, messageId: number, { mo
   throw invalidMessage();
 }
 
+/** Whether the user may read the message (as accessMessage, without the errors). */
+export function canAccessMessage(stoa: Stoa, user: UserRow, row: MessageRow): boolean {
+  if (stoa.messages.flagsOf(user.id, row.id) !== undefined) return true;
+  return row.stream_id !== null && canReadChannelHistory(stoa, user, stoa.channels.byId(row.stream_id)!);
+}
+
 /**
  * Who hears of a change to a message: everyone with it in their history and, where the
  * channel shares its history, every subscriber, who may have fetched it from there.

@@ -10,7 +10,7 @@ import type { Stoa } from '../stoa';
 import { setTopicVisibility } from '../user-topics/actions';
 import { VisibilityPolicy } from '../user-topics/queries';
 import { Role, type UserRow } from '../users/queries';
-import { accessMessage, canReadChannelHistory, messagesAudience } from './access';
+import { accessMessage, canAccessMessage, canReadChannelHistory, messagesAudience } from './access';
 import type { MessageRow } from './queries';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME } from './topics';
 
@@ -38,14 +38,17 @@ function checkCanDelete(stoa: Stoa, user: UserRow, row: MessageRow): void {
 /**
  * Deletes messages of one conversation (a channel topic, or a direct conversation) for
  * everyone, telling everyone who had them or could read them: clients that declared
- * bulk_message_deletion in one event, older ones in one event per message. Uploads no
- * message links any more go with them. Call inside `write` or on its own.
+ * bulk_message_deletion in one event, older ones in one event per message. The deleter hears
+ * too if they were not among them, but only of the messages they could read, and not at all
+ * if none (level 457); the retention policy (`actor` null) tells only them. Uploads no message links any more go with them. Call inside `write`
+ * or on its own.
  */
-export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly MessageRow[]): void {
+export function deleteMessages(stoa: Stoa, actor: UserRow | null, rows: readonly MessageRow[]): void {
   if (rows.length === 0) return;
   write(stoa, () => {
     const audience = messagesAudience(stoa, rows);
-    audience.add(actor.id);
+    const sortedIds = (some: readonly MessageRow[]) => some.map((row) => row.id).sort((a, b) => a - b);
+    const actorIds = !actor || audience.has(actor.id) ? [] : sortedIds(rows.filter((row) => canAccessMessage(stoa, actor, row)));
     const [first] = rows;
     const channel = first.stream_id === null ? undefined : stoa.channels.byId(first.stream_id)!;
     // An upload linked by several of them is released once, after all are gone.
@@ -61,11 +64,16 @@ export function deleteMessages(stoa: Stoa, actor: UserRow, rows: readonly Messag
       const topic = topicFor(queue);
       return { type: 'delete_message', ...ids, ...place, ...(topic === undefined ? {} : { topic }) };
     };
-    const ids = rows.map((row) => row.id).sort((a, b) => a - b);
-    sendEvent(stoa, perShape(shapeOf, (queue) => (queue.settings.capabilities.bulk_message_deletion ? deletion(queue, { message_ids: ids }) : null)), audience);
-    for (const id of ids) {
-      sendEvent(stoa, perShape(shapeOf, (queue) => (queue.settings.capabilities.bulk_message_deletion ? null : deletion(queue, { message_id: id }))), audience);
-    }
+    const announce = (ids: readonly number[], userIds: Iterable<number>) => {
+      if (ids.length === 0) return;
+      const bulk = (queue: EventQueue) => queue.settings.capabilities.bulk_message_deletion;
+      sendEvent(stoa, perShape(shapeOf, (queue) => (bulk(queue) ? deletion(queue, { message_ids: [...ids] }) : null)), userIds);
+      for (const id of ids) {
+        sendEvent(stoa, perShape(shapeOf, (queue) => (bulk(queue) ? null : deletion(queue, { message_id: id }))), userIds);
+      }
+    };
+    announce(sortedIds(rows), audience);
+    if (actor) announce(actorIds, [actor.id]);
   });
 }
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { claimAttachments } from '../uploads/actions';
+import { presentAttachment } from '../uploads/present';
+import type { AttachmentRow } from '../uploads/queries';
 import { hasContentAccess, holdsChannelSetting, accessChannelById } from '../channels/access';
 import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
@@ -225,8 +227,9 @@ function announceMove(
 }
 
 /** Applies an edit or move and tells everyone concerned; the checks are done. */
-export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
-  write(stoa, () => {
+export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): AttachmentRow[] {
+  return write(stoa, () => {
+    let detached: AttachmentRow[] = [];
     const timestamp = now(stoa);
     const origin = row.stream_id === null ? undefined : stoa.channels.byId(row.stream_id)!;
     const target = edit.target ?? origin;
@@ -280,7 +283,7 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
         last_edit_time: timestamp,
         edit_history: JSON.stringify([entry, ...editHistoryOf(row)]),
       });
-      claimAttachments(stoa, sender, row.id, rendered.uploadPathIds);
+      detached = claimAttachments(stoa, sender, row.id, rendered.uploadPathIds);
       Object.assign(event, {
         orig_content: row.content,
         orig_rendered_content: row.rendered_content,
@@ -350,6 +353,7 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
       const to = { channel: target, topic: newTopic };
       announceMove(stoa, actor, from, to, moved, edit, resolution, hadMessagesThere, wholeTopic);
     }
+    return detached;
   });
 }
 
@@ -475,8 +479,8 @@ export const updateMessageView = endpoint<EditParams>({
       moved = messagesToMove(stoa, user, row, edit);
       checkMovePermissions(stoa, user, row, edit, moved);
     }
-    editMessage(stoa, user, row, edit, moved);
-    return { detached_uploads: [] };
+    const detached = editMessage(stoa, user, row, edit, moved);
+    return { detached_uploads: detached.map((attachment) => presentAttachment(stoa, attachment)) };
   },
 });
 

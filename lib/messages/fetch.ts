@@ -1,5 +1,5 @@
 import { spectatorChannels } from '../channels/access';
-import { badRequest } from '../http/errors';
+import { badRequest, missingArgument } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -19,24 +19,82 @@ export const RANGE_PARAMS: Record<string, ParamSchema> = {
 /** Anchors beyond every message: `newest` fetches end here. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
-/** An anchor as clients send it: a message ID (number or digits) or one of three words. */
-function parseAnchor(anchor: string | number): number | 'newest' | 'oldest' | 'first_unread' {
+type AnchorWord = 'newest' | 'oldest' | 'first_unread' | 'date';
+
+/** An anchor as clients send it: a message ID (number or digits) or one of four words. */
+function parseAnchor(anchor: string | number): number | AnchorWord {
   if (typeof anchor === 'number') {
     if (!Number.isInteger(anchor)) throw badRequest('Invalid anchor');
     return Math.max(0, Math.min(anchor, LARGER_THAN_MAX_MESSAGE_ID));
   }
-  if (anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread') return anchor;
+  if (anchor === 'newest' || anchor === 'oldest' || anchor === 'first_unread' || anchor === 'date') return anchor;
   if (/^-?\d+$/.test(anchor)) return Math.max(0, Math.min(Number(anchor), LARGER_THAN_MAX_MESSAGE_ID));
   throw badRequest('Invalid anchor');
 }
 
+/**
+ * What `anchor=date` needs (GET /messages only, level 445): the `anchor_date` sent, if any.
+ * Endpoints that pass no such thing do not take date anchors.
+ */
+export interface DateAnchorParams {
+  anchorDate: string | undefined;
+}
+
 /** The message ID an anchor stands for in this narrow. */
-export function resolveAnchor(stoa: Stoa, narrow: CompiledNarrow, requested: string | number): number {
+export function resolveAnchor(stoa: Stoa, narrow: CompiledNarrow, requested: string | number, dates?: DateAnchorParams): number {
   const parsed = parseAnchor(requested);
   if (parsed === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
   if (parsed === 'oldest') return 0;
   if (parsed === 'first_unread') return firstUnreadId(stoa, narrow) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  if (parsed === 'date') {
+    if (!dates) throw badRequest('Invalid anchor');
+    if (dates.anchorDate === undefined) throw missingArgument('anchor_date');
+    const seconds = parseAnchorDate(dates.anchorDate);
+    if (seconds === undefined) throw badRequest('Invalid anchor_date');
+    return firstSentSince(stoa, narrow, seconds) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  }
   return parsed;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * An ISO 8601 date or date and time as UNIX seconds: a date alone is midnight, and a time
+ * without a zone is UTC. Undefined for anything else, or a day or time that does not exist.
+ */
+export function parseAnchorDate(text: string): number | undefined {
+  const match = ISO_DATE.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone = 'Z'] = match;
+  const parts = [year, month, day, hour, minute, second].map(Number);
+  const ms = Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]);
+  const back = new Date(ms);
+  const exists =
+    back.getUTCFullYear() === parts[0] && back.getUTCMonth() === parts[1] - 1 && back.getUTCDate() === parts[2] &&
+    back.getUTCHours() === parts[3] && back.getUTCMinutes() === parts[4] && back.getUTCSeconds() === parts[5];
+  if (!exists) return undefined;
+  let offsetMinutes = 0;
+  if (zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const [hours, minutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || '0')];
+    if (hours > 23 || minutes > 59) return undefined;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  }
+  return ms / 1000 + Number(`0.${fraction || '0'}`) - offsetMinutes * 60;
+}
+
+/**
+ * The first message of the narrow sent at or after a time. Message IDs grow with the time of
+ * sending, so this is the first message of the narrow from the organization's first message
+ * sent then: one step on the index of send times, one on the narrow's ID order.
+ */
+function firstSentSince(stoa: Stoa, narrow: CompiledNarrow, seconds: number): number | undefined {
+  const since = stoa.messages.firstSentSince(seconds);
+  if (since === undefined) return undefined;
+  const { from, idColumn, flags, conditions } = source(narrow);
+  const sql = `SELECT ${idColumn} AS id FROM ${from} ${whereClause(narrow, flags, [...conditions, `${idColumn} >= @since`], !narrow.includeHistory)}
+    ORDER BY ${idColumn} LIMIT 1`;
+  return (stoa.messages.prepared(sql).get({ ...narrow.params, since }) as { id: number } | undefined)?.id;
 }
 
 export type FetchedRow = MessageRow & { user_flags: number };

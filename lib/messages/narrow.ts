@@ -219,6 +219,19 @@ function compileTerms(stoa: Stoa, viewer: UserRow | null, terms: readonly Narrow
         condition = `m.recipient_id = ${bind(recipientId ?? NO_RECIPIENT)}`;
         break;
       }
+      case 'mentions': {
+        // Level 446: a direct, visible mention of the user, by user ID only. The user was
+        // mentioned (their row has the flag) by their own mention markup, not a silent one, nor
+        // a group or wildcard mention that reached them.
+        member();
+        const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand) ? Number(operand) : NaN;
+        const mentioned = Number.isSafeInteger(id) ? stoa.users.byId(id) : undefined;
+        if (!mentioned) throw badNarrow(`unknown user ${String(operand)}`);
+        condition = `(EXISTS (SELECT 1 FROM user_messages mu WHERE mu.user_id = ${bind(mentioned.id)} AND mu.message_id = m.id
+            AND (mu.flags & ${Flag.mentioned}) <> 0)
+          AND instr(m.rendered_content, ${bind(`<span class="user-mention" data-user-id="${mentioned.id}">`)}) > 0)`;
+        break;
+      }
       case 'dm-including':
       case 'group-pm-with': {
         const other = userOperand(stoa, operand);

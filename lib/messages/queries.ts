@@ -215,6 +215,9 @@ export function prepareMessageQueries(db: Statements) {
   );
   const deleteMessage = db.prepare<[number]>('DELETE FROM messages WHERE id = ?');
   const deleteFromSearch = db.prepare<[number]>('DELETE FROM messages_fts WHERE rowid = ?');
+  const firstSentSince = db.prepare<[number], { id: number }>(
+    'SELECT id FROM messages WHERE date_sent >= ? ORDER BY date_sent, id LIMIT 1',
+  );
   const firstInTopic = db.prepare<[number, string], { id: number | null }>(
     'SELECT min(id) AS id FROM messages WHERE recipient_id = ? AND topic_key = ?',
   );
@@ -326,6 +329,8 @@ export function prepareMessageQueries(db: Statements) {
       deleteFromSearch.run(id);
       deleteMessage.run(id);
     },
+    /** The organization's first message sent at or after a time (UNIX seconds). */
+    firstSentSince: (seconds: number) => firstSentSince.get(seconds)?.id,
     firstInTopic: (recipientId: number, topic: string) => firstInTopic.get(recipientId, topicKey(topic))?.id ?? undefined,
     latestInTopic: (recipientId: number, topic: string) => latestInTopic.get(recipientId, topicKey(topic))?.id ?? undefined,
     /** Whether any message of the channel is in a topic other than the empty one. */

@@ -117,6 +117,7 @@ interface GetMessagesParams {
   message_ids?: number[];
   allow_empty_topic_name: boolean;
   use_first_unread_anchor?: boolean;
+  anchor_date?: string;
 }
 
 export const getMessages = spectatorEndpoint<GetMessagesParams>({
@@ -129,6 +130,7 @@ export const getMessages = spectatorEndpoint<GetMessagesParams>({
       message_ids: { type: 'array', items: { type: 'integer' } },
       allow_empty_topic_name: { type: 'boolean', default: false },
       use_first_unread_anchor: { type: 'boolean' },
+      anchor_date: { type: 'string' },
     },
   },
   view: ({ stoa, user, params, req }) => {
@@ -170,7 +172,7 @@ export const getMessages = spectatorEndpoint<GetMessagesParams>({
     }
     const requested = params.use_first_unread_anchor ? 'first_unread' : params.anchor;
     if (requested === undefined) throw badRequest("Missing 'anchor' argument.");
-    const anchor = resolveAnchor(stoa, narrow, requested);
+    const anchor = resolveAnchor(stoa, narrow, requested, { anchorDate: params.anchor_date });
     const range = fetchRange(stoa, narrow, anchor, params.include_anchor, params.num_before, params.num_after);
     return {
       anchor,

@@ -9,7 +9,7 @@ import type { PresenceRow } from './queries';
 
 const PING_INTERVAL_MS = (REALM_SERVER_FACTS.server_presence_ping_interval_seconds as number) * 1000;
 /** After this long without a report, clients show a user as offline. */
-export const OFFLINE_THRESHOLD_MS = (REALM_SERVER_FACTS.server_presence_offline_threshold_seconds as number) * 1000;
+const OFFLINE_THRESHOLD_MS = (REALM_SERVER_FACTS.server_presence_offline_threshold_seconds as number) * 1000;
 /**
  * Reports closer together than this change nothing stored: several open clients each ping
  * every minute, and storing each ping would only churn update IDs.

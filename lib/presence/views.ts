@@ -3,8 +3,8 @@ import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { userSettings } from '../users/settings-store';
 import type { UserRow } from '../users/queries';
-import { OFFLINE_THRESHOLD_MS, reportPresence } from './actions';
-import { legacyPresence, modernPresence, presenceData } from './present';
+import { reportPresence } from './actions';
+import { modernPresence, presenceData } from './present';
 
 /** Zulip refuses presence and status updates from bots on these endpoints. */
 export function requireHuman(user: UserRow): void {
@@ -71,24 +71,17 @@ function activeUserByIdOrEmail(stoa: Stoa, idOrEmail: string): UserRow {
   return user;
 }
 
-export const getUserPresence = endpoint<{ user_id_or_email: string; slim_presence: boolean }>({
-  params: {
-    properties: { user_id_or_email: { type: 'string' }, slim_presence: { type: 'boolean', default: false } },
-    required: ['user_id_or_email'],
-  },
+/**
+ * GET /users/{user_id_or_email}/presence: one user's presence in the modern format (level 487),
+ * the two timestamps every other presence answer gives.
+ */
+export const getUserPresence = endpoint<{ user_id_or_email: string }>({
+  params: { properties: { user_id_or_email: { type: 'string' } }, required: ['user_id_or_email'] },
   view: ({ stoa, params }) => {
     const target = activeUserByIdOrEmail(stoa, params.user_id_or_email);
     if (target.bot_type !== null) throw badRequest('Presence is not supported for bot users.');
     const row = stoa.presence.viewOf(target.id);
     if (!row) throw badRequest(`No presence data for ${params.user_id_or_email}`);
-    if (params.slim_presence) return { presence: modernPresence(row) };
-    // This endpoint alone says "offline" itself, for pages that embed one user's presence.
-    const { aggregated, website } = legacyPresence(row);
-    const offline = stoa.clock.now() / 1000 - aggregated.timestamp > OFFLINE_THRESHOLD_MS / 1000;
-    const presence = {
-      aggregated: { status: offline ? 'offline' : aggregated.status, timestamp: aggregated.timestamp },
-      website: { status: website.status, timestamp: website.timestamp },
-    };
-    return { presence };
+    return { presence: modernPresence(row) };
   },
 });

@@ -1,6 +1,5 @@
 import { isSpectatorReadable } from '../channels/access';
-import { ApiError } from '../http/errors';
-import { accessMessage } from '../messages/access';
+import { canAccessMessage } from '../messages/access';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import type { AttachmentRow } from './queries';
@@ -11,17 +10,10 @@ import type { AttachmentRow } from './queries';
  */
 export function canDownload(stoa: Stoa, user: UserRow, attachment: AttachmentRow): boolean {
   if (attachment.owner_id === user.id) return true;
-  return stoa.attachments.messagesOf(attachment.id).some((message) => canRead(stoa, user, message.id));
-}
-
-function canRead(stoa: Stoa, user: UserRow, messageId: number): boolean {
-  try {
-    accessMessage(stoa, user, messageId);
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError) return false;
-    throw err;
-  }
+  return stoa.attachments.messageIdsOf(attachment.id).some((messageId) => {
+    const row = stoa.messages.byId(messageId);
+    return row !== undefined && canAccessMessage(stoa, user, row);
+  });
 }
 
 /**
@@ -30,8 +22,8 @@ function canRead(stoa: Stoa, user: UserRow, messageId: number): boolean {
  * than a thousand times today. Each permitted download counts.
  */
 export function spectatorCanDownload(stoa: Stoa, attachment: AttachmentRow): boolean {
-  const inPublicView = stoa.attachments.messagesOf(attachment.id).some((message) => {
-    const row = stoa.messages.byId(message.id);
+  const inPublicView = stoa.attachments.messageIdsOf(attachment.id).some((messageId) => {
+    const row = stoa.messages.byId(messageId);
     const channel = row?.stream_id == null ? undefined : stoa.channels.byId(row.stream_id);
     return channel !== undefined && isSpectatorReadable(channel);
   });

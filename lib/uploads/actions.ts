@@ -46,10 +46,12 @@ export function removeAttachment(stoa: Stoa, row: AttachmentRow): void {
  * Makes a message's links to uploads count: the uploads it links become readable by whoever
  * reads the message. A sender may share only uploads they may download themselves, as on
  * Zulip; links to others are left as plain links. Uploads the message no longer links (after
- * an edit) are let go, and removed once no message links them.
+ * an edit) are let go, and removed once no message links them, except the sender's own: as on
+ * Zulip those stay (the edit history still shows them) and are returned, for the edit's
+ * `detached_uploads`, so that the client can ask whether to delete them.
  */
-export function claimAttachments(stoa: Stoa, sender: UserRow, messageId: number, pathIds: ReadonlySet<string>): void {
-  write(stoa, () => {
+export function claimAttachments(stoa: Stoa, sender: UserRow, messageId: number, pathIds: ReadonlySet<string>): AttachmentRow[] {
+  return write(stoa, () => {
     const before = stoa.attachments.ofMessage(messageId);
     const kept = new Set<number>();
     for (const pathId of pathIds) {
@@ -60,11 +62,18 @@ export function claimAttachments(stoa: Stoa, sender: UserRow, messageId: number,
       stoa.attachments.link(row.id, messageId);
       announce(stoa, row.owner_id, 'update', presentAttachment(stoa, row));
     }
+    const detached: AttachmentRow[] = [];
     for (const row of before) {
       if (kept.has(row.id)) continue;
       stoa.attachments.unlink(row.id, messageId);
-      releaseIfUnlinked(stoa, row);
+      if (row.owner_id === sender.id && stoa.attachments.messageIdsOf(row.id).length === 0) {
+        detached.push(row);
+        announce(stoa, row.owner_id, 'update', presentAttachment(stoa, row));
+      } else {
+        releaseIfUnlinked(stoa, row);
+      }
     }
+    return detached;
   });
 }
 
@@ -79,7 +88,7 @@ export function releaseAttachments(stoa: Stoa, rows: readonly AttachmentRow[]): 
 }
 
 function releaseIfUnlinked(stoa: Stoa, row: AttachmentRow): void {
-  if (stoa.attachments.messagesOf(row.id).length > 0) {
+  if (stoa.attachments.messageIdsOf(row.id).length > 0) {
     announce(stoa, row.owner_id, 'update', presentAttachment(stoa, row));
     return;
   }

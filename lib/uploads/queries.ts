@@ -27,9 +27,8 @@ export function prepareAttachmentQueries(db: Statements) {
   const spaceUsed = db.prepare<[], { used: number }>('SELECT coalesce(sum(size), 0) AS used FROM attachments');
   const link = db.prepare<[number, number]>('INSERT OR IGNORE INTO attachment_messages (attachment_id, message_id) VALUES (?, ?)');
   const unlink = db.prepare<[number, number]>('DELETE FROM attachment_messages WHERE attachment_id = ? AND message_id = ?');
-  const messagesOf = db.prepare<[number], { id: number; date_sent: number }>(
-    `SELECT m.id, m.date_sent FROM attachment_messages am JOIN messages m ON m.id = am.message_id
-     WHERE am.attachment_id = ? ORDER BY m.id`,
+  const messageIdsOf = db.prepare<[number], { message_id: number }>(
+    'SELECT message_id FROM attachment_messages WHERE attachment_id = ? ORDER BY message_id',
   );
   const ofMessage = db.prepare<[number], AttachmentRow>(
     `SELECT a.* FROM attachment_messages am JOIN attachments a ON a.id = am.attachment_id WHERE am.message_id = ? ORDER BY a.id`,
@@ -45,8 +44,8 @@ export function prepareAttachmentQueries(db: Statements) {
     spaceUsed: () => spaceUsed.get()!.used,
     link: (attachmentId: number, messageId: number) => void link.run(attachmentId, messageId),
     unlink: (attachmentId: number, messageId: number) => void unlink.run(attachmentId, messageId),
-    /** The messages linking an upload, oldest first. */
-    messagesOf: (attachmentId: number) => messagesOf.all(attachmentId),
+    /** The IDs of the messages linking an upload, oldest first. */
+    messageIdsOf: (attachmentId: number) => messageIdsOf.all(attachmentId).map((row) => row.message_id),
     ofMessage: (messageId: number) => ofMessage.all(messageId),
     allPaths: () => new Set(allPaths.all().map((row) => row.path_id)),
   };

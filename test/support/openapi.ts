@@ -359,6 +359,30 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { operation: 'DELETE /bot_storage', success: 'SimpleSuccess', since: 'undocumented' },
   // Deactivating the organization (Zulip's URL table; no operation in the OpenAPI files).
   { operation: 'POST /realm/deactivate', success: 'SimpleSuccess', since: 'undocumented' },
+  // Register's linkifiers are the same objects as GET /realm/linkifiers and the events give, with
+  // the reverse-linkification fields of levels 471 and 478; zulip-12.yaml describes them
+  // everywhere but in POST /register.
+  {
+    in: ['path:POST /register'],
+    property: 'realm_linkifiers',
+    schema: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'pattern', 'url_template', 'example_input', 'reverse_template', 'alternative_url_templates'],
+        properties: {
+          id: { type: 'integer' },
+          pattern: { type: 'string' },
+          url_template: { type: 'string' },
+          example_input: { type: 'string', nullable: true },
+          reverse_template: { type: 'string', nullable: true },
+          alternative_url_templates: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    since: 'undocumented',
+  },
 ];
 
 /**
