@@ -1,3 +1,4 @@
+import { Icon } from '../ui/icons';
 import { useEffect, useState } from 'preact/hooks';
 import { feedTerms } from '../messages/feed';
 import { loadTopics } from '../live';
@@ -106,7 +107,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   aria-current={isOpen ? 'page' : undefined}
                 >
                   <span class="channel-swatch" style={{ backgroundColor: sub.color }} aria-hidden="true">
-                    {sub.invite_only ? '🔒' : '#'}
+                    {sub.invite_only ? <Icon name="lock" size={12} /> : '#'}
                   </span>
                   <span class="name">{sub.name}</span>
                   {sub.is_muted && <span class="visually-hidden"> (muted)</span>}
