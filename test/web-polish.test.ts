@@ -171,9 +171,11 @@ test('on a phone a recipient bar is one line: the topic gives way with an ellips
 const EMOJI = /\p{Extended_Pictographic}/u;
 
 test('the top bar\'s buttons and other controls are SVG icons with names, never emoji glyphs', { skip: NO_CHROMIUM }, async () => {
-  const { reader, channel } = await channelWithTopics(['icons']);
+  const topics = Array.from({ length: 12 }, (_, i) => `icons ${i + 1}`);
+  const { reader, channel } = await channelWithTopics(topics);
   const { page, problems } = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}`, { viewport: PHONE });
-  await messageRow(page, 'About icons').waitFor();
+  const row = messageRow(page, 'About icons 12');
+  await row.waitFor();
   for (const name of ['Show people', 'Show channels']) {
     const button = page.getByRole('button', { name, exact: true });
     assert.ok(await button.isVisible(), `${name} is there on a phone`);
@@ -186,8 +188,8 @@ test('the top bar\'s buttons and other controls are SVG icons with names, never 
   await page.getByRole('button', { name: 'Show people', exact: true }).click();
   await page.getByRole('button', { name: 'Show people', exact: true, expanded: true }).click();
 
-  // The emoji picker's categories are icons too.
-  const row = messageRow(page, 'About icons');
+  // The emoji picker's categories are icons too; opened from the last message, the list scrolls
+  // so that the whole picker is in sight.
   await row.click();
   await row.getByRole('button', { name: 'Add reaction' }).click();
   const categories = page.getByRole('toolbar', { name: 'Emoji categories' }).getByRole('button');
@@ -196,6 +198,9 @@ test('the top bar\'s buttons and other controls are SVG icons with names, never 
     assert.equal(await category.locator('svg').count(), 1);
     assert.doesNotMatch(await category.innerText(), EMOJI);
   }
+  const picker = await boxOf(page.getByRole('dialog', { name: 'Choose an emoji' }));
+  const list = await boxOf(page.locator('.message-scroller'));
+  assert.ok(picker.top >= list.top - 0.5 && picker.bottom <= list.bottom + 0.5, `the picker (${picker.top}-${picker.bottom}) is inside the list (${list.top}-${list.bottom})`);
   await page.keyboard.press('Escape');
 
   // No control outside messages, reactions and the emoji grid is labelled by an emoji glyph.

@@ -72,10 +72,14 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) 
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const grid = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     void loadEmoji();
     void loadEmojiCatalog();
-    input.current?.focus();
+    // Opened from a message near the bottom of the list, it would hang below the list's edge:
+    // the list scrolls so that the whole picker is in sight.
+    root.current?.scrollIntoView({ block: 'nearest' });
+    input.current?.focus({ preventScroll: true });
   }, []);
   const pick = (emoji: EmojiChoice) => {
     noteEmojiUsed(emoji);
@@ -101,6 +105,7 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) 
 
   return (
     <div
+      ref={root}
       class="emoji-picker"
       role="dialog"
       aria-label="Choose an emoji"
