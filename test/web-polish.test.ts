@@ -163,6 +163,14 @@ test('on a phone a recipient bar is one line: the topic gives way with an ellips
     assert.equal(cut.truncated, viewport === PHONE, `${viewport.width}px: the long topic is ${viewport === PHONE ? '' : 'not '}cut short`);
     // Its name is whole for assistive technology and in the link.
     assert.equal(await topic.innerText(), long);
+    if (viewport === DESKTOP) {
+      // The message actions sit on the sender's line, above the text.
+      const row = messageRow(page, `About ${long}`);
+      await row.hover();
+      const actions = await boxOf(row.getByRole('toolbar', { name: 'Message actions' }));
+      const text = await boxOf(row.locator('.message-content'));
+      assert.ok(actions.bottom <= text.top + 0.5, `the actions (bottom ${actions.bottom}) do not cover the text (top ${text.top})`);
+    }
     assert.deepEqual(problems, []);
   }
 });
