@@ -63,8 +63,14 @@ export function MessageDialog() {
     else get<{ message_history: Version[] }>(`/json/messages/${shown.message.id}/history`).then((answer) => setHistory(answer.message_history), failed);
   }, [shown]);
   if (!shown) return null;
+  const close = () => {
+    // Emptied, so that the next message's dialog does not open on this one's text.
+    setSource(null);
+    setHistory(null);
+    messageDialog.value = null;
+  };
   return (
-    <Modal title={shown.kind === 'source' ? 'Message source' : 'Message edit history'} class="message-dialog" onClose={() => (messageDialog.value = null)}>
+    <Modal title={shown.kind === 'source' ? 'Message source' : 'Message edit history'} class="message-dialog" onClose={close}>
       {error && <p role="alert">{error}</p>}
       {shown.kind === 'source' && source === null && !error && <p>Loading…</p>}
       {source !== null && <pre class="message-source" tabIndex={0} aria-label="Markdown source">{source}</pre>}
