@@ -43,6 +43,13 @@ test('the page at / links hashed assets, is never cached, and forbids inline scr
     assert.equal(answer.headers.get('content-encoding'), 'gzip', 'sent compressed to a browser that takes it');
     assert.ok((await answer.arrayBuffer()).byteLength > 1000);
   }
+  // The chunks the script imports before it can run are named in the page, so the browser
+  // fetches them beside the script instead of after it.
+  const scriptText = await (await fetch(`${server.url}${script}`)).text();
+  const imported = [...scriptText.matchAll(/import[^"'();]*?from\s*["']\.\/(chunk-[A-Z0-9]+\.js)["']/g)].map((m) => m[1]);
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="\/static\/web\/(chunk-[A-Z0-9]+\.js)">/g)].map((m) => m[1]);
+  assert.ok(imported.length > 0, 'the script imports shared chunks');
+  for (const chunk of imported) assert.ok(preloaded.includes(chunk), `${chunk} is preloaded`);
   // KaTeX's fonts come from the server too, by the names the stylesheet gives.
   const css = await (await fetch(`${server.url}${stylesheet}`)).text();
   const font = /url\("?\.\/(KaTeX_Main-Regular-[A-Z0-9]+\.woff2)"?\)/.exec(css)?.[1];

@@ -143,3 +143,38 @@ test('with the system in dark mode the app is dark, and at phone width it is one
   await photograph(page, 'phone-dark');
   assert.deepEqual([...desktopDark.problems, ...phone.problems], []);
 });
+
+test("the README's tour: Recent conversations, search suggestions, a poll, the emoji picker and the shortcuts", { skip: NO_CHROMIUM }, async () => {
+  const { ada, grace, channel } = await conversation();
+  await grace.post('/messages', { type: 'stream', to: channel.id, topic: 'lunch', content: '/poll Where shall we eat?\nThe canteen\nThe park' });
+  await grace.post('/messages', { type: 'private', to: [ada.userId], content: 'Are the slides ready?' });
+  const { page, problems } = await open(ada.credentials.email, '#recent', { colorScheme: 'light' });
+
+  const conversations = page.getByRole('list', { name: 'Conversations' });
+  await conversations.getByRole('link', { name: /^lunch/ }).waitFor();
+  await conversations.getByRole('link', { name: /^launch plans/ }).waitFor();
+  await photograph(page, 'recent');
+
+  const search = page.getByRole('searchbox', { name: 'Search messages' });
+  await search.click();
+  await search.pressSequentially('sender:gra');
+  await page.getByRole('listbox', { name: 'Search suggestions' }).getByRole('option', { name: 'Sent by Grace Hopper' }).waitFor();
+  await photograph(page, 'search');
+  await search.press('Escape');
+
+  await page.goto(`${suite.server.url}/#narrow/channel/${channel.id}/topic/lunch`);
+  const poll = page.getByRole('group', { name: 'Poll: Where shall we eat?' });
+  await poll.getByRole('button', { name: 'The park: 0 votes' }).click();
+  await poll.getByRole('button', { name: 'The park: 1 vote' }).waitFor();
+  await page.getByRole('button', { name: /^New message/ }).click();
+  await page.getByRole('button', { name: 'Add emoji' }).click();
+  await page.getByRole('dialog', { name: 'Choose an emoji' }).getByRole('toolbar', { name: 'Emoji categories' }).waitFor();
+  await photograph(page, 'poll-and-emoji');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('textbox', { name: 'Message', exact: true }).press('Escape');
+  await page.locator('body').press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Quote and reply').waitFor();
+  await photograph(page, 'shortcuts');
+  assert.deepEqual(problems, []);
+});

@@ -4,6 +4,7 @@ import type { WebAsset, WebBundle } from './build';
 interface EmbeddedWebBundle {
   script: string;
   stylesheet: string;
+  preloads: string[];
   assets: Array<{ name: string; contentType: string; base64: string }>;
 }
 
@@ -14,13 +15,14 @@ declare const STOA_WEB_BUNDLE: string | undefined;
 export interface WebFiles {
   script: string;
   stylesheet: string;
+  preloads: string[];
   byName: Map<string, WebAsset>;
 }
 
 let loading: Promise<WebFiles> | undefined;
 
 function indexed(bundle: WebBundle): WebFiles {
-  return { script: bundle.script, stylesheet: bundle.stylesheet, byName: new Map(bundle.assets.map((asset) => [asset.name, asset])) };
+  return { script: bundle.script, stylesheet: bundle.stylesheet, preloads: bundle.preloads, byName: new Map(bundle.assets.map((asset) => [asset.name, asset])) };
 }
 
 /**
@@ -34,6 +36,7 @@ export function webFiles(): Promise<WebFiles> {
       return indexed({
         script: embedded.script,
         stylesheet: embedded.stylesheet,
+        preloads: embedded.preloads,
         assets: embedded.assets.map(({ name, contentType, base64 }) => ({ name, contentType, body: Buffer.from(base64, 'base64') })),
       });
     }
@@ -52,6 +55,7 @@ export function embeddableBundle(bundle: WebBundle): EmbeddedWebBundle {
   return {
     script: bundle.script,
     stylesheet: bundle.stylesheet,
+    preloads: bundle.preloads,
     assets: bundle.assets.map(({ name, contentType, body }) => ({ name, contentType, base64: body.toString('base64') })),
   };
 }

@@ -15,6 +15,8 @@ export interface WebBundle {
   assets: WebAsset[];
   script: string;
   stylesheet: string;
+  /** The chunks the script imports statically, named in the page so they download beside it, not after it. */
+  preloads: string[];
 }
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -69,6 +71,7 @@ export async function buildWebBundle(): Promise<WebBundle> {
     plugins: [katexWoff2Only],
     tsconfig: path.join(ROOT, 'web', 'tsconfig.json'),
     logLevel: 'silent',
+    metafile: true,
   });
   const assets = result.outputFiles.map((file) => ({
     name: path.basename(file.path),
@@ -78,5 +81,21 @@ export async function buildWebBundle(): Promise<WebBundle> {
   const script = assets.find((asset) => /^app-.*\.js$/.test(asset.name));
   const stylesheet = assets.find((asset) => /^app-.*\.css$/.test(asset.name));
   if (!script || !stylesheet) throw new Error('The web client build made no script or stylesheet');
-  return { assets, script: script.name, stylesheet: stylesheet.name };
+  return { assets, script: script.name, stylesheet: stylesheet.name, preloads: staticImports(result.metafile.outputs, script.name) };
+}
+
+/** Every chunk `script` needs before it can run: its static imports, and theirs. */
+function staticImports(outputs: Record<string, { imports: Array<{ path: string; kind: string }> }>, script: string): string[] {
+  const byName = new Map(Object.entries(outputs).map(([file, output]) => [path.basename(file), output]));
+  const found = new Set<string>();
+  const visit = (name: string) => {
+    for (const imported of byName.get(name)?.imports ?? []) {
+      const importedName = path.basename(imported.path);
+      if (imported.kind !== 'import-statement' || found.has(importedName)) continue;
+      found.add(importedName);
+      visit(importedName);
+    }
+  };
+  visit(script);
+  return [...found];
 }

@@ -45,6 +45,7 @@ function pageHtml(files: WebFiles): string {
     '<title>Stoa</title>',
     `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
     `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
+    ...files.preloads.map((chunk) => `<link rel="modulepreload" href="${WEB_STATIC_PATH}/${chunk}">`),
     '</head>',
     '<body>',
     '<div id="app"></div>',
