@@ -222,7 +222,7 @@ test('the top bar\'s buttons and other controls are SVG icons with names, never 
   assert.deepEqual(problems, []);
 });
 
-test('a private channel is marked by a lock icon in the sidebar', { skip: NO_CHROMIUM }, async () => {
+test('a private channel is marked by a lock icon in the sidebar, its count in line with the views\' counts', { skip: NO_CHROMIUM }, async () => {
   const reader = await suite.server.createUser(uniqueName('Sebastian'));
   const name = uniqueName('cellar');
   await createChannel(suite.server.owner, { principals: [reader.credentials.email], invite_only: true }, name);
@@ -231,5 +231,14 @@ test('a private channel is marked by a lock icon in the sidebar', { skip: NO_CHR
   await link.waitFor();
   assert.equal(await link.locator('.channel-swatch svg').count(), 1);
   assert.doesNotMatch(await link.innerText(), EMOJI);
+
+  // Its unread count stands in one column with the Inbox's.
+  await suite.server.owner.post('/messages', { type: 'stream', to: name, topic: 'wine', content: 'A toast' });
+  const sidebar = page.getByRole('navigation', { name: 'Views, channels and direct messages' });
+  const inboxCount = sidebar.getByRole('link', { name: /^Inbox/ }).locator('.unread-count');
+  const channelCount = link.locator('.unread-count');
+  await channelCount.waitFor();
+  await inboxCount.waitFor();
+  assert.equal(Math.round((await boxOf(inboxCount)).right), Math.round((await boxOf(channelCount)).right));
   assert.deepEqual(problems, []);
 });
