@@ -192,6 +192,10 @@ test('the top bar\'s buttons and other controls are SVG icons with names, never 
     const box = await boxOf(button);
     assert.ok(box.height >= 24 && box.right <= PHONE.width, `${name} is big enough to touch and in sight`);
   }
+  // The search box has the room the top bar has.
+  const search = await boxOf(page.locator('input[aria-label="Search messages"]'));
+  assert.ok(search.right - search.left >= 200, `the search box is ${search.right - search.left} px wide on a phone`);
+
   // The people column opens from it.
   await page.getByRole('button', { name: 'Show people', exact: true }).click();
   await page.getByRole('button', { name: 'Show people', exact: true, expanded: true }).click();
