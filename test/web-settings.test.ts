@@ -150,7 +150,7 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   await form.getByRole('button', { name: 'Create' }).click();
   await sidebar.getByRole('link', { name }).waitFor();
   await browserRegion.getByRole('listitem').filter({ hasText: name }).getByText('Only for the gardeners').waitFor();
-  assert.equal(await sidebar.getByRole('link', { name }).getByText('🔒').count(), 1);
+  assert.equal(await sidebar.getByRole('link', { name }).locator('.channel-swatch svg').count(), 1, 'a private channel has the lock icon');
 
   const channels = await suite.server.owner.get('/streams', { include_all: true });
   const created = channels.body.streams.find((c: { name: string }) => c.name === name);

@@ -1,3 +1,4 @@
+import { Icon } from '../ui/icons';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api';
 import { compose, composeHere } from '../compose/state';
@@ -248,7 +249,7 @@ export function Shell() {
             setSidebarOpen(!sidebarOpen);
             setPeopleOpen(false);
           }}>
-          ☰
+          <Icon name="menu" size={20} />
         </button>
         <a class="realm-name" href={homeHash()}>
           {realm.value.name}
@@ -269,7 +270,7 @@ export function Shell() {
             setSidebarOpen(false);
           }}
         >
-          👥
+          <Icon name="people" size={20} />
         </button>
         <div class="menu">
           <button

@@ -46,7 +46,7 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
       ['>', 'Quote and reply'],
       ['e', 'Edit your message (or move it, or view its source)'],
       ['*', 'Star or unstar'],
-      ['+', 'React with 👍'],
+      ['+', 'React with thumbs up (:+1:)'],
       ['i', 'Open the message actions menu'],
       ['M', 'Mute or unmute the topic'],
     ],

@@ -1,3 +1,4 @@
+import { Icon } from '../ui/icons';
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { hashNames } from '../app/nav';
@@ -82,7 +83,7 @@ export function ChannelBrowser() {
             <li key={channel.stream_id}>
               <div>
                 <a href={narrowHash([{ operator: 'channel', operand: String(channel.stream_id) }], hashNames)}>
-                  {channel.invite_only ? '🔒 ' : '#'}
+                  {channel.invite_only ? <Icon name="lock" size={14} /> : '#'}
                   {channel.name}
                 </a>
                 {channel.description && <p class="description">{channel.description}</p>}

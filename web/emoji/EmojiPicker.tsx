@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Icon } from '../ui/icons';
 import {
   allEmoji,
   emojiCatalog,
@@ -15,22 +16,22 @@ import {
 
 interface Section {
   name: string;
-  /** What the category bar shows for it. */
-  glyph: string;
+  /** The category bar's icon for it. */
+  icon: string;
   emoji: EmojiChoice[];
 }
 
-/** The category bar's glyph of each of Zulip's categories, in Zulip's order. */
-const CATEGORY_GLYPHS: Array<[string, string]> = [
-  ['Smileys & Emotion', '🙂'],
-  ['People & Body', '👍'],
-  ['Animals & Nature', '🌿'],
-  ['Food & Drink', '🍴'],
-  ['Activities', '⚽'],
-  ['Travel & Places', '🚗'],
-  ['Objects', '💡'],
-  ['Symbols', '🔣'],
-  ['Flags', '🏁'],
+/** The category bar's icon of each of Zulip's categories, in Zulip's order (icons, not emoji: the bar stays readable without an emoji font). */
+const CATEGORY_ICONS: Array<[string, string]> = [
+  ['Smileys & Emotion', 'smile'],
+  ['People & Body', 'person'],
+  ['Animals & Nature', 'leaf'],
+  ['Food & Drink', 'food'],
+  ['Activities', 'ball'],
+  ['Travel & Places', 'car'],
+  ['Objects', 'bulb'],
+  ['Symbols', 'heart'],
+  ['Flags', 'flag'],
 ];
 
 /** Popular, recently used, Unicode's categories, then the organization's custom emoji. */
@@ -40,15 +41,15 @@ function sections(): Section[] {
   const byCode = new Map<string, EmojiChoice>();
   for (const e of table) if (!byCode.has(e.code)) byCode.set(e.code, e);
   const fromCodes = (codes: string[]) => codes.map((code) => byCode.get(code)).filter((e): e is EmojiChoice => e !== undefined);
-  const result: Section[] = [{ name: 'Popular', glyph: '★', emoji: fromCodes(POPULAR_EMOJI_CODES) }];
-  if (recentEmoji.value.length) result.push({ name: 'Recently used', glyph: '🕘', emoji: recentEmoji.value });
+  const result: Section[] = [{ name: 'Popular', icon: 'star', emoji: fromCodes(POPULAR_EMOJI_CODES) }];
+  if (recentEmoji.value.length) result.push({ name: 'Recently used', icon: 'clock', emoji: recentEmoji.value });
   const catalog = emojiCatalog.value ?? {};
-  for (const [name, glyph] of CATEGORY_GLYPHS) {
+  for (const [name, icon] of CATEGORY_ICONS) {
     const emoji = fromCodes(catalog[name] ?? []);
-    if (emoji.length) result.push({ name, glyph, emoji });
+    if (emoji.length) result.push({ name, icon, emoji });
   }
   const custom = allEmoji().filter((e) => e.type !== 'unicode_emoji');
-  result.push({ name: 'Custom', glyph: '⚙', emoji: custom });
+  result.push({ name: 'Custom', icon: 'cog', emoji: custom });
   return result;
 }
 
@@ -71,10 +72,14 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) 
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const grid = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     void loadEmoji();
     void loadEmojiCatalog();
-    input.current?.focus();
+    // Opened from a message near the bottom of the list, it would hang below the list's edge:
+    // the list scrolls so that the whole picker is in sight.
+    root.current?.scrollIntoView({ block: 'nearest' });
+    input.current?.focus({ preventScroll: true });
   }, []);
   const pick = (emoji: EmojiChoice) => {
     noteEmojiUsed(emoji);
@@ -100,6 +105,7 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) 
 
   return (
     <div
+      ref={root}
       class="emoji-picker"
       role="dialog"
       aria-label="Choose an emoji"
@@ -139,7 +145,7 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: EmojiChoice) 
               title={section.name}
               onClick={() => grid.current?.querySelector(`[data-section="${section.name}"]`)?.scrollIntoView({ block: 'start' })}
             >
-              {section.glyph}
+              <Icon name={section.icon} size={18} />
             </button>
           ))}
         </div>

@@ -1,3 +1,4 @@
+import { Icon } from '../ui/icons';
 import { useEffect, useRef } from 'preact/hooks';
 import { closeImageViewer, imageViewer, stepImageViewer } from './viewer';
 
@@ -56,7 +57,7 @@ export function Lightbox() {
           Open original
         </a>
         <button ref={close} type="button" aria-label="Close image viewer" onClick={closeImageViewer}>
-          ✕
+          <Icon name="close" size={18} />
         </button>
       </div>
       <img class="lightbox-image" src={image.src} alt={image.title} />

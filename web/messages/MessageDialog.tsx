@@ -1,5 +1,5 @@
-import { restoreFocus } from '../ui/focus';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Modal } from '../ui/Modal';
 import { get } from '../api';
 import { channelName, userName } from '../state';
 import { messageDialog, rawContent } from './actions';
@@ -61,17 +61,14 @@ function VersionEntry({ version, first, htmlDiff }: { version: Version; first: b
 /** The dialog of one message's Markdown source or edit history (`GET /messages/{id}/history`). */
 export function MessageDialog() {
   const shown = messageDialog.value;
-  const dialog = useRef<HTMLDialogElement>(null);
   const [source, setSource] = useState<string | null>(null);
   const [history, setHistory] = useState<{ versions: Version[]; htmlDiff: HtmlDiff } | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
     if (!shown) return;
-    const before = document.activeElement as HTMLElement | null;
     setSource(null);
     setHistory(null);
     setError('');
-    dialog.current?.showModal();
     const failed = (err: Error) => setError(err.message);
     if (shown.kind === 'source') rawContent(shown.message).then(setSource, failed);
     else {
@@ -81,22 +78,16 @@ export function MessageDialog() {
         failed,
       );
     }
-    return () => restoreFocus(before);
   }, [shown]);
   if (!shown) return null;
-  const close = () => (messageDialog.value = null);
-  const title = shown.kind === 'source' ? 'Message source' : 'Message edit history';
+  const close = () => {
+    // Emptied, so that the next message's dialog does not open on this one's text.
+    setSource(null);
+    setHistory(null);
+    messageDialog.value = null;
+  };
   return (
-    <dialog
-      ref={dialog}
-      class="modal message-dialog"
-      aria-labelledby="message-dialog-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
-    >
-      <h2 id="message-dialog-title">{title}</h2>
+    <Modal title={shown.kind === 'source' ? 'Message source' : 'Message edit history'} class="message-dialog" onClose={close}>
       {error && <p role="alert">{error}</p>}
       {shown.kind === 'source' && source === null && !error && <p>Loading…</p>}
       {source !== null && <pre class="message-source" tabIndex={0} aria-label="Markdown source">{source}</pre>}
@@ -108,11 +99,6 @@ export function MessageDialog() {
           ))}
         </ol>
       )}
-      <div class="modal-buttons">
-        <button type="button" onClick={close}>
-          Close
-        </button>
-      </div>
-    </dialog>
+    </Modal>
   );
 }

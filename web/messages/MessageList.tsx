@@ -101,7 +101,7 @@ function ResolveButton({ message }: { message: Message }) {
   const label = resolved ? 'Mark as unresolved' : 'Mark as resolved';
   return (
     <button type="button" class={`resolve-topic${resolved ? ' resolved' : ''}`} aria-label={label} title={label} onClick={toggle}>
-      ✔
+      <Icon name="check" />
     </button>
   );
 }

@@ -1,5 +1,7 @@
+import { Icon } from '../ui/icons';
 import { useEffect, useState } from 'preact/hooks';
 import { feedTerms } from '../messages/feed';
+import { textOn } from '../messages/MessageList';
 import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../app/nav';
 import { narrowHash } from '../app/narrow';
@@ -106,8 +108,8 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   onClick={onNavigate}
                   aria-current={isOpen ? 'page' : undefined}
                 >
-                  <span class="channel-swatch" style={{ backgroundColor: sub.color }} aria-hidden="true">
-                    {sub.invite_only ? '🔒' : '#'}
+                  <span class="channel-swatch" style={{ backgroundColor: sub.color, color: textOn(sub.color) }} aria-hidden="true">
+                    {sub.invite_only ? <Icon name="lock" size={12} /> : '#'}
                   </span>
                   <span class="name">{sub.name}</span>
                   {sub.is_muted && <span class="visually-hidden"> (muted)</span>}

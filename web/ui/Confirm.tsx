@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { Modal } from './Modal';
 
 interface Question {
   title: string;
@@ -26,38 +26,27 @@ export function confirmAction(title: string, text: string, confirm: string): Pro
   });
 }
 
-/** The one confirmation dialog of the page (a modal dialog: the focus stays in it, Escape says no). */
+/** The one confirmation dialog of the page: Escape, the close button or the backdrop say no; Cancel has the focus. */
 export function ConfirmDialog() {
   const asked = question.value;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const before = useRef<Element | null>(null);
-  useEffect(() => {
-    if (!asked) return;
-    before.current = document.activeElement;
-    dialog.current?.showModal();
-    return () => (before.current as HTMLElement | null)?.focus?.();
-  }, [asked]);
   if (!asked) return null;
   return (
-    <dialog
-      ref={dialog}
-      class="modal confirm-dialog"
-      aria-labelledby="confirm-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        asked.answer(false);
-      }}
+    <Modal
+      title={asked.title}
+      class="confirm-dialog"
+      onClose={() => asked.answer(false)}
+      buttons={
+        <>
+          <button type="button" autoFocus onClick={() => asked.answer(false)}>
+            Cancel
+          </button>
+          <button type="button" class="primary" onClick={() => asked.answer(true)}>
+            {asked.confirm}
+          </button>
+        </>
+      }
     >
-      <h2 id="confirm-title">{asked.title}</h2>
       <p>{asked.text}</p>
-      <div class="modal-buttons">
-        <button type="button" onClick={() => asked.answer(false)}>
-          Cancel
-        </button>
-        <button type="button" class="primary" onClick={() => asked.answer(true)}>
-          {asked.confirm}
-        </button>
-      </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
+import { Icon } from './icons';
 
 /** Keys in a menu: arrows, Home and End move between its items; Escape and Tab close it. */
 export function menuKey(e: KeyboardEvent, menu: HTMLElement | null, close: () => void): void {
@@ -77,7 +78,7 @@ export function PopupMenu({ label, hint, items, class: className = '', children,
           setOpen(!open);
         }}
       >
-        {children ?? '⋮'}
+        {children ?? <Icon name="more" filled />}
       </button>
       {open && (
         <ul class="menu-list popup-menu-list" role="menu" aria-label={label} ref={menu} onKeyDown={(e) => menuKey(e, menu.current, close)}>

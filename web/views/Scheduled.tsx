@@ -1,15 +1,9 @@
 import { useState } from 'preact/hooks';
 import { CustomTimeForm } from '../compose/CustomTime';
 import { cancelScheduled, describeTime, editScheduled, rescheduleScheduled, scheduledInOrder, suggestedTimes } from '../compose/scheduled';
-import { channelName, session, userName } from '../state';
 import type { ScheduledMessage } from '../types';
 import { reportError } from '../ui/Toasts';
-
-function recipientOf(message: ScheduledMessage, self: number): string {
-  if (message.type === 'stream') return `#${channelName(message.to as number) ?? 'unknown channel'} › ${message.topic || 'general chat'}`;
-  const others = (message.to as number[]).filter((id) => id !== self);
-  return others.length ? `You and ${others.map(userName).join(', ')}` : 'You and yourself';
-}
+import { recipientLine, SavedMessageList } from './SavedMessages';
 
 /** Another time for a scheduled message: one of the suggested ones, or one's own. */
 function Reschedule({ message, label, onDone }: { message: ScheduledMessage; label: string; onDone: () => void }) {
@@ -37,47 +31,37 @@ function Reschedule({ message, label, onDone }: { message: ScheduledMessage; lab
  * and its text; edited in the compose box, given another time, or cancelled (deleted).
  */
 export function ScheduledMessages() {
-  const self = session.value?.user_id ?? 0;
   const [moving, setMoving] = useState<number | null>(null);
-  const list = scheduledInOrder();
   return (
-    <div class="panel" role="region" aria-label="Scheduled messages">
-      <h1 class="view-title">Scheduled messages</h1>
-      {list.length === 0 && <p class="feed-empty">No scheduled messages. The menu beside the Send button schedules a message for later.</p>}
-      <ul class="item-list scheduled-list">
-        {list.map((message) => {
-          const to = recipientOf(message, self);
-          const when = describeTime(new Date(message.scheduled_delivery_timestamp * 1000));
-          return (
-            <li key={message.scheduled_message_id}>
-              <div class="scheduled-body">
-                <p class="draft-recipient">
-                  {to} <span class="draft-time">{when}</span>
-                  {message.failed && <span class="scheduled-failed"> Not sent: give it a new time</span>}
-                </p>
-                {/* The server's rendering of the message, as messages are shown. */}
-                <div class="rendered_markdown" dangerouslySetInnerHTML={{ __html: message.rendered_content }} />
-                {moving === message.scheduled_message_id && <Reschedule message={message} label={to} onDone={() => setMoving(null)} />}
-              </div>
-              <div class="channel-actions">
-                <button type="button" class="primary" aria-label={`Edit the message to ${to} scheduled for ${when}`} onClick={() => editScheduled(message)}>
-                  Edit
-                </button>
-                <button type="button" aria-label={`Reschedule the message to ${to} scheduled for ${when}`} onClick={() => setMoving(message.scheduled_message_id)}>
-                  Reschedule
-                </button>
-                <button
-                  type="button"
-                  aria-label={`Delete the message to ${to} scheduled for ${when}`}
-                  onClick={() => cancelScheduled(message.scheduled_message_id).catch(reportError)}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+    <SavedMessageList
+      title="Scheduled messages"
+      empty="No scheduled messages. The menu beside the Send button schedules a message for later."
+      messages={scheduledInOrder().map((message) => {
+        const to = recipientLine(message.type, typeof message.to === 'number' ? [message.to] : message.to, message.topic ?? '');
+        const when = describeTime(new Date(message.scheduled_delivery_timestamp * 1000));
+        return {
+          key: message.scheduled_message_id,
+          recipient: to,
+          time: when,
+          rendered: message.rendered_content,
+          content: message.content,
+          note: message.failed ? 'Not sent: give it a new time' : undefined,
+          below: moving === message.scheduled_message_id && <Reschedule message={message} label={to} onDone={() => setMoving(null)} />,
+          actions: (
+            <>
+              <button type="button" class="primary" aria-label={`Edit the message to ${to} scheduled for ${when}`} onClick={() => editScheduled(message)}>
+                Edit
+              </button>
+              <button type="button" aria-label={`Reschedule the message to ${to} scheduled for ${when}`} onClick={() => setMoving(message.scheduled_message_id)}>
+                Reschedule
+              </button>
+              <button type="button" aria-label={`Delete the message to ${to} scheduled for ${when}`} onClick={() => cancelScheduled(message.scheduled_message_id).catch(reportError)}>
+                Delete
+              </button>
+            </>
+          ),
+        };
+      })}
+    />
   );
 }
