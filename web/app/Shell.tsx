@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { post } from '../api';
+import { patch, post } from '../api';
 import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
@@ -15,6 +15,9 @@ import { Inbox } from '../views/Inbox';
 import { MessageList } from '../messages/MessageList';
 import { replyTo } from '../messages/MessageRow';
 import { People } from '../people/People';
+import { PeopleOverlays } from '../people/Overlays';
+import { openStatusDialog, presenceEnabled } from '../people/state';
+import { StatusLine } from '../people/StatusLine';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
@@ -276,6 +279,21 @@ export function Shell() {
                 {me?.full_name}
                 <br />
                 <small>{session.value?.email}</small>
+                {me && <StatusLine userId={me.user_id} />}
+              </li>
+              <li role="none">
+                <button type="button" role="menuitem" onClick={() => openStatusDialog(true)}>
+                  Set a status
+                </button>
+              </li>
+              <li role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => patch('/json/settings', { presence_enabled: !presenceEnabled.value }).catch(reportError)}
+                >
+                  {presenceEnabled.value ? 'Go invisible' : 'Turn off invisible mode'}
+                </button>
               </li>
               <li role="none">
                 <a role="menuitem" href="#settings/profile">
@@ -336,6 +354,7 @@ export function Shell() {
       <ConfirmDialog />
       <KeyboardHelp />
       <MessageDialog />
+      <PeopleOverlays />
     </div>
   );
 }
