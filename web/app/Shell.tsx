@@ -179,8 +179,14 @@ export function Shell() {
 
   useEffect(() => {
     if (!ready) return;
-    window.addEventListener('hashchange', followHash);
-    return () => window.removeEventListener('hashchange', followHash);
+    // Going anywhere (a card's "Send direct message", say) also closes the phone's panels.
+    const onHashChange = () => {
+      followHash();
+      setPeopleOpen(false);
+      setSidebarOpen(false);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
   }, [ready]);
 
   const unreadTotal = unreadCounts.value.total;

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { goToNarrow } from '../app/nav';
-import { presenceOf, presences, session, users } from '../state';
-import { mutedUsers, presenceEnabled, showUserCard } from './state';
+import { presences, session, users } from '../state';
+import { mutedUsers, showUserCard, shownPresence } from './state';
 import { StatusLine } from './StatusLine';
 
 const ORDER = { active: 0, idle: 1, offline: 2 };
+
 
 /** The right column: people, with whether they are active now. */
 export function People({ onNavigate }: { onNavigate: () => void }) {
@@ -20,7 +21,7 @@ export function People({ onNavigate }: { onNavigate: () => void }) {
   const people = [...users.value.values()]
     // Muted people are left out, as in Zulip.
     .filter((u) => u.is_active && !u.is_bot && !mutedUsers.value.has(u.user_id) && u.full_name.toLowerCase().includes(filter.toLowerCase()))
-    .map((u) => ({ user: u, presence: u.user_id === self ? (presenceEnabled.value ? ('active' as const) : ('offline' as const)) : presenceOf(u.user_id) }))
+    .map((u) => ({ user: u, presence: shownPresence(u.user_id, self) }))
     .sort((a, b) => ORDER[a.presence] - ORDER[b.presence] || a.user.full_name.localeCompare(b.user.full_name));
   return (
     <aside class="right-sidebar" aria-label="People">

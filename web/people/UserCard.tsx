@@ -182,7 +182,15 @@ export function UserCard() {
           </li>
           {!self && !user.is_bot && (
             <li>
-              <button type="button" class="link-button" onClick={() => setMuted(user, !muted).catch(reportError)}>
+              <button
+                type="button"
+                class="link-button"
+                onClick={() =>
+                  setMuted(user, !muted)
+                    .then(() => (openCard.value = null))
+                    .catch(reportError)
+                }
+              >
                 {muted ? 'Unmute user' : 'Mute user'}
               </button>
             </li>

@@ -1,7 +1,7 @@
 import { clockOptions, twentyFourHourTime } from '../messages/time';
-import { presenceOf, session, userName, users } from '../state';
+import { session, userName, users } from '../state';
 import type { User } from '../types';
-import { FieldType, presenceEnabled, showUserCard, type ProfileField } from './state';
+import { FieldType, presenceEnabled, showUserCard, shownPresence, type ProfileField } from './state';
 
 /** What a user card and a profile show about a person, drawn the same way in both. */
 
@@ -31,9 +31,9 @@ export function localTime(user: User, now = new Date()): string | undefined {
 
 /** Whether the person is active, idle or offline as others see them (one's own invisible mode included). */
 export function presenceText(user: User): string {
-  const self = user.user_id === session.value?.user_id;
-  if (self && !presenceEnabled.value) return 'Invisible: shown to others as offline';
-  const presence = self ? 'active' : presenceOf(user.user_id);
+  const self = session.value?.user_id;
+  if (user.user_id === self && !presenceEnabled.value) return 'Invisible: shown to others as offline';
+  const presence = shownPresence(user.user_id, self);
   return { active: 'Active now', idle: 'Idle', offline: 'Offline' }[presence];
 }
 

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { updateMap } from '../state';
+import { presenceOf, updateMap } from '../state';
 
 /**
  * The people area's state: statuses, muted users, the organization's custom profile fields,
@@ -48,6 +48,12 @@ export const statusDialogOpen = signal(false);
 
 export function isMuted(userId: number): boolean {
   return mutedUsers.value.has(userId);
+}
+
+/** Presence as the list shows it: someone invisible (away) shows as offline, oneself too. */
+export function shownPresence(userId: number, self: number | undefined): 'active' | 'idle' | 'offline' {
+  if (userId === self) return presenceEnabled.value ? 'active' : 'offline';
+  return userStatuses.value.get(userId)?.away ? 'offline' : presenceOf(userId);
 }
 
 export function showUserCard(userId: number, anchor: HTMLElement | null): void {
