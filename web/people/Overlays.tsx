@@ -1,9 +1,9 @@
 import { lazyComponent } from '../ui/lazy';
 import { openCard, openProfile, statusDialogOpen } from './state';
 
-const UserCard = lazyComponent(() => import('./UserCard').then((m) => m.UserCard));
-const Profile = lazyComponent(() => import('./Profile').then((m) => m.Profile));
-const StatusDialog = lazyComponent(() => import('./StatusDialog').then((m) => m.StatusDialog));
+const UserCard = lazyComponent(() => import('./dialogs').then((m) => m.UserCard));
+const Profile = lazyComponent(() => import('./dialogs').then((m) => m.Profile));
+const StatusDialog = lazyComponent(() => import('./dialogs').then((m) => m.StatusDialog));
 
 /** The people's dialogs (user card, full profile, status), whose code is fetched when one first opens. */
 export function PeopleOverlays() {

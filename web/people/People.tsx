@@ -41,9 +41,7 @@ export function People({ onNavigate }: { onNavigate: () => void }) {
               </span>
               <StatusLine userId={user.user_id} emojiOnly />
             </button>
-            <button type="button" class="person-card-button" aria-label={`User card of ${user.full_name}`} title="User card" onClick={(e) => showUserCard(user.user_id, e.currentTarget)}>
-              ⋮
-            </button>
+            <button type="button" class="person-card-button" aria-label={`User card of ${user.full_name}`} title="User card" onClick={(e) => showUserCard(user.user_id, e.currentTarget)} />
           </li>
         ))}
       </ul>

@@ -8,7 +8,7 @@ import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
 import { lazyComponent } from '../ui/lazy';
 
-const MutedUsers = lazyComponent(() => import('../people/MutedUsers').then((m) => m.MutedUsers));
+const MutedUsers = lazyComponent(() => import('../people/dialogs').then((m) => m.MutedUsers));
 
 function Profile() {
   const me = users.value.get(session.value?.user_id ?? 0);
