@@ -96,6 +96,13 @@ for (const viewport of [DESKTOP, PHONE]) {
     await opened.waitFor({ state: 'detached' });
     assert.ok(await isFocused(name), 'the focus is back on the name');
 
+    // A field changed meanwhile shows on the next look, without reloading.
+    await writer.patch('/users/me/profile_data', { data: [{ id: fields.summary, value: 'The General' }] });
+    await name.click();
+    await waitUntil(async () => (await card(page).locator('.profile-details').innerText()).includes('The General'), 'the card shows the new value');
+    await page.keyboard.press('Escape');
+    await card(page).waitFor({ state: 'detached' });
+
     // The full profile shows every field.
     await name.click();
     await card(page).getByRole('button', { name: 'View full profile' }).click();
@@ -103,7 +110,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     await profile.waitFor();
     await snap(page, `profile-${size}`);
     const all = await profile.locator('.profile-details').innerText();
-    assert.match(all, /The Moor/);
+    assert.match(all, /The General/);
     assert.match(all, /1990/);
     assert.match(all, /Asia\/Tokyo/);
     await profile.getByRole('button', { name: 'Close' }).click();
@@ -148,8 +155,11 @@ for (const viewport of [DESKTOP, PHONE]) {
 
   test(`at ${size} muting from the card hides the sender's messages with a way to reveal them, and settings unmute`, { skip: NO_CHROMIUM }, async () => {
     const { reader, writer, writerName, channelId, messageId } = await twoPeople();
+    await writer.post('/messages', { type: 'private', to: JSON.stringify([reader.userId]), content: 'A private word' });
     const web = await suite.open(reader.credentials.email, `#narrow/channel/${channelId}`, { viewport });
     const { page } = web;
+    const dmLink = page.locator('.dms a', { hasText: writerName });
+    await dmLink.waitFor({ state: 'attached' });
     const row = page.locator(`[data-message-id="${messageId}"]`);
     await row.getByRole('button', { name: writerName, exact: true }).click();
     await card(page).getByRole('button', { name: 'Mute user' }).click();
@@ -159,8 +169,9 @@ for (const viewport of [DESKTOP, PHONE]) {
     assert.doesNotMatch(await row.innerText(), /Landing now/);
     assert.deepEqual(await mutedIds(reader), [writer.userId], 'the server knows');
     await snap(page, `muted-${size}`);
-    // Left out of the people list.
+    // Left out of the people list and of the direct messages in the sidebar.
     assert.equal(await peopleListCard(page, writerName).count(), 0);
+    assert.equal(await dmLink.count(), 0);
 
     // A new message from them arrives hidden.
     await writer.post('/messages', { type: 'stream', to: channelId, topic: 'Harbour', content: 'Another line' });

@@ -16,7 +16,7 @@ import { MessageList } from '../messages/MessageList';
 import { replyTo } from '../messages/MessageRow';
 import { People } from '../people/People';
 import { PeopleOverlays } from '../people/Overlays';
-import { openStatusDialog, presenceEnabled } from '../people/state';
+import { mutedUsers, openStatusDialog, presenceEnabled } from '../people/state';
 import { StatusLine } from '../people/StatusLine';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
@@ -46,6 +46,8 @@ function TypingNotice() {
   let who: number[] = [];
   if (channel?.topic !== undefined) who = typing.value.get(typingKey('stream', channel.channelId, channel.topic)) ?? [];
   else if (dm) who = typing.value.get(typingKey('dm', dmKey(dm, self))) ?? [];
+  // Muted people's typing is not shown, as in Zulip.
+  who = who.filter((id) => !mutedUsers.value.has(id));
   return (
     <div class="typing-notice" aria-live="polite">
       {who.length > 0 && `${who.map(userName).join(', ')} ${who.length === 1 ? 'is' : 'are'} typing…`}

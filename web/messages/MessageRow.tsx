@@ -410,7 +410,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           <div class="reactions" role="group" aria-label="Reactions">
             {groupReactions(message.reactions).map(({ reaction, userIds }) => {
               const reacted = userIds.includes(self);
-              const names = userIds.map((id) => (id === self ? 'You' : userName(id))).join(', ');
+              const names = userIds.map((id) => (id === self ? 'You' : mutedUsers.value.has(id) ? 'Muted user' : userName(id))).join(', ');
               return (
                 <button
                   type="button"
