@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { goToNarrow } from '../app/nav';
 import { session, users } from '../state';
 import { Avatar } from './Avatar';
-import { localTime, presenceText, ProfileFieldList, roleName } from './details';
+import { PersonDetails } from './details';
 import { closeProfile, openProfile, profileFields } from './state';
 import { StatusLine } from './StatusLine';
 
@@ -23,8 +23,6 @@ export function Profile() {
   }, [userId]);
   const user = userId === null ? undefined : users.value.get(userId);
   if (!user) return null;
-  const time = localTime(user);
-  const joined = user.date_joined ? new Date(user.date_joined) : undefined;
   return (
     <dialog
       ref={dialog}
@@ -46,45 +44,7 @@ export function Profile() {
           {!user.is_active && <p class="user-profile-deactivated">This user has been deactivated.</p>}
         </div>
       </div>
-      <dl class="profile-details">
-        <div class="profile-row">
-          <dt>Role</dt>
-          <dd>{roleName(user)}</dd>
-        </div>
-        {user.delivery_email && (
-          <div class="profile-row">
-            <dt>Email</dt>
-            <dd>
-              <a href={`mailto:${user.delivery_email}`}>{user.delivery_email}</a>
-            </dd>
-          </div>
-        )}
-        <div class="profile-row">
-          <dt>User ID</dt>
-          <dd>{user.user_id}</dd>
-        </div>
-        {joined && !Number.isNaN(joined.getTime()) && (
-          <div class="profile-row">
-            <dt>Joined</dt>
-            <dd>{joined.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })}</dd>
-          </div>
-        )}
-        {!user.is_bot && (
-          <div class="profile-row">
-            <dt>Presence</dt>
-            <dd>{presenceText(user)}</dd>
-          </div>
-        )}
-        {time && (
-          <div class="profile-row">
-            <dt>Local time</dt>
-            <dd>
-              {time} ({user.timezone})
-            </dd>
-          </div>
-        )}
-        <ProfileFieldList user={user} fields={profileFields.value} summaryOnly={false} />
-      </dl>
+      <PersonDetails user={user} fields={profileFields.value} full />
       <div class="modal-buttons">
         <button
           type="button"

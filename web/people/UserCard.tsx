@@ -6,7 +6,7 @@ import type { User } from '../types';
 import { confirmAction } from '../ui/Confirm';
 import { reportError } from '../ui/Toasts';
 import { Avatar } from './Avatar';
-import { assignableRoles, localTime, presenceText, ProfileFieldList, roleName } from './details';
+import { assignableRoles, PersonDetails } from './details';
 import { closeUserCard, isMuted, openCard, openStatusDialog, profileFields, showProfile } from './state';
 import { StatusLine } from './StatusLine';
 
@@ -100,7 +100,6 @@ export function UserCard() {
   if (!card || !user) return null;
   const self = user.user_id === session.value?.user_id;
   const muted = isMuted(user.user_id);
-  const time = localTime(user);
   const go = (action: () => void) => () => {
     openCard.value = null;
     action();
@@ -129,33 +128,7 @@ export function UserCard() {
           {self && <span class="user-card-you"> (you)</span>}
         </h2>
         <StatusLine userId={user.user_id} />
-        <dl class="profile-details">
-          <div class="profile-row">
-            <dt>Role</dt>
-            <dd>{roleName(user)}</dd>
-          </div>
-          {!user.is_bot && (
-            <div class="profile-row">
-              <dt>Presence</dt>
-              <dd>{presenceText(user)}</dd>
-            </div>
-          )}
-          {time && (
-            <div class="profile-row">
-              <dt>Local time</dt>
-              <dd>{time}</dd>
-            </div>
-          )}
-          {user.delivery_email && (
-            <div class="profile-row">
-              <dt>Email</dt>
-              <dd>
-                <a href={`mailto:${user.delivery_email}`}>{user.delivery_email}</a>
-              </dd>
-            </div>
-          )}
-          <ProfileFieldList user={user} fields={profileFields.value} summaryOnly />
-        </dl>
+        <PersonDetails user={user} fields={profileFields.value} full={false} />
         <ul class="user-card-actions">
           <li>
             <button type="button" class="link-button" onClick={() => showProfile(user.user_id)}>

@@ -7,7 +7,7 @@ import { FieldType, presenceEnabled, showUserCard, shownPresence, type ProfileFi
 
 const ROLE_NAMES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
 
-export function roleName(user: User): string {
+function roleName(user: User): string {
   if (user.is_bot) return 'Bot';
   return ROLE_NAMES[user.role] ?? 'Member';
 }
@@ -20,7 +20,7 @@ export function assignableRoles(byOwner: boolean): Array<[number, string]> {
 }
 
 /** The time of day where the person is, from their time zone; undefined when they set none. */
-export function localTime(user: User, now = new Date()): string | undefined {
+function localTime(user: User, now = new Date()): string | undefined {
   if (!user.timezone) return undefined;
   try {
     return new Intl.DateTimeFormat(undefined, { ...clockOptions(twentyFourHourTime.value), timeZone: user.timezone }).format(now);
@@ -30,7 +30,7 @@ export function localTime(user: User, now = new Date()): string | undefined {
 }
 
 /** Whether the person is active, idle or offline as others see them (one's own invisible mode included). */
-export function presenceText(user: User): string {
+function presenceText(user: User): string {
   const self = session.value?.user_id;
   if (user.user_id === self && !presenceEnabled.value) return 'Invisible: shown to others as offline';
   const presence = shownPresence(user.user_id, self);
@@ -51,7 +51,7 @@ function externalAccountUrl(field: ProfileField, value: string): string | undefi
 }
 
 /** One custom profile field's value, drawn for its type. */
-export function FieldValue({ field, value }: { field: ProfileField; value: string }) {
+function FieldValue({ field, value }: { field: ProfileField; value: string }) {
   switch (field.type) {
     case FieldType.select: {
       let options: Record<string, { text: string }> = {};
@@ -109,7 +109,7 @@ export function FieldValue({ field, value }: { field: ProfileField; value: strin
 }
 
 /** The person's custom profile fields that have a value, in the organization's order; `summaryOnly` for the card. */
-export function ProfileFieldList({ user, fields, summaryOnly }: { user: User; fields: ProfileField[]; summaryOnly: boolean }) {
+function ProfileFieldList({ user, fields, summaryOnly }: { user: User; fields: ProfileField[]; summaryOnly: boolean }) {
   const shown = fields.filter((f) => (!summaryOnly || f.display_in_profile_summary) && user.profile_data?.[f.id]?.value);
   if (shown.length === 0) return null;
   return (
@@ -123,5 +123,32 @@ export function ProfileFieldList({ user, fields, summaryOnly }: { user: User; fi
         </div>
       ))}
     </>
+  );
+}
+
+/**
+ * The rows a card and a profile share: role, email (where the organization shows it),
+ * presence, local time and the custom fields; `full` adds the user ID, when they joined, the
+ * time zone and the fields kept out of the summary.
+ */
+export function PersonDetails({ user, fields, full }: { user: User; fields: ProfileField[]; full: boolean }) {
+  const time = localTime(user);
+  const joined = full && user.date_joined ? new Date(user.date_joined) : undefined;
+  const row = (term: string, value: preact.ComponentChildren) => (
+    <div class="profile-row">
+      <dt>{term}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+  return (
+    <dl class="profile-details">
+      {row('Role', roleName(user))}
+      {user.delivery_email && row('Email', <a href={`mailto:${user.delivery_email}`}>{user.delivery_email}</a>)}
+      {full && row('User ID', user.user_id)}
+      {joined && !Number.isNaN(joined.getTime()) && row('Joined', joined.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' }))}
+      {!user.is_bot && row('Presence', presenceText(user))}
+      {time && row('Local time', full ? `${time} (${user.timezone})` : time)}
+      <ProfileFieldList user={user} fields={fields} summaryOnly={!full} />
+    </dl>
   );
 }
