@@ -124,9 +124,10 @@ test('focus: the compose box takes it and Escape gives it back; the personal men
 
   await page.getByRole('button', { name: 'Personal menu' }).click();
   await page.getByRole('menu', { name: 'Personal menu' }).waitFor();
-  assert.equal(await focused(), 'Personal settings', 'the first item takes the focus');
+  // Setting a status comes first, as in Zulip's personal menu.
+  assert.equal(await focused(), 'Set a status', 'the first item takes the focus');
   await page.keyboard.press('ArrowDown');
-  assert.notEqual(await focused(), 'Personal settings');
+  assert.notEqual(await focused(), 'Set a status');
   await page.keyboard.press('End');
   assert.equal(await focused(), 'Log out');
   await page.keyboard.press('Escape');
@@ -210,9 +211,22 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await page.getByRole('button', { name: 'Personal menu' }).click();
     await check(`${theme} personal menu`);
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Personal menu' }).click();
+    await page.getByRole('menuitem', { name: 'Set a status' }).click();
+    await page.getByRole('dialog', { name: 'Set a status' }).waitFor();
+    await check(`${theme} status dialog`);
+    await page.keyboard.press('Escape');
+    await page.getByRole('complementary', { name: 'People' }).getByRole('button', { name: /^User card of / }).first().click();
+    await page.getByRole('button', { name: 'View full profile' }).waitFor();
+    await check(`${theme} user card`);
+    await page.getByRole('button', { name: 'View full profile' }).click();
+    await page.getByRole('button', { name: 'Close', exact: true }).waitFor();
+    await check(`${theme} full profile`);
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Close the compose box' }).click();
     for (const [screen, hash, ready] of [
       ['settings', '#settings/profile', 'Personal settings'],
+      ['muted users', '#settings/muted-users', 'Personal settings'],
       ['channel browser', '#channels', 'Channels'],
       ['inbox', '#inbox', 'Inbox'],
       ['scheduled messages', '#scheduled', 'Scheduled messages'],

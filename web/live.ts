@@ -35,6 +35,7 @@ import type { Channel, Draft, Message, RealmEmoji, ScheduledMessage, Subscriptio
 import { applyTopicRules } from './compose/state';
 import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
 import { applyChannelEvent, applyChannelRegister } from './channels/state';
+import { applyPeopleState, onCustomProfileFieldsEvent, onMutedUsersEvent, onPresenceEnabledSetting, onUserStatusEvent } from './people/state';
 
 /**
  * One event queue for the page: POST /json/register for the state, then long-polls of
@@ -139,6 +140,7 @@ async function register(): Promise<void> {
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     if (answer.user_settings) applyUserSettings(answer.user_settings);
+    applyPeopleState(answer);
     drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
     setScheduledMessages(answer.scheduled_messages);
     applyTopicRules(answer as unknown as Record<string, unknown>);
@@ -529,6 +531,17 @@ function onTyping(event: Record<string, unknown>): void {
   }
 }
 
+/** A `realm_user` update of one profile field comes as `custom_profile_field`; it goes into `profile_data`. */
+function withProfileChange(user: User & { custom_profile_field?: { id: number; value: string | null; rendered_value?: string } }): User {
+  const change = user.custom_profile_field;
+  if (!change) return user;
+  const { custom_profile_field: _, ...rest } = user;
+  const profileData = { ...rest.profile_data };
+  if (change.value === null) delete profileData[change.id];
+  else profileData[change.id] = { value: change.value, rendered_value: change.rendered_value };
+  return { ...rest, profile_data: profileData };
+}
+
 function onRealmUser(event: Record<string, unknown>): void {
   const person = event.person as Partial<User> & { user_id: number };
   updateMap(users, (copy) => {
@@ -538,7 +551,7 @@ function onRealmUser(event: Record<string, unknown>): void {
       if (user) copy.set(user.user_id, { ...user, is_active: false });
     } else if (event.op === 'update') {
       const user = copy.get(person.user_id);
-      if (user) copy.set(user.user_id, { ...user, ...person });
+      if (user) copy.set(user.user_id, withProfileChange({ ...user, ...person }));
     }
   });
   // One's own new role shows or hides the organization's settings at once.
@@ -587,7 +600,14 @@ function applyEvent(event: Record<string, unknown>): void {
       return onRealmUser(event);
     case 'user_settings':
       if (event.op === 'update') applyUserSettings({ [event.property as string]: event.value });
+      if (event.op === 'update' && event.property === 'presence_enabled') onPresenceEnabledSetting(event.value);
       return;
+    case 'user_status':
+      return onUserStatusEvent(event);
+    case 'muted_users':
+      return onMutedUsersEvent(event);
+    case 'custom_profile_fields':
+      return onCustomProfileFieldsEvent(event);
     case 'user_group':
       return onUserGroup(event);
     case 'realm':

@@ -10,6 +10,12 @@ export interface User {
   role: number;
   is_admin?: boolean;
   is_owner?: boolean;
+  /** Shown when the organization lets the viewer see it; null otherwise. */
+  delivery_email?: string | null;
+  timezone?: string;
+  date_joined?: string;
+  /** Custom profile field values by field ID. */
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
 
 export interface Subscription {

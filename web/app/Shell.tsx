@@ -1,6 +1,6 @@
 import { Icon } from '../ui/icons';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { post } from '../api';
+import { patch, post } from '../api';
 import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
@@ -19,6 +19,9 @@ import { Inbox } from '../views/Inbox';
 import { MessageList } from '../messages/MessageList';
 import { replyTo } from '../messages/MessageRow';
 import { People } from '../people/People';
+import { PeopleOverlays } from '../people/Overlays';
+import { mutedUsers, openStatusDialog, presenceEnabled } from '../people/state';
+import { StatusLine } from '../people/StatusLine';
 import { Settings } from '../settings/Settings';
 import { Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
@@ -56,6 +59,8 @@ function TypingNotice() {
   let who: number[] = [];
   if (channel?.topic !== undefined) who = typing.value.get(typingKey('stream', channel.channelId, channel.topic)) ?? [];
   else if (dm) who = typing.value.get(typingKey('dm', dmKey(dm, self))) ?? [];
+  // Muted people's typing is not shown, as in Zulip.
+  who = who.filter((id) => !mutedUsers.value.has(id));
   return (
     <div class="typing-notice" aria-live="polite">
       {who.length > 0 && `${who.map(userName).join(', ')} ${who.length === 1 ? 'is' : 'are'} typing…`}
@@ -202,8 +207,14 @@ export function Shell() {
 
   useEffect(() => {
     if (!ready) return;
-    window.addEventListener('hashchange', followHash);
-    return () => window.removeEventListener('hashchange', followHash);
+    // Going anywhere (a card's "Send direct message", say) also closes the phone's panels.
+    const onHashChange = () => {
+      followHash();
+      setPeopleOpen(false);
+      setSidebarOpen(false);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
   }, [ready]);
 
   const unreadTotal = unreadCounts.value.total;
@@ -302,6 +313,21 @@ export function Shell() {
                 {me?.full_name}
                 <br />
                 <small>{session.value?.email}</small>
+                {me && <StatusLine userId={me.user_id} />}
+              </li>
+              <li role="none">
+                <button type="button" role="menuitem" onClick={() => openStatusDialog(true)}>
+                  Set a status
+                </button>
+              </li>
+              <li role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => patch('/json/settings', { presence_enabled: !presenceEnabled.value }).catch(reportError)}
+                >
+                  {presenceEnabled.value ? 'Go invisible' : 'Turn off invisible mode'}
+                </button>
               </li>
               <li role="none">
                 <a role="menuitem" href="#settings/profile">
@@ -366,6 +392,7 @@ export function Shell() {
       <ConfirmDialog />
       <KeyboardHelp />
       <MessageDialog />
+      <PeopleOverlays />
     </div>
   );
 }

@@ -12,6 +12,8 @@ import type { Message, Reaction } from '../types';
 import { Icon } from '../ui/icons';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Avatar } from '../people/Avatar';
+import { mutedUsers, revealedMessages, revealMessage, showUserCard } from '../people/state';
+import { StatusLine } from '../people/StatusLine';
 import { reportError } from '../ui/Toasts';
 import { hasWidget, WidgetSlot } from '../widgets/WidgetSlot';
 import { useCondensed } from './condense';
@@ -46,6 +48,11 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   for (const mention of root.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
     const id = mention.dataset.userId;
     if (id === String(self) || id === '*') mention.classList.add('user-mention-me');
+    // A mention of one person opens their card, from the pointer or the keyboard.
+    if (id && /^\d+$/.test(id)) {
+      mention.tabIndex = 0;
+      mention.setAttribute('role', 'button');
+    }
   }
   // A message of one paragraph holding only emoji shows them enlarged, as Zulip 12 recommends (feature level 436).
   const paragraph = root.childElementCount === 1 && root.firstElementChild?.tagName === 'P' ? root.firstElementChild : null;
@@ -56,6 +63,16 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
       node instanceof Element ? node.classList.contains('emoji') || node.tagName === 'BR' : (node.textContent ?? '').trim() === '',
     );
   root.classList.toggle('emoji-only', onlyEmoji);
+}
+
+/** A click (or Enter) on a mention of one person opens their card; true when it did. */
+function onContentClick(e: Event): boolean {
+  const mention = (e.target as Element | null)?.closest?.<HTMLElement>('.user-mention[data-user-id]');
+  const id = mention?.dataset.userId;
+  if (!mention || !id || !/^\d+$/.test(id)) return false;
+  e.stopPropagation();
+  showUserCard(Number(id), mention);
+  return true;
 }
 
 interface ReactionGroup {
@@ -201,6 +218,9 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const unreadNow = !message.flags.includes('read');
   const mentioned = message.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'));
   const sender = users.value.get(message.sender_id);
+  // A muted sender's message is hidden, name and picture too, until the person reveals it.
+  const hidden = mutedUsers.value.has(message.sender_id) && !revealedMessages.value.has(message.id);
+  const revealedMuted = mutedUsers.value.has(message.sender_id) && !hidden;
   // The action buttons are made when first wanted (pointer over the row, focus in it, the row
   // selected, or starred, whose star always shows): a screenful of rows then opens with a
   // fraction of the elements to create.
@@ -261,7 +281,12 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     ...(message.last_edit_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),
     { label: 'View message source', action: () => (messageDialog.value = { kind: 'source', message }) },
     { label: 'Mark as unread from here', action: () => void markUnreadFromHere(message, feed.value.terms) },
+    ...(revealedMuted ? [{ label: 'Hide muted message again', action: () => revealMessage(message.id, false) }] : []),
   ];
+  const openSenderCard = (e: Event) => {
+    e.stopPropagation();
+    showUserCard(message.sender_id, e.currentTarget as HTMLElement);
+  };
 
   return (
     <div
@@ -276,8 +301,12 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       tabIndex={-1}
     >
       <div class="message-gutter">
-        {showSender ? (
-          <Avatar url={sender?.avatar_url ?? message.avatar_url} size={36} />
+        {showSender && hidden ? (
+          <Avatar url={null} size={36} />
+        ) : showSender ? (
+          <button type="button" class="avatar-button" tabIndex={-1} aria-label={`User card of ${sender?.full_name ?? message.sender_full_name}`} onClick={openSenderCard}>
+            <Avatar url={sender?.avatar_url ?? message.avatar_url} size={36} />
+          </button>
         ) : (
           <time class="gutter-time" dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
             {timeOf(message.timestamp)}
@@ -287,13 +316,29 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       <div class="message-main">
         {showSender && (
           <div class="message-header">
-            <span class="sender-name">{sender?.full_name ?? message.sender_full_name}</span>
+            {hidden ? (
+              <span class="sender-name">Muted user</span>
+            ) : (
+              <>
+                <button type="button" class="sender-name link-button" onClick={openSenderCard}>
+                  {sender?.full_name ?? message.sender_full_name}
+                </button>
+                <StatusLine userId={message.sender_id} emojiOnly />
+              </>
+            )}
             <time dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
               {timeOf(message.timestamp)}
             </time>
           </div>
         )}
-        {editing ? (
+        {hidden ? (
+          <p class="muted-message">
+            Hidden, because you muted the sender.{' '}
+            <button type="button" class="link-button" onClick={() => revealMessage(message.id, true)}>
+              Reveal message
+            </button>
+          </p>
+        ) : editing ? (
           <Editor message={message} onDone={() => setEditing(false)} />
         ) : local ? (
           <div class="message-content rendered_markdown local">
@@ -335,6 +380,10 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             id={`message-content-${message.id}`}
             class={`message-content rendered_markdown${condensing.condensed ? ' condensed' : ''}`}
             ref={contentRef}
+            onClick={onContentClick}
+            onKeyDown={(e) => {
+              if ((e.key === 'Enter' || e.key === ' ') && onContentClick(e)) e.preventDefault();
+            }}
             dangerouslySetInnerHTML={{ __html: message.match_content ?? message.content }}
           />
         )}
@@ -361,7 +410,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           <div class="reactions" role="group" aria-label="Reactions">
             {groupReactions(message.reactions).map(({ reaction, userIds }) => {
               const reacted = userIds.includes(self);
-              const names = userIds.map((id) => (id === self ? 'You' : userName(id))).join(', ');
+              const names = userIds.map((id) => (id === self ? 'You' : mutedUsers.value.has(id) ? 'Muted user' : userName(id))).join(', ');
               return (
                 <button
                   type="button"

@@ -16,7 +16,7 @@ export function applyTimeSetting(settings: Record<string, unknown>): void {
   twentyFourHourTime.value = typeof value === 'boolean' ? value : null;
 }
 
-function clockOptions(twentyFour: boolean | null): Intl.DateTimeFormatOptions {
+export function clockOptions(twentyFour: boolean | null): Intl.DateTimeFormatOptions {
   if (twentyFour === null) return { hour: 'numeric', minute: '2-digit' };
   return twentyFour ? { hourCycle: 'h23', hour: '2-digit', minute: '2-digit' } : { hourCycle: 'h12', hour: 'numeric', minute: '2-digit' };
 }

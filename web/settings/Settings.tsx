@@ -6,6 +6,9 @@ import { changeSetting, chooseTheme, notificationSettings, setDesktopNotificatio
 import { Avatar } from '../people/Avatar';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
+import { lazyComponent } from '../ui/lazy';
+
+const MutedUsers = lazyComponent(() => import('../people/dialogs').then((m) => m.MutedUsers));
 
 function Profile() {
   const me = users.value.get(session.value?.user_id ?? 0);
@@ -279,14 +282,18 @@ function Organization() {
 /** Personal settings, and the organization's for administrators. */
 export function Settings({ section }: { section: string }) {
   const admin = section === 'organization' && realm.value.isAdmin;
+  const muted = !admin && section === 'muted-users';
   return (
     <div class="panel settings" role="region" aria-labelledby="settings-title">
       <h1 class="view-title" id="settings-title">
         {admin ? 'Organization settings' : 'Personal settings'}
       </h1>
       <nav class="tabs" aria-label="Settings sections">
-        <a href="#settings/profile" aria-current={!admin ? 'page' : undefined}>
+        <a href="#settings/profile" aria-current={!admin && !muted ? 'page' : undefined}>
           Personal
+        </a>
+        <a href="#settings/muted-users" aria-current={muted ? 'page' : undefined}>
+          Muted users
         </a>
         {realm.value.isAdmin && (
           <a href="#organization" aria-current={admin ? 'page' : undefined}>
@@ -294,7 +301,7 @@ export function Settings({ section }: { section: string }) {
           </a>
         )}
       </nav>
-      {admin ? <Organization /> : <Profile />}
+      {admin ? <Organization /> : muted ? <MutedUsers /> : <Profile />}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { narrowHash } from '../app/narrow';
 import { channelSettingsHash } from '../channels/state';
 import { scheduledMessages } from '../compose/scheduled';
 import { drafts, recentDms, session, subscriptions, topics, unreadCounts, userName, dmKey } from '../state';
+import { mutedUsers } from '../people/state';
 import { PopupMenu } from '../ui/PopupMenu';
 import { markAllRead, markChannelRead } from './markRead';
 import { TopicList, UnreadCount as Count } from './TopicList';
@@ -143,7 +144,11 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         </a>
       </h2>
       <ul class="dms">
-        {recentDms.value.slice(0, 10).map((conversation) => {
+        {recentDms.value
+          // Conversations with muted people only are left out, as in Zulip.
+          .filter((c) => !c.userIds.some((id) => id !== self) || c.userIds.some((id) => id !== self && !mutedUsers.value.has(id)))
+          .slice(0, 10)
+          .map((conversation) => {
           const key = dmKey(conversation.userIds, self);
           const others = conversation.userIds.filter((id) => id !== self);
           const label = others.length === 0 ? `${userName(self)} (you)` : others.map(userName).join(', ');

@@ -1,0 +1,64 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { goToNarrow } from '../app/nav';
+import { session, users } from '../state';
+import { Avatar } from './Avatar';
+import { PersonDetails } from './details';
+import { closeProfile, openProfile, profileFields } from './state';
+import { StatusLine } from './StatusLine';
+
+/**
+ * A person's full profile (Zulip's "View profile"): everything the card shows, when they
+ * joined, their time zone and every custom profile field they filled in. A modal panel; on
+ * phones it fills the screen.
+ */
+export function Profile() {
+  const userId = openProfile.value;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const before = useRef<Element | null>(null);
+  useEffect(() => {
+    if (userId === null) return;
+    before.current = document.activeElement;
+    if (!dialog.current?.open) dialog.current?.showModal();
+    return () => (before.current as HTMLElement | null)?.focus?.();
+  }, [userId]);
+  const user = userId === null ? undefined : users.value.get(userId);
+  if (!user) return null;
+  return (
+    <dialog
+      ref={dialog}
+      class="modal user-profile"
+      aria-labelledby="user-profile-name"
+      onCancel={(e) => {
+        e.preventDefault();
+        closeProfile();
+      }}
+    >
+      <div class="user-profile-head">
+        <Avatar class="avatar user-profile-avatar" url={user.avatar_url} size={120} alt="" />
+        <div>
+          <h2 id="user-profile-name">
+            {user.full_name}
+            {user.user_id === session.value?.user_id && ' (you)'}
+          </h2>
+          <StatusLine userId={user.user_id} />
+          {!user.is_active && <p class="user-profile-deactivated">This user has been deactivated.</p>}
+        </div>
+      </div>
+      <PersonDetails user={user} fields={profileFields.value} full />
+      <div class="modal-buttons">
+        <button
+          type="button"
+          onClick={() => {
+            closeProfile();
+            goToNarrow([{ operator: 'sender', operand: String(user.user_id) }]);
+          }}
+        >
+          View messages sent
+        </button>
+        <button type="button" class="primary" onClick={closeProfile}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
