@@ -38,7 +38,7 @@ describe('POST /register', () => {
     assert.equal(response.status, 200);
     assert.equal(typeof response.body.queue_id, 'string');
     assert.equal(response.body.last_event_id, -1);
-    assert.equal(response.body.zulip_feature_level, 420);
+    assert.equal(response.body.zulip_feature_level, 488);
     assert.equal(typeof response.body.zulip_version, 'string');
     assert.equal(typeof response.body.zulip_merge_base, 'string');
     assert.deepEqual(response.body.alert_words, []);

@@ -339,7 +339,11 @@ describe('push notification payloads (feature level 413)', () => {
       sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId, pushServer.ownerId]), content: 'all three' }),
     );
     assert.equal(direct.recipient_type, 'direct');
-    assert.equal(direct.pm_users, [sender.userId, recipient.userId, pushServer.ownerId].sort((a, b) => a - b).join(','));
+    // Level 429: recipient_user_ids, for group and one-to-one conversations alike.
+    assert.deepEqual(direct.recipient_user_ids, [sender.userId, recipient.userId, pushServer.ownerId].sort((a, b) => a - b));
+    assert.ok(!('pm_users' in direct));
+    const oneToOne = await opened(() => sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId]), content: 'just us' }));
+    assert.deepEqual(oneToOne.recipient_user_ids, [sender.userId, recipient.userId].sort((a, b) => a - b));
     assert.ok(!('mentioned_user_group_id' in direct));
   });
 });

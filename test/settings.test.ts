@@ -65,7 +65,7 @@ describe('PATCH /settings', () => {
     const after = await user.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });
     for (const [name, value] of Object.entries(changes)) assert.equal(after.body.user_settings[name], value, name);
 
-    // Clients at the level Stoa claims (420) still name the view 'recent_topics'; it is kept as 'recent'.
+    // Clients older than level 454 still name the view 'recent_topics'; it is kept as 'recent'.
     await user.patch('/settings', { web_home_view: 'inbox' });
     assert.equal((await user.patch('/settings', { web_home_view: 'recent_topics' })).status, 200);
     const renamed = await user.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });

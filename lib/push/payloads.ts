@@ -152,8 +152,8 @@ export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: 
     const group = mentionedGroupOf(stoa, recipient, message);
     if (group) Object.assign(payload, { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name });
   } else {
-    payload.recipient_type = 'direct';
-    if (notice.directUserIds.length > 2) payload.pm_users = notice.directUserIds.join(',');
+    // Level 429: everyone in the conversation, one-to-one ones too, as numbers.
+    Object.assign(payload, { recipient_type: 'direct', recipient_user_ids: notice.directUserIds });
   }
   return payload;
 }
