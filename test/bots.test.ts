@@ -151,7 +151,9 @@ describe('bots', () => {
       'a new API key is not announced; GET /bots/{bot_id}/api_key gives it',
     );
     assert.equal((await server.anonymous.as({ email, apiKey: bot.api_key }).get('/users/me')).status, 401, 'the old key stops working');
-    assert.equal((await server.anonymous.as({ email, apiKey: regenerated.body.api_key }).get('/users/me')).status, 200);
+    // An incoming-webhook bot may only send messages: the new key sends one.
+    const sent = await server.anonymous.as({ email, apiKey: regenerated.body.api_key }).post('/messages', { type: 'direct', to: JSON.stringify([owner.userId]), content: 'new key' });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
 
     assert.equal(await refusal(other.patch(`/bots/${bot.user_id}`, { full_name: 'Mine now' })), 'Insufficient permission');
     assert.equal(await refusal(owner.patch(`/bots/${owner.userId}`, { full_name: 'X' })), 'No such bot');

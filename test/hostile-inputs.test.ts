@@ -317,6 +317,11 @@ let server: TestServer;
 let fixtures: Fixtures;
 const credentials: Partial<Record<Actor, Credentials>> = {};
 const REGENERATES_OWN_KEY = /^\/(api\/v1|json)\/users\/me\/api_key\/regenerate(\?|$)/;
+/**
+ * Deactivating the organization answers every later request with REALM_DEACTIVATED, so the
+ * flood leaves it out; test/deactivate-zoom-thumbnail.test.ts tries its inputs.
+ */
+const ENDS_THE_ORGANIZATION = (route: { path: string }) => route.path === '/realm/deactivate';
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 interface RawResponse {
@@ -472,7 +477,7 @@ test('a request that fails after some of its writes leaves none of them behind',
 test('every route answers hostile input as a client error, never 5xx, and the data stays whole', async () => {
   const pick = seededRandom(SEED);
   const cases: Case[] = [];
-  for (const route of ROUTES) {
+  for (const route of ROUTES.filter((r) => !ENDS_THE_ORGANIZATION(r))) {
     cases.push(...casesFor(route, 'owner', fixtures, pick));
     // Members and strangers get a sample: their answers mostly stop at access checks.
     const others = casesFor(route, pick() < 0.5 ? 'member' : 'anonymous', fixtures, pick);

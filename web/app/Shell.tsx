@@ -128,7 +128,9 @@ function useKeyboard(closeOverlays: () => void): void {
         const somethingOpen = typing || compose.value.open || anythingOpen();
         if (typing) (e.target as HTMLElement).blur();
         closeOverlays();
-        if (compose.value.open && !compose.value.content) compose.value = { ...compose.value, open: false };
+        // An editor answers its own Escape; this one came before the focus reached it (`e` then Esc at once).
+        if (!typing && editingId.value !== null) editingId.value = null;
+        else if (compose.value.open && !compose.value.content) compose.value = { ...compose.value, open: false };
         if (!somethingOpen && escapeGoesHome.value && !isHome(view.value)) goTo(homeHash());
         return;
       }

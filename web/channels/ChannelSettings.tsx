@@ -38,9 +38,6 @@ function useChannel(channelId: number): { channel: Channel | undefined; missing:
   return { channel: live ?? fetched, missing };
 }
 
-const setSubscriptionProperty = (streamId: number, property: string, value: unknown) =>
-  post('/json/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property, value }] }).catch(reportError);
-
 /** Channel settings: general (name, privacy, permissions, archiving), personal, subscribers. */
 export function ChannelSettings({ channelId, tab }: { channelId: number; tab: ChannelTab }) {
   const { channel, missing } = useChannel(channelId);
@@ -285,6 +282,12 @@ const NOTIFICATIONS: Array<{ property: keyof Subscription; fallback: string; lab
 ];
 
 function Personal({ channel, sub }: { channel: Channel; sub: Subscription | undefined }) {
+  // What was just chosen, shown until the server's event brings it: a redraw meanwhile (another
+  // setting's event) would otherwise put the old value back under the pointer.
+  const [chosen, setChosen] = useState<Record<string, unknown>>({});
+  useEffect(() => {
+    if (sub) setChosen((was) => Object.fromEntries(Object.entries(was).filter(([property, value]) => sub[property as keyof Subscription] !== value)));
+  }, [sub]);
   if (!sub) {
     return (
       <section aria-label="Personal settings">
@@ -298,30 +301,38 @@ function Personal({ channel, sub }: { channel: Channel; sub: Subscription | unde
     );
   }
   const id = channel.stream_id;
+  const current = (property: string) => (property in chosen ? chosen[property] : sub[property as keyof Subscription]);
+  const change = (property: string, value: unknown) => {
+    setChosen((was) => ({ ...was, [property]: value }));
+    post('/json/users/me/subscriptions/properties', { subscription_data: [{ stream_id: id, property, value }] }).catch((err: unknown) => {
+      setChosen(({ [property]: _refused, ...rest }) => rest);
+      reportError(err);
+    });
+  };
   const defaults = channelNotificationDefaults.value;
-  const effective = (n: (typeof NOTIFICATIONS)[number]) => (sub[n.property] as boolean | null | undefined) ?? defaults[n.fallback] ?? false;
+  const effective = (n: (typeof NOTIFICATIONS)[number]) => (current(n.property) as boolean | null | undefined) ?? defaults[n.fallback] ?? false;
   const differs = NOTIFICATIONS.some((n) => effective(n) !== (defaults[n.fallback] ?? false));
   const resetNotifications = () => {
-    for (const n of NOTIFICATIONS) if (effective(n) !== (defaults[n.fallback] ?? false)) void setSubscriptionProperty(id, n.property, defaults[n.fallback] ?? false);
+    for (const n of NOTIFICATIONS) if (effective(n) !== (defaults[n.fallback] ?? false)) change(n.property, defaults[n.fallback] ?? false);
   };
   return (
     <section aria-label="Personal settings" class="personal-settings">
       <h2>Display</h2>
       <label class="inline">
-        <input type="color" value={sub.color} onChange={(e) => setSubscriptionProperty(id, 'color', e.currentTarget.value)} /> Channel colour
+        <input type="color" value={current('color') as string} onChange={(e) => change('color', e.currentTarget.value)} /> Channel colour
       </label>
       <label class="inline">
-        <input type="checkbox" checked={Boolean(sub.pin_to_top)} onChange={(e) => setSubscriptionProperty(id, 'pin_to_top', e.currentTarget.checked)} /> Pin to the top of the channel list
+        <input type="checkbox" checked={Boolean(current('pin_to_top'))} onChange={(e) => change('pin_to_top', e.currentTarget.checked)} /> Pin to the top of the channel list
       </label>
       <label class="inline">
-        <input type="checkbox" checked={Boolean(sub.is_muted)} onChange={(e) => setSubscriptionProperty(id, 'is_muted', e.currentTarget.checked)} /> Mute the channel
+        <input type="checkbox" checked={Boolean(current('is_muted'))} onChange={(e) => change('is_muted', e.currentTarget.checked)} /> Mute the channel
       </label>
       <fieldset>
         <legend>Notifications</legend>
         <p class="hint">These override your general notification settings for this channel.</p>
         {NOTIFICATIONS.map((n) => (
           <label class="inline" key={n.property}>
-            <input type="checkbox" checked={effective(n)} onChange={(e) => setSubscriptionProperty(id, n.property, e.currentTarget.checked)} /> {n.label}
+            <input type="checkbox" checked={effective(n)} onChange={(e) => change(n.property, e.currentTarget.checked)} /> {n.label}
           </label>
         ))}
         {differs && (
