@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Modal } from '../ui/Modal';
 
 /**
  * The dialogs of the compose box's poll and to-do buttons, as Zulip has them: a poll's question
  * and options, a to-do list's title and tasks (each with an optional description). A new empty
  * row appears as the last one is filled; a row can be removed. What was filled in is written as
- * the `/poll` or `/todo` message, ready to send. Loaded when first opened; it imports nothing of
- * the app (the compose box writes the message and puts the focus back), so that the bundle's
- * split leaves the first view's code where it is.
+ * the `/poll` or `/todo` message, ready to send. Loaded when first opened; the compose box writes
+ * the message and puts the focus back.
  */
 
 export type WidgetKind = 'poll' | 'todo';
@@ -31,23 +31,17 @@ export function widgetMessage(kind: WidgetKind, title: string, rows: Row[]): str
   return [`/${kind} ${heading}`, ...lines].join('\n');
 }
 
-/** `onClose` gets the message to write, or nothing when the dialog was cancelled; the dialog is closed by then. */
-export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: (message?: string) => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+/** `onClose` gets the message to write, or nothing when the dialog was cancelled. */
+export function WidgetDialog({ kind, onClose: close }: { kind: WidgetKind; onClose: (message?: string) => void }) {
+  const form = useRef<HTMLFormElement>(null);
   const [title, setTitle] = useState(kind === 'todo' ? 'Task list' : '');
   const [rows, setRows] = useState<Row[]>(() => [emptyRow(), emptyRow(), emptyRow()]);
   const poll = kind === 'poll';
   const item = poll ? 'Option' : 'Task';
 
   useEffect(() => {
-    dialog.current?.showModal();
-    dialog.current?.querySelector<HTMLInputElement>('input')?.select();
+    form.current?.querySelector<HTMLInputElement>('input')?.select();
   }, []);
-  // Closed at once, so that what is outside the dialog can take the focus.
-  const close = (message?: string) => {
-    dialog.current?.close();
-    onClose(message);
-  };
 
   const change = (id: number, field: 'text' | 'description', value: string) => {
     const next = rows.map((row) => (row.id === id ? { ...row, [field]: value } : row));
@@ -60,7 +54,7 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: (me
     setRows(next.length > 0 ? next : [emptyRow()]);
     // The focus stays in the list, on the row that took the removed one's place.
     requestAnimationFrame(() => {
-      const fields = dialog.current?.querySelectorAll<HTMLInputElement>('.widget-row input:first-of-type');
+      const fields = form.current?.querySelectorAll<HTMLInputElement>('.widget-row input:first-of-type');
       fields?.[Math.min(index, (fields?.length ?? 1) - 1)]?.focus();
     });
   };
@@ -68,26 +62,22 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: (me
   const ready = !poll || title.trim() !== '';
 
   return (
-    <dialog
-      ref={dialog}
-      class="modal widget-dialog"
-      aria-labelledby="widget-dialog-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
+    <Modal
+      title={poll ? 'Create a poll' : 'Create a to-do list'}
+      class="widget-dialog"
+      onClose={() => close()}
       // Escape closes this dialog only (the dialog's cancel), not the compose box it is drawn in.
       onKeyDown={(e) => {
         if (e.key === 'Escape') e.stopPropagation();
       }}
     >
       <form
+        ref={form}
         onSubmit={(e) => {
           e.preventDefault();
           if (ready) close(widgetMessage(kind, title, rows));
         }}
       >
-        <h2 id="widget-dialog-title">{poll ? 'Create a poll' : 'Create a to-do list'}</h2>
         <label class="widget-title">
           {poll ? 'Question' : 'Title'}
           <input type="text" autoComplete="off" value={title} placeholder={poll ? 'What do you want to ask?' : ''} onInput={(e) => setTitle(e.currentTarget.value)} />
@@ -126,6 +116,6 @@ export function WidgetDialog({ kind, onClose }: { kind: WidgetKind; onClose: (me
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

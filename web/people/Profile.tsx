@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'preact/hooks';
 import { goToNarrow } from '../app/nav';
 import { session, users } from '../state';
+import { Modal } from '../ui/Modal';
 import { Avatar } from './Avatar';
 import { PersonDetails } from './details';
 import { closeProfile, openProfile, profileFields } from './state';
@@ -13,39 +13,14 @@ import { StatusLine } from './StatusLine';
  */
 export function Profile() {
   const userId = openProfile.value;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const before = useRef<Element | null>(null);
-  useEffect(() => {
-    if (userId === null) return;
-    before.current = document.activeElement;
-    if (!dialog.current?.open) dialog.current?.showModal();
-    return () => (before.current as HTMLElement | null)?.focus?.();
-  }, [userId]);
   const user = userId === null ? undefined : users.value.get(userId);
   if (!user) return null;
   return (
-    <dialog
-      ref={dialog}
-      class="modal user-profile"
-      aria-labelledby="user-profile-name"
-      onCancel={(e) => {
-        e.preventDefault();
-        closeProfile();
-      }}
-    >
-      <div class="user-profile-head">
-        <Avatar class="avatar user-profile-avatar" url={user.avatar_url} size={120} alt="" />
-        <div>
-          <h2 id="user-profile-name">
-            {user.full_name}
-            {user.user_id === session.value?.user_id && ' (you)'}
-          </h2>
-          <StatusLine userId={user.user_id} />
-          {!user.is_active && <p class="user-profile-deactivated">This user has been deactivated.</p>}
-        </div>
-      </div>
-      <PersonDetails user={user} fields={profileFields.value} full />
-      <div class="modal-buttons">
+    <Modal
+      title={`${user.full_name}${user.user_id === session.value?.user_id ? ' (you)' : ''}`}
+      class="user-profile"
+      onClose={closeProfile}
+      buttons={
         <button
           type="button"
           onClick={() => {
@@ -55,10 +30,16 @@ export function Profile() {
         >
           View messages sent
         </button>
-        <button type="button" class="primary" onClick={closeProfile}>
-          Close
-        </button>
+      }
+    >
+      <div class="user-profile-head">
+        <Avatar class="avatar user-profile-avatar" url={user.avatar_url} size={120} alt="" />
+        <div>
+          <StatusLine userId={user.user_id} />
+          {!user.is_active && <p class="user-profile-deactivated">This user has been deactivated.</p>}
+        </div>
       </div>
-    </dialog>
+      <PersonDetails user={user} fields={profileFields.value} full />
+    </Modal>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { post } from '../api';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { EmojiGlyph, type EmojiChoice } from '../emoji/emoji';
 import { session } from '../state';
+import { Modal } from '../ui/Modal';
 import { reportError } from '../ui/Toasts';
 import { openStatusDialog, statusDialogOpen, userStatuses } from './state';
 
@@ -36,19 +37,11 @@ function saveStatus(emoji: StatusEmoji | null, text: string): Promise<unknown> {
 /** Setting one's status: an emoji and a short text, from the personal menu; or clearing it. */
 export function StatusDialog() {
   const open = statusDialogOpen.value;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const before = useRef<Element | null>(null);
   const current = userStatuses.value.get(session.value?.user_id ?? 0);
   const [emoji, setEmoji] = useState<StatusEmoji | null>(current?.emoji_name ? { emoji_name: current.emoji_name, emoji_code: current.emoji_code ?? '', reaction_type: current.reaction_type ?? 'unicode_emoji' } : null);
   const [text, setText] = useState(current?.status_text ?? '');
   const [picking, setPicking] = useState(false);
   const emojiButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    before.current = document.activeElement;
-    if (!dialog.current?.open) dialog.current?.showModal();
-    return () => (before.current as HTMLElement | null)?.focus?.();
-  }, [open]);
   if (!open) return null;
   const close = () => openStatusDialog(false);
   const submit = async (chosen: StatusEmoji | null, chosenText: string) => {
@@ -61,16 +54,11 @@ export function StatusDialog() {
   };
   const had = Boolean(current?.emoji_name || current?.status_text);
   return (
-    <dialog
-      ref={dialog}
-      class="modal status-dialog"
-      aria-labelledby="status-dialog-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        // Escape closes the emoji picker first, then the dialog.
-        if (picking) return;
-        close();
-      }}
+    <Modal
+      title="Set a status"
+      class="status-dialog"
+      // Escape (or the close button) while choosing an emoji closes the picker first.
+      onClose={() => (picking ? setPicking(false) : close())}
     >
       <form
         onSubmit={(e) => {
@@ -78,7 +66,6 @@ export function StatusDialog() {
           void submit(emoji, text);
         }}
       >
-        <h2 id="status-dialog-title">Set a status</h2>
         <div class="status-input">
           <button
             ref={emojiButton}
@@ -155,6 +142,6 @@ export function StatusDialog() {
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }
