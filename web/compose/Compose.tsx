@@ -684,9 +684,9 @@ export function Compose() {
             kind={widget}
             onClose={(message) => {
               setWidget(null);
-              // The message is written with the cursor at its end; a cancel gives the focus back to the button.
-              if (message !== undefined) writeWidgetMessage(message);
-              else widgetButton.current?.focus();
+              // The message is written with the cursor at its end once the dialog has gone (the
+              // page is inert while it is open); a cancel gives the focus back to the button.
+              requestAnimationFrame(() => (message !== undefined ? writeWidgetMessage(message) : widgetButton.current?.focus()));
             }}
           />
         )}
