@@ -176,6 +176,8 @@ test("the README's tour: Recent conversations, search suggestions, a poll, the e
   await page.getByRole('textbox', { name: 'Message', exact: true }).press('Escape');
   await page.locator('body').press('?');
   await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Quote and reply').waitFor();
+  // Direct messages from the system bots (Welcome Bot, Notification Bot) carry their names.
+  assert.deepEqual(await page.getByText('Unknown user').allInnerTexts(), []);
   await photograph(page, 'shortcuts');
   assert.deepEqual(problems, []);
 });

@@ -64,6 +64,7 @@ interface RegisterAnswer {
   server_emoji_data_url?: string;
   max_file_upload_size_mib?: number;
   realm_users: User[];
+  cross_realm_bots?: User[];
   realm_non_active_users?: User[];
   subscriptions: Subscription[];
   streams?: Channel[];
@@ -116,7 +117,8 @@ async function register(): Promise<void> {
       isOwner: answer.is_owner,
       featureLevel: answer.zulip_feature_level,
     };
-    users.value = new Map([...answer.realm_users, ...(answer.realm_non_active_users ?? [])].map((u) => [u.user_id, u]));
+    // The system bots (Notification Bot, Welcome Bot) write direct messages too; they are named by cross_realm_bots.
+    users.value = new Map([...answer.realm_users, ...(answer.realm_non_active_users ?? []), ...(answer.cross_realm_bots ?? [])].map((u) => [u.user_id, u]));
     subscriptions.value = new Map(answer.subscriptions.map((s) => [s.stream_id, s]));
     channels.value = new Map(
       [...(answer.streams ?? []), ...(answer.never_subscribed ?? []), ...answer.subscriptions].map((c) => [c.stream_id, c as Channel]),
