@@ -163,7 +163,7 @@ test('/ right after closing the shortcuts overlay opens the search box with its 
     await page.keyboard.press('/');
     await page.keyboard.type('sender:');
     await suggestions.getByRole('option').first().waitFor();
-    assert.ok(await isFocused(search), `the box has the focus after closing with ${close}`);
+    await waitUntil(() => isFocused(search), `the box has the focus after closing with ${close}`);
     // The first time, after the open narrow's terms.
     assert.match(await search.inputValue(), close === 'Escape' ? / topic:asps sender:$/ : /^sender:$/);
     await help.waitFor({ state: 'detached' });
@@ -290,7 +290,7 @@ test('the poll and to-do buttons open dialogs whose question, options, title and
     await todoDialog.waitFor({ state: 'detached' });
     assert.equal(page.url(), url);
     assert.ok(await box.isVisible());
-    assert.ok(await isFocused(todoButton), 'the focus is back on the button');
+    await waitUntil(() => isFocused(todoButton), 'the focus is back on the button');
 
     // A to-do list: a title (by default "Task list"), tasks with descriptions once named.
     await todoButton.click();

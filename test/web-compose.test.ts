@@ -184,7 +184,7 @@ test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the n
   // / goes to the search box; Esc leaves it.
   const search = page.getByRole('searchbox', { name: 'Search messages' });
   await page.keyboard.press('/');
-  assert.ok(await isFocused(search));
+  await waitUntil(() => isFocused(search), 'the search box has the focus');
   await page.keyboard.press('Escape');
   assert.ok(!(await isFocused(search)));
 

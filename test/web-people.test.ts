@@ -94,7 +94,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     }
     await page.keyboard.press('Escape');
     await opened.waitFor({ state: 'detached' });
-    assert.ok(await isFocused(name), 'the focus is back on the name');
+    await waitUntil(() => isFocused(name), 'the focus is back on the name');
 
     // A field changed meanwhile shows on the next look, without reloading.
     await writer.patch('/users/me/profile_data', { data: [{ id: fields.summary, value: 'The General' }] });
@@ -135,7 +135,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     await card(page).getByRole('button', { name: 'Set a status' }).waitFor();
     await page.keyboard.press('Escape');
     await card(page).waitFor({ state: 'detached' });
-    assert.ok(await isFocused(mention), 'the focus is back on the mention');
+    await waitUntil(() => isFocused(mention), 'the focus is back on the mention');
 
     // The people list: the card's button beside a person.
     if (viewport === PHONE) await page.getByRole('button', { name: 'Show people' }).click();

@@ -72,7 +72,7 @@ async function checkDialog(page: Page, name: string, open: () => Promise<Locator
     else if (how === 'close button') await close.click();
     else await page.mouse.click(5, 5);
     await dialog.waitFor({ state: 'detached' });
-    assert.ok(await isFocused(opener), `${name}: closed by ${how}, the focus is back where it was`);
+    await waitUntil(() => isFocused(opener), `${name}: closed by ${how}, the focus is back where it was`);
   }
 }
 

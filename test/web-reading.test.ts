@@ -379,7 +379,7 @@ test('images open in an in-page viewer: click or v, previous and next, Escape gi
   await viewer.waitFor();
   assert.equal(await viewer.getAttribute('aria-label'), 'Image viewer: red.png');
   assert.equal(web.context.pages().length, 1, 'no new tab');
-  assert.ok(await isFocused(viewer.getByRole('button', { name: 'Close image viewer' })), 'the viewer takes the focus');
+  await waitUntil(() => isFocused(viewer.getByRole('button', { name: 'Close image viewer' })), 'the viewer takes the focus');
   assert.equal(await viewer.getByRole('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 200, 'the original is shown');
   await page.keyboard.press('ArrowRight');
   await waitUntil(async () => (await viewer.getAttribute('aria-label')) === 'Image viewer: green.png', 'next image');
@@ -390,7 +390,7 @@ test('images open in an in-page viewer: click or v, previous and next, Escape gi
   await waitUntil(async () => (await viewer.getAttribute('aria-label')) === 'Image viewer: green.png', 'previous image');
   await page.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
-  assert.ok(await isFocused(first), 'the focus is back on the image');
+  await waitUntil(() => isFocused(first), 'the focus is back on the image');
 
   // `v` on the selected message opens its first image.
   await messageRow(page, 'And one more').click();

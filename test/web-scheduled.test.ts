@@ -49,10 +49,10 @@ test('a message scheduled from the send button is listed, edited, rescheduled, a
   await scheduleButton.click();
   await waitUntil(() => isFocused(menu.getByRole('menuitem').first()), 'the first time has the focus');
   await page.keyboard.press('ArrowDown');
-  assert.ok(await isFocused(menu.getByRole('menuitem').nth(1)));
+  await waitUntil(() => isFocused(menu.getByRole('menuitem').nth(1)), 'the next time has the focus');
   await page.keyboard.press('Escape');
   await menu.waitFor({ state: 'detached' });
-  assert.ok(await isFocused(scheduleButton));
+  await waitUntil(() => isFocused(scheduleButton), 'the focus is back on the schedule button');
   await scheduleButton.click();
   await page.getByRole('heading', { level: 1 }).click();
   await menu.waitFor({ state: 'detached' });
