@@ -58,37 +58,23 @@ const issueChanged =
       title: withTitle ? p.object_attributes.title : null,
     });
 
-const mergeRequestChanged =
-  (action: string): Body =>
+/**
+ * A merge request's line: its branches when it was opened or merged, its description and
+ * assignees (`details`) when it was opened or updated.
+ */
+const mergeRequest =
+  (action: string, details = false): Body =>
   (p, withTitle) => {
     const mr = p.object_attributes;
-    const merged = action === 'merged';
+    const branches = action === 'merged' || action === 'created';
     return pullRequestMessage({
       user: userName(p),
       action,
       url: mr.url,
       number: mr.iid,
-      targetBranch: merged ? mr.source_branch : null,
-      baseBranch: merged ? mr.target_branch : null,
-      type: 'MR',
-      title: withTitle ? mr.title : null,
-    });
-  };
-
-const mergeRequestOpenedOrUpdated =
-  (action: string): Body =>
-  (p, withTitle) => {
-    const mr = p.object_attributes;
-    const created = action === 'created';
-    return pullRequestMessage({
-      user: userName(p),
-      action,
-      url: mr.url,
-      number: mr.iid,
-      targetBranch: created ? mr.source_branch : null,
-      baseBranch: created ? mr.target_branch : null,
-      message: mr.description,
-      assignees: assignees(p),
+      targetBranch: branches ? mr.source_branch : null,
+      baseBranch: branches ? mr.target_branch : null,
+      ...(details ? { message: mr.description, assignees: assignees(p) } : {}),
       type: 'MR',
       title: withTitle ? mr.title : null,
     });
@@ -154,14 +140,14 @@ const BODIES: Record<string, Body> = {
     number: p.snippet.id,
     title: p.snippet.title,
   })),
-  'Merge Request Hook approved': mergeRequestChanged('approved'),
-  'Merge Request Hook unapproved': mergeRequestChanged('unapproved'),
-  'Merge Request Hook open': mergeRequestOpenedOrUpdated('created'),
+  'Merge Request Hook approved': mergeRequest('approved'),
+  'Merge Request Hook unapproved': mergeRequest('unapproved'),
+  'Merge Request Hook open': mergeRequest('created', true),
   'Merge Request Hook update': (p, withTitle) =>
-    truthy(p.object_attributes.oldrev) ? mergeRequestChanged('added commit(s) to')(p, withTitle) : mergeRequestOpenedOrUpdated('updated')(p, withTitle),
-  'Merge Request Hook merge': mergeRequestChanged('merged'),
-  'Merge Request Hook close': mergeRequestChanged('closed'),
-  'Merge Request Hook reopen': mergeRequestChanged('reopened'),
+    truthy(p.object_attributes.oldrev) ? mergeRequest('added commit(s) to')(p, withTitle) : mergeRequest('updated', true)(p, withTitle),
+  'Merge Request Hook merge': mergeRequest('merged'),
+  'Merge Request Hook close': mergeRequest('closed'),
+  'Merge Request Hook reopen': mergeRequest('reopened'),
   'Wiki Page Hook create': wikiPage('created'),
   'Wiki Page Hook update': wikiPage('updated'),
   'Job Hook': build,
