@@ -88,14 +88,14 @@ describe('POST /accounts/login', () => {
     assert.equal(deactivated.headers.get('www-authenticate'), 'Session realm="zulip"');
 
     // Zulip deactivates an organization with a management command; this stands in for it.
-    server.stoa.db.prepare('UPDATE realm SET deactivated = 1').run();
+    server.stoa.realm.setDeactivated(true);
     try {
       const response = await browser().login(OWNER_EMAIL, OWNER_PASSWORD);
       assert.equal(response.status, 401);
       assert.equal(response.body.code, 'REALM_DEACTIVATED');
       assert.equal(response.body.msg, 'This organization has been deactivated');
     } finally {
-      server.stoa.db.prepare('UPDATE realm SET deactivated = 0').run();
+      server.stoa.realm.setDeactivated(false);
     }
   });
 

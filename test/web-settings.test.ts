@@ -59,7 +59,7 @@ test('one changes one\'s name, avatar and password in the personal settings', { 
       await changed.waitFor({ timeout: 15_000 });
       break;
     } catch (err) {
-      if (attempt === 2) throw new Error(`${(err as Error).message}\nthe page says: ${await settings.innerText()}\n${(await web.page.getByRole('alert').allInnerTexts()).join(' | ')}`);
+      if (attempt === 2) throw new Error(`${(err as Error).message}\nthe page says: ${await settings.innerText()}\ntoasts: ${(await web.page.locator('.toasts').allInnerTexts()).join(' | ')}`);
     }
   }
   // The new password opens a new session; the old one no longer does.

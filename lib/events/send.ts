@@ -1,6 +1,12 @@
 import type { Stoa } from '../stoa';
 import type { Deliverable } from './queues';
 
+/** Drops the rows kept in memory (users, the organization): an undone transaction may have written them. */
+function forgetKeptRows(stoa: Stoa): void {
+  stoa.users.forget();
+  stoa.realm.forget();
+}
+
 /**
  * Writes, and the events they cause.
  *
@@ -35,7 +41,7 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
       return stoa.db.transaction(fn)();
     } catch (err) {
       pending.length = mark; // the savepoint's writes are gone, so are its events
-      stoa.users.forget(); // and any user rows it wrote
+      forgetKeptRows(stoa); // and any kept rows it wrote
       throw err;
     }
   }
@@ -45,7 +51,7 @@ export function write<T>(stoa: Stoa, fn: () => T): T {
   try {
     result = stoa.db.transaction(fn).immediate();
   } catch (err) {
-    stoa.users.forget(); // rows kept during the transaction may hold its undone writes
+    forgetKeptRows(stoa); // rows kept during the transaction may hold its undone writes
     throw err;
   } finally {
     stoa.pendingEvents = null;
@@ -83,7 +89,7 @@ export function handleRequest<T>(stoa: Stoa, handler: () => T): T {
       stoa.db.exec(`ROLLBACK TO ${REQUEST_SAVEPOINT}`);
       stoa.db.exec(`RELEASE ${REQUEST_SAVEPOINT}`);
       if (stoa.pendingEvents) stoa.pendingEvents.length = stoa.requestStart.events;
-      stoa.users.forget();
+      forgetKeptRows(stoa);
     }
     throw err;
   } finally {
@@ -131,7 +137,7 @@ export function commitShared(stoa: Stoa): void {
   } catch (err) {
     failure = err;
     if (stoa.db.inTransaction) stoa.db.exec('ROLLBACK');
-    stoa.users.forget();
+    forgetKeptRows(stoa);
   }
   if (failure === null) deliverCommitted(stoa, pendingEvents);
   for (const done of shared.afterCommit) done(failure);

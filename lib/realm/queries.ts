@@ -11,6 +11,8 @@ export interface RealmRow {
   uuid: string;
 }
 
+const freeze = (row: RealmRow | undefined) => (row ? Object.freeze(row) : row);
+
 export function prepareRealmQueries(db: Statements) {
   const get = db.prepare<[], RealmRow>('SELECT * FROM realm WHERE id = 1');
   const insert = db.prepare<[string, string, number, string]>(
@@ -23,16 +25,29 @@ export function prepareRealmQueries(db: Statements) {
   const setName = db.prepare<[string]>('UPDATE realm SET name = ? WHERE id = 1');
   const setDescription = db.prepare<[string]>('UPDATE realm SET description = ? WHERE id = 1');
   const setDeactivated = db.prepare<[number]>('UPDATE realm SET deactivated = ? WHERE id = 1');
+  // Every request asks whether the organization is deactivated, some several times: the row is
+  // kept, frozen, until it is written here or a transaction rolls back (`forget`), as user rows are.
+  let kept: RealmRow | undefined;
+  const forget = () => {
+    kept = undefined;
+  };
+  const writing =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      fn(...args);
+      forget();
+    };
   return {
+    forget,
     /** A stored organization setting as JSON text; undefined while it has its default. */
     setting: (key: string) => setting.get(key)?.value,
     /** The organization, or undefined before the first start has created it. */
-    get: () => get.get(),
-    insert: (name: string, stringId: string, dateCreated: number) => void insert.run(name, stringId, dateCreated, randomUUID()),
+    get: (): RealmRow | undefined => (kept ??= freeze(get.get())),
+    insert: writing((name: string, stringId: string, dateCreated: number) => void insert.run(name, stringId, dateCreated, randomUUID())),
     /** Stores a setting's value (JSON-encoded here), default or not. */
     storeSetting: (key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value)),
-    setName: (name: string) => void setName.run(name),
-    setDescription: (description: string) => void setDescription.run(description),
-    setDeactivated: (deactivated: boolean) => void setDeactivated.run(deactivated ? 1 : 0),
+    setName: writing((name: string) => void setName.run(name)),
+    setDescription: writing((description: string) => void setDescription.run(description)),
+    setDeactivated: writing((deactivated: boolean) => void setDeactivated.run(deactivated ? 1 : 0)),
   };
 }
