@@ -234,7 +234,8 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['channel settings', `#channels/${channel.id}/x/general`, channel.name],
       ['personal channel settings', `#channels/${channel.id}/x/personal`, channel.name],
       ['channel subscribers', `#channels/${channel.id}/x/subscribers`, channel.name],
-      ['default channels', '#organization/default-channels-list', 'Default channels'],
+      ['default channels', '#organization/default-channels-list', 'Organization settings'],
+      ['organization users', '#organization/users', 'Organization settings'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

@@ -176,7 +176,7 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
 test('an administrator manages invitation links, roles, the organization name and deactivations, seen live', { skip: NO_CHROMIUM }, async () => {
   const member = await suite.server.createUser('Morgan Member');
   const leaver = await suite.server.createUser('Lee Leaver');
-  const owner = await suite.open(OWNER_EMAIL, '#organization', { password: OWNER_PASSWORD });
+  const owner = await suite.open(OWNER_EMAIL, '#organization/invites-list-admin', { password: OWNER_PASSWORD });
   const memberWeb = await suite.open(member.credentials.email, '#inbox');
   const leaverWeb = await suite.open(leaver.credentials.email, '#inbox');
   const settings = owner.page.getByRole('region', { name: 'Organization settings' });
@@ -193,6 +193,7 @@ test('an administrator manages invitation links, roles, the organization name an
   assert.equal((await suite.server.owner.get('/invites')).body.invites.length, 0);
 
   // A member made an administrator finds the organization's settings in their menu at once.
+  await settings.getByRole('link', { name: 'Users', exact: true }).click();
   await settings.getByRole('combobox', { name: 'Role of Morgan Member' }).selectOption('Administrator');
   await waitUntil(async () => (await suite.server.owner.get(`/users/${member.userId}`)).body.user.role === 200, 'the server has the new role');
   await memberWeb.page.getByRole('button', { name: 'Personal menu' }).click();
@@ -200,6 +201,7 @@ test('an administrator manages invitation links, roles, the organization name an
   await memberWeb.page.keyboard.press('Escape');
 
   // A new name for the organization reaches everyone's page.
+  await settings.getByRole('link', { name: 'Organization profile' }).click();
   const orgName = settings.getByLabel('Organization name');
   await orgName.fill('The Renamed Guild');
   await settings.getByRole('button', { name: 'Save', exact: true }).click();
@@ -207,6 +209,7 @@ test('an administrator manages invitation links, roles, the organization name an
   await waitUntil(async () => (await memberWeb.page.title()).endsWith('· The Renamed Guild'), 'the title has the new name');
 
   // Deactivating asks first, then ends the person's session: their page goes to the login.
+  await settings.getByRole('link', { name: 'Users', exact: true }).click();
   await settings.getByRole('button', { name: 'Deactivate Lee Leaver' }).click();
   await settings.getByRole('group', { name: 'Deactivate Lee Leaver?' }).getByRole('button', { name: 'Yes, deactivate' }).click();
   await settings.getByRole('button', { name: 'Reactivate Lee Leaver' }).waitFor();

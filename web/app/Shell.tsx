@@ -37,17 +37,14 @@ import { homeHash } from '../views/home';
 import { lazyComponent } from '../ui/lazy';
 import type { ChannelTab } from '../channels/state';
 
-// Channel settings and the default channels are drawn seldom: their code (one chunk) comes when first opened.
-const channelScreens = () => import('../channels/screens');
-const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => channelScreens().then((m) => m.ChannelSettings));
-const DefaultChannels = lazyComponent(() => channelScreens().then((m) => m.DefaultChannels));
+// A channel's settings are drawn seldom: their code comes when first opened.
+const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => import('../channels/screens').then((m) => m.ChannelSettings));
 
 /** What the centre shows, for the page's title and its main landmark. */
 function viewTitle(): string {
   const current = view.value;
   if (current.kind === 'narrow') return narrowTitle(feedTerms.value);
   if (current.kind === 'channels' && current.channelId !== undefined) return 'Channel settings';
-  if (current.kind === 'settings' && current.section === 'default-channels-list') return 'Default channels';
   return { inbox: 'Inbox', recent: 'Recent conversations', channels: 'Channels', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings' }[current.kind];
 }
 
@@ -379,7 +376,7 @@ export function Shell() {
         {current.kind === 'channels' && (current.channelId === undefined ? <ChannelBrowser /> : <ChannelSettings channelId={current.channelId} tab={current.tab ?? 'general'} />)}
         {current.kind === 'drafts' && <Drafts />}
         {current.kind === 'scheduled' && <ScheduledMessages />}
-        {current.kind === 'settings' && (current.section === 'default-channels-list' ? <DefaultChannels /> : <Settings section={current.section} />)}
+        {current.kind === 'settings' && <Settings section={current.section} />}
         {current.kind === 'narrow' && (
           <>
             <h1 class="narrow-title">{narrowTitle(feedTerms.value)}</h1>

@@ -132,7 +132,7 @@ export function parseHash(hash: string): HashView {
   if (parts[0] === 'recent' || parts[0] === 'recent_topics') return { kind: 'recent' };
   if (parts[0] === 'drafts') return { kind: 'drafts' };
   if (parts[0] === 'scheduled') return { kind: 'scheduled' };
-  if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization' : 'profile') };
+  if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization-profile' : 'profile') };
   if (parts[0] !== 'narrow') return { kind: 'narrow', terms: [] };
   const terms: NarrowTerm[] = [];
   for (let i = 1; i + 1 < parts.length; i += 2) {

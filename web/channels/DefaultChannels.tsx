@@ -32,8 +32,7 @@ export function DefaultChannels() {
     }
   };
   return (
-    <div class="panel channel-settings default-channels" role="region" aria-label="Default channels">
-      <h1 class="view-title">Default channels</h1>
+    <div class="channel-settings default-channels">
       <p class="hint">New people joining the organization are subscribed to these channels.</p>
       {admin && (
         <form onSubmit={add} aria-label="Add a default channel">

@@ -26,7 +26,7 @@ const CSS = `
 .channel-settings .hint { color: var(--text-soft); font-size: 13px; }
 .channel-settings section .hint, .channel-settings fieldset .hint { margin: 0; }
 .default-channels .item-list { max-width: 620px; }
-.panel.default-channels form { flex-direction: row; align-items: flex-end; }
+.default-channels form { flex-direction: row; align-items: flex-end; }
 .channel-settings .add-subscribers > button, .default-channels form > button { align-self: flex-end; }
 `;
 
