@@ -40,3 +40,15 @@ export function pythonStr(value: unknown): string {
   if (value === false) return 'False';
   return String(value);
 }
+
+/** A number the payload must have (an integer or not). */
+export function num(value: Json, key: string): number {
+  const found = at(value, key);
+  if (typeof found !== 'number') throw badRequest(`${key} is not a number`);
+  return found;
+}
+
+/** Python's str.title(): every run of letters starts upper case and goes on lower case. */
+export function pythonTitle(text: string): string {
+  return text.toLowerCase().replace(/(^|[^\p{L}])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
