@@ -264,3 +264,25 @@ for (const viewport of [DESKTOP, PHONE]) {
     assert.deepEqual(web.problems, []);
   });
 }
+
+test("a person's profile has an address (#user/ID): opened first or over a view, closed by Escape or Back", { skip: NO_CHROMIUM }, async () => {
+  const { reader, writerName, writer, channelId } = await twoPeople();
+  // As the page's first address: the profile over the home view; closing it leaves the home view's address.
+  const { page, problems } = await suite.open(reader.credentials.email, `#user/${writer.userId}`, { viewport: DESKTOP });
+  const profile = page.getByRole('dialog', { name: writerName });
+  await profile.waitFor();
+  await page.keyboard.press('Escape');
+  await profile.waitFor({ state: 'detached' });
+  await waitUntil(async () => !(await page.evaluate('location.hash')).toString().startsWith('#user/'), 'the address is no longer the profile');
+
+  // Over a channel: Back closes it and the channel stays.
+  await page.evaluate(`location.hash = '#narrow/channel/${channelId}'`);
+  await messageRow(page, 'Landing now').waitFor();
+  await page.evaluate(`location.hash = '#user/${writer.userId}'`);
+  await profile.waitFor();
+  await page.goBack();
+  await profile.waitFor({ state: 'detached' });
+  assert.match(await page.evaluate('location.hash') as string, new RegExp(`^#narrow/channel/${channelId}`));
+  await messageRow(page, 'Landing now').waitFor();
+  assert.deepEqual(problems, []);
+});

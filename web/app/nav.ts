@@ -4,6 +4,7 @@ import { narrowHash, parseHash, type HashView } from './narrow';
 import { channelByName, channelName, session, userByEmail, userName } from '../state';
 import type { NarrowTerm } from '../types';
 import { homeHash } from '../views/home';
+import { closeProfile, openProfile, showProfile } from '../people/state';
 
 /** What the centre shows, from the URL hash; back and forward move between views. */
 export const view = signal<HashView>({ kind: 'narrow', terms: [] });
@@ -45,10 +46,31 @@ export function goTo(hash: string): void {
   location.hash = hash;
 }
 
+/** A person's full profile by address (`#user/ID`, as Zulip writes it), shown over the view. */
+const PROFILE_HASH = /^#user\/(\d+)$/;
+/** The last address that named a view: what closing a profile opened by its address goes back to. */
+let viewHash = '';
+let profileByAddress = false;
+
 /** Shows what the current hash says. */
 export function followHash(): void {
+  const profile = PROFILE_HASH.exec(location.hash);
+  if (profile) {
+    profileByAddress = true;
+    showProfile(Number(profile[1]), () => {
+      profileByAddress = false;
+      // Back to the view's address without another history entry (a link in the profile may be navigating already).
+      if (PROFILE_HASH.test(location.hash)) history.replaceState(null, '', viewHash || homeHash());
+    });
+    // Opened as the page's first address: the home view goes behind it.
+    if (viewHash) return;
+  } else {
+    viewHash = location.hash;
+    // Back from a profile's address closes it.
+    if (profileByAddress && openProfile.value !== null) closeProfile();
+  }
   // An address without a view (the app's own root) shows the person's home view.
-  const next = parseHash(location.hash.length > 1 ? location.hash : homeHash());
+  const next = parseHash(location.hash.length > 1 && !profile ? location.hash : homeHash());
   view.value = next;
   if (next.kind === 'narrow') void openAddressedNarrow(next.terms);
 }

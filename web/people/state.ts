@@ -69,13 +69,20 @@ export function closeUserCard(): void {
   });
 }
 
-export function showProfile(userId: number): void {
+/** What closing the open profile must also do (a profile opened by its address gives the address back). */
+let afterProfileCloses: (() => void) | undefined;
+
+export function showProfile(userId: number, afterClose?: () => void): void {
   openCard.value = null;
   openProfile.value = userId;
+  afterProfileCloses = afterClose;
 }
 
 export function closeProfile(): void {
   openProfile.value = null;
+  const after = afterProfileCloses;
+  afterProfileCloses = undefined;
+  after?.();
 }
 
 export function openStatusDialog(open: boolean): void {
