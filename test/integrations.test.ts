@@ -24,11 +24,11 @@ const NOT_YET_BUILT = new Set([
   'ansibletower', 'appfollow', 'azuredevops', 'basecamp', 'beanstalk',
   'buildbot', 'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
-  'groove', 'harbor', 'hellosign', 'heroku', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
-  'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective', 'opsgenie', 'pagerduty',
+  'groove', 'harbor', 'hellosign', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
+  'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective',
   'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck', 'semaphore',
-  'slack', 'sonarqube', 'sonarr', 'splunk', 'statuspage', 'stripe', 'taiga', 'teamcity', 'thinkst', 'transifex',
-  'travis', 'trello', 'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
+  'slack', 'sonarqube', 'sonarr', 'splunk', 'stripe', 'taiga', 'teamcity', 'thinkst', 'transifex',
+  'trello', 'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
 ]);
 
 /** One case of the shared file (see its `fields` for what each key means). */

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { badRequest, missingArgument } from '../http/errors';
 
 /**
  * Readers of a JSON payload that refuse, in Zulip's words, a value of the wrong kind or a key
@@ -39,4 +39,22 @@ export function pythonStr(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   return String(value);
+}
+
+/** A parameter (query or form field) holding JSON, as Zulip's Json[...] parameters read it. */
+export function jsonParam(request: { param(name: string): string | undefined }, name: string): Json {
+  const text = request.param(name);
+  if (text === undefined) throw missingArgument(name);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+/** A parameter (query or form field) the integration cannot do without. */
+export function requiredParam(request: { param(name: string): string | undefined }, name: string): string {
+  const value = request.param(name);
+  if (value === undefined) throw missingArgument(name);
+  return value;
 }

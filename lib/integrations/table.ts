@@ -12,11 +12,16 @@ import { json } from './json';
 import { slackIncoming } from './slack-incoming';
 import { bitbucket2 } from './bitbucket2';
 import { bitbucket } from './bitbucket';
+import { travis } from './travis';
+import { pagerduty } from './pagerduty';
+import { opsgenie } from './opsgenie';
+import { heroku } from './heroku';
+import { statuspage } from './statuspage';
 import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
