@@ -27,8 +27,8 @@ const NOT_YET_BUILT = new Set([
   'groove', 'harbor', 'hellosign', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
   'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective',
   'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck', 'semaphore',
-  'slack', 'sonarqube', 'sonarr', 'splunk', 'stripe', 'taiga', 'teamcity', 'thinkst', 'transifex',
-  'trello', 'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
+  'slack', 'sonarqube', 'sonarr', 'splunk', 'taiga', 'teamcity', 'thinkst', 'transifex',
+  'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
 ]);
 
 /** One case of the shared file (see its `fields` for what each key means). */

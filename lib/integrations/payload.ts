@@ -38,6 +38,7 @@ export function pythonStr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
+  if (typeof value === 'object') return pythonRepr(value);
   return String(value);
 }
 
@@ -57,4 +58,14 @@ export function requiredParam(request: { param(name: string): string | undefined
   const value = request.param(name);
   if (value === undefined) throw missingArgument(name);
   return value;
+}
+
+/** A JSON value as Python's repr() writes it inside a dict or list (strings quoted). */
+export function pythonRepr(value: unknown): string {
+  if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`).join(', ')}}`;
+  }
+  return pythonStr(value);
 }

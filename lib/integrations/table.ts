@@ -17,11 +17,13 @@ import { pagerduty } from './pagerduty';
 import { opsgenie } from './opsgenie';
 import { heroku } from './heroku';
 import { statuspage } from './statuspage';
+import { stripe } from './stripe';
+import { trello } from './trello';
 import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
