@@ -19,11 +19,14 @@ import { heroku } from './heroku';
 import { statuspage } from './statuspage';
 import { stripe } from './stripe';
 import { trello } from './trello';
+import { azuredevops } from './azuredevops';
+import { linear } from './linear';
+import { newrelic } from './newrelic';
 import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
