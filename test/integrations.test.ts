@@ -22,13 +22,13 @@ const CASES_FILE = path.resolve(__dirname, '../../shared/zulip/webhook-cases.jso
  */
 const NOT_YET_BUILT = new Set([
   'ansibletower', 'appfollow', 'basecamp', 'beanstalk',
-  'buildbot', 'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
+  'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
   'groove', 'harbor', 'hellosign', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
-  'librato', 'lidarr', 'mention', 'netlify', 'opencollective',
-  'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck', 'semaphore',
-  'slack', 'sonarqube', 'sonarr', 'splunk', 'taiga', 'teamcity', 'thinkst', 'transifex',
-  'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
+  'librato', 'lidarr', 'mention', 'opencollective',
+  'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck',
+  'slack', 'sonarr', 'splunk', 'taiga', 'thinkst', 'transifex',
+  'updown', 'wekan', 'wordpress', 'zapier',
 ]);
 
 /** One case of the shared file (see its `fields` for what each key means). */

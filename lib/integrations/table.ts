@@ -22,11 +22,18 @@ import { trello } from './trello';
 import { azuredevops } from './azuredevops';
 import { linear } from './linear';
 import { newrelic } from './newrelic';
+import { uptimerobot } from './uptimerobot';
+import { zabbix } from './zabbix';
+import { teamcity } from './teamcity';
+import { buildbot } from './buildbot';
+import { semaphore } from './semaphore';
+import { sonarqube } from './sonarqube';
+import { netlify } from './netlify';
 import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );
