@@ -21,14 +21,14 @@ const CASES_FILE = path.resolve(__dirname, '../../shared/zulip/webhook-cases.jso
  * its cases run and must pass.
  */
 const NOT_YET_BUILT = new Set([
-  'ansibletower', 'appfollow', 'azuredevops', 'basecamp', 'beanstalk', 'bitbucket', 'bitbucket2',
-  'buildbot', 'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
+  'ansibletower', 'appfollow', 'basecamp', 'beanstalk',
+  'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
-  'groove', 'harbor', 'hellosign', 'heroku', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
-  'librato', 'lidarr', 'linear', 'mention', 'netlify', 'newrelic', 'opencollective', 'opsgenie', 'pagerduty',
-  'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck', 'semaphore',
-  'slack', 'sonarqube', 'sonarr', 'splunk', 'statuspage', 'stripe', 'taiga', 'teamcity', 'thinkst', 'transifex',
-  'travis', 'trello', 'updown', 'uptimerobot', 'wekan', 'wordpress', 'zabbix', 'zapier',
+  'groove', 'harbor', 'hellosign', 'homeassistant', 'ifttt', 'insping', 'intercom', 'jotform',
+  'librato', 'lidarr', 'mention', 'opencollective',
+  'papertrail', 'patreon', 'pingdom', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck',
+  'slack', 'sonarr', 'splunk', 'taiga', 'thinkst', 'transifex',
+  'updown', 'wekan', 'wordpress', 'zapier',
 ]);
 
 /** One case of the shared file (see its `fields` for what each key means). */
@@ -36,6 +36,8 @@ interface WebhookCase {
   id: string;
   integration: string;
   kind: 'message' | 'ignored' | 'error' | 'dm' | 'response';
+  /** basic: the case authenticates by HTTP Basic (the bot's email and key) instead of api_key. */
+  auth?: 'basic';
   method: string;
   url: string;
   channel: string | null;
@@ -165,7 +167,8 @@ function matcher(expected: string): (actual: string) => boolean {
 function urlOf(c: WebhookCase): { url: string; headers: Record<string, string> } {
   const headers = { ...c.headers };
   let url = c.url.replaceAll('{api_key}', encodeURIComponent(bot.apiKey));
-  if (/[?&]auth=basic(&|$)/.test(url)) {
+  const basicInUrl = /[?&]auth=basic(&|$)/.test(url);
+  if (basicInUrl || c.auth === 'basic') {
     url = url.replace(/([?&])auth=basic(&|$)/, '$1');
     headers.authorization = `Basic ${Buffer.from(`${bot.email}:${bot.apiKey}`).toString('base64')}`;
   }

@@ -273,7 +273,7 @@ test("a person's profile has an address (#user/ID): opened first or over a view,
   await profile.waitFor();
   await page.keyboard.press('Escape');
   await profile.waitFor({ state: 'detached' });
-  await waitUntil(async () => !(await page.evaluate('location.hash')).toString().startsWith('#user/'), 'the address is no longer the profile');
+  await waitUntil(async () => !String(await page.evaluate('location.hash')).startsWith('#user/'), 'the address is no longer the profile');
 
   // Over a channel: Back closes it and the channel stays.
   await page.evaluate(`location.hash = '#narrow/channel/${channelId}'`);
@@ -282,7 +282,7 @@ test("a person's profile has an address (#user/ID): opened first or over a view,
   await profile.waitFor();
   await page.goBack();
   await profile.waitFor({ state: 'detached' });
-  assert.match(await page.evaluate('location.hash') as string, new RegExp(`^#narrow/channel/${channelId}`));
+  assert.match(String(await page.evaluate('location.hash')), new RegExp(`^#narrow/channel/${channelId}`));
   await messageRow(page, 'Landing now').waitFor();
   assert.deepEqual(problems, []);
 });

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { badRequest, missingArgument } from '../http/errors';
 
 /**
  * Readers of a JSON payload that refuse, in Zulip's words, a value of the wrong kind or a key
@@ -38,6 +38,7 @@ export function pythonStr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
+  if (typeof value === 'object') return pythonRepr(value);
   return String(value);
 }
 
@@ -51,4 +52,32 @@ export function num(value: Json, key: string): number {
 /** Python's str.title(): every run of letters starts upper case and goes on lower case. */
 export function pythonTitle(text: string): string {
   return text.toLowerCase().replace(/(^|[^\p{L}])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+/** A parameter (query or form field) holding JSON, as Zulip's Json[...] parameters read it. */
+export function jsonParam(request: { param(name: string): string | undefined }, name: string): Json {
+  const text = request.param(name);
+  if (text === undefined) throw missingArgument(name);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+/** A parameter (query or form field) the integration cannot do without. */
+export function requiredParam(request: { param(name: string): string | undefined }, name: string): string {
+  const value = request.param(name);
+  if (value === undefined) throw missingArgument(name);
+  return value;
+}
+
+/** A JSON value as Python's repr() writes it inside a dict or list (strings quoted). */
+export function pythonRepr(value: unknown): string {
+  if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${pythonRepr(item)}`).join(', ')}}`;
+  }
+  return pythonStr(value);
 }

@@ -17,6 +17,25 @@ import { helloworld } from './helloworld';
 import { jira } from './jira';
 import { json } from './json';
 import { slackIncoming } from './slack-incoming';
+import { bitbucket2 } from './bitbucket2';
+import { bitbucket } from './bitbucket';
+import { travis } from './travis';
+import { pagerduty } from './pagerduty';
+import { opsgenie } from './opsgenie';
+import { heroku } from './heroku';
+import { statuspage } from './statuspage';
+import { stripe } from './stripe';
+import { trello } from './trello';
+import { azuredevops } from './azuredevops';
+import { linear } from './linear';
+import { newrelic } from './newrelic';
+import { uptimerobot } from './uptimerobot';
+import { zabbix } from './zabbix';
+import { teamcity } from './teamcity';
+import { buildbot } from './buildbot';
+import { semaphore } from './semaphore';
+import { sonarqube } from './sonarqube';
+import { netlify } from './netlify';
 import type { Integration } from './types';
 import { zendesk } from './zendesk';
 
@@ -25,6 +44,7 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
   [
     json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3,
     airbrake, errbit, airbyte, appveyor, beeminder, delighted, gosquared, greenhouse, zendesk,
+    bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),

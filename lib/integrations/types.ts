@@ -46,8 +46,15 @@ export interface WebhookRequest {
     /** The person with this email, or undefined. */
     byEmail(email: string): { full_name: string } | undefined;
     /** The first person whose full name is `name` or whose email starts with it, ignoring case. */
-    guess(name: string): { full_name: string } | undefined;
+    guess(name: string): { full_name: string; email: string } | undefined;
   };
+  /**
+   * Has the notification bot tell the bot's owner of a problem with the request (rate-limited),
+   * even when the request then fails.
+   */
+  tellOwner(content: string): void;
+  /** The address people are told to write to for help (in such notices). */
+  supportAddress(): string;
   /** Whether a git integration should report on a branch (the `branches` parameter). */
   wantsBranch(branch: string): boolean;
 }

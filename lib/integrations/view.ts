@@ -166,6 +166,10 @@ function webhookRequest(
           .find((u) => u.is_active && (u.full_name.toLowerCase() === folded || u.delivery_email.toLowerCase().startsWith(folded)));
       },
     },
+    tellOwner(content) {
+      notices.push(content);
+    },
+    supportAddress: () => supportAddress(stoa),
     wantsBranch(branch) {
       if (branches === null) {
         const given = param('branches');

@@ -1,4 +1,4 @@
-import { missingArgument } from '../http/errors';
+import { requiredParam } from './payload';
 import type { Integration } from './types';
 
 /**
@@ -9,14 +9,9 @@ export const zendesk: Integration = {
   name: 'zendesk',
   displayName: 'Zendesk',
   handle(request) {
-    const required = (name: string) => {
-      const value = request.param(name);
-      if (value === undefined) throw missingArgument(name);
-      return value;
-    };
-    const title = required('ticket_title');
-    const id = required('ticket_id');
-    const content = required('message');
+    const title = requiredParam(request, 'ticket_title');
+    const id = requiredParam(request, 'ticket_id');
+    const content = requiredParam(request, 'message');
     const topic = `#${id}: ${title}`;
     return { topic: topic.length > 60 ? `${topic.slice(0, 57)}...` : topic, content };
   },
