@@ -1,11 +1,11 @@
 import { badRequest } from '../http/errors';
-import type { Integration, WebhookRequest } from './types';
+import type { Integration } from './types';
 
 /**
  * Messages that Zapier's and IFTTT's actions compose: a topic (or, as they once called it, a
  * subject) and the content.
  */
-export function composedMessage(request: WebhookRequest, p: any): { topic: string; content: string } {
+export function composedMessage(p: any): { topic: string; content: string } {
   const topic = p.topic ?? p.subject ?? null;
   if (topic === null) throw badRequest("Topic can't be empty");
   if (p.content == null) throw badRequest("Content can't be empty");
@@ -24,7 +24,7 @@ export const zapier: Integration = {
       // Zapier labels the connection with the bot's name and address.
       return { messages: [], response: { full_name: request.bot.full_name, email: request.bot.email, id: request.bot.id } };
     }
-    return composedMessage(request, p);
+    return composedMessage(p);
   },
 };
 
@@ -32,5 +32,5 @@ export const zapier: Integration = {
 export const ifttt: Integration = {
   name: 'ifttt',
   displayName: 'IFTTT',
-  handle: (request) => composedMessage(request, request.json()),
+  handle: (request) => composedMessage(request.json()),
 };
