@@ -27,7 +27,7 @@ const NOT_YET_BUILT = new Set([
   'groove', 'harbor', 'hellosign', 'homeassistant', 'insping', 'intercom', 'jotform',
   'librato', 'lidarr', 'mention', 'opencollective',
   'patreon', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck',
-  'sonarr', 'splunk', 'taiga', 'thinkst', 'transifex',
+  'sonarr', 'splunk', 'thinkst', 'transifex',
   'wekan', 'wordpress',
 ]);
 
