@@ -16,7 +16,10 @@ export class ApiError extends Error {
   }
 
   body(): Record<string, unknown> {
-    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+    // As Zulip's json_response_from_error: an "error" answered with a 2xx status (an
+    // unsupported webhook event) is a success whose msg says why nothing happened.
+    const result = this.status >= 200 && this.status < 300 ? 'success' : 'error';
+    return { result, msg: this.message, code: this.code, ...this.extra };
   }
 }
 

@@ -36,15 +36,24 @@ import { buildbot } from './buildbot';
 import { semaphore } from './semaphore';
 import { sonarqube } from './sonarqube';
 import { netlify } from './netlify';
+import { slack } from './slack';
+import { papertrail } from './papertrail';
+import { pingdom } from './pingdom';
+import { updown } from './updown';
+import { zapier } from './zapier';
+import { ifttt } from './zapier';
+import { taiga } from './taiga';
 import type { Integration } from './types';
 import { zendesk } from './zendesk';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
   [
-    json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3,
-    airbrake, errbit, airbyte, appveyor, beeminder, delighted, gosquared, greenhouse, zendesk,
-    bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify,
+    json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci,
+    jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello,
+    azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify,
+    slack, papertrail, pingdom, updown, zapier, ifttt, taiga, airbrake, errbit, airbyte, appveyor, beeminder,
+    delighted, gosquared, greenhouse, zendesk,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),

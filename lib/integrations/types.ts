@@ -10,6 +10,8 @@ export interface WebhookMessage {
    * a message without one is always sent.
    */
   event?: string;
+  /** The channel (by name) to send to instead of the URL's `stream` (Slack's channels, mapped to Zulip's). */
+  channel?: string;
   /** A direct message to this person (an email) instead of the URL's channel. */
   directTo?: string;
 }

@@ -232,7 +232,7 @@ function send(
   const options = { client, readBySender: false };
   const content = normalizeContent(message.content);
   const unquote = (text: string | undefined) => (text !== undefined && integration.unquoteParameters ? safeDecode(text) : text);
-  const stream = unquote(param('stream'));
+  const stream = message.channel ?? unquote(param('stream'));
   if (message.directTo !== undefined || stream === undefined) {
     const to = message.directTo !== undefined ? stoa.users.byAnyEmail(message.directTo) : ownerOf(stoa, bot);
     if (!to) throw badRequest(`Invalid email '${message.directTo}'`);
