@@ -23,21 +23,16 @@ const PERMISSIONS: Array<{ name: string; label: string }> = [
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
-/** What the person may do with a group, as the server decides (it checks again). */
+/**
+ * What the person may do with a group, as the server decides (it checks again). A deactivated
+ * group can still be edited, as Zulip allows, until it is reactivated.
+ */
 function powersOver(group: UserGroup) {
-  const holds = (setting: `can_${string}_group`) => holdsGroupSetting(group[setting]);
+  const holds = (setting: `can_${string}_group`) => !group.is_system_group && holdsGroupSetting(group[setting]);
   const manage = !group.is_system_group && (holdsRealmSetting('realm_can_manage_all_groups') || holds('can_manage_group'));
-  const active = manage && !group.deactivated;
-  const add = !group.is_system_group && !group.deactivated && (manage || holds('can_add_members_group'));
-  const remove = !group.is_system_group && !group.deactivated && (manage || holds('can_remove_members_group'));
-  return {
-    manage,
-    edit: active,
-    add,
-    remove,
-    join: add || (!group.is_system_group && !group.deactivated && holds('can_join_group')),
-    leave: remove || (!group.is_system_group && !group.deactivated && holds('can_leave_group')),
-  };
+  const add = manage || holds('can_add_members_group');
+  const remove = manage || holds('can_remove_members_group');
+  return { manage, add, remove, join: add || holds('can_join_group'), leave: remove || holds('can_leave_group') };
 }
 
 /**
@@ -262,7 +257,7 @@ function GroupDetails({ group }: { group: UserGroup }) {
     <section class="group-details" aria-label={`Group ${group.name}`}>
       <h3>{group.name}</h3>
       {group.deactivated && <p class="archived-note">This group is deactivated.</p>}
-      {powers.edit ? (
+      {powers.manage ? (
         <form onSubmit={save} aria-label="Name and description">
           <label>
             Group name
@@ -352,7 +347,7 @@ function GroupDetails({ group }: { group: UserGroup }) {
             label={p.label}
             value={group[p.name as `can_${string}_group`]}
             choices={groupChoices(p.name, 'group')}
-            editable={powers.edit}
+            editable={powers.manage}
             onChange={(to) => changeSetting(p.name, to)}
           />
         ))}

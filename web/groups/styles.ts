@@ -3,7 +3,7 @@
  * with the first view's stylesheet. They use the theme's variables, so both themes apply.
  */
 const CSS = `
-.groups-page { display: flex; flex-direction: column; gap: 12px; }
+.groups-page { display: flex; flex-direction: column; gap: 12px; container-type: inline-size; }
 .groups-toolbar { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; }
 .groups-filter { flex: 1 1 180px; max-width: 280px; }
 .groups-layout { display: flex; gap: 16px; align-items: flex-start; }
@@ -18,7 +18,8 @@ const CSS = `
 .group-details form { max-width: none; }
 .group-details form > button, .group-state > button { align-self: flex-start; }
 .group-details .archived-note { padding: 8px 10px; border-radius: 6px; background: var(--bg-mention); margin: 0; }
-.group-details .permissions { display: flex; flex-direction: column; gap: 10px; }
+.group-details .permissions { display: flex; flex-direction: column; gap: 10px; min-width: 0; }
+.group-details select { max-width: 100%; }
 .group-details .setting-readonly { display: flex; justify-content: space-between; gap: 12px; margin: 0; }
 .group-members { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 4px; }
 .group-members li { display: flex; align-items: center; gap: 8px; }
@@ -33,7 +34,8 @@ const CSS = `
 .chips button { border: none; background: none; padding: 0 6px; }
 .form-buttons { display: flex; gap: 8px; justify-content: flex-end; }
 .groups-page .hint { color: var(--text-soft); }
-@media (max-width: 760px) {
+/* Side by side only where both have room (the settings page is narrow beside the people list). */
+@container (max-width: 700px) {
   .groups-layout { flex-direction: column; }
   .group-list { flex: none; width: 100%; }
   .group-details { width: 100%; box-sizing: border-box; }
