@@ -220,6 +220,30 @@ describe('bots', () => {
     assert.equal((await again.get('/bots')).body.bots.length, 1);
   });
 
+  test("a bot's owner reactivates it, as Zulip lets them; others may not, nor while its name is taken", async () => {
+    const owner = await server.createUser();
+    const stranger = await server.createUser();
+    const name = unique('Sleeper ');
+    const bot = (await owner.post('/bots', { full_name: name, short_name: unique('sleeper') })).body;
+    assert.equal((await owner.delete(`/bots/${bot.user_id}`)).status, 200);
+
+    assert.equal(await refusal(stranger.post(`/users/${bot.user_id}/reactivate`)), 'Insufficient permission');
+    // Another bot took the name meanwhile: the sleeper cannot come back under it.
+    const usurper = (await stranger.post('/bots', { full_name: name, short_name: unique('usurper') })).body;
+    assert.equal(await refusal(owner.post(`/users/${bot.user_id}/reactivate`)), 'Name is already in use!');
+    await stranger.delete(`/bots/${usurper.user_id}`);
+
+    const events = await listen12(owner, { event_types: ['realm_user'] });
+    const reactivated = await owner.post(`/users/${bot.user_id}/reactivate`);
+    assert.equal(reactivated.status, 200, JSON.stringify(reactivated.body));
+    assert.ok((await events()).some((e) => e.op === 'update' && e.person.user_id === bot.user_id && e.person.is_active === true));
+    assert.equal((await server.owner.get(`/users/${bot.user_id}`)).body.user.is_active, true);
+    // People are still reactivated by administrators only.
+    const person = await server.createUser();
+    await server.owner.delete(`/users/${person.userId}`);
+    assert.equal((await owner.post(`/users/${person.userId}/reactivate`)).status, 400);
+  });
+
   test('a user who becomes an administrator gains every bot in their bot list, and loses them again', async () => {
     const maker = await server.createUser();
     const promoted = await server.createUser();

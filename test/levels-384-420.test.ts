@@ -219,8 +219,8 @@ describe('GET /users for spectators (feature level 387)', () => {
   });
 });
 
-describe('realm_incoming_webhook_bots in register (feature level 403)', () => {
-  test('is answered for its fetch type, each integration with url_options and config_options', async () => {
+describe('realm_incoming_webhook_bots in register (feature levels 403 and 485)', () => {
+  test('lists the integrations Stoa serves, with their events and URL options', async () => {
     const response = await server.owner.post('/register', { fetch_event_types: JSON.stringify(['realm_incoming_webhook_bots']) });
     assert.equal(response.status, 200, JSON.stringify(response.body));
     const integrations = response.body.realm_incoming_webhook_bots;
@@ -229,11 +229,25 @@ describe('realm_incoming_webhook_bots in register (feature level 403)', () => {
     assertValidResponse12('POST', '/api/v1/register', 200, {
       result, msg, queue_id, last_event_id, zulip_version, zulip_feature_level, zulip_merge_base, realm_incoming_webhook_bots: integrations,
     });
-    // Stoa receives no third-party webhooks yet: none are offered, and none lack the level-403 shape.
-    for (const integration of integrations) {
-      assert.ok(Array.isArray(integration.url_options));
-      assert.ok(Array.isArray(integration.config_options));
+    const byName = new Map<string, any>(integrations.map((integration: any) => [integration.name, integration]));
+    // Every listed integration is served at its URL: a request without a key is refused as
+    // unauthenticated, not as an unknown address.
+    for (const name of byName.keys()) {
+      const answer = await fetch(`${server.url}/api/v1/external/${name}`, { method: 'POST' });
+      assert.notEqual(answer.status, 404, name);
     }
+    const github = byName.get('github');
+    assert.equal(github.display_name, 'GitHub');
+    assert.ok(github.all_event_types.includes('push_commits') && github.all_event_types.includes('opened_pull_request'), JSON.stringify(github.all_event_types));
+    // Level 485 names each URL option's field `input_type` (`validator` before).
+    assert.deepEqual(github.url_options.map((o: any) => [o.key, o.input_type]), [['branches', 'text'], ['ignore_private_repositories', 'boolean']]);
+    assert.equal(github.url_options[0].validator, undefined);
+    assert.deepEqual(github.config_options, []);
+    // An integration whose messages name no event cannot be filtered.
+    assert.equal(byName.get('json').all_event_types, null);
+    assert.equal(byName.get('bitbucket3').display_name, 'Bitbucket Server');
+    // The alias githubsponsors is GitHub itself, not a second entry.
+    assert.equal(byName.has('githubsponsors'), false);
     const others = await server.owner.post('/register', { fetch_event_types: JSON.stringify(['realm_bot']) });
     assert.equal(others.body.realm_incoming_webhook_bots, undefined, 'only when asked for');
   });

@@ -155,6 +155,11 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
   // An edited message, whose history marks the words changed.
   const edited = (await web.server.owner.post('/messages', { type: 'stream', to: channel.id, topic: 'plans', content: 'A plan to change' })).body.id;
   await web.server.owner.patch(`/messages/${edited}`, { content: 'A plan that changed' });
+  // The organization's pages are checked as their administrators see them.
+  await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
+  // A bot and a group, so that their settings pages list something.
+  await ada.post('/bots', { full_name: 'Ada Bot', short_name: 'adabot', bot_type: 2 });
+  await web.server.owner.post('/user_groups/create', { name: 'Analysts', description: 'Engines', members: JSON.stringify([ada.userId]) });
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
   const found: string[] = [];
@@ -236,6 +241,9 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['channel subscribers', `#channels/${channel.id}/x/subscribers`, channel.name],
       ['default channels', '#organization/default-channels-list', 'Organization settings'],
       ['organization users', '#organization/users', 'Organization settings'],
+      ['your bots', '#settings/your-bots', 'Personal settings'],
+      ['bots', '#organization/bot-list-admin', 'Organization settings'],
+      ['user groups', '#organization/user-groups-admin', 'Organization settings'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

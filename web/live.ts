@@ -35,6 +35,7 @@ import type { Channel, Draft, Message, RealmEmoji, ScheduledMessage, Subscriptio
 import { applyTopicRules } from './compose/state';
 import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
 import { applyChannelEvent, applyChannelRegister } from './channels/state';
+import { applyBotEvent, applyBotRegister } from './bots/state';
 import { applyPeopleState, onCustomProfileFieldsEvent, onMutedUsersEvent, onPresenceEnabledSetting, onUserStatusEvent } from './people/state';
 
 /**
@@ -103,6 +104,8 @@ async function register(): Promise<void> {
       user_settings_object: true,
       simplified_presence_events: true,
       archived_channels: false,
+      // Deactivated groups stay listed (flagged) so that the group settings can reactivate them.
+      include_deactivated_groups: true,
     },
   });
   const self = answer.user_id;
@@ -147,6 +150,7 @@ async function register(): Promise<void> {
     setScheduledMessages(answer.scheduled_messages);
     applyTopicRules(answer as unknown as Record<string, unknown>);
     applyChannelRegister(answer as unknown as Record<string, unknown>);
+    applyBotRegister(answer as unknown as Record<string, unknown>);
     topicPolicies.value = new Map((answer.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]));
     topics.value = new Map();
   });
@@ -571,12 +575,23 @@ function onUserGroup(event: Record<string, unknown>): void {
     else if (event.op === 'update') {
       const group = copy.get(event.group_id as number);
       if (group) copy.set(group.id, { ...group, ...(event.data as Partial<UserGroup>) });
+    } else {
+      // Members and subgroups come and go by ID lists.
+      const group = copy.get(event.group_id as number);
+      const members = new Set(group?.members ?? []);
+      const subgroups = new Set(group?.direct_subgroup_ids ?? []);
+      if (event.op === 'add_members') for (const id of event.user_ids as number[]) members.add(id);
+      if (event.op === 'remove_members') for (const id of event.user_ids as number[]) members.delete(id);
+      if (event.op === 'add_subgroups') for (const id of event.direct_subgroup_ids as number[]) subgroups.add(id);
+      if (event.op === 'remove_subgroups') for (const id of event.direct_subgroup_ids as number[]) subgroups.delete(id);
+      if (group) copy.set(group.id, { ...group, members: [...members], direct_subgroup_ids: [...subgroups] });
     }
   });
 }
 
 function applyEvent(event: Record<string, unknown>): void {
   applyChannelEvent(event);
+  applyBotEvent(event);
   switch (event.type) {
     case 'message':
       return onMessage(event as unknown as { message: Message; flags: string[]; local_message_id?: string });

@@ -16,6 +16,9 @@ export interface User {
   date_joined?: string;
   /** Custom profile field values by field ID. */
   profile_data?: Record<string, { value: string; rendered_value?: string }>;
+  /** For bots: 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. */
+  bot_type?: number | null;
+  bot_owner_id?: number | null;
 }
 
 export interface Subscription {
@@ -134,6 +137,9 @@ export interface UserGroup {
   deactivated?: boolean;
   members?: number[];
   direct_subgroup_ids?: number[];
+  creator_id?: number | null;
+  /** Its permissions (can_manage_group, can_join_group ...), as group-setting values. */
+  [setting: `can_${string}_group`]: GroupSettingValue | undefined;
 }
 
 /** A message waiting to be sent by the server at its time (`/scheduled_messages`). */

@@ -1,4 +1,5 @@
 import type { StateContext } from '../events/state-context';
+import { INTEGRATIONS } from '../integrations/table';
 import { botsAdministeredBy, presentBot } from './present';
 
 /** Register state for fetch type `realm_bot`: the bots the caller administers. */
@@ -6,30 +7,21 @@ export function realmBotsState({ stoa, user }: StateContext): Record<string, unk
   return { realm_bots: botsAdministeredBy(stoa, user).map((bot) => presentBot(stoa, bot)) };
 }
 
-/** An option the person creating an incoming-webhook bot (or its URL) may set. */
-interface WebhookOption {
-  key: string;
-  label: string;
-  /** Renamed `input_type` for URL options at feature level 485, beyond the level Stoa claims. */
-  validator: string;
-}
-
 /**
- * An incoming-webhook integration as register describes it (feature level 403): URL
- * parameters in `url_options`, bot-creation settings in `config_options`.
+ * The incoming-webhook integrations as register describes them (Zulip 12, feature level 485):
+ * one entry per integration of the table (its aliases are the same integration), with the
+ * events it can filter on and its own URL parameters (`url_options`, each with its
+ * `input_type`). No integration takes settings at bot creation, so `config_options` is empty.
  */
-interface IncomingWebhookIntegration {
-  name: string;
-  display_name: string;
-  all_event_types: string[] | null;
-  config_options: WebhookOption[];
-  url_options: WebhookOption[];
-}
-
-/** Stoa receives no third-party incoming webhooks yet, so it offers none to configure. */
-const INCOMING_WEBHOOK_INTEGRATIONS: readonly IncomingWebhookIntegration[] = [];
-
-/** Register state for fetch type `realm_incoming_webhook_bots`. */
 export function incomingWebhookBotsState(): Record<string, unknown> {
-  return { realm_incoming_webhook_bots: [...INCOMING_WEBHOOK_INTEGRATIONS] };
+  const integrations = [...new Set(INTEGRATIONS.values())].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    realm_incoming_webhook_bots: integrations.map((integration) => ({
+      name: integration.name,
+      display_name: integration.menuName ?? integration.displayName,
+      all_event_types: integration.eventTypes ? [...integration.eventTypes] : null,
+      config_options: [],
+      url_options: (integration.urlOptions ?? []).map((option) => ({ key: option.key, label: option.label, input_type: option.inputType })),
+    })),
+  };
 }

@@ -86,6 +86,16 @@ function checkCanCreate(stoa: Stoa, user: UserRow, botType: number): void {
   throw insufficientPermission();
 }
 
+/**
+ * Who may bring a deactivated bot back, as Zulip decides: whoever administers it (its owner
+ * too) and may still create bots of its type, and only while no active account has its name.
+ */
+export function checkBotReactivation(stoa: Stoa, user: UserRow, botId: number): void {
+  const bot = accessBot(stoa, user, botId);
+  checkCanCreate(stoa, user, bot.bot_type ?? BotType.GENERIC);
+  checkBotNameFree(stoa, bot.full_name);
+}
+
 interface CreateParams {
   full_name: string;
   short_name: string;

@@ -5,6 +5,7 @@ import type { Integration, WebhookMessage } from './types';
 export const alertmanager: Integration = {
   name: 'alertmanager',
   displayName: 'Alertmanager',
+  menuName: 'Prometheus Alertmanager',
   handle(request) {
     const nameField = request.param('name') ?? 'instance';
     const descField = request.param('desc') ?? 'alertname';

@@ -9,7 +9,7 @@ import {
   pushTagMessage,
   removeBranchMessage,
 } from './git';
-import type { Integration, WebhookMessage, WebhookRequest } from './types';
+import { BRANCHES_OPTION, type Integration, type WebhookMessage, type WebhookRequest } from './types';
 
 /** Bitbucket Server (and Data Center): repository, push and pull-request events, named by eventKey. */
 
@@ -136,6 +136,9 @@ const HANDLERS: Record<string, Handler> = {
 export const bitbucket3: Integration = {
   name: 'bitbucket3',
   displayName: 'Bitbucket3',
+  menuName: 'Bitbucket Server',
+  eventTypes: Object.keys(HANDLERS),
+  urlOptions: [BRANCHES_OPTION],
   unquoteParameters: true,
   handle(request) {
     const p = request.json();

@@ -34,6 +34,7 @@ function trigger(pipeline: Payload): string {
 export const circleci: Integration = {
   name: 'circleci',
   displayName: 'CircleCI',
+  eventTypes: ['ping', 'job-completed', 'workflow-completed'],
   handle(request) {
     const p = request.json();
     const type: string = p.type;

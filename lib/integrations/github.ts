@@ -15,7 +15,7 @@ import {
 } from './git';
 import { truthy } from './payload';
 import { setupMessage } from './setup';
-import type { Integration } from './types';
+import { BRANCHES_OPTION, type Integration } from './types';
 
 /**
  * GitHub's repository, organization and sponsorship webhooks. The X-GitHub-Event header names
@@ -347,6 +347,8 @@ export const github: Integration = {
   name: 'github',
   aliases: ['githubsponsors'],
   displayName: 'GitHub',
+  eventTypes: Object.keys(BODIES),
+  urlOptions: [BRANCHES_OPTION, { key: 'ignore_private_repositories', label: 'Leave out private repositories', inputType: 'boolean' }],
   handle(request) {
     const header = request.requireHeader('X-GitHub-Event');
     const p = request.json();

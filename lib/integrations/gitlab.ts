@@ -11,7 +11,7 @@ import {
   removeBranchMessage,
 } from './git';
 import { truthy } from './payload';
-import type { Integration } from './types';
+import { BRANCHES_OPTION, type Integration } from './types';
 
 /**
  * GitLab's project and system hooks. The X-GitLab-Event header names the hook; issue, merge
@@ -202,6 +202,8 @@ function topicOf(event: string, p: Payload, withMergeRequestTitle: boolean): str
 export const gitlab: Integration = {
   name: 'gitlab',
   displayName: 'GitLab',
+  eventTypes: Object.keys(BODIES),
+  urlOptions: [BRANCHES_OPTION],
   handle(request) {
     let event = request.requireHeader('X-GitLab-Event');
     const p = request.json();

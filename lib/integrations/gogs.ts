@@ -1,7 +1,7 @@
 import { UnsupportedEvent } from './errors';
 import { branchTopic, createBranchMessage, issueMessage, issueTopic, pullRequestMessage, pushMessage, releaseMessage, releaseTopic } from './git';
 import { truthy } from './payload';
-import type { Integration, WebhookRequest, WebhookResult } from './types';
+import { BRANCHES_OPTION, type Integration, type WebhookRequest, type WebhookResult } from './types';
 import type { IssueLine } from './git';
 
 /**
@@ -91,6 +91,7 @@ function actor(p: Payload): { user: string; action: string } {
 export const gogs: Integration = {
   name: 'gogs',
   displayName: 'Gogs',
+  urlOptions: [BRANCHES_OPTION],
   handle: (request) =>
     handle(request, 'X-Gogs-Event', (p) => {
       const pr = p.pull_request;
@@ -109,6 +110,7 @@ export const gogs: Integration = {
 export const gitea: Integration = {
   name: 'gitea',
   displayName: 'Gitea',
+  urlOptions: [BRANCHES_OPTION],
   handle: (request) =>
     handle(request, 'X-Gitea-Event', (p) => {
       const pr = p.pull_request;

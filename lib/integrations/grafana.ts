@@ -5,6 +5,8 @@ import type { Integration, WebhookMessage } from './types';
 export const grafana: Integration = {
   name: 'grafana',
   displayName: 'Grafana',
+  // Unified alerting's statuses, then the legacy alert's states.
+  eventTypes: ['firing', 'resolved', 'alerting', 'ok', 'no_data', 'paused', 'pending'],
   handle(request) {
     const p = request.json();
     return 'alerts' in p ? (p.alerts as any[]).map(unifiedAlert) : legacyAlert(p);

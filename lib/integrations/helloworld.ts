@@ -5,6 +5,7 @@ import { str } from './payload';
 export const helloworld: Integration = {
   name: 'helloworld',
   displayName: 'HelloWorld',
+  menuName: 'Hello World',
   handle(request) {
     const payload = request.json();
     const article = `**[${str(payload, 'featured_title')}](${str(payload, 'featured_url')})**`;

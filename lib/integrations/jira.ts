@@ -127,6 +127,7 @@ const BODIES: Record<string, (p: Payload, people: People) => string> = {
 export const jira: Integration = {
   name: 'jira',
   displayName: 'Jira',
+  eventTypes: Object.keys(BODIES),
   unquoteParameters: true,
   handle(request) {
     const p = request.json();

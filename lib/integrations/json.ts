@@ -9,6 +9,7 @@ export function asciiJson(value: unknown, indent = 2): string {
 export const json: Integration = {
   name: 'json',
   displayName: 'JSON',
+  menuName: 'JSON formatter',
   handle(request) {
     return { topic: 'JSON', content: `\`\`\`json\n${asciiJson(request.json())}\n\`\`\`` };
   },

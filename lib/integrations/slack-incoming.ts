@@ -6,6 +6,7 @@ import type { Integration } from './types';
 export const slackIncoming: Integration = {
   name: 'slack_incoming',
   displayName: 'SlackIncoming',
+  menuName: 'Slack-compatible webhook',
   errorBody: ({ message }) => ({ ok: false, error: message }),
   handle(request) {
     const contentType = (request.header('content-type') ?? '').split(';')[0].trim();

@@ -61,6 +61,17 @@ export interface WebhookRequest {
   wantsBranch(branch: string): boolean;
 }
 
+/** A URL parameter of an integration, as the integration URL builder offers it. */
+export interface WebhookUrlOption {
+  key: string;
+  label: string;
+  /** The field that asks for it: a text box, or a checkbox whose value is `true`. */
+  inputType: 'text' | 'boolean';
+}
+
+/** The git integrations' `branches` parameter (see WebhookRequest.wantsBranch). */
+export const BRANCHES_OPTION: WebhookUrlOption = { key: 'branches', label: 'Only these branches (comma-separated)', inputType: 'text' };
+
 /** One incoming-webhook integration. */
 export interface Integration {
   /** Its name in the URL: /api/v1/external/<name>. */
@@ -69,6 +80,12 @@ export interface Integration {
   aliases?: readonly string[];
   /** How Zulip names it in errors and in the sending client (Zulip<name>Webhook). */
   displayName: string;
+  /** Its name in menus (the integration URL builder), when not displayName. */
+  menuName?: string;
+  /** The events `only_events` and `exclude_events` can name; absent when its messages name none. */
+  eventTypes?: readonly string[];
+  /** The parameters of its own that the integration URL builder offers (`branches` ...). */
+  urlOptions?: readonly WebhookUrlOption[];
   /** HTTP methods it accepts besides POST. */
   otherMethods?: readonly string[];
   /** Whether `stream` and `topic` are percent-decoded once more (Jira escapes its URLs twice). */

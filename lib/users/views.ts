@@ -12,6 +12,7 @@ import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
+import { checkBotReactivation } from '../bots/views';
 import { deactivateUserWithActions, type DeactivationActions } from './deactivation';
 import { addUser, changeDeliveryEmail, changeRole, deactivateUser, reactivateUser, regenerateOwnApiKey, resetAvatar } from './actions';
 import { currentSettingValue, isValidNotificationSound, NOT_CHANGEABLE_ORGANIZATION_DEFAULTS, USER_SETTINGS } from './settings';
@@ -438,8 +439,9 @@ export const reactivateUserView = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const target = accessUserById(stoa, params.user_id);
+    if (target.is_bot) checkBotReactivation(stoa, user, target.id);
+    else requireAdministrator(user);
     if (target.is_active) throw badRequest('User is already active');
     reactivateUser(stoa, target.id);
     return {};

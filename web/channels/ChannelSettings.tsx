@@ -9,12 +9,12 @@ import {
   canAddSubscribers,
   canAdminister,
   canRemoveSubscribers,
-  describeGroupSetting,
   groupChoices,
   holdsRealmSetting,
   mayMakeWebPublic,
   PERMISSION_SECTIONS,
 } from './permissions';
+import { GroupSettingField } from './GroupSettingField';
 import { channelSettingsHash, channelSubscribers, channelNotificationDefaults, defaultChannelIds } from './state';
 import { addChannelStyles } from './styles';
 import type { ChannelTab } from './state';
@@ -238,38 +238,6 @@ function General({ channel }: { channel: Channel }) {
         </section>
       )}
     </>
-  );
-}
-
-/** One group setting: a choice of groups where it may be changed, its value in words where not. */
-function GroupSettingField({ label, value, choices, editable, onChange }: {
-  label: string;
-  value: GroupSettingValue | undefined;
-  choices: Array<{ id: number; label: string }>;
-  editable: boolean;
-  onChange: (to: GroupSettingValue) => void;
-}) {
-  if (!editable) {
-    return (
-      <p class="setting-readonly">
-        <span>{label}</span> <strong>{describeGroupSetting(value)}</strong>
-      </p>
-    );
-  }
-  // A value of people named one by one stays a choice of its own until a group is chosen.
-  const custom = typeof value !== 'number';
-  return (
-    <label>
-      {label}
-      <select value={custom ? 'custom' : String(value)} onChange={(e) => e.currentTarget.value !== 'custom' && onChange(Number(e.currentTarget.value))}>
-        {custom && <option value="custom">{describeGroupSetting(value)}</option>}
-        {choices.map((choice) => (
-          <option key={choice.id} value={String(choice.id)}>
-            {choice.label}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 

@@ -58,14 +58,17 @@ interface PermissionRule {
   allowed_system_groups?: string[];
 }
 
-function ruleOf(setting: string): PermissionRule {
-  const supported = realmSettings.value.server_supported_permission_settings as { stream?: Record<string, PermissionRule> } | undefined;
-  return supported?.stream?.[setting] ?? {};
+/** Whose setting it is: a channel's, or a user group's. */
+type SettingOwner = 'stream' | 'group';
+
+function ruleOf(setting: string, owner: SettingOwner): PermissionRule {
+  const supported = realmSettings.value.server_supported_permission_settings as Partial<Record<SettingOwner, Record<string, PermissionRule>>> | undefined;
+  return supported?.[owner]?.[setting] ?? {};
 }
 
 /** The groups a setting may be given: system groups as its rule allows, then the organization's own groups. */
-export function groupChoices(setting: string): Array<{ id: number; label: string }> {
-  const rule = ruleOf(setting);
+export function groupChoices(setting: string, owner: SettingOwner = 'stream'): Array<{ id: number; label: string }> {
+  const rule = ruleOf(setting, owner);
   const byName = new Map([...userGroups.value.values()].map((g) => [g.name, g]));
   const choices: Array<{ id: number; label: string }> = [];
   for (const [name, label] of SYSTEM_GROUPS) {

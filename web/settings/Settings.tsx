@@ -3,11 +3,11 @@ import { SECTIONS, sectionHash } from './sections';
 
 /**
  * The settings: a menu of pages (personal ones for everyone, the organization's for its
- * administrators) beside the open page.
+ * administrators, and the few of those members may see) beside the open page.
  */
 export function Settings({ section }: { section: string }) {
   const admin = realm.value.isAdmin;
-  const shown = SECTIONS.filter((s) => s.scope === 'personal' || admin);
+  const shown = SECTIONS.filter((s) => s.scope === 'personal' || admin || s.forMembers);
   const open = shown.find((s) => s.id === section) ?? shown[0]!;
   const Screen = open.screen;
   const groups = [

@@ -10,11 +10,14 @@ export interface SettingsSection {
   id: string;
   label: string;
   scope: 'personal' | 'organization';
+  /** An organization page every member may open (it shows them what they may see or do). */
+  forMembers?: boolean;
   screen: ComponentType;
 }
 
 export const SECTIONS: SettingsSection[] = [
   { id: 'profile', label: 'Profile', scope: 'personal', screen: lazyComponent(() => import('./Profile').then((m) => m.Profile)) },
+  { id: 'your-bots', label: 'Your bots', scope: 'personal', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.YourBots)) },
   { id: 'muted-users', label: 'Muted users', scope: 'personal', screen: lazyComponent(() => import('../people/dialogs').then((m) => m.MutedUsers)) },
   {
     id: 'organization-profile',
@@ -24,6 +27,14 @@ export const SECTIONS: SettingsSection[] = [
   },
   { id: 'users', label: 'Users', scope: 'organization', screen: lazyComponent(() => import('../admin/Users').then((m) => m.Users)) },
   { id: 'invites-list-admin', label: 'Invitations', scope: 'organization', screen: lazyComponent(() => import('../admin/Invitations').then((m) => m.Invitations)) },
+  { id: 'bot-list-admin', label: 'Bots', scope: 'organization', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.AllBots)) },
+  {
+    id: 'user-groups-admin',
+    label: 'User groups',
+    scope: 'organization',
+    forMembers: true,
+    screen: lazyComponent(() => import('../groups/UserGroups').then((m) => m.UserGroups)),
+  },
   {
     id: 'default-channels-list',
     label: 'Default channels',
