@@ -9,6 +9,7 @@ import type { Integration } from './types';
 export const gosquared: Integration = {
   name: 'gosquared',
   displayName: 'GoSquared',
+  eventTypes: ['chat_message', 'traffic_spike'],
   handle(request) {
     const payload = request.json();
     if (payload !== null && typeof payload === 'object' && 'concurrents' in payload && 'siteDetails' in payload) {
