@@ -103,6 +103,8 @@ async function register(): Promise<void> {
       user_settings_object: true,
       simplified_presence_events: true,
       archived_channels: false,
+      // The organization's linkifier settings show URL templates (otherwise no linkifiers come).
+      linkifier_url_template: true,
     },
   });
   const self = answer.user_id;

@@ -58,14 +58,17 @@ interface PermissionRule {
   allowed_system_groups?: string[];
 }
 
-function ruleOf(setting: string): PermissionRule {
-  const supported = realmSettings.value.server_supported_permission_settings as { stream?: Record<string, PermissionRule> } | undefined;
-  return supported?.stream?.[setting] ?? {};
+/** The settings of a channel ('stream') or of the organization ('realm', named without the realm_ prefix). */
+type PermissionKind = 'stream' | 'realm';
+
+function ruleOf(setting: string, kind: PermissionKind): PermissionRule {
+  const supported = realmSettings.value.server_supported_permission_settings as Partial<Record<PermissionKind, Record<string, PermissionRule>>> | undefined;
+  return supported?.[kind]?.[setting] ?? {};
 }
 
 /** The groups a setting may be given: system groups as its rule allows, then the organization's own groups. */
-export function groupChoices(setting: string): Array<{ id: number; label: string }> {
-  const rule = ruleOf(setting);
+export function groupChoices(setting: string, kind: PermissionKind = 'stream'): Array<{ id: number; label: string }> {
+  const rule = ruleOf(setting, kind);
   const byName = new Map([...userGroups.value.values()].map((g) => [g.name, g]));
   const choices: Array<{ id: number; label: string }> = [];
   for (const [name, label] of SYSTEM_GROUPS) {
