@@ -155,6 +155,8 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
   // An edited message, whose history marks the words changed.
   const edited = (await web.server.owner.post('/messages', { type: 'stream', to: channel.id, topic: 'plans', content: 'A plan to change' })).body.id;
   await web.server.owner.patch(`/messages/${edited}`, { content: 'A plan that changed' });
+  // An administrator, who also sees the organization's settings pages.
+  await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
   const found: string[] = [];
@@ -236,6 +238,13 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['channel subscribers', `#channels/${channel.id}/x/subscribers`, channel.name],
       ['default channels', '#organization/default-channels-list', 'Organization settings'],
       ['organization users', '#organization/users', 'Organization settings'],
+      ['organization profile', '#organization/organization-profile', 'Organization settings'],
+      ['organization settings', '#organization/organization-settings', 'Organization settings'],
+      ['organization permissions', '#organization/organization-permissions', 'Organization settings'],
+      ['custom emoji', '#organization/emoji-settings', 'Organization settings'],
+      ['linkifiers', '#organization/linkifier-settings', 'Organization settings'],
+      ['code playgrounds', '#organization/playground-settings', 'Organization settings'],
+      ['custom profile fields', '#organization/profile-field-settings', 'Organization settings'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

@@ -72,23 +72,25 @@ function SettingsGroup({ group }: { group: RealmSettingGroup }) {
           />
         ))}
         <FormError text={error} />
-        {changed.length > 0 && (
-          <div class="row">
-            <button type="submit" class="primary">
-              Save changes
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                setDraft({});
-                setError('');
-              }}
-            >
-              Discard
-            </button>
-          </div>
-        )}
-        <SavedNote text={note} />
+        <div class="row">
+          {changed.length > 0 && (
+            <>
+              <button type="submit" class="primary">
+                Save changes
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setDraft({});
+                  setError('');
+                }}
+              >
+                Discard
+              </button>
+            </>
+          )}
+          <SavedNote text={note} />
+        </div>
       </fieldset>
     </form>
   );

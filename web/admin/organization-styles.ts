@@ -11,13 +11,13 @@ const CSS = `
 .org-page h3 { font-size: 15px; margin: 4px 0 0; }
 .org-page .hint { margin: 0; color: var(--text-soft); font-size: 13px; }
 .org-page textarea { width: 100%; min-height: 90px; font: inherit; box-sizing: border-box; }
-.org-page .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; }
+.org-page .row { display: flex; min-height: 1.3em; flex-wrap: wrap; gap: 8px; align-items: flex-end; }
 .org-page .row > label { flex: 1 1 180px; }
 .org-page button { align-self: flex-start; }
 .org-page .saved { min-height: 1.3em; margin: 0; color: var(--text-soft); }
 .org-page .form-error { margin: 0; color: var(--danger, #c0392b); }
 .org-page .setting-readonly { display: flex; justify-content: space-between; gap: 12px; margin: 0; }
-.org-page .owner-only { font-size: 12px; color: var(--text-soft); font-weight: normal; }
+.org-page .owner-only { font-size: 12px; color: var(--text-soft); font-weight: normal; white-space: nowrap; }
 .org-page .save-bar { position: sticky; bottom: 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap;
   padding: 8px 0; background: var(--bg); border-top: 1px solid var(--border); }
 .org-page .save-bar .saved { flex: 1 1 200px; }
