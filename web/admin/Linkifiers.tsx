@@ -44,7 +44,7 @@ export function Linkifiers() {
     <div class="org-page">
       <LinkifierForm title="Add a linkifier" submitLabel="Add linkifier" saved="Linkifier added." send={(params) => post('/json/realm/filters', params)} />
       <section aria-labelledby="linkifier-list-title">
-        <h3 id="linkifier-list-title">Linkifiers</h3>
+        <h3 id="linkifier-list-title">Current linkifiers</h3>
         <p class="hint">When several patterns match the same text, the first in this list wins.</p>
         <ul class="org-list">
           {linkifiers.map((linkifier, index) => (

@@ -66,7 +66,7 @@ export function Playgrounds() {
         </fieldset>
       </form>
       <section aria-labelledby="playground-list-title">
-        <h3 id="playground-list-title">Code playgrounds</h3>
+        <h3 id="playground-list-title">Current code playgrounds</h3>
         <table class="org-table">
           <thead>
             <tr>
