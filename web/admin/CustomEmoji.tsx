@@ -4,7 +4,7 @@ import { realmEmoji, userName } from '../state';
 import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
-import { errorText, fileForm, FormError, SavedNote, useSavedNote } from './forms';
+import { ActionsHeader, errorText, fileForm, FormError, SavedNote, useSavedNote } from './forms';
 import { addOrganizationStyles } from './organization-styles';
 
 addOrganizationStyles();
@@ -38,9 +38,7 @@ export function CustomEmoji() {
               <th scope="col">Name</th>
               <th scope="col">Image</th>
               <th scope="col">Author</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

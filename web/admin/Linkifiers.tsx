@@ -4,7 +4,7 @@ import { realmSettings } from '../channels/state';
 import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
-import { errorText, FormError, SavedNote, useSavedNote } from './forms';
+import { errorText, FormError, movedIds, OrderedItemActions, SavedNote, useSavedNote } from './forms';
 import { addOrganizationStyles } from './organization-styles';
 
 addOrganizationStyles();
@@ -32,10 +32,8 @@ export function Linkifiers() {
     }
   };
   const move = async (index: number, by: -1 | 1) => {
-    const ids = linkifiers.map((l) => l.id);
-    [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
     try {
-      await patch('/json/realm/linkifiers', { ordered_linkifier_ids: ids });
+      await patch('/json/realm/linkifiers', { ordered_linkifier_ids: movedIds(linkifiers.map((l) => l.id), index, by) });
     } catch (err) {
       reportError(err);
     }
@@ -53,20 +51,15 @@ export function Linkifiers() {
                 <code>{linkifier.pattern}</code>
                 <small>{linkifier.url_template}</small>
               </span>
-              <span class="actions">
-                <button type="button" aria-label={`Move ${linkifier.pattern} up`} disabled={index === 0} onClick={() => move(index, -1)}>
-                  ↑
-                </button>
-                <button type="button" aria-label={`Move ${linkifier.pattern} down`} disabled={index === linkifiers.length - 1} onClick={() => move(index, 1)}>
-                  ↓
-                </button>
-                <button type="button" aria-expanded={editing === linkifier.id} aria-label={`Edit ${linkifier.pattern}`} onClick={() => setEditing(editing === linkifier.id ? null : linkifier.id)}>
-                  Edit
-                </button>
-                <button type="button" class="danger" aria-label={`Delete ${linkifier.pattern}`} onClick={() => remove(linkifier)}>
-                  Delete
-                </button>
-              </span>
+              <OrderedItemActions
+                name={linkifier.pattern}
+                index={index}
+                count={linkifiers.length}
+                editing={editing === linkifier.id}
+                onMove={(by) => move(index, by)}
+                onEdit={() => setEditing(editing === linkifier.id ? null : linkifier.id)}
+                onDelete={() => remove(linkifier)}
+              />
               {editing === linkifier.id && (
                 <LinkifierForm
                   title={`Edit ${linkifier.pattern}`}

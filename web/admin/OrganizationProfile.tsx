@@ -58,33 +58,26 @@ export function OrganizationProfile() {
         <SavedNote text={note} />
       </form>
       <div class="org-images">
-        <OrganizationImage
-          kind="icon"
-          title="Organization icon"
-          hint="A square picture, shown beside the organization's name."
-          url={settings.realm_icon_url as string | undefined}
-          uploaded={settings.realm_icon_source === 'U'}
-        />
-        <OrganizationImage
-          kind="logo"
-          title="Logo for the light theme"
-          hint="A wide picture, up to 8 times as wide as it is high."
-          url={settings.realm_logo_url as string | undefined}
-          uploaded={settings.realm_logo_source === 'U'}
-        />
-        <OrganizationImage
-          kind="night_logo"
-          title="Logo for the dark theme"
-          hint="The same logo drawn for a dark background."
-          url={settings.realm_night_logo_url as string | undefined}
-          uploaded={settings.realm_night_logo_source === 'U'}
-        />
+        {IMAGES.map((image) => (
+          <OrganizationImage
+            key={image.kind}
+            {...image}
+            url={settings[`realm_${image.kind}_url`] as string | undefined}
+            uploaded={settings[`realm_${image.kind}_source`] === 'U'}
+          />
+        ))}
       </div>
     </div>
   );
 }
 
 type ImageKind = 'icon' | 'logo' | 'night_logo';
+
+const IMAGES: Array<{ kind: ImageKind; title: string; hint: string }> = [
+  { kind: 'icon', title: 'Organization icon', hint: "A square picture, shown beside the organization's name." },
+  { kind: 'logo', title: 'Logo for the light theme', hint: 'A wide picture, up to 8 times as wide as it is high.' },
+  { kind: 'night_logo', title: 'Logo for the dark theme', hint: 'The same logo drawn for a dark background.' },
+];
 
 /** One of the organization's pictures: its preview, a file chooser to replace it, and a reset to the default. */
 function OrganizationImage({ kind, title, hint, url, uploaded }: { kind: ImageKind; title: string; hint: string; url: string | undefined; uploaded: boolean }) {

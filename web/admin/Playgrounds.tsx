@@ -4,7 +4,7 @@ import { realmSettings } from '../channels/state';
 import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
-import { errorText, FormError, SavedNote, useSavedNote } from './forms';
+import { ActionsHeader, errorText, FormError, SavedNote, useSavedNote } from './forms';
 import { addOrganizationStyles } from './organization-styles';
 
 addOrganizationStyles();
@@ -73,9 +73,7 @@ export function Playgrounds() {
               <th scope="col">Language</th>
               <th scope="col">Name</th>
               <th scope="col">URL template</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

@@ -4,7 +4,7 @@ import { FieldType, profileFields, type ProfileField } from '../people/state';
 import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
-import { errorText, FormError, SavedNote, useSavedNote } from './forms';
+import { errorText, FormError, movedIds, OrderedItemActions, SavedNote, useSavedNote } from './forms';
 import { addOrganizationStyles } from './organization-styles';
 
 addOrganizationStyles();
@@ -41,10 +41,8 @@ export function ProfileFields() {
   const fields = profileFields.value as AdminField[];
   const [editing, setEditing] = useState<number | null>(null);
   const move = async (index: number, by: -1 | 1) => {
-    const ids = fields.map((f) => f.id);
-    [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
     try {
-      await patch('/json/realm/profile_fields', { order: ids });
+      await patch('/json/realm/profile_fields', { order: movedIds(fields.map((f) => f.id), index, by) });
     } catch (err) {
       reportError(err);
     }
@@ -75,20 +73,15 @@ export function ProfileFields() {
                   {field.hint ? ` · ${field.hint}` : ''}
                 </small>
               </span>
-              <span class="actions">
-                <button type="button" aria-label={`Move ${field.name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
-                  ↑
-                </button>
-                <button type="button" aria-label={`Move ${field.name} down`} disabled={index === fields.length - 1} onClick={() => move(index, 1)}>
-                  ↓
-                </button>
-                <button type="button" aria-expanded={editing === field.id} aria-label={`Edit ${field.name}`} onClick={() => setEditing(editing === field.id ? null : field.id)}>
-                  Edit
-                </button>
-                <button type="button" class="danger" aria-label={`Delete ${field.name}`} onClick={() => remove(field)}>
-                  Delete
-                </button>
-              </span>
+              <OrderedItemActions
+                name={field.name}
+                index={index}
+                count={fields.length}
+                editing={editing === field.id}
+                onMove={(by) => move(index, by)}
+                onEdit={() => setEditing(editing === field.id ? null : field.id)}
+                onDelete={() => remove(field)}
+              />
               {editing === field.id && <FieldForm field={field} onDone={() => setEditing(null)} />}
             </li>
           ))}

@@ -45,3 +45,47 @@ export function fileForm(file: File, params: Record<string, string> = {}): FormD
   for (const [name, value] of Object.entries(params)) form.append(name, value);
   return form;
 }
+
+/** The IDs of a list in order, with the item at `index` swapped with its neighbour `by` away. */
+export function movedIds(ids: number[], index: number, by: -1 | 1): number[] {
+  const next = [...ids];
+  [next[index], next[index + by]] = [next[index + by]!, next[index]!];
+  return next;
+}
+
+/** The buttons of one item of an ordered list: move up and down, edit (a toggle), delete. */
+export function OrderedItemActions({ name, index, count, editing, onMove, onEdit, onDelete }: {
+  name: string;
+  index: number;
+  count: number;
+  editing: boolean;
+  onMove: (by: -1 | 1) => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <span class="actions">
+      <button type="button" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+        ↑
+      </button>
+      <button type="button" aria-label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
+        ↓
+      </button>
+      <button type="button" aria-expanded={editing} aria-label={`Edit ${name}`} onClick={onEdit}>
+        Edit
+      </button>
+      <button type="button" class="danger" aria-label={`Delete ${name}`} onClick={onDelete}>
+        Delete
+      </button>
+    </span>
+  );
+}
+
+/** The last column's heading of a table whose rows end in buttons. */
+export function ActionsHeader() {
+  return (
+    <th scope="col">
+      <span class="visually-hidden">Actions</span>
+    </th>
+  );
+}
