@@ -155,7 +155,7 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
   // An edited message, whose history marks the words changed.
   const edited = (await web.server.owner.post('/messages', { type: 'stream', to: channel.id, topic: 'plans', content: 'A plan to change' })).body.id;
   await web.server.owner.patch(`/messages/${edited}`, { content: 'A plan that changed' });
-  // The organization's pages are checked as their administrators see them.
+  // An administrator, who also sees the organization's settings pages.
   await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
   // A bot and a group, so that their settings pages list something.
   await ada.post('/bots', { full_name: 'Ada Bot', short_name: 'adabot', bot_type: 2 });
@@ -244,6 +244,13 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['your bots', '#settings/your-bots', 'Personal settings'],
       ['bots', '#organization/bot-list-admin', 'Organization settings'],
       ['user groups', '#organization/user-groups-admin', 'Organization settings'],
+      ['organization profile', '#organization/organization-profile', 'Organization settings'],
+      ['organization settings', '#organization/organization-settings', 'Organization settings'],
+      ['organization permissions', '#organization/organization-permissions', 'Organization settings'],
+      ['custom emoji', '#organization/emoji-settings', 'Organization settings'],
+      ['linkifiers', '#organization/linkifier-settings', 'Organization settings'],
+      ['code playgrounds', '#organization/playground-settings', 'Organization settings'],
+      ['custom profile fields', '#organization/profile-field-settings', 'Organization settings'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

@@ -106,6 +106,8 @@ async function register(): Promise<void> {
       archived_channels: false,
       // Deactivated groups stay listed (flagged) so that the group settings can reactivate them.
       include_deactivated_groups: true,
+      // The organization's linkifier settings show URL templates (otherwise no linkifiers come).
+      linkifier_url_template: true,
     },
   });
   const self = answer.user_id;

@@ -35,7 +35,7 @@ import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
 import { homeHash } from '../views/home';
 import { lazyComponent } from '../ui/lazy';
-import type { ChannelTab } from '../channels/state';
+import { realmSettings, type ChannelTab } from '../channels/state';
 
 // A channel's settings are drawn seldom: their code comes when first opened.
 const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => import('../channels/screens').then((m) => m.ChannelSettings));
@@ -262,6 +262,8 @@ export function Shell() {
           <Icon name="menu" size={20} />
         </button>
         <a class="realm-name" href={homeHash()}>
+          {/* An uploaded icon shows beside the name; the default one would only repeat it. */}
+          {realmSettings.value.realm_icon_source === 'U' && <img class="realm-icon" src={realmSettings.value.realm_icon_url as string} alt="" width={24} height={24} />}
           {realm.value.name}
         </a>
         <SearchBox />

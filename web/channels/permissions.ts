@@ -58,8 +58,8 @@ interface PermissionRule {
   allowed_system_groups?: string[];
 }
 
-/** Whose setting it is: a channel's, or a user group's. */
-type SettingOwner = 'stream' | 'group';
+/** Whose setting it is: a channel's, a user group's, or the organization's ('realm', named without the realm_ prefix). */
+type SettingOwner = 'stream' | 'group' | 'realm';
 
 function ruleOf(setting: string, owner: SettingOwner): PermissionRule {
   const supported = realmSettings.value.server_supported_permission_settings as Partial<Record<SettingOwner, Record<string, PermissionRule>>> | undefined;

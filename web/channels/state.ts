@@ -81,6 +81,9 @@ export function applyChannelEvent(event: Record<string, unknown>): void {
   } else if (event.type === 'realm' && event.op === 'update_dict') {
     const data = Object.fromEntries(Object.entries(event.data as Record<string, unknown>).map(([key, value]) => [`realm_${key}`, value]));
     realmSettings.value = { ...realmSettings.value, ...data };
+  } else if (event.type === 'realm_linkifiers' || event.type === 'realm_playgrounds') {
+    // These lists come whole in events of their own name (the organization's settings pages show them).
+    realmSettings.value = { ...realmSettings.value, [event.type]: event[event.type] };
   } else if (event.type === 'user_settings' && event.op === 'update') {
     takeNotificationDefaults({ [event.property as string]: event.value });
   }

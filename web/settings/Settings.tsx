@@ -21,6 +21,25 @@ export function Settings({ section }: { section: string }) {
         {title}
       </h1>
       <div class="settings-layout">
+        {/* On a phone the menu is one choice rather than a wall of links (see .settings-jump). */}
+        <label class="settings-jump">
+          Settings page
+          <select value={sectionHash(open)} onChange={(e) => location.assign(e.currentTarget.value)}>
+            {groups
+              .filter(([scope]) => shown.some((s) => s.scope === scope))
+              .map(([scope, heading]) => (
+                <optgroup key={scope} label={heading}>
+                  {shown
+                    .filter((s) => s.scope === scope)
+                    .map((s) => (
+                      <option key={s.id} value={sectionHash(s)}>
+                        {s.label}
+                      </option>
+                    ))}
+                </optgroup>
+              ))}
+          </select>
+        </label>
         <nav class="settings-menu" aria-label="Settings sections">
           {groups
             .filter(([scope]) => shown.some((s) => s.scope === scope))

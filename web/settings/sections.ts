@@ -25,7 +25,33 @@ export const SECTIONS: SettingsSection[] = [
     scope: 'organization',
     screen: lazyComponent(() => import('../admin/OrganizationProfile').then((m) => m.OrganizationProfile)),
   },
+  {
+    id: 'organization-settings',
+    label: 'Organization settings',
+    scope: 'organization',
+    screen: lazyComponent(() => import('../admin/RealmSettings').then((m) => m.OrganizationSettings)),
+  },
+  {
+    id: 'organization-permissions',
+    label: 'Organization permissions',
+    scope: 'organization',
+    screen: lazyComponent(() => import('../admin/RealmSettings').then((m) => m.OrganizationPermissions)),
+  },
+  { id: 'emoji-settings', label: 'Custom emoji', scope: 'organization', screen: lazyComponent(() => import('../admin/CustomEmoji').then((m) => m.CustomEmoji)) },
+  { id: 'linkifier-settings', label: 'Linkifiers', scope: 'organization', screen: lazyComponent(() => import('../admin/Linkifiers').then((m) => m.Linkifiers)) },
+  {
+    id: 'playground-settings',
+    label: 'Code playgrounds',
+    scope: 'organization',
+    screen: lazyComponent(() => import('../admin/Playgrounds').then((m) => m.Playgrounds)),
+  },
   { id: 'users', label: 'Users', scope: 'organization', screen: lazyComponent(() => import('../admin/Users').then((m) => m.Users)) },
+  {
+    id: 'profile-field-settings',
+    label: 'Custom profile fields',
+    scope: 'organization',
+    screen: lazyComponent(() => import('../admin/ProfileFields').then((m) => m.ProfileFields)),
+  },
   { id: 'invites-list-admin', label: 'Invitations', scope: 'organization', screen: lazyComponent(() => import('../admin/Invitations').then((m) => m.Invitations)) },
   { id: 'bot-list-admin', label: 'Bots', scope: 'organization', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.AllBots)) },
   {
