@@ -35,7 +35,7 @@ const TRIGGERS: Array<{ label: string; settings: Partial<Record<Column, Notifica
     },
   },
   {
-    label: 'Channels (unless a channel says otherwise below)',
+    label: 'Channels',
     settings: { desktop: 'enable_stream_desktop_notifications', sound: 'enable_stream_audible_notifications', wildcard: 'wildcard_mentions_notify' },
   },
 ];

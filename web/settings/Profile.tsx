@@ -33,7 +33,6 @@ export function Profile() {
       <form
         onSubmit={submitting(() => patch('/json/settings', { full_name: fullName }), 'Name saved.')}
       >
-        <h2>Profile</h2>
         <Field label="Full name" required value={fullName} onValue={setFullName} />
         <button type="submit" class="primary">
           Save name
