@@ -29,12 +29,6 @@ function settingsRegion(page: Page) {
   return page.getByRole('region', { name: 'Personal settings' });
 }
 
-/** Goes to another settings page the way a person does: through the settings' menu. */
-async function openPage(page: Page, label: string) {
-  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: label, exact: true }).click();
-  await settingsRegion(page).getByRole('heading', { name: label, level: 2 }).waitFor();
-}
-
 async function screenshot(web: WebUser, name: string) {
   if (process.env.SCREENSHOTS) await web.page.screenshot({ path: `/tmp/prefs-${name}.png`, fullPage: true });
 }
