@@ -23,7 +23,7 @@ interface Attachment {
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
 
 /** A size as people read it: "912 bytes", "1.4 MB" (steps of 1024). */
-export function humanSize(bytes: number): string {
+function humanSize(bytes: number): string {
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {
