@@ -185,6 +185,11 @@ for (const viewport of VIEWPORTS) {
       const subs = (await person.get('/users/me/subscriptions')).body.subscriptions as Array<{ stream_id: number; desktop_notifications: boolean | null }>;
       return subs.find((s) => s.stream_id === loud.id)?.desktop_notifications === true;
     }, 'the server keeps the channel override');
+    await settings.getByRole('checkbox', { name: `Mobile: #${loud.name}` }).check();
+    await waitUntil(async () => {
+      const subs = (await person.get('/users/me/subscriptions')).body.subscriptions as Array<{ stream_id: number; push_notifications: boolean | null }>;
+      return subs.find((s) => s.stream_id === loud.id)?.push_notifications === true;
+    }, 'the server keeps the mobile override');
     await friend.post('/messages', { type: 'stream', to: loud.id, topic: 'news', content: 'Loud words' });
     await waitUntil(async () => (await shown()).length === 2, 'a notification of the loud channel');
     assert.equal((await shown())[1], `Noisy Friend (#${loud.name} › news): Loud words`);

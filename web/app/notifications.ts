@@ -20,10 +20,12 @@ const NOTIFICATION_DEFAULTS = {
   // Messages in followed topics.
   enable_followed_topic_desktop_notifications: true,
   enable_followed_topic_audible_notifications: true,
+  enable_followed_topic_push_notifications: true,
   enable_followed_topic_wildcard_mentions_notify: true,
   // Every message of a channel (each channel may override these).
   enable_stream_desktop_notifications: false,
   enable_stream_audible_notifications: false,
+  enable_stream_push_notifications: false,
   wildcard_mentions_notify: true,
   // Whether a desktop notification of a direct message shows its text.
   pm_content_in_desktop_notifications: true,

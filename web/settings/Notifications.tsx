@@ -8,8 +8,7 @@ import { reportError } from '../ui/Toasts';
  * Personal settings' notifications: which messages notify, and how (a desktop notification, a
  * sound, a push to the phone), for direct messages, mentions and alert words, followed topics,
  * and channels, with each channel's own overrides. Only what this client and this server act
- * on is offered: the server sends no message emails, and pushes only direct messages and
- * mentions.
+ * on is offered: the server sends no message emails, so there are no email settings.
  */
 
 type Column = 'desktop' | 'sound' | 'mobile' | 'wildcard';
@@ -31,12 +30,18 @@ const TRIGGERS: Array<{ label: string; settings: Partial<Record<Column, Notifica
     settings: {
       desktop: 'enable_followed_topic_desktop_notifications',
       sound: 'enable_followed_topic_audible_notifications',
+      mobile: 'enable_followed_topic_push_notifications',
       wildcard: 'enable_followed_topic_wildcard_mentions_notify',
     },
   },
   {
     label: 'Channels',
-    settings: { desktop: 'enable_stream_desktop_notifications', sound: 'enable_stream_audible_notifications', wildcard: 'wildcard_mentions_notify' },
+    settings: {
+      desktop: 'enable_stream_desktop_notifications',
+      sound: 'enable_stream_audible_notifications',
+      mobile: 'enable_stream_push_notifications',
+      wildcard: 'wildcard_mentions_notify',
+    },
   },
 ];
 
@@ -44,6 +49,7 @@ const TRIGGERS: Array<{ label: string; settings: Partial<Record<Column, Notifica
 const CHANNEL_COLUMNS: Array<{ id: Column; property: keyof Subscription; fallback: NotificationSetting }> = [
   { id: 'desktop', property: 'desktop_notifications', fallback: 'enable_stream_desktop_notifications' },
   { id: 'sound', property: 'audible_notifications', fallback: 'enable_stream_audible_notifications' },
+  { id: 'mobile', property: 'push_notifications', fallback: 'enable_stream_push_notifications' },
   { id: 'wildcard', property: 'wildcard_mentions_notify', fallback: 'wildcard_mentions_notify' },
 ];
 
