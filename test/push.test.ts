@@ -195,4 +195,35 @@ describe('push notification devices with a relay', () => {
     assert.equal(later[0].body.gcm_payload.stream, 'push lounge');
     assert.equal(later[0].body.apns_payload.alert.title, '#push lounge > chat');
   });
+
+  test("a channel's push setting, followed topics and alert words push too, as the person's settings say", async () => {
+    const [sender, recipient] = [await server.createUser('Ada'), await server.createUser('Grace')];
+    await recipient.post('/users/me/android_gcm_reg_id', { token: 'grace-tablet' });
+    await sender.post('/users/me/subscriptions', { subscriptions: [{ name: 'push garden' }], principals: [sender.userId, recipient.userId] });
+    const channelId = (await recipient.get('/get_stream_id', { stream: 'push garden' })).body.stream_id as number;
+    const pushedTexts = async (send: () => Promise<unknown>) => {
+      const before = relay.to('push/notify').length;
+      await send();
+      await backgroundSettled(server.stoa);
+      return relay.to('push/notify').slice(before).map((p) => p.body.gcm_payload.content as string);
+    };
+    const say = (topic: string, content: string) => () => sender.post('/messages', { type: 'stream', to: 'push garden', topic, content });
+
+    assert.deepEqual(await pushedTexts(say('plants', 'watered the roses')), [], 'a channel message is not pushed by default');
+    // The channel's own setting.
+    await recipient.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: channelId, property: 'push_notifications', value: true }] });
+    assert.deepEqual(await pushedTexts(say('plants', 'watered the tulips')), ['watered the tulips']);
+    await recipient.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: channelId, property: 'push_notifications', value: false }] });
+    // A followed topic, by the followed-topic setting.
+    await recipient.post('/user_topics', { stream_id: channelId, topic: 'harvest', visibility_policy: 3 });
+    assert.deepEqual(await pushedTexts(say('harvest', 'apples are ready')), ['apples are ready']);
+    await recipient.patch('/settings', { enable_followed_topic_push_notifications: false });
+    assert.deepEqual(await pushedTexts(say('harvest', 'pears too')), []);
+    // An alert word, like a mention.
+    await recipient.post('/users/me/alert_words', { alert_words: ['compost'] });
+    assert.deepEqual(await pushedTexts(say('plants', 'the compost is warm')), ['the compost is warm']);
+    // @all mentions follow the channel's setting for them.
+    await recipient.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: channelId, property: 'wildcard_mentions_notify', value: false }] });
+    assert.deepEqual(await pushedTexts(say('plants', '@**all** lunch')), []);
+  });
 });

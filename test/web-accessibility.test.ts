@@ -229,8 +229,13 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await check(`${theme} full profile`);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Close the compose box' }).click();
-    for (const [screen, hash, ready] of [
+    // A screen loaded when opened names a text of its own to wait for.
+    for (const [screen, hash, ready, drawn] of [
       ['settings', '#settings/profile', 'Personal settings'],
+      ['preferences', '#settings/preferences', 'Personal settings', 'Time format'],
+      ['notifications', '#settings/notifications', 'Personal settings', 'Followed topics'],
+      ['alert words', '#settings/alert-words', 'Personal settings', 'New alert word'],
+      ['uploaded files', '#settings/uploaded-files', 'Personal settings', 'The organization’s uploads use'],
       ['muted users', '#settings/muted-users', 'Personal settings'],
       ['channel browser', '#channels', 'Channels'],
       ['inbox', '#inbox', 'Inbox'],
@@ -251,9 +256,10 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['linkifiers', '#organization/linkifier-settings', 'Organization settings'],
       ['code playgrounds', '#organization/playground-settings', 'Organization settings'],
       ['custom profile fields', '#organization/profile-field-settings', 'Organization settings'],
-    ]) {
+    ] as Array<[string, string, string, string?]>) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();
+      if (drawn) await page.getByText(drawn).first().waitFor();
       await check(`${theme} ${screen}`);
     }
   }

@@ -203,7 +203,7 @@ test('Recent conversations lists topics and direct messages by activity with fil
   await waitUntil(async () => (await names()).includes('letters'), 'the muted topic is included');
 
   // The home view, chosen in the personal settings, is what the bare address opens.
-  await page.goto(`${suite.server.url}/#settings/profile`);
+  await page.goto(`${suite.server.url}/#settings/preferences`);
   const home = page.getByRole('combobox', { name: 'Home view' });
   assert.equal(await home.inputValue(), 'inbox');
   await home.selectOption('recent');

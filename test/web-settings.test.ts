@@ -74,7 +74,7 @@ test('one changes one\'s name, avatar and password in the personal settings', { 
 test('the theme and the notification settings are kept on the server, and notifications come', { skip: NO_CHROMIUM }, async () => {
   const person = await suite.server.createUser('Theo Theme');
   const friend = await suite.server.createUser('Fran Friend');
-  const web = await suite.open(person.credentials.email, '#settings/profile');
+  const web = await suite.open(person.credentials.email, '#settings/preferences');
   const html = web.page.locator('html');
   assert.equal(await html.getAttribute('data-theme'), 'light');
 
@@ -108,9 +108,10 @@ test('the theme and the notification settings are kept on the server, and notifi
         get: (target, key) => Reflect.get(target, key),
       });`,
   });
+  await web.page.goto(`${suite.server.url}/#settings/notifications`);
   await web.page.reload();
-  const desktop = settings.getByRole('checkbox', { name: 'Desktop notifications' });
-  const sound = settings.getByRole('checkbox', { name: 'Sound' });
+  const desktop = settings.getByRole('checkbox', { name: 'Desktop: Direct messages, mentions and alert words' });
+  const sound = settings.getByRole('checkbox', { name: 'Sound: Direct messages, mentions and alert words' });
   assert.ok(await desktop.isChecked());
   assert.ok(await sound.isChecked());
   const shown = () => web.page.evaluate(() => (globalThis as unknown as PageGlobals).shownNotifications);

@@ -3,6 +3,7 @@ import { ApiError, get, hasCsrfCookie, post } from './api';
 import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './messages/feed';
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
+import { applyAlertWords } from './messages/alertWords';
 import { narrowHash } from './app/narrow';
 import { forgetRecent, noteRecentMessage } from './views/recentConversations';
 import {
@@ -84,6 +85,7 @@ interface RegisterAnswer {
   drafts?: Draft[];
   scheduled_messages?: ScheduledMessage[];
   user_settings?: Record<string, unknown>;
+  alert_words?: string[];
   is_admin: boolean;
   is_owner: boolean;
   user_id: number;
@@ -147,6 +149,7 @@ async function register(): Promise<void> {
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     if (answer.user_settings) applyUserSettings(answer.user_settings);
+    applyAlertWords(answer.alert_words);
     applyPeopleState(answer);
     drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
     setScheduledMessages(answer.scheduled_messages);
@@ -621,6 +624,8 @@ function applyEvent(event: Record<string, unknown>): void {
       if (event.op === 'update') applyUserSettings({ [event.property as string]: event.value });
       if (event.op === 'update' && event.property === 'presence_enabled') onPresenceEnabledSetting(event.value);
       return;
+    case 'alert_words':
+      return applyAlertWords(event.alert_words);
     case 'user_status':
       return onUserStatusEvent(event);
     case 'muted_users':

@@ -276,14 +276,37 @@ export async function sendEncryptedTestNotification(stoa: Stoa, user: UserRow, d
 const NOTIFYING_FLAGS = Flag.is_private | Flag.mentioned;
 const WILDCARD_FLAGS = Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
 
-/** Whether Zulip would push this message to this user: direct messages and mentions, unread. */
-function wantsPush(stoa: Stoa, user: UserRow, bits: number): boolean {
+/** Zulip's followed topic visibility policy. */
+const FOLLOWED = 3;
+const MUTED = 1;
+const UNMUTED = 2;
+
+/**
+ * Whether Zulip would push this unread message to this user: direct messages, mentions and
+ * alert words by `enable_offline_push_notifications`; @all mentions where the channel (or the
+ * followed topic) lets them notify; followed topics by `enable_followed_topic_push_notifications`;
+ * any other message of an unmuted channel by the channel's `push_notifications`, else the
+ * user's `enable_stream_push_notifications`.
+ */
+function wantsPush(stoa: Stoa, user: UserRow, message: MessageRow, bits: number): boolean {
   if (bits & Flag.read) return false;
-  if (!(bits & (NOTIFYING_FLAGS | WILDCARD_FLAGS))) return false;
   const settings = userSettings(stoa, user);
-  if (settings.enable_offline_push_notifications !== true) return false;
-  if (!(bits & NOTIFYING_FLAGS) && settings.wildcard_mentions_notify !== true) return false;
-  return true;
+  if (bits & (NOTIFYING_FLAGS | Flag.has_alert_word)) return settings.enable_offline_push_notifications === true;
+  if (message.stream_id === null) return false;
+  const channel = stoa.channels.byId(message.stream_id);
+  const subscription = channel ? stoa.channels.subscription(user.id, channel.recipient_id) : undefined;
+  if (!subscription) return false;
+  const policy = stoa.userTopics.get(user.id, message.stream_id, message.topic)?.visibility_policy;
+  const followed = policy === FOLLOWED;
+  if (bits & WILDCARD_FLAGS) {
+    const own = subscription.wildcard_mentions_notify;
+    const allowed = followed ? settings.enable_followed_topic_wildcard_mentions_notify : own === null ? settings.wildcard_mentions_notify : own === 1;
+    if (allowed === true) return settings.enable_offline_push_notifications === true;
+  }
+  if (followed) return settings.enable_followed_topic_push_notifications === true;
+  if (policy === MUTED || (subscription.is_muted === 1 && policy !== UNMUTED)) return false;
+  const own = subscription.push_notifications;
+  return own === null ? settings.enable_stream_push_notifications === true : own === 1;
 }
 
 /**
@@ -298,7 +321,7 @@ export function notifyMobileDevices(stoa: Stoa, message: MessageRow, flags: Read
     const user = stoa.users.byId(userId);
     if (!user || !user.is_active || user.is_bot) continue;
     if (stoa.push.tokensOfUser(userId).length === 0 && stoa.devices.pushable(userId).length === 0) continue;
-    if (wantsPush(stoa, user, bits)) recipients.push(user);
+    if (wantsPush(stoa, user, message, bits)) recipients.push(user);
   }
   if (recipients.length === 0) return;
   const notice: Notice = {

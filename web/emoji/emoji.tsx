@@ -14,6 +14,9 @@ export interface EmojiChoice {
 }
 
 export const emojiTable = signal<EmojiChoice[] | null>(null);
+
+/** Whether Unicode emoji show as their names (`emojiset` "text"); other sets show the device's own emoji. */
+export const plainTextEmoji = signal(false);
 let loading: Promise<void> | undefined;
 
 /** Starts loading the emoji table; `emojiTable` fills in when it arrives. */
@@ -142,7 +145,9 @@ export function loadEmojiCatalog(): Promise<void> {
 
 /** How a reaction's emoji is drawn: text for Unicode emoji, a picture for the others. */
 export function EmojiGlyph({ emoji }: { emoji: Pick<Reaction, 'emoji_code' | 'emoji_name' | 'reaction_type'> }) {
-  if (emoji.reaction_type === 'unicode_emoji') return <span class="emoji-glyph">{unicodeEmoji(emoji.emoji_code)}</span>;
+  if (emoji.reaction_type === 'unicode_emoji') {
+    return <span class="emoji-glyph">{plainTextEmoji.value ? `:${emoji.emoji_name}:` : unicodeEmoji(emoji.emoji_code)}</span>;
+  }
   const url =
     emoji.reaction_type === 'realm_emoji'
       ? realmEmoji.value.get(emoji.emoji_code)?.source_url

@@ -2,7 +2,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
-import { EmojiGlyph, type EmojiChoice } from '../emoji/emoji';
+import { EmojiGlyph, plainTextEmoji, type EmojiChoice } from '../emoji/emoji';
 import { feed, keepUnread, selectedId } from './feed';
 import { actionsMenuId, editingId, markUnreadFromHere, messageDialog, quoteAndReply, replyToAuthor } from './actions';
 import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
@@ -19,6 +19,7 @@ import { hasWidget, WidgetSlot } from '../widgets/WidgetSlot';
 import { useCondensed } from './condense';
 import { copyMessageLink, internalHash } from './links';
 import { fullTimeOf, timeOf, twentyFourHourTime, writtenTimeOf } from './time';
+import { alertWords, highlightAlertWords } from './alertWords';
 
 /**
  * What the server's Markdown renderer made, made ready to read: Unicode emoji drawn from their
@@ -29,6 +30,12 @@ export function enhanceRenderedContent(root: HTMLElement, self: number): void {
   for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
     const code = /\bemoji-([0-9a-f-]+)\b/.exec(span.className)?.[1];
     if (!code) continue;
+    // The server writes the emoji's :name:, kept to show again when the person prefers text.
+    span.dataset.text ??= span.textContent ?? '';
+    if (plainTextEmoji.value) {
+      span.textContent = span.dataset.text;
+      continue;
+    }
     try {
       span.textContent = String.fromCodePoint(...code.split('-').map((part) => parseInt(part, 16)));
     } catch {
@@ -217,6 +224,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const starred = message.flags.includes('starred');
   const unreadNow = !message.flags.includes('read');
   const mentioned = message.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'));
+  const alerted = !local && message.flags.includes('has_alert_word');
   const sender = users.value.get(message.sender_id);
   // A muted sender's message is hidden, name and picture too, until the person reveals it.
   const hidden = mutedUsers.value.has(message.sender_id) && !revealedMessages.value.has(message.id);
@@ -229,7 +237,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
 
   useLayoutEffect(() => {
     if (contentRef.current && !local) enhanceRenderedContent(contentRef.current, self);
-  }, [message.content, message.match_content, twentyFourHourTime.value]);
+    if (contentRef.current && alerted) highlightAlertWords(contentRef.current, alertWords.value);
+  }, [message.content, message.match_content, twentyFourHourTime.value, plainTextEmoji.value, alerted && alertWords.value]);
 
   const condensing = useCondensed(contentRef, message.id, editing ? '' : message.content);
 

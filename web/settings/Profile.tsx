@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
-import { patch, post } from '../api';
-import { session, theme, users, type Theme } from '../state';
-import { chooseHomeView, homeView, type HomeView } from '../views/home';
-import { changeSetting, chooseTheme, notificationSettings, setDesktopNotifications } from '../app/notifications';
+import { del, patch, post } from '../api';
+import { session, users } from '../state';
 import { Avatar } from '../people/Avatar';
+import { FieldType, profileFields, type ProfileField } from '../people/state';
+import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
 
-/** Personal settings' profile: name, avatar, password, and the display and notification choices. */
+/** Personal settings' profile: name, avatar, password, and the custom profile fields one fills in oneself. */
 export function Profile() {
   const me = users.value.get(session.value?.user_id ?? 0);
   const [fullName, setFullName] = useState(me?.full_name ?? '');
@@ -33,7 +33,6 @@ export function Profile() {
       <form
         onSubmit={submitting(() => patch('/json/settings', { full_name: fullName }), 'Name saved.')}
       >
-        <h2>Profile</h2>
         <Field label="Full name" required value={fullName} onValue={setFullName} />
         <button type="submit" class="primary">
           Save name
@@ -61,6 +60,22 @@ export function Profile() {
             }}
           />
         </label>
+        {me?.avatar_url?.includes('/user_avatars/') && (
+          <button
+            type="button"
+            onClick={async () => {
+              if (!(await confirmAction('Delete your avatar?', 'Your picture goes back to the default one.', 'Delete'))) return;
+              try {
+                await del('/json/users/me/avatar');
+                done('Avatar deleted.');
+              } catch (err) {
+                reportError(err);
+              }
+            }}
+          >
+            Delete avatar
+          </button>
+        )}
       </form>
       <form
         onSubmit={submitting(async () => {
@@ -76,42 +91,75 @@ export function Profile() {
           Change password
         </button>
       </form>
-      <fieldset>
-        <legend>Theme</legend>
-        {(['auto', 'light', 'dark'] as Theme[]).map((t) => (
-          <label class="inline" key={t}>
-            <input type="radio" name="theme" checked={theme.value === t} onChange={() => chooseTheme(t).catch(reportError)} />{' '}
-            {t === 'auto' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        Home view{' '}
-        <select value={homeView.value} onChange={(e) => chooseHomeView(e.currentTarget.value as HomeView).catch(reportError)}>
-          <option value="inbox">Inbox</option>
-          <option value="recent">Recent conversations</option>
-          <option value="all_messages">Combined feed</option>
-        </select>
-      </label>
-      <fieldset>
-        <legend>Notifications of direct messages and mentions</legend>
-        <label class="inline">
-          <input
-            type="checkbox"
-            checked={notificationSettings.value.enable_desktop_notifications}
-            onChange={(e) => setDesktopNotifications(e.currentTarget.checked).catch(reportError)}
-          />{' '}
-          Desktop notifications
-        </label>
-        {notificationSettings.value.enable_desktop_notifications && typeof Notification !== 'undefined' && Notification.permission === 'denied' && (
-          <p class="hint">This browser blocks notifications from this site; allow them in its site settings.</p>
-        )}
-        <label class="inline">
-          <input type="checkbox" checked={notificationSettings.value.enable_sounds} onChange={(e) => changeSetting('enable_sounds', e.currentTarget.checked).catch(reportError)} />{' '}
-          Sound
-        </label>
-      </fieldset>
+      <ProfileFields />
       <p role="status">{saved}</p>
     </>
+  );
+}
+
+/** The options of a select field, in their order. */
+function selectOptions(field: ProfileField): Array<{ key: string; text: string }> {
+  try {
+    const data = JSON.parse(field.field_data || '{}') as Record<string, { text: string; order: string | number }>;
+    return Object.entries(data)
+      .sort(([, a], [, b]) => Number(a.order) - Number(b.order))
+      .map(([key, option]) => ({ key, text: option.text }));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The organization's custom profile fields, filled in by the person: each is saved when it
+ * changes (an emptied field is removed), as Zulip's profile settings do. Fields naming other
+ * people are left to Zulip's other clients.
+ */
+function ProfileFields() {
+  const self = session.value?.user_id ?? 0;
+  const data = users.value.get(self)?.profile_data ?? {};
+  const fields = profileFields.value.filter((f) => f.type !== FieldType.user);
+  if (fields.length === 0) return null;
+  const save = (field: ProfileField, value: string) => {
+    const change = value.trim() === '' ? del('/json/users/me/profile_data', { data: [field.id] }) : patch('/json/users/me/profile_data', { data: [{ id: field.id, value }] });
+    change.catch(reportError);
+  };
+  return (
+    <fieldset class="profile-fields">
+      <legend>About you</legend>
+      {fields.map((field) => {
+        const value = data[field.id]?.value ?? '';
+        const hintId = field.hint ? `profile-field-hint-${field.id}` : undefined;
+        const common = { value, 'aria-describedby': hintId, onChange: (e: Event) => save(field, (e.currentTarget as HTMLInputElement).value) };
+        let input;
+        if (field.type === FieldType.select) {
+          input = (
+            <select {...common}>
+              <option value="">Not set</option>
+              {selectOptions(field).map((o) => (
+                <option key={o.key} value={o.key}>
+                  {o.text}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (field.type === FieldType.longText) input = <textarea rows={3} {...common} />;
+        else if (field.type === FieldType.date) input = <input type="date" {...common} />;
+        else if (field.type === FieldType.link) input = <input type="url" {...common} />;
+        else input = <input type="text" {...common} />;
+        return (
+          <div key={field.id}>
+            <label>
+              {field.name}
+              {input}
+            </label>
+            {hintId && (
+              <p class="hint" id={hintId}>
+                {field.hint}
+              </p>
+            )}
+          </div>
+        );
+      })}
+    </fieldset>
   );
 }

@@ -17,7 +17,11 @@ export interface SettingsSection {
 
 export const SECTIONS: SettingsSection[] = [
   { id: 'profile', label: 'Profile', scope: 'personal', screen: lazyComponent(() => import('./Profile').then((m) => m.Profile)) },
+  { id: 'preferences', label: 'Preferences', scope: 'personal', screen: lazyComponent(() => import('./Preferences').then((m) => m.Preferences)) },
+  { id: 'notifications', label: 'Notifications', scope: 'personal', screen: lazyComponent(() => import('./Notifications').then((m) => m.Notifications)) },
   { id: 'your-bots', label: 'Your bots', scope: 'personal', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.YourBots)) },
+  { id: 'alert-words', label: 'Alert words', scope: 'personal', screen: lazyComponent(() => import('./AlertWords').then((m) => m.AlertWords)) },
+  { id: 'uploaded-files', label: 'Uploaded files', scope: 'personal', screen: lazyComponent(() => import('./UploadedFiles').then((m) => m.UploadedFiles)) },
   { id: 'muted-users', label: 'Muted users', scope: 'personal', screen: lazyComponent(() => import('../people/dialogs').then((m) => m.MutedUsers)) },
   {
     id: 'organization-profile',
