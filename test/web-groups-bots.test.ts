@@ -11,6 +11,8 @@ import { waitUntil, webSuite } from './support/web';
 
 const suite = webSuite();
 const DESKTOP = { width: 1280, height: 800 };
+// A 2x2 red PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 const PHONE = { width: 390, height: 844 };
 
 function settingsPage(page: Page) {
@@ -229,6 +231,7 @@ test('bots: an outgoing webhook bot keeps its endpoint and format; a phone shows
   await dialog.getByLabel('Username').fill('echo');
   await dialog.getByLabel('Endpoint URL').fill('https://bots.example.com/echo');
   await dialog.getByLabel('Message format').selectOption({ label: 'Slack-compatible' });
+  await dialog.getByLabel('Avatar (optional)').setInputFiles({ name: 'echo.png', mimeType: 'image/png', buffer: PNG });
   await web.page.screenshot({ path: '/tmp/bots-create-phone.png' });
   await dialog.getByRole('button', { name: 'Create bot' }).click();
   const card = page.getByRole('listitem', { name: 'Echo Bot' });
@@ -236,6 +239,14 @@ test('bots: an outgoing webhook bot keeps its endpoint and format; a phone shows
   const administered = (await maker.post('/register', { fetch_event_types: JSON.stringify(['realm_bot']) })).body.realm_bots as Array<Record<string, any>>;
   const stored = administered.find((b) => b.services?.[0]?.base_url === 'https://bots.example.com/echo')!;
   assert.equal(stored.services[0].interface, 2);
+  // The avatar came with it (the picture is stored just after the account is announced): the
+  // card shows the uploaded picture, not a made-up one.
+  const plain = (await maker.post('/bots', { full_name: 'Plain Bot', short_name: 'plain' })).body;
+  const plainVersion = (await maker.get(`/users/${plain.user_id}`)).body.user.avatar_version as number;
+  const account = async () => (await maker.get(`/users/${stored.user_id}`)).body.user;
+  await waitUntil(async () => (await account()).avatar_version > plainVersion, 'the uploaded avatar is stored');
+  const avatarPath = new URL((await account()).avatar_url, suite.server.url).pathname;
+  await waitUntil(async () => new URL((await card.locator('img').first().getAttribute('src'))!, suite.server.url).pathname === avatarPath, 'the card shows it');
 
   // Its zuliprc carries the token the bot's requests are signed with.
   const [download] = await Promise.all([web.page.waitForEvent('download'), card.getByRole('button', { name: 'Download zuliprc of Echo Bot' }).click()]);
