@@ -205,7 +205,7 @@ test('an administrator manages invitation links, roles, the organization name an
   await settings.getByRole('link', { name: 'Organization profile' }).click();
   const orgName = settings.getByLabel('Organization name');
   await orgName.fill('The Renamed Guild');
-  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  await settings.getByRole('button', { name: 'Save profile' }).click();
   await memberWeb.page.getByRole('link', { name: 'The Renamed Guild' }).waitFor();
   await waitUntil(async () => (await memberWeb.page.title()).endsWith('· The Renamed Guild'), 'the title has the new name');
 
