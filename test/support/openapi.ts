@@ -322,6 +322,26 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     }),
     since: 'undocumented',
   },
+  {
+    operation: 'GET /accounts/dev_people',
+    success: closedSuccess(['people'], {
+      people: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['user_id', 'full_name', 'email', 'role'],
+          properties: {
+            user_id: { type: 'integer' },
+            full_name: { type: 'string' },
+            email: { type: 'string' },
+            role: { type: 'integer', enum: [100, 200, 300, 400, 600] },
+          },
+        },
+      },
+    }),
+    since: 'undocumented',
+  },
   // Routes of Zulip 10.2's URL table that zulip.yaml does not describe.
   ...['PATCH /settings/display', 'PATCH /settings/notifications'].map((operation) => ({
     operation,
