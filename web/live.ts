@@ -35,6 +35,7 @@ import type { Channel, Draft, Message, RealmEmoji, ScheduledMessage, Subscriptio
 import { applyTopicRules } from './compose/state';
 import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
 import { applyChannelEvent, applyChannelRegister } from './channels/state';
+import { invitesChanged } from './admin/invites-live';
 import { applyPeopleState, onCustomProfileFieldsEvent, onMutedUsersEvent, onPresenceEnabledSetting, onUserStatusEvent } from './people/state';
 
 /**
@@ -624,6 +625,9 @@ function applyEvent(event: Record<string, unknown>): void {
       return onScheduledMessagesEvent(event);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
+      return;
+    case 'invites_changed':
+      invitesChanged.value += 1;
       return;
     case 'restart':
       return;
