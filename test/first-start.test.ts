@@ -91,6 +91,28 @@ describe('a fresh organization', () => {
     assert.deepEqual(await subscribedNames(newcomer), [...STARTER_CHANNELS].sort());
     const history = await messages(newcomer, [{ operator: 'channel', operand: 'general' }]);
     assert.equal(history.length, 1, 'the first message of general, sent before they joined');
+    // Their own feed holds the channels' recent messages, unread, as a new Zulip account's does.
+    const feed = await messages(newcomer);
+    assert.deepEqual(feed.filter((m) => m.type === 'stream').map((m) => m.display_recipient).sort(), [...STARTER_CHANNELS].sort());
+    assert.ok(feed.every((m) => !m.flags.includes('read') && !m.flags.includes('historical')));
+    const state = await newcomer.post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
+    assert.equal(state.status, 200, JSON.stringify(state.body));
+    assert.equal(state.body.unread_msgs.count, feed.length, 'they count as unread when the client starts');
+  });
+
+  test('of the last week\'s messages a new account is given a thousand at most, the newest twenty unread; older ones stay in the channel\'s history', async () => {
+    const channel = (await server.owner.get('/get_stream_id', { stream: 'sandbox' })).body.stream_id as number;
+    const ids: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const sent = await server.owner.post('/messages', { type: 'stream', to: channel, topic: 'counting', content: `number ${i}` });
+      ids.push(sent.body.id);
+    }
+    const link = (await server.owner.post('/invites/multiuse', { stream_ids: [channel] })).body.invite_link as string;
+    const newcomer = await joinThrough(server, link, 'counter@example.com');
+    const feed = (await messages(newcomer)).filter((m) => m.type === 'stream');
+    assert.equal(feed.length, 26, 'the first message of sandbox and the 25 since');
+    const unread = feed.filter((m) => !m.flags.includes('read')).map((m) => m.id);
+    assert.deepEqual(unread, ids.slice(-20));
   });
 
   test('someone an administrator creates joins the default channels', async () => {

@@ -82,6 +82,7 @@ describe('a fresh organization, without a mail server', () => {
       await choices.getByLabel('#Stoa').uncheck();
       await choices.getByLabel(`#${channel.name}`).check();
       await region.getByLabel('Invitation expires after').selectOption({ label: 'Never expires' });
+      await page.screenshot({ path: `/tmp/invitations-form-${name}.png`, fullPage: true });
       await region.getByRole('button', { name: 'Create invitation link' }).click();
 
       const linkBox = region.getByRole('group', { name: 'New invitation link' });

@@ -171,11 +171,11 @@ function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
     <form class="invite-form" aria-label="Invite people to the organization" onSubmit={submit}>
       <fieldset class="invite-kind">
         <legend>How to invite</legend>
-        <label>
+        <label class="inline">
           <input type="radio" name="invite-kind" checked={!email} onChange={() => setKind('link')} />
           Invitation link
         </label>
-        <label>
+        <label class="inline">
           <input type="radio" name="invite-kind" checked={email} disabled={!mailEnabled} onChange={() => setKind('email')} />
           Email invitations
         </label>
@@ -211,7 +211,7 @@ function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
       </label>
       <fieldset class="invite-channels">
         <legend>Channels they join</legend>
-        <label>
+        <label class="inline">
           <input type="checkbox" checked={useDefaults} onChange={(e) => setUseDefaults(e.currentTarget.checked)} />
           The organization's default channels
         </label>
@@ -224,7 +224,7 @@ function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
         ) : (
           <div class="channel-choices" role="group" aria-label="Channels to subscribe them to">
             {choosable.map((c) => (
-              <label key={c.stream_id}>
+              <label class="inline" key={c.stream_id}>
                 <input
                   type="checkbox"
                   checked={chosen.has(c.stream_id)}

@@ -7,7 +7,6 @@ const CSS = `
 .invite-form { display: flex; flex-direction: column; gap: 12px; }
 .invite-form > label, .invite-form .custom-expiry label { display: flex; flex-direction: column; gap: 4px; }
 .invite-form fieldset { display: flex; flex-direction: column; gap: 6px; border: 1px solid var(--border); border-radius: 6px; padding: 8px 12px 10px; margin: 0; }
-.invite-form fieldset label { display: flex; align-items: center; gap: 6px; }
 .invite-form .invite-kind { flex-direction: row; flex-wrap: wrap; column-gap: 18px; }
 .invite-form .invite-kind .hint { flex-basis: 100%; }
 .invite-form .hint, .invitations .hint { margin: 0; color: var(--text-soft); font-size: 13px; }
