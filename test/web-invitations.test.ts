@@ -4,6 +4,7 @@ import { before, after, describe, test } from 'node:test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
+import { seriousViolations } from './support/axe';
 import { createChannel, uniqueName } from './support/channels';
 import { newContext, NO_CHROMIUM } from './support/chromium';
 import { OWNER_EMAIL, OWNER_PASSWORD, type TestServerOptions } from './support/server';
@@ -34,6 +35,17 @@ async function openInvitations(page: Page) {
   const region = invitationsPage(page);
   await region.getByRole('heading', { name: 'Invitations', exact: true }).waitFor();
   return region;
+}
+
+/** axe-core finds nothing serious on the page, in the light theme and the dark one. */
+async function assertAxeClean(page: Page, what: string): Promise<void> {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate(`document.documentElement.setAttribute('data-theme', '${theme}')`);
+    for (const violation of await seriousViolations(page)) found.push(`${what} (${theme}): ${violation}`);
+  }
+  await page.evaluate(`document.documentElement.setAttribute('data-theme', 'light')`);
+  assert.deepEqual(found, []);
 }
 
 describe('a fresh organization, without a mail server', () => {
@@ -100,6 +112,7 @@ describe('a fresh organization, without a mail server', () => {
       assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, 'and fits the screen');
       await qr.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `/tmp/invitations-link-${name}.png`, fullPage: false });
+      if (name === 'desktop') await assertAxeClean(page, 'invitations with a new link and its QR code');
 
       // The pending list shows it, with its role and no expiry.
       const pending = region.getByRole('region', { name: 'Pending invitations' });
@@ -115,10 +128,18 @@ describe('a fresh organization, without a mail server', () => {
       await joinPage.getByLabel('Email').fill(`newcomer-${name}@example.com`);
       await joinPage.getByLabel('Password').fill('a-long-password');
       await joinPage.getByRole('button', { name: 'Sign up' }).click();
-      await joinPage.getByRole('navigation', { name: 'Views, channels and direct messages' }).waitFor({ state: 'attached' });
+      // Their first screen: the channels the invitation named, with their recent messages unread.
+      const sidebar = joinPage.getByRole('navigation', { name: 'Views, channels and direct messages' });
+      await sidebar.waitFor({ state: 'attached' });
+      await joinPage.getByRole('main').getByText('homework').first().waitFor();
+      await joinPage.screenshot({ path: `/tmp/invitations-joined-${name}.png` });
+      if (name === 'desktop') {
+        await sidebar.getByText(channel.name, { exact: true }).waitFor();
+        await sidebar.getByText('general', { exact: true }).waitFor();
+        assert.equal(await sidebar.getByText('sandbox', { exact: true }).count(), 0);
+      }
       await joinPage.goto(`${suite.server.url}/#narrow/channel/${channel.id}-${channel.name.replace(/ /g, '-')}`);
       await joinPage.getByText(`Read chapter one (${name})`).waitFor();
-      await joinPage.screenshot({ path: `/tmp/invitations-joined-${name}.png` });
       const newcomer = suite.server.stoa.users.byAnyEmail(`newcomer-${name}@example.com`)!;
       assert.equal(newcomer.role, 300, 'joined as a moderator');
       const subscribed = async (channelName: string) => {
@@ -184,6 +205,7 @@ describe('a fresh organization, without a mail server', () => {
       const alert = page.getByRole('alert');
       await alert.getByText(`The account ${person.credentials.email} has been deactivated`).waitFor();
       await page.screenshot({ path: `/tmp/invitations-deactivated-${name}.png` });
+      if (name === 'desktop') await assertAxeClean(page, 'login with the development list and an error');
       await context.close();
     }
   });
@@ -252,6 +274,7 @@ describe('with a mail server', () => {
       const invite = (await suite.server.owner.get('/invites')).body.invites.find((i: { email?: string }) => i.email === address);
       assert.ok(Math.abs(invite.expiry_date - invite.invited - 2 * 3600) <= 1, 'it expires two hours after it was made');
       await web.page.screenshot({ path: `/tmp/invitations-email-${name}.png`, fullPage: true });
+      if (name === 'desktop') await assertAxeClean(web.page, 'email invitations pending');
 
       await row.getByRole('button', { name: `Resend invitation to ${address}` }).click();
       await waitUntil(() => mail.count(address) === 2, 'the invitation is mailed again');
