@@ -71,6 +71,8 @@ export function Invitations() {
   const [invites, setInvites] = useState<Invite[] | null>(null);
   const [mailEnabled, setMailEnabled] = useState<boolean | null>(null);
   const [error, setError] = useState('');
+  // The link just made, shown to copy while it is still pending (revoked, it goes).
+  const [newLink, setNewLink] = useState<string | null>(null);
   const load = () =>
     get<{ invites: Invite[] }>('/json/invites').then(
       (answer) => setInvites(answer.invites.sort((a, b) => b.invited - a.invited)),
@@ -87,7 +89,8 @@ export function Invitations() {
   }, []);
   return (
     <div class="invitations">
-      <InviteForm mailEnabled={mailEnabled === true} />
+      <InviteForm mailEnabled={mailEnabled === true} onLink={setNewLink} />
+      {newLink && invites?.some((invite) => invite.link_url === newLink) && <NewLink link={newLink} />}
       <section class="pending-invites" aria-labelledby="pending-invites-title">
         <h3 id="pending-invites-title">Pending invitations</h3>
         {error && <p role="alert">{error}</p>}
@@ -104,7 +107,7 @@ export function Invitations() {
   );
 }
 
-function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
+function InviteForm({ mailEnabled, onLink }: { mailEnabled: boolean; onLink: (link: string) => void }) {
   const [kind, setKind] = useState<'link' | 'email'>('link');
   const [emails, setEmails] = useState('');
   const [role, setRole] = useState(400);
@@ -114,7 +117,6 @@ function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
   const [customAmount, setCustomAmount] = useState('7');
   const [customUnit, setCustomUnit] = useState('days');
   const [busy, setBusy] = useState(false);
-  const [link, setLink] = useState<string | null>(null);
   const [sent, setSent] = useState('');
   const [problem, setProblem] = useState('');
 
@@ -158,7 +160,7 @@ function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
         setEmails('');
       } else {
         const answer = await post<{ invite_link: string }>('/json/invites/multiuse', params);
-        setLink(answer.invite_link);
+        onLink(answer.invite_link);
       }
     } catch (err) {
       setProblem((err as Error).message);
@@ -281,7 +283,6 @@ function InviteForm({ mailEnabled }: { mailEnabled: boolean }) {
       <p class="invite-sent" role="status">
         {sent}
       </p>
-      {link && !email && <NewLink link={link} />}
     </form>
   );
 }
