@@ -19,6 +19,11 @@ export interface Config {
    */
   demo: boolean;
   /**
+   * Creates a new organization with nothing in it but its owner: no starter channels, no
+   * Welcome Bot messages (for tests, and for people who set everything up themselves).
+   */
+  emptyOrganization: boolean;
+  /**
    * Lets the organization offer web-public channels (Zulip's WEB_PUBLIC_STREAMS_ENABLED). The
    * organization still has to turn on enable_spectator_access.
    */
@@ -96,6 +101,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'boolean',
     help: "start a fresh data folder as Zulip's development organization (Iago, Hamlet, Verona, ...); implies --dev",
   },
+  emptyOrganization: {
+    flag: 'empty-organization',
+    env: 'STOA_EMPTY_ORGANIZATION',
+    kind: 'boolean',
+    help: 'create a new organization without its starter channels and Welcome Bot messages',
+  },
   webPublic: {
     flag: 'web-public',
     env: 'STOA_WEB_PUBLIC',
@@ -160,6 +171,7 @@ export const DEFAULTS = {
   adminEmail: 'owner@stoa.local',
   dev: false,
   demo: false,
+  emptyOrganization: false,
   webPublic: false,
   pushRelay: undefined as string | undefined,
   site: undefined as string | undefined,
@@ -293,7 +305,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   };
 
   const port = raw('port');
-  const flag = (key: 'dev' | 'demo' | 'webPublic' | 'gravatar'): boolean => {
+  const flag = (key: 'dev' | 'demo' | 'emptyOrganization' | 'webPublic' | 'gravatar'): boolean => {
     const setting = raw(key);
     if (setting === undefined) return false;
     return typeof setting.value === 'boolean' ? setting.value : parseBoolean(setting.source, setting.value);
@@ -320,6 +332,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     // The demo's people log in through the development login unless --admin-password gives them a password.
     dev: flag('dev') || flag('demo'),
     demo: flag('demo'),
+    emptyOrganization: flag('emptyOrganization'),
     webPublic: flag('webPublic'),
     pushRelay: pushRelay
       ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))

@@ -9,11 +9,12 @@ import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { openDatabase, startCheckpointer } from './db';
 import type { EventQueuesOptions } from './events/queues';
-import { commitShared } from './events/send';
+import { commitShared, write } from './events/send';
 import { createDemoOrganization, isDemoOrganization } from './demo/actions';
 import { DEMO_PEOPLE } from './demo/organization';
 import { DATABASE_FILE, makeOwnerPassword, type OwnerPassword } from './first-start';
 import { createOrganization } from './realm/actions';
+import { furnishNewOrganization } from './realm/starter';
 import { emojiPathIds } from './realm-emoji/present';
 import { resumePushRegistrations } from './push/actions';
 import { backgroundSettled } from './push/background';
@@ -302,10 +303,13 @@ function createOrganizationOnFirstStart(stoa: Stoa, owner: OwnerPassword | null,
   if (!owner) return;
   const { config } = stoa;
   const { password } = owner;
-  createOrganization(stoa, {
-    name: config.realmName,
-    ownerEmail: config.adminEmail,
-    ownerPasswordHash: owner.hash,
+  write(stoa, () => {
+    const ownerId = createOrganization(stoa, {
+      name: config.realmName,
+      ownerEmail: config.adminEmail,
+      ownerPasswordHash: owner.hash,
+    });
+    if (!config.emptyOrganization) furnishNewOrganization(stoa, stoa.users.byId(ownerId)!);
   });
   log(`Created the organization "${config.realmName}" with owner ${config.adminEmail}.`);
   if (!config.adminPassword) log(`The owner's password is ${password} (shown this once).`);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
+import { seriousViolations } from './support/axe';
 import { NO_CHROMIUM } from './support/chromium';
 import { waitUntil, webSuite } from './support/web';
 
@@ -12,26 +12,7 @@ import { waitUntil, webSuite } from './support/web';
  * and axe-core finds nothing serious or critical on the main screens in either theme.
  */
 
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
 const web = webSuite();
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, which the page's script policy does not govern.
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`)) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `  ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`);
-}
 
 interface AxNode {
   nodeId: string;
@@ -256,6 +237,7 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['linkifiers', '#organization/linkifier-settings', 'Organization settings'],
       ['code playgrounds', '#organization/playground-settings', 'Organization settings'],
       ['custom profile fields', '#organization/profile-field-settings', 'Organization settings'],
+      ['invitations', '#organization/invites-list-admin', 'Organization settings'],
     ] as Array<[string, string, string, string?]>) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

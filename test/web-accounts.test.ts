@@ -22,7 +22,7 @@ after(async () => {
 test('an administrator makes an invitation link, and a new person joins through it', { skip: NO_CHROMIUM }, async () => {
   const owner = await logInThroughPage(browser, server.url, OWNER_EMAIL, OWNER_PASSWORD, { hash: '#organization/invites-list-admin' });
   try {
-    await owner.page.getByRole('button', { name: 'Create an invitation link' }).click();
+    await owner.page.getByRole('button', { name: 'Create invitation link' }).click();
     const linkBox = owner.page.getByRole('textbox', { name: 'Invitation link' }).first();
     await linkBox.waitFor();
     const link = await linkBox.inputValue();

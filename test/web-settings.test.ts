@@ -183,13 +183,14 @@ test('an administrator manages invitation links, roles, the organization name an
   const settings = owner.page.getByRole('region', { name: 'Organization settings' });
 
   // An invitation link, then revoked.
-  const invitations = settings.getByRole('region', { name: 'Invitation links' });
-  await invitations.getByRole('button', { name: 'Create an invitation link' }).click();
-  const link = invitations.getByRole('textbox', { name: 'Invitation link' });
+  await settings.getByRole('button', { name: 'Create invitation link' }).click();
+  const link = settings.getByRole('textbox', { name: 'Invitation link' });
   await link.waitFor();
   assert.equal(await link.count(), 1);
   assert.equal((await suite.server.owner.get('/invites')).body.invites.length, 1);
-  await invitations.getByRole('listitem').getByRole('button', { name: 'Revoke' }).click();
+  const pending = settings.getByRole('region', { name: 'Pending invitations' });
+  await pending.getByRole('listitem').getByRole('button', { name: /^Revoke/ }).click();
+  await pending.getByRole('listitem').getByRole('button', { name: 'Revoke it' }).click();
   await link.waitFor({ state: 'detached' });
   assert.equal((await suite.server.owner.get('/invites')).body.invites.length, 0);
 

@@ -37,6 +37,7 @@ import { applyTopicRules } from './compose/state';
 import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
 import { applyChannelEvent, applyChannelRegister } from './channels/state';
 import { applyBotEvent, applyBotRegister } from './bots/state';
+import { invitesChanged } from './admin/invites-live';
 import { applyPeopleState, onCustomProfileFieldsEvent, onMutedUsersEvent, onPresenceEnabledSetting, onUserStatusEvent } from './people/state';
 
 /**
@@ -646,6 +647,9 @@ function applyEvent(event: Record<string, unknown>): void {
       return onScheduledMessagesEvent(event);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
+      return;
+    case 'invites_changed':
+      invitesChanged.value += 1;
       return;
     case 'restart':
       return;

@@ -37,8 +37,8 @@ export const login = publicEndpoint<{ username: string; password: string }>({
 
 /** Zulip's development-server login, as a session: any account, no password. Only with --dev. */
 export const devLogin = publicEndpoint<{ user_id?: number; direct_email?: string }>({
-  // By ID, or by email as Zulip's development login form sends it (`direct_email`): the web
-  // client's list comes from dev_list_users, which names people by email only.
+  // By ID, as the web client's list (dev_people) gives it, or by email as Zulip's development
+  // login form sends it (`direct_email`).
   params: { properties: { user_id: { type: 'integer' }, direct_email: { type: 'string' } } },
   view: ({ stoa, params, req, res }) => {
     if (params.user_id === undefined && params.direct_email === undefined) throw missingArgument('user_id');
@@ -46,6 +46,22 @@ export const devLogin = publicEndpoint<{ user_id?: number; direct_email?: string
     if (!user || user.is_bot) throw authenticationFailed();
     checkCanLogIn(stoa, user);
     return signIn(stoa, user, req, res);
+  },
+});
+
+/**
+ * The people the development login page offers, with what a person needs to pick one: name,
+ * role and email, owners and administrators first. Only with --dev. (dev_list_users, Zulip's
+ * API, names people by email only.)
+ */
+export const devPeople = publicEndpoint({
+  params: NO_PARAMS,
+  view: ({ stoa }) => {
+    const people = stoa.users
+      .inRealm()
+      .filter((u) => u.is_active && !u.is_bot)
+      .sort((a, b) => a.role - b.role || a.full_name.localeCompare(b.full_name));
+    return { people: people.map((u) => ({ user_id: u.id, full_name: u.full_name, email: u.delivery_email, role: u.role })) };
   },
 });
 

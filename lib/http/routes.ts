@@ -290,6 +290,7 @@ export const ACCOUNT_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/logout', endpoint: sessionViews.logout },
   { method: 'GET', path: '/session', endpoint: sessionViews.currentSession },
   { method: 'POST', path: '/dev_login', endpoint: sessionViews.devLogin, devOnly: true },
+  { method: 'GET', path: '/dev_people', endpoint: sessionViews.devPeople, devOnly: true },
   { method: 'GET', path: '/invite/:key', endpoint: inviteViews.inviteDetails },
   { method: 'POST', path: '/register', endpoint: inviteViews.register },
 ];

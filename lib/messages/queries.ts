@@ -106,6 +106,9 @@ export function prepareMessageQueries(db: Statements) {
   const insertUserMessage = db.prepare<[number, number, number]>(
     'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
   );
+  const recentIdsTo = db.prepare<[number, number, number], { id: number }>(
+    'SELECT id FROM messages WHERE recipient_id = ? AND date_sent > ? ORDER BY id DESC LIMIT ?',
+  );
   const byId = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const flagsOf = db.prepare<[number, number], { flags: number }>(
     'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
@@ -264,6 +267,8 @@ export function prepareMessageQueries(db: Statements) {
       return id;
     },
     insertUserMessage: (userId: number, messageId: number, flags: number) => void insertUserMessage.run(userId, messageId, flags),
+    /** The IDs of the last `limit` messages to a recipient sent after `sinceSeconds`, newest first. */
+    recentIdsTo: (recipientId: number, sinceSeconds: number, limit: number) => recentIdsTo.all(recipientId, sinceSeconds, limit).map((r) => r.id),
     byId: (id: number) => byId.get(id),
     /** The user's flags on a message, or undefined when it is not in their history. */
     flagsOf: (userId: number, messageId: number) => flagsOf.get(userId, messageId)?.flags,

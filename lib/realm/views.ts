@@ -51,6 +51,9 @@ export const serverSettings = publicEndpoint({
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
       push_notifications_enabled: relayConfigured(stoa),
+      // Stoa's own: whether invitations can go out by email (--smtp), so an invitation form
+      // offers them only then.
+      email_invitations_enabled: stoa.mailer.configured,
       is_incompatible: false,
       email_auth_enabled: true,
       require_email_format_usernames: true,

@@ -25,7 +25,7 @@ const WELCOME_BOT_EMAIL = `welcome-bot@${INTERNAL_EMAIL_DOMAIN}`;
  * The Welcome Bot, made the first time it is needed: organizations created before it existed
  * have none, and one that never sends a welcome message needs none. Call inside `write`.
  */
-function welcomeBot(stoa: Stoa): UserRow {
+export function welcomeBot(stoa: Stoa): UserRow {
   const existing = stoa.users.byAnyEmail(WELCOME_BOT_EMAIL);
   return existing ?? stoa.users.byId(createSystemBot(stoa, WELCOME_BOT_EMAIL, 'Welcome Bot'))!;
 }

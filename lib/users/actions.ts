@@ -28,6 +28,7 @@ import { canSeeDeliveryEmail, standInEmail } from './email-visibility';
 import { canAccessUser, inaccessibleUserPlaceholder, usersWhoCanAccess } from './access';
 import { announceUserAccessChanges, snapshotUserAccess } from './access-events';
 import { isoTimestamp, presentUser } from './present';
+import { giveRecentHistory } from './recent-history';
 import { EmailVisibility, Role, type AvatarSource, type RoleValue, type UserRow } from './queries';
 import { drawGeneratedAvatar } from './generated-avatars';
 import { realmSetting } from '../realm/settings-store';
@@ -137,7 +138,8 @@ export interface Joins {
 
 /**
  * Adds an account to a running organization, refusing an email that is already taken. It
- * joins the organization's default channels, or what an invitation says.
+ * joins the organization's default channels, or what an invitation says, and is given their recent
+ * messages (see giveRecentHistory).
  */
 export function addUser(stoa: Stoa, account: NewAccount, joins?: Joins): number {
   return write(stoa, () => {
@@ -149,6 +151,7 @@ export function addUser(stoa: Stoa, account: NewAccount, joins?: Joins): number 
       .map((channelId) => stoa.channels.byId(channelId))
       .filter((channel): channel is ChannelRow => channel !== undefined && !channel.is_archived);
     subscribeUsers(stoa, channels, [stoa.users.byId(id)!]);
+    giveRecentHistory(stoa, id, channels);
     for (const groupId of joins?.groupIds ?? []) {
       if (stoa.groups.byId(groupId)?.deactivated) continue;
       changeGroupMembership(stoa, groupId, { add: [id], remove: [], addSubgroups: [], removeSubgroups: [] });

@@ -299,6 +299,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
     schema: { type: 'string', enum: ['service_extra_emoji'] },
     since: 'spec',
   },
+  // Whether the server can mail invitations (--smtp); Zulip's web app knows from its settings.
+  { in: ['path:GET /server_settings'], property: 'email_invitations_enabled', schema: { type: 'boolean' }, since: 'undocumented' },
   // Stoa's browser sign-in (/accounts/...): Zulip's web login is a server-rendered form, so
   // zulip.yaml has nothing to say about it; these are the answers the web app relies on.
   ...['POST /accounts/login', 'POST /accounts/dev_login', 'GET /accounts/session', 'POST /accounts/register'].map((operation) => ({
@@ -319,6 +321,26 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
       is_multiuse: { type: 'boolean' },
       email: { type: 'string', nullable: true },
       expiry_date: { type: 'integer', nullable: true },
+    }),
+    since: 'undocumented',
+  },
+  {
+    operation: 'GET /accounts/dev_people',
+    success: closedSuccess(['people'], {
+      people: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['user_id', 'full_name', 'email', 'role'],
+          properties: {
+            user_id: { type: 'integer' },
+            full_name: { type: 'string' },
+            email: { type: 'string' },
+            role: { type: 'integer', enum: [100, 200, 300, 400, 600] },
+          },
+        },
+      },
     }),
     since: 'undocumented',
   },

@@ -118,6 +118,8 @@ export class TestServer {
       dev: this.options.dev ?? false,
       webPublic: this.options.webPublic ?? false,
       pushRelay: this.options.pushRelay,
+      // Most tests count channels and messages from zero; test/first-start.test.ts starts as a user would.
+      emptyOrganization: true,
       ...this.options.config,
     };
   }
@@ -182,7 +184,8 @@ export function spawnStoa(args: string[], env: Record<string, string> = {}, scri
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], {
     cwd: REPO_ROOT,
-    env: { ...cleanEnv, ...env },
+    // As TestServer: an organization without starter content, unless the test says otherwise.
+    env: { ...cleanEnv, STOA_EMPTY_ORGANIZATION: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

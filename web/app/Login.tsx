@@ -19,30 +19,35 @@ export function useServerSettings(): ServerSettings {
   return settings;
 }
 
-interface DevUser {
+interface DevPerson {
+  user_id: number;
+  full_name: string;
   email: string;
+  role: number;
 }
 
-/** With --dev, the people one can log in as with a click. */
+const ROLE_NAMES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
+
+/** With --dev, the people one can log in as with a click: each by name, with role and email. */
 function DevLogin({ onError }: { onError: (message: string) => void }) {
-  const [people, setPeople] = useState<DevUser[] | null>(null);
+  const [people, setPeople] = useState<DevPerson[] | null>(null);
   useEffect(() => {
     // Asked only of a server that says it has the development login, so others see no refusal.
     get<{ authentication_methods: { dev?: boolean } }>('/api/v1/server_settings')
-      .then((settings) => (settings.authentication_methods.dev ? get<{ direct_admins: DevUser[]; direct_users: DevUser[] }>('/api/v1/dev_list_users') : null))
+      .then((settings) => (settings.authentication_methods.dev ? get<{ people: DevPerson[] }>('/accounts/dev_people') : null))
       .then(
-        (answer) => setPeople(answer ? [...answer.direct_admins, ...answer.direct_users] : null),
+        (answer) => setPeople(answer ? answer.people : null),
         () => setPeople(null),
       );
   }, []);
   if (!people || people.length === 0) return null;
-  const logIn = async (email: string) => {
+  const logIn = async (person: DevPerson) => {
     try {
-      const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { direct_email: email });
+      const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { user_id: person.user_id });
       setCsrfToken(answer.csrf_token);
       location.assign(`/${location.hash}`);
     } catch (err) {
-      onError((err as Error).message);
+      onError(loginProblem(err, person.email));
     }
   };
   return (
@@ -50,15 +55,28 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
       <h2 id="dev-login-title">Development login</h2>
       <ul>
         {people.map((person) => (
-          <li key={person.email}>
-            <button type="button" class="link-button" onClick={() => logIn(person.email)}>
-              {person.email}
+          <li key={person.user_id}>
+            <button type="button" class="dev-person" onClick={() => logIn(person)}>
+              <span class="dev-name">{person.full_name}</span>
+              <span class="dev-role">{ROLE_NAMES[person.role] ?? 'Member'}</span>
+              <span class="dev-email">{person.email}</span>
             </button>
           </li>
         ))}
       </ul>
     </section>
   );
+}
+
+/** What the login page says when a login is refused, in words a person acts on. */
+function loginProblem(err: unknown, email: string): string {
+  if (err instanceof ApiError && err.code === 'USER_DEACTIVATED') {
+    return `The account ${email} has been deactivated, so it cannot log in. An administrator of the organization can reactivate it.`;
+  }
+  if (err instanceof ApiError && err.code === 'REALM_DEACTIVATED') return 'This organization has been deactivated.';
+  if (err instanceof ApiError && err.status === 401) return 'Wrong email or password.';
+  if (err instanceof ApiError && err.status === 429) return 'Too many attempts. Wait a minute and try again.';
+  return (err as Error).message;
 }
 
 export function Login() {
@@ -78,9 +96,7 @@ export function Login() {
       location.assign(`/${location.hash}`);
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiError && err.status === 401) setError('Wrong email or password.');
-      else if (err instanceof ApiError && err.status === 429) setError('Too many attempts. Wait a minute and try again.');
-      else setError((err as Error).message);
+      setError(loginProblem(err, email));
     }
   };
 
