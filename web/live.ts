@@ -1,4 +1,5 @@
 import { batch } from '@preact/signals';
+import { onRealmExportEvent } from './admin/exports';
 import { ApiError, get, hasCsrfCookie, post } from './api';
 import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './messages/feed';
 import { hashNames, narrowChannel, view } from './app/nav';
@@ -622,6 +623,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return onDrafts(event);
     case 'scheduled_messages':
       return onScheduledMessagesEvent(event);
+    case 'realm_export':
+      return onRealmExportEvent(event);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
       return;

@@ -15,6 +15,7 @@ export interface SettingsSection {
 
 export const SECTIONS: SettingsSection[] = [
   { id: 'profile', label: 'Profile', scope: 'personal', screen: lazyComponent(() => import('./Profile').then((m) => m.Profile)) },
+  { id: 'account-and-privacy', label: 'Account and privacy', scope: 'personal', screen: lazyComponent(() => import('./Account').then((m) => m.Account)) },
   { id: 'muted-users', label: 'Muted users', scope: 'personal', screen: lazyComponent(() => import('../people/dialogs').then((m) => m.MutedUsers)) },
   {
     id: 'organization-profile',
@@ -23,6 +24,12 @@ export const SECTIONS: SettingsSection[] = [
     screen: lazyComponent(() => import('../admin/OrganizationProfile').then((m) => m.OrganizationProfile)),
   },
   { id: 'users', label: 'Users', scope: 'organization', screen: lazyComponent(() => import('../admin/Users').then((m) => m.Users)) },
+  {
+    id: 'deactivated-users-admin',
+    label: 'Deactivated users',
+    scope: 'organization',
+    screen: lazyComponent(() => import('../admin/Users').then((m) => m.DeactivatedUsers)),
+  },
   { id: 'invites-list-admin', label: 'Invitations', scope: 'organization', screen: lazyComponent(() => import('../admin/Invitations').then((m) => m.Invitations)) },
   {
     id: 'default-channels-list',
@@ -30,6 +37,7 @@ export const SECTIONS: SettingsSection[] = [
     scope: 'organization',
     screen: lazyComponent(() => import('../channels/screens').then((m) => m.DefaultChannels)),
   },
+  { id: 'data-exports-admin', label: 'Data exports', scope: 'organization', screen: lazyComponent(() => import('../admin/DataExports').then((m) => m.DataExports)) },
 ];
 
 /** Where `#settings` and `#organization` alone lead. */
