@@ -554,7 +554,9 @@ function onRealmUser(event: Record<string, unknown>): void {
       if (user) copy.set(user.user_id, { ...user, is_active: false });
     } else if (event.op === 'update') {
       const user = copy.get(person.user_id);
-      if (user) copy.set(user.user_id, withProfileChange({ ...user, ...person }));
+      // A new API email comes as `new_email`.
+      const { new_email: newEmail, ...change } = person as typeof person & { new_email?: string };
+      if (user) copy.set(user.user_id, withProfileChange({ ...user, ...change, ...(newEmail === undefined ? {} : { email: newEmail }) }));
     }
   });
   // One's own new role shows or hides the organization's settings at once.

@@ -86,7 +86,8 @@ function UserRow({ user }: { user: User }) {
   return (
     <li class="people-admin-row">
       <PersonCell user={user} />
-      <select
+      <div class="people-admin-controls">
+        <select
           class="people-admin-role"
           aria-label={`Role of ${user.full_name}`}
           value={user.role}
@@ -99,38 +100,40 @@ function UserRow({ user }: { user: User }) {
             </option>
           ))}
         </select>
-      <span class="people-admin-active" title="Last active">
-        {lastActive(user)}
-      </span>
-      <div class="people-admin-actions">
-        {self ? (
-          <span>You</span>
-        ) : confirming ? (
-          <span role="group" aria-label={`Deactivate ${user.full_name}?`}>
-            <button
-              type="button"
-              class="danger"
-              onClick={() => {
-                setConfirming(false);
-                del(`/json/users/${user.user_id}`).catch(reportError);
-              }}
-            >
-              Yes, deactivate
-            </button>{' '}
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </span>
-        ) : (
-          <>
-            <button type="button" aria-label={`Change the email of ${user.full_name}`} onClick={() => setEditingEmail(true)}>
-              Change email
-            </button>{' '}
-            <button type="button" aria-label={`Deactivate ${user.full_name}`} onClick={() => setConfirming(true)} disabled={ownerOnly}>
-              Deactivate
-            </button>
-          </>
-        )}
+        <span class="people-admin-active">
+          <span class="visually-hidden">Last active: </span>
+          {lastActive(user)}
+        </span>
+        <div class="people-admin-actions">
+          {self ? (
+            <span>You</span>
+          ) : confirming ? (
+            <span role="group" aria-label={`Deactivate ${user.full_name}?`}>
+              <button
+                type="button"
+                class="danger"
+                onClick={() => {
+                  setConfirming(false);
+                  del(`/json/users/${user.user_id}`).catch(reportError);
+                }}
+              >
+                Yes, deactivate
+              </button>{' '}
+              <button type="button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </span>
+          ) : (
+            <>
+              <button type="button" aria-label={`Change the email of ${user.full_name}`} onClick={() => setEditingEmail(true)}>
+                Change email
+              </button>{' '}
+              <button type="button" aria-label={`Deactivate ${user.full_name}`} onClick={() => setConfirming(true)} disabled={ownerOnly}>
+                Deactivate
+              </button>
+            </>
+          )}
+        </div>
       </div>
       {editingEmail && <EmailForm user={user} onDone={() => setEditingEmail(false)} />}
     </li>
