@@ -25,10 +25,11 @@ async function screenshot(page: Page, name: string): Promise<void> {
 /** Nothing on the page is wider than the window (no sideways scrolling on a phone). */
 async function assertNoSidewaysScroll(page: Page): Promise<void> {
   const widths = (await page.evaluate(`(() => {
-    const region = document.querySelector('.settings-page');
-    return [document.documentElement.scrollWidth, window.innerWidth, region.scrollWidth, region.clientWidth];
+    const panel = document.querySelector('.panel.settings');
+    return [document.documentElement.scrollWidth, window.innerWidth, panel.scrollWidth, panel.clientWidth];
   })()`)) as number[];
-  assert.ok(widths[0] <= widths[1] && widths[2] <= widths[3], `the page fits its window: ${widths.join(', ')}`);
+  const wide = await page.evaluate(`[...document.querySelectorAll('.panel.settings *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 6).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join('; ')`);
+  assert.ok(widths[0] <= widths[1] && widths[2] <= widths[3], `the page fits its window: ${widths.join(', ')}: ${wide}`);
 }
 
 /** A new person with the role given (through the owner), and their client. */
