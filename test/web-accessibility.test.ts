@@ -236,6 +236,9 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['channel subscribers', `#channels/${channel.id}/x/subscribers`, channel.name],
       ['default channels', '#organization/default-channels-list', 'Organization settings'],
       ['organization users', '#organization/users', 'Organization settings'],
+      ['account and privacy', '#settings/account-and-privacy', 'Personal settings'],
+      ['deactivated users', '#organization/deactivated-users-admin', 'Organization settings'],
+      ['data exports', '#organization/data-exports-admin', 'Organization settings'],
     ]) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

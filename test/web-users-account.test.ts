@@ -185,7 +185,9 @@ for (const viewport of VIEWPORTS) {
     await settings.getByRole('link', { name: 'Account and privacy' }).click();
     await settings.getByText(person.credentials.email).waitFor();
 
-    // The password, with the current one; the page says it was changed.
+    // The password, with the current one; the page says it was changed. (The word used to be
+    // cleared early by the timer of an earlier word on the page, at times before a test's poll
+    // of the page saw it: see the test of the statuses below.)
     const passwordForm = settings.getByRole('form', { name: 'Change your password' });
     await passwordForm.getByLabel('Current password').fill('secret-password');
     await passwordForm.getByLabel('New password').fill('a-brand-new-password');
@@ -264,6 +266,27 @@ for (const viewport of VIEWPORTS) {
     assert.deepEqual(web.problems, []);
   });
 }
+
+// A 2x2 red PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+
+test('a status word stays its full time, not cut short by the timer of the word before it', { skip: NO_CHROMIUM }, async () => {
+  const person = await suite.server.createUser('Stella Status');
+  const web = await suite.open(person.credentials.email, '#settings/profile');
+  const settings = personalSettings(web);
+  await settings.getByLabel('Full name').fill('Stella Saved');
+  await settings.getByRole('button', { name: 'Save name' }).click();
+  await settings.getByRole('status').getByText('Name saved.').waitFor();
+  const nameSaidAt = Date.now();
+  await settings.getByLabel('Upload a new avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+  const avatarSaid = settings.getByRole('status').getByText('Avatar changed.');
+  await avatarSaid.waitFor();
+  const avatarSaidAt = Date.now();
+  // Past the time the name's word would have ended, the avatar's word is still there.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, nameSaidAt + 3500 - Date.now())));
+  if (Date.now() - avatarSaidAt < 3500) assert.ok(await avatarSaid.isVisible(), 'the newer word is still shown');
+  assert.deepEqual(web.problems, []);
+});
 
 /** Takes the person's password away, as the demo's people (or people moved from Zulip) have none. */
 function withoutPassword(server: TestServer, userId: number): void {
