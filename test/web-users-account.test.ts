@@ -111,7 +111,7 @@ for (const viewport of VIEWPORTS) {
     await list.getByRole('button', { name: `Lena Leaver ${viewport.width}`, exact: true }).waitFor();
 
     // Changing someone's email needs Zulip's special permission, which this administrator lacks.
-    await settings.getByRole('button', { name: `Change the email of Milo Member ${viewport.width}` }).click();
+    await settings.getByRole('button', { name: `Change email of Milo Member ${viewport.width}` }).click();
     const emailForm = settings.getByRole('form', { name: `New email for Milo Member ${viewport.width}` });
     await emailForm.getByLabel('New email').fill(`milo-${viewport.width}@elsewhere.example`);
     await emailForm.getByRole('button', { name: 'Save email' }).click();
@@ -127,7 +127,7 @@ for (const viewport of VIEWPORTS) {
     const web = await suite.open(OWNER_EMAIL, '#organization/users', { viewport, password: OWNER_PASSWORD });
     const settings = orgSettings(web);
     const newEmail = `nora-${viewport.width}@elsewhere.example`;
-    await settings.getByRole('button', { name: `Change the email of Nora Newmail ${viewport.width}` }).click();
+    await settings.getByRole('button', { name: `Change email of Nora Newmail ${viewport.width}` }).click();
     const emailForm = settings.getByRole('form', { name: `New email for Nora Newmail ${viewport.width}` });
     await emailForm.getByLabel('New email').fill(newEmail);
     await emailForm.getByRole('button', { name: 'Save email' }).click();

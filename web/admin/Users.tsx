@@ -125,7 +125,7 @@ function UserRow({ user }: { user: User }) {
             </span>
           ) : (
             <>
-              <button type="button" aria-label={`Change the email of ${user.full_name}`} onClick={() => setEditingEmail(true)}>
+              <button type="button" aria-label={`Change email of ${user.full_name}`} onClick={() => setEditingEmail(true)}>
                 Change email
               </button>{' '}
               <button type="button" aria-label={`Deactivate ${user.full_name}`} onClick={() => setConfirming(true)} disabled={ownerOnly}>
