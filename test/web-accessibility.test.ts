@@ -52,6 +52,8 @@ async function open(email: string, hash: string): Promise<Page> {
 
 test('every control has a name, the landmarks are there, and the messages are a feed read as sender, time and text', { skip: NO_CHROMIUM }, async () => {
   const ada = await web.server.createUser('Ada Lovelace');
+  // An administrator, who sees the organization's settings pages too.
+  await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
   const channel = await channelWithMessages(ada);
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
@@ -79,6 +81,8 @@ test('every control has a name, the landmarks are there, and the messages are a 
 
 test('focus: the compose box takes it and Escape gives it back; the personal menu works from the keyboard', { skip: NO_CHROMIUM }, async () => {
   const ada = await web.server.createUser('Ada Lovelace');
+  // An administrator, who sees the organization's settings pages too.
+  await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
   const channel = await channelWithMessages(ada);
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
@@ -118,6 +122,8 @@ test('focus: the compose box takes it and Escape gives it back; the personal men
 
 test('a message arriving in the open view is told politely, arrivals within a second as one sentence', { skip: NO_CHROMIUM }, async () => {
   const ada = await web.server.createUser('Ada Lovelace');
+  // An administrator, who sees the organization's settings pages too.
+  await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
   const channel = await channelWithMessages(ada);
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
@@ -131,6 +137,8 @@ test('a message arriving in the open view is told politely, arrivals within a se
 
 test('axe finds nothing serious or critical on the main screens, light and dark', { skip: NO_CHROMIUM }, async () => {
   const ada = await web.server.createUser('Ada Lovelace');
+  // An administrator, who sees the organization's settings pages too.
+  await web.server.owner.patch(`/users/${ada.userId}`, { role: 200 });
   const channel = await channelWithMessages(ada);
   await web.server.owner.post('/messages', { type: 'private', to: JSON.stringify([ada.userId]), content: 'A direct word' });
   // An edited message, whose history marks the words changed.
@@ -238,6 +246,9 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['code playgrounds', '#organization/playground-settings', 'Organization settings'],
       ['custom profile fields', '#organization/profile-field-settings', 'Organization settings'],
       ['invitations', '#organization/invites-list-admin', 'Organization settings'],
+      ['account and privacy', '#settings/account-and-privacy', 'Personal settings'],
+      ['deactivated users', '#organization/deactivated-users-admin', 'Organization settings'],
+      ['data exports', '#organization/data-exports-admin', 'Organization settings'],
     ] as Array<[string, string, string, string?]>) {
       await page.evaluate(`location.hash = '${hash}'`);
       await page.getByRole('heading', { level: 1, name: ready }).waitFor();

@@ -24,7 +24,7 @@ function people(page: Page) {
 // A 2x2 red PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 
-test('one changes one\'s name, avatar and password in the personal settings', { skip: NO_CHROMIUM }, async () => {
+test('one changes one\'s name and avatar in the personal settings (the password: web-users-account)', { skip: NO_CHROMIUM }, async () => {
   const person = await suite.server.createUser('Pat Before');
   const watcher = await suite.server.createUser('Watching Wendy');
   const web = await suite.open(person.credentials.email, '#inbox');
@@ -48,27 +48,7 @@ test('one changes one\'s name, avatar and password in the personal settings', { 
   const me = await person.get('/users/me');
   assert.equal(new URL(me.body.avatar_url, suite.server.url).pathname, new URL((await avatar.getAttribute('src'))!, suite.server.url).pathname);
 
-  // In two full runs of the suite (never alone) the confirmation did not come in 30 s, cause
-  // unknown: the form is filled and sent again once, and a second miss says what the page shows.
-  const changed = settings.getByRole('status').getByText('Password changed.');
-  for (let attempt = 1; ; attempt++) {
-    await settings.getByLabel('Current password').fill('secret-password');
-    await settings.getByLabel('New password').fill('a-brand-new-password');
-    await settings.getByRole('button', { name: 'Change password' }).click();
-    try {
-      await changed.waitFor({ timeout: 15_000 });
-      break;
-    } catch (err) {
-      if (attempt === 2) throw new Error(`${(err as Error).message}\nthe page says: ${await settings.innerText()}\ntoasts: ${(await web.page.locator('.toasts').allInnerTexts()).join(' | ')}`);
-    }
-  }
-  // The new password opens a new session; the old one no longer does.
-  const again = await suite.open(person.credentials.email, '#inbox', { password: 'a-brand-new-password' });
-  await again.page.getByRole('button', { name: 'Personal menu' }).click();
-  await again.page.getByText('Pat After').first().waitFor();
-  const old = await suite.server.anonymous.post('/fetch_api_key', { username: person.credentials.email, password: 'secret-password' });
-  assert.equal(old.status, 401);
-  assert.deepEqual([...web.problems, ...watcherWeb.problems, ...again.problems], []);
+  assert.deepEqual([...web.problems, ...watcherWeb.problems], []);
 });
 
 test('the theme and the notification settings are kept on the server, and notifications come', { skip: NO_CHROMIUM }, async () => {
@@ -214,7 +194,7 @@ test('an administrator manages invitation links, roles, the organization name an
   await settings.getByRole('link', { name: 'Users', exact: true }).click();
   await settings.getByRole('button', { name: 'Deactivate Lee Leaver' }).click();
   await settings.getByRole('group', { name: 'Deactivate Lee Leaver?' }).getByRole('button', { name: 'Yes, deactivate' }).click();
-  await settings.getByRole('button', { name: 'Reactivate Lee Leaver' }).waitFor();
+  await settings.getByRole('list', { name: 'Users' }).getByRole('button', { name: 'Lee Leaver', exact: true }).waitFor({ state: 'detached' });
   await waitUntil(() => new URL(leaverWeb.page.url()).pathname === '/login', 'the deactivated person is sent to the login page', 20_000);
   await people(memberWeb.page).getByText('Lee Leaver').waitFor({ state: 'detached' });
   assert.deepEqual([...owner.problems, ...memberWeb.problems], []);

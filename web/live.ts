@@ -1,4 +1,5 @@
 import { batch } from '@preact/signals';
+import { onRealmExportEvent } from './admin/exports';
 import { ApiError, get, hasCsrfCookie, post } from './api';
 import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './messages/feed';
 import { hashNames, narrowChannel, view } from './app/nav';
@@ -563,7 +564,9 @@ function onRealmUser(event: Record<string, unknown>): void {
       if (user) copy.set(user.user_id, { ...user, is_active: false });
     } else if (event.op === 'update') {
       const user = copy.get(person.user_id);
-      if (user) copy.set(user.user_id, withProfileChange({ ...user, ...person }));
+      // A new API email comes as `new_email`.
+      const { new_email: newEmail, ...change } = person as typeof person & { new_email?: string };
+      if (user) copy.set(user.user_id, withProfileChange({ ...user, ...change, ...(newEmail === undefined ? {} : { email: newEmail }) }));
     }
   });
   // One's own new role shows or hides the organization's settings at once.
@@ -645,6 +648,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return onDrafts(event);
     case 'scheduled_messages':
       return onScheduledMessagesEvent(event);
+    case 'realm_export':
+      return onRealmExportEvent(event);
     case 'realm_emoji':
       realmEmoji.value = new Map(Object.entries(event.realm_emoji as Record<string, RealmEmoji>));
       return;

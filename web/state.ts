@@ -6,6 +6,8 @@ import type { Channel, Draft, Message, RealmEmoji, Subscription, User, UserGroup
 export interface Session {
   user_id: number;
   email: string;
+  /** False for an account made without a password, which sets its first one without an old one. */
+  hasPassword: boolean;
 }
 
 export const session = signal<Session | null>(null);
@@ -49,6 +51,9 @@ export const topics = signal<Map<number, Array<{ name: string; maxId: number }>>
 
 /** Who is typing where: a conversation key (see typingKey) -> user IDs. */
 export const typing = signal<Map<string, number[]>>(new Map());
+
+/** The person's settings as `user_settings` gives them, kept current by its events. */
+export const userSettings = signal<Record<string, unknown>>({});
 
 export type Theme = 'auto' | 'light' | 'dark';
 export const theme = signal<Theme>((localStorage.getItem('stoa-theme') as Theme | null) ?? 'auto');

@@ -74,13 +74,17 @@ export const logout = endpoint({
   },
 });
 
-/** The session the cookie names; its cookies are sent again, so an active browser stays signed in. */
+/**
+ * The session the cookie names; its cookies are sent again, so an active browser stays signed
+ * in. It says too whether the account has a password: one without (the demo's people, signed in
+ * through the development login) sets its first one without an old one.
+ */
 export const currentSession = endpoint({
   params: NO_PARAMS,
   view: ({ stoa, user, req, res }) => {
     const session = sessionOf(req)!;
     const secure = isSecureRequest(req, stoa.site);
     setSessionCookies(res, { token: readCookie(req, SESSION_COOKIE)!, csrfToken: session.csrf_token }, secure);
-    return sessionAnswer(user, session.csrf_token);
+    return { ...sessionAnswer(user, session.csrf_token), has_password: user.password_hash !== null };
   },
 });

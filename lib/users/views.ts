@@ -288,8 +288,12 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
     }
     let passwordHash: string | undefined;
     if (new_password !== undefined) {
-      if (old_password === undefined) throw missingArgument('old_password');
-      if (!(await verifyPassword(old_password, user.password_hash))) throw badRequest('Wrong password!');
+      // An account made without a password (the demo's people, who sign in through the
+      // development login) sets its first one without an old one: there is none to give.
+      if (user.password_hash !== null) {
+        if (old_password === undefined) throw missingArgument('old_password');
+        if (!(await verifyPassword(old_password, user.password_hash))) throw badRequest('Wrong password!');
+      }
       if (new_password.length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
       passwordHash = await hashPassword(new_password);
     }

@@ -86,6 +86,13 @@ const DEV_USER = {
   properties: { email: { type: 'string' }, realm_uri: { type: 'string' }, realm_url: { type: 'string' } },
 };
 
+/** What Stoa's browser sign-in answers carry (see the /accounts entries below). */
+const SESSION_ANSWER = {
+  user_id: { type: 'integer' },
+  email: { type: 'string' },
+  csrf_token: { type: 'string' },
+};
+
 /** A success body with exactly these fields beside result, msg and ignored_parameters_unsupported. */
 function closedSuccess(required: string[], properties: Record<string, object>): object {
   return {
@@ -303,15 +310,17 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   { in: ['path:GET /server_settings'], property: 'email_invitations_enabled', schema: { type: 'boolean' }, since: 'undocumented' },
   // Stoa's browser sign-in (/accounts/...): Zulip's web login is a server-rendered form, so
   // zulip.yaml has nothing to say about it; these are the answers the web app relies on.
-  ...['POST /accounts/login', 'POST /accounts/dev_login', 'GET /accounts/session', 'POST /accounts/register'].map((operation) => ({
+  ...['POST /accounts/login', 'POST /accounts/dev_login', 'POST /accounts/register'].map((operation) => ({
     operation,
-    success: closedSuccess(['user_id', 'email', 'csrf_token'], {
-      user_id: { type: 'integer' },
-      email: { type: 'string' },
-      csrf_token: { type: 'string' },
-    }),
+    success: closedSuccess(['user_id', 'email', 'csrf_token'], SESSION_ANSWER),
     since: 'undocumented' as const,
   })),
+  // The session says too whether the account has a password (one without sets its first one).
+  {
+    operation: 'GET /accounts/session',
+    success: closedSuccess(['user_id', 'email', 'csrf_token', 'has_password'], { ...SESSION_ANSWER, has_password: { type: 'boolean' } }),
+    since: 'undocumented',
+  },
   { operation: 'POST /accounts/logout', success: 'SimpleSuccess', since: 'undocumented' },
   {
     operation: 'GET /accounts/invite/{key}',

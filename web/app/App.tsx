@@ -30,10 +30,10 @@ export function App() {
   useEffect(() => {
     if (path === '/login' || join) return;
     registerEarly();
-    get<{ user_id: number; email: string; csrf_token?: string }>('/accounts/session').then(
+    get<{ user_id: number; email: string; csrf_token?: string; has_password?: boolean }>('/accounts/session').then(
       (answer) => {
         setCsrfToken(answer.csrf_token);
-        session.value = { user_id: answer.user_id, email: answer.email };
+        session.value = { user_id: answer.user_id, email: answer.email, hasPassword: answer.has_password !== false };
         setState('in');
       },
       (err: unknown) => {

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { patch } from '../api';
-import { isTopicMuted, subscriptions, theme, topicPolicy, TopicPolicy, type Theme } from '../state';
+import { isTopicMuted, subscriptions, theme, topicPolicy, TopicPolicy, userSettings, type Theme } from '../state';
 import type { Message } from '../types';
 import { applyTimeSetting } from '../messages/time';
 import { plainTextEmoji } from '../emoji/emoji';
@@ -41,6 +41,7 @@ const COLOR_SCHEMES: Record<number, Theme> = { 1: 'auto', 2: 'dark', 3: 'light' 
 
 /** Takes the settings from `user_settings` (register) or one changed setting (a user_settings event). */
 export function applyUserSettings(settings: Record<string, unknown>): void {
+  userSettings.value = { ...userSettings.value, ...settings };
   if (typeof settings.color_scheme === 'number' && COLOR_SCHEMES[settings.color_scheme]) theme.value = COLOR_SCHEMES[settings.color_scheme];
   applyHomeViewSettings(settings);
   const next = { ...notificationSettings.value };

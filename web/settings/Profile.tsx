@@ -6,18 +6,13 @@ import { FieldType, profileFields, type ProfileField } from '../people/state';
 import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
+import { useFlash } from '../ui/useFlash';
 
-/** Personal settings' profile: name, avatar, password, and the custom profile fields one fills in oneself. */
+/** Personal settings' profile: name, avatar, and the custom profile fields one fills in oneself. */
 export function Profile() {
   const me = users.value.get(session.value?.user_id ?? 0);
   const [fullName, setFullName] = useState(me?.full_name ?? '');
-  const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [saved, setSaved] = useState('');
-  const done = (what: string) => {
-    setSaved(what);
-    setTimeout(() => setSaved(''), 3000);
-  };
+  const [saved, done] = useFlash();
   /** A form's submit handler: the change, then a word that it was made, or what went wrong. */
   const submitting = (change: () => Promise<unknown>, said: string) => async (event: Event) => {
     event.preventDefault();
@@ -76,20 +71,6 @@ export function Profile() {
             Delete avatar
           </button>
         )}
-      </form>
-      <form
-        onSubmit={submitting(async () => {
-          await patch('/json/settings', { old_password: oldPassword, new_password: newPassword });
-          setOldPassword('');
-          setNewPassword('');
-        }, 'Password changed.')}
-      >
-        <h2>Password</h2>
-        <Field label="Current password" type="password" autoComplete="current-password" required value={oldPassword} onValue={setOldPassword} />
-        <Field label="New password" type="password" autoComplete="new-password" required value={newPassword} onValue={setNewPassword} />
-        <button type="submit" class="primary">
-          Change password
-        </button>
       </form>
       <ProfileFields />
       <p role="status">{saved}</p>

@@ -17,6 +17,7 @@ export interface SettingsSection {
 
 export const SECTIONS: SettingsSection[] = [
   { id: 'profile', label: 'Profile', scope: 'personal', screen: lazyComponent(() => import('./Profile').then((m) => m.Profile)) },
+  { id: 'account-and-privacy', label: 'Account and privacy', scope: 'personal', screen: lazyComponent(() => import('./Account').then((m) => m.Account)) },
   { id: 'preferences', label: 'Preferences', scope: 'personal', screen: lazyComponent(() => import('./Preferences').then((m) => m.Preferences)) },
   { id: 'notifications', label: 'Notifications', scope: 'personal', screen: lazyComponent(() => import('./Notifications').then((m) => m.Notifications)) },
   { id: 'your-bots', label: 'Your bots', scope: 'personal', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.YourBots)) },
@@ -56,6 +57,12 @@ export const SECTIONS: SettingsSection[] = [
     scope: 'organization',
     screen: lazyComponent(() => import('../admin/ProfileFields').then((m) => m.ProfileFields)),
   },
+  {
+    id: 'deactivated-users-admin',
+    label: 'Deactivated users',
+    scope: 'organization',
+    screen: lazyComponent(() => import('../admin/Users').then((m) => m.DeactivatedUsers)),
+  },
   { id: 'invites-list-admin', label: 'Invitations', scope: 'organization', screen: lazyComponent(() => import('../admin/Invitations').then((m) => m.Invitations)) },
   { id: 'bot-list-admin', label: 'Bots', scope: 'organization', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.AllBots)) },
   {
@@ -71,6 +78,7 @@ export const SECTIONS: SettingsSection[] = [
     scope: 'organization',
     screen: lazyComponent(() => import('../channels/screens').then((m) => m.DefaultChannels)),
   },
+  { id: 'data-exports-admin', label: 'Data exports', scope: 'organization', screen: lazyComponent(() => import('../admin/DataExports').then((m) => m.DataExports)) },
 ];
 
 /** Where `#settings` and `#organization` alone lead. */
