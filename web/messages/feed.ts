@@ -86,26 +86,40 @@ function fetchMessages(terms: NarrowTerm[], anchor: string | number, before: num
 const recentViews = new Map<string, Feed>();
 const narrowKey = (terms: NarrowTerm[]) => JSON.stringify(terms);
 
-/** Where the reader is in the open view: the message in the middle of the screen, or null at the bottom. */
-let readPosition: () => number | null = () => null;
+/**
+ * Where the reader is in the open view: the message in the middle of the screen (null at the
+ * bottom), and the first and last messages on the screen or within half a screen of it.
+ */
+export interface ReadPosition {
+  anchorId: number | null;
+  first: number;
+  last: number;
+}
+
+let readPosition: () => ReadPosition | null = () => null;
 
 /** The message list tells where the reader is, so a view left can be shown again at the same place. */
-export function setReadPosition(reader: () => number | null): void {
+export function setReadPosition(reader: () => ReadPosition | null): void {
   readPosition = reader;
 }
 
 /**
- * Keeps the open view for later: the messages around where the reader is (about a screenful
- * each way), so showing it again draws no more than a first visit does.
+ * Keeps the open view for later: the messages on the screen and within half a screen of it
+ * (about a screenful each way when the list cannot tell), so showing it again draws what
+ * fills the screen and no more; the rest is fetched behind it.
  */
 function rememberOpenView(): void {
   const current = feed.value;
   if (current.loading || current.error !== null || current.messages.length === 0) return;
   const messages = current.messages;
-  const anchorId = readPosition() ?? messages[messages.length - 1].id;
+  const position = readPosition();
+  const anchorId = position?.anchorId ?? messages[messages.length - 1].id;
   const at = Math.max(0, messages.findIndex((m) => m.id === anchorId));
-  const start = Math.max(0, at - FIRST_BATCH);
-  const end = Math.min(messages.length, at + FIRST_BATCH + 1);
+  const first = position ? messages.findIndex((m) => m.id === position.first) : -1;
+  const last = position ? messages.findIndex((m) => m.id === position.last) : -1;
+  const shown = first >= 0 && last >= first && first <= at && at <= last;
+  const start = shown ? first : Math.max(0, at - FIRST_BATCH);
+  const end = shown ? last + 1 : Math.min(messages.length, at + FIRST_BATCH + 1);
   const key = narrowKey(current.terms);
   recentViews.delete(key);
   recentViews.set(key, {
