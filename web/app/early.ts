@@ -46,8 +46,10 @@ export function startEarlyRequests(): void {
   const path = location.pathname.replace(/\/+$/, '');
   if (path === '/login' || path.startsWith('/join/')) return;
   session = quietly(get<SessionAnswer>('/accounts/session'));
-  // A registration needs the CSRF token; without the cookie it waits for the session's answer.
-  if (hasCsrfCookie()) registration = quietly(requestRegistration());
+  // The CSRF cookie comes and goes with the session: without it the page is most likely signed
+  // out, and the registration (which needs the token) waits for the session's answer.
+  if (!hasCsrfCookie()) return;
+  registration = quietly(requestRegistration());
   const first = firstNarrow();
   if (first) {
     // Names are not needed: every channel and person in the narrow is named by ID.
