@@ -218,3 +218,51 @@ test('an address with near/ID opens at that message from the early answer, selec
     await web.context.close();
   }
 });
+
+test('a view returned to draws the messages that filled the screen, at the same place, and fetches the rest behind', { skip: NO_CHROMIUM }, async () => {
+  const texts = Array.from({ length: 60 }, (_, i) => `line ${i}`);
+  const { channelId, reader, writer, web } = await channelWithReader(texts);
+  const other = uniqueName('other');
+  await createChannel(server.owner, { principals: [reader.credentials.email, writer.credentials.email] }, other);
+  const otherId = (await server.owner.get('/get_stream_id', { stream: other })).body.stream_id as number;
+  await send(writer, otherId, 'elsewhere');
+  try {
+    await web.page.evaluate(`location.hash = '#narrow/channel/${channelId}/near/${(await writer.get('/messages', { anchor: 'newest', num_before: 0, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: channelId }]) })).body.messages[0].id}'`);
+    await web.page.locator('.message-content', { hasText: 'line 59' }).waitFor();
+    // Read to the end, so the view is left at its bottom.
+    await web.page.locator('.message-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await web.page.waitForTimeout(300);
+    await web.page.evaluate(`location.hash = '#narrow/channel/${otherId}'`);
+    await web.page.locator('.message-content', { hasText: 'elsewhere' }).waitFor();
+
+    // Going back: the fetch behind is held, so what is drawn is what was remembered.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const again = (url: URL) => url.pathname === '/json/messages' && (url.searchParams.get('narrow') ?? '').includes(`"operand":${channelId}`);
+    await web.page.route(again, async (route: Route) => {
+      await released;
+      await route.continue();
+    });
+    await web.page.evaluate(`location.hash = '#narrow/channel/${channelId}'`);
+    await web.page.locator('.message-content', { hasText: 'line 59' }).waitFor();
+    const drawn = await web.page.locator('.message-row').count();
+    const screen = await web.page.locator('.message-scroller').evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const rows = [...el.querySelectorAll('.message-row')].map((row) => row.getBoundingClientRect());
+      return { covered: rows.length > 0 && rows[0].top <= box.top && rows[rows.length - 1].bottom >= box.bottom - 1, atBottom: el.scrollHeight - el.scrollTop - el.clientHeight < 40 };
+    });
+    assert.ok(drawn < 31, `${drawn} rows drawn for a return (the screen and half a screen each side)`);
+    assert.ok(screen.covered, 'the remembered rows fill the screen');
+    assert.ok(screen.atBottom, 'shown at the bottom, where it was left');
+    release();
+    await web.page.unroute(again);
+    // Older messages come as the reader scrolls up, as in any view.
+    await waitUntil(async () => {
+      await web.page.locator('.message-scroller').evaluate((el) => (el.scrollTop = 0));
+      return (await web.page.locator('.message-row').count()) > drawn;
+    }, 'older messages are fetched when scrolled to');
+    assert.deepEqual(web.problems, []);
+  } finally {
+    await web.context.close();
+  }
+});
