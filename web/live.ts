@@ -1,7 +1,9 @@
 import { batch } from '@preact/signals';
 import { onRealmExportEvent } from './admin/exports';
-import { ApiError, get, hasCsrfCookie, post } from './api';
-import { announceArrival, applyRead, dropMutedFromCombinedFeed, feed, matchesNarrow, reloadFeed, updateFeedMessages } from './messages/feed';
+import { ApiError, get, post } from './api';
+import { takeEarlyRegistration } from './app/early';
+import { requestRegistration, type RegisterAnswer, type UserTopic } from './register';
+import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFromCombinedFeed, feed, reloadFeed, removeMessages, updateFeedMessages } from './messages/feed';
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
 import { applyAlertWords } from './messages/alertWords';
@@ -33,7 +35,7 @@ import {
   users,
   type UnreadPlace,
 } from './state';
-import type { Channel, Draft, Message, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
+import type { Channel, Draft, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 import { applyTopicRules } from './compose/state';
 import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
 import { applyChannelEvent, applyChannelRegister } from './channels/state';
@@ -54,66 +56,9 @@ export function currentQueueId(): string | null {
   return queueId;
 }
 
-/** One topic's visibility policy for the person, as `user_topics` and `user_topic` events give it. */
-interface UserTopic {
-  stream_id: number;
-  topic_name: string;
-  visibility_policy: number;
-}
-
-interface RegisterAnswer {
-  queue_id: string;
-  last_event_id: number;
-  realm_name: string;
-  server_emoji_data_url?: string;
-  max_file_upload_size_mib?: number;
-  realm_users: User[];
-  cross_realm_bots?: User[];
-  realm_non_active_users?: User[];
-  subscriptions: Subscription[];
-  streams?: Channel[];
-  never_subscribed?: Channel[];
-  unread_msgs: {
-    streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
-    pms: Array<{ other_user_id: number; unread_message_ids: number[] }>;
-    huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
-    mentions: number[];
-  };
-  recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
-  presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
-  realm_emoji: Record<string, RealmEmoji>;
-  realm_user_groups?: UserGroup[];
-  user_topics?: UserTopic[];
-  drafts?: Draft[];
-  scheduled_messages?: ScheduledMessage[];
-  user_settings?: Record<string, unknown>;
-  alert_words?: string[];
-  is_admin: boolean;
-  is_owner: boolean;
-  user_id: number;
-  zulip_feature_level: number;
-}
-
-async function register(): Promise<void> {
-  const answer = await post<RegisterAnswer>('/json/register', {
-    apply_markdown: true,
-    client_gravatar: false,
-    slim_presence: true,
-    include_subscribers: false,
-    client_capabilities: {
-      notification_settings_null: true,
-      bulk_message_deletion: true,
-      user_avatar_url_field_optional: false,
-      stream_typing_notifications: true,
-      user_settings_object: true,
-      simplified_presence_events: true,
-      archived_channels: false,
-      // Deactivated groups stay listed (flagged) so that the group settings can reactivate them.
-      include_deactivated_groups: true,
-      // The organization's linkifier settings show URL templates (otherwise no linkifiers come).
-      linkifier_url_template: true,
-    },
-  });
+/** Registers a queue (the first time with the answer the page asked for early) and takes the state it answers with. */
+async function register(answer?: RegisterAnswer): Promise<void> {
+  answer ??= await requestRegistration();
   const self = answer.user_id;
   batch(() => {
     queueId = answer.queue_id;
@@ -164,32 +109,17 @@ async function register(): Promise<void> {
 }
 
 let stopped = false;
-let earlyRegistration: Promise<void> | null = null;
-
-/**
- * Sends the first registration at once, beside the session check, when the page already holds
- * a CSRF token: the app then waits for one round trip fewer before its first view.
- */
-export function registerEarly(): void {
-  if (!hasCsrfCookie()) return;
-  earlyRegistration = register();
-  // Its failure (say, a session that ended) is dealt with by the session check and startEvents.
-  earlyRegistration.catch(() => {});
-}
 
 /** The early registration's answer, or a new registration when there was none or it failed. */
 async function firstRegistration(): Promise<void> {
-  const early = earlyRegistration;
-  earlyRegistration = null;
-  if (early) {
-    try {
-      await early;
-      return;
-    } catch {
-      // Registered again below.
-    }
+  const early = takeEarlyRegistration();
+  let answer: RegisterAnswer | undefined;
+  try {
+    answer = await early;
+  } catch {
+    // Registered again below.
   }
-  await register();
+  await register(answer);
 }
 
 /** Registers and keeps polling until the page goes away; `onReady` runs after the first registration. */
@@ -292,12 +222,10 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
       const others = key === String(self) ? [] : key.split(',').map(Number);
       recentDms.value = [{ userIds: others, maxMessageId: message.id }, ...recentDms.value.filter((c) => dmKey(c.userIds, self) !== key)];
     }
-    const current = feed.value;
-    const inView = !current.loading && current.foundNewest && matchesNarrow(message, current.terms, self) === true;
-    if (inView && !current.messages.some((m) => m.id === message.id)) {
-      feed.value = { ...current, messages: [...current.messages, message] };
-      if (message.sender_id !== self) announceArrival(message);
-    }
+    const before = feed.value;
+    changeFeed(addArrivedMessage(message, self));
+    const inView = feed.value !== before || before.messages.some((m) => m.id === message.id);
+    if (feed.value !== before && message.sender_id !== self) announceArrival(message);
     noteRecentMessage(message);
     removeTyping(message.sender_id);
     if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');
@@ -362,8 +290,7 @@ function followMovedTopic(event: Record<string, unknown>): void {
 function onDeleteMessage(event: Record<string, unknown>): void {
   const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
   batch(() => {
-    const current = feed.value;
-    feed.value = { ...current, messages: current.messages.filter((m) => !ids.has(m.id)) };
+    changeFeed(removeMessages(ids));
     applyRead([...ids]);
   });
 }

@@ -1,6 +1,7 @@
-import { render } from 'preact';
 import 'katex/dist/katex.min.css';
 import './styles.css';
-import { App } from './app/App';
+import { startEarlyRequests } from './app/early';
 
-render(<App />, document.getElementById('app')!);
+// The first requests go out before the app's code has arrived (the page preloads it alongside).
+startEarlyRequests();
+void import('./app/start');

@@ -121,13 +121,19 @@ export interface UnreadCounts {
 export const unreadCounts = computed<UnreadCounts>(() => {
   const counts: UnreadCounts = { total: 0, channels: new Map(), topics: new Map(), dms: new Map(), dmTotal: 0, mentions: unreadMentions.value.size };
   const subs = subscriptions.value;
+  // Many unread messages share a topic: its key and muting are worked out once per topic
+  // (with ten thousand unread messages, once per message was a good part of a frame).
+  const topicsSeen = new Map<string, { key: string; muted: boolean }>();
   for (const place of unread.value.values()) {
     if (place.kind === 'channel') {
       if (!subs.has(place.channelId)) continue;
-      const key = topicKey(place.channelId, place.topic);
+      const exact = `${place.channelId}\u0000${place.topic}`;
+      let topic = topicsSeen.get(exact);
+      if (!topic) topicsSeen.set(exact, (topic = { key: topicKey(place.channelId, place.topic), muted: isTopicMuted(place.channelId, place.topic) }));
+      const key = topic.key;
       counts.topics.set(key, (counts.topics.get(key) ?? 0) + 1);
       // A muted topic keeps its own count but adds nothing to its channel's or the total.
-      if (isTopicMuted(place.channelId, place.topic)) continue;
+      if (topic.muted) continue;
       counts.channels.set(place.channelId, (counts.channels.get(place.channelId) ?? 0) + 1);
     } else {
       counts.dms.set(place.key, (counts.dms.get(place.key) ?? 0) + 1);

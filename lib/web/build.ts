@@ -15,12 +15,18 @@ export interface WebBundle {
   assets: WebAsset[];
   script: string;
   stylesheet: string;
-  /** The chunks the script imports statically, named in the page so they download beside it, not after it. */
+  /**
+   * The chunks the first view runs: the script's static imports, then the app it imports
+   * once its early requests are out and that app's static imports. Named in the page so they
+   * download beside the script, not after it.
+   */
   preloads: string[];
 }
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ENTRY = path.join(ROOT, 'web', 'main.tsx');
+/** The app itself, which the page's first script imports once its early requests are sent. */
+const APP_START = path.join('web', 'app', 'start.tsx');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -81,13 +87,16 @@ export async function buildWebBundle(): Promise<WebBundle> {
   const script = assets.find((asset) => /^app-.*\.js$/.test(asset.name));
   const stylesheet = assets.find((asset) => /^app-.*\.css$/.test(asset.name));
   if (!script || !stylesheet) throw new Error('The web client build made no script or stylesheet');
-  return { assets, script: script.name, stylesheet: stylesheet.name, preloads: staticImports(result.metafile.outputs, script.name) };
+  const outputs = result.metafile.outputs;
+  const appStart = Object.entries(outputs).find(([, output]) => output.entryPoint === APP_START)?.[0];
+  if (!appStart) throw new Error('The web client build made no chunk for the app');
+  return { assets, script: script.name, stylesheet: stylesheet.name, preloads: staticImports(outputs, [script.name, path.basename(appStart)]) };
 }
 
-/** Every chunk `script` needs before it can run: its static imports, and theirs. */
-function staticImports(outputs: Record<string, { imports: Array<{ path: string; kind: string }> }>, script: string): string[] {
+/** The chunks `roots` need to run, in order: each root's static imports (and theirs), and the later roots themselves. */
+function staticImports(outputs: Record<string, { imports: Array<{ path: string; kind: string }> }>, roots: string[]): string[] {
   const byName = new Map(Object.entries(outputs).map(([file, output]) => [path.basename(file), output]));
-  const found = new Set<string>();
+  const found = new Set<string>([roots[0]]);
   const visit = (name: string) => {
     for (const imported of byName.get(name)?.imports ?? []) {
       const importedName = path.basename(imported.path);
@@ -96,6 +105,10 @@ function staticImports(outputs: Record<string, { imports: Array<{ path: string; 
       visit(importedName);
     }
   };
-  visit(script);
+  for (const root of roots) {
+    found.add(root);
+    visit(root);
+  }
+  found.delete(roots[0]);
   return [...found];
 }

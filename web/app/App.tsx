@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, setCsrfToken } from '../api';
-import { registerEarly } from '../live';
+import { takeEarlySession, type SessionAnswer } from './early';
 import { session, theme } from '../state';
 import { Join } from './Join';
 import { Login } from './Login';
@@ -29,8 +29,7 @@ export function App() {
 
   useEffect(() => {
     if (path === '/login' || join) return;
-    registerEarly();
-    get<{ user_id: number; email: string; csrf_token?: string; has_password?: boolean }>('/accounts/session').then(
+    (takeEarlySession() ?? get<SessionAnswer>('/accounts/session')).then(
       (answer) => {
         setCsrfToken(answer.csrf_token);
         session.value = { user_id: answer.user_id, email: answer.email, hasPassword: answer.has_password !== false };

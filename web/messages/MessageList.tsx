@@ -232,10 +232,22 @@ export function MessageList() {
     // Where the reader is, for showing this view again later at the same place.
     setReadPosition(() => {
       const el = scroller.current;
-      if (!el || stickToBottom.current) return null;
+      if (!el) return null;
       const box = el.getBoundingClientRect();
-      const row = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest<HTMLElement>('[data-message-id]');
-      return row ? Number(row.dataset.messageId) : null;
+      const margin = box.height / 2;
+      let first: number | undefined;
+      let last: number | undefined;
+      for (const row of el.querySelectorAll<HTMLElement>('[data-message-id]')) {
+        const rect = row.getBoundingClientRect();
+        if (rect.bottom < box.top - margin || rect.top > box.bottom + margin) continue;
+        const id = Number(row.dataset.messageId);
+        first ??= id;
+        last = id;
+      }
+      if (first === undefined || last === undefined) return null;
+      if (stickToBottom.current) return { anchorId: null, first, last };
+      const middle = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest<HTMLElement>('[data-message-id]');
+      return { anchorId: middle ? Number(middle.dataset.messageId) : null, first, last };
     });
     return () => {
       observer.current?.disconnect();

@@ -1,7 +1,9 @@
 import { batch, computed, signal } from '@preact/signals';
-import { get, post } from '../api';
+import { post } from '../api';
 import { channelByName, isTopicMuted, session, TopicPolicy, topicPolicy, unread, unreadMentions, userByEmail } from '../state';
 import type { Message, NarrowTerm } from '../types';
+import { takeEarlyMessages } from '../app/early';
+import { apiNarrow as apiNarrowOf, FIRST_BATCH, requestMessages, type MessagesAnswer, type NarrowNames } from './fetch';
 
 /**
  * The message view: the messages fetched around what is shown, for one narrow. Only a window
@@ -21,8 +23,6 @@ export interface Feed {
   opened: number;
 }
 
-/** The first fetch of a view: about a screenful each way; the rest comes as the view scrolls. */
-const FIRST_BATCH = 15;
 const BATCH = 50;
 /** At most this many messages are kept; the far end is dropped and fetched again if needed. */
 const WINDOW = 400;
@@ -34,70 +34,92 @@ export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, 
 export const feedTerms = computed(() => feed.value.terms);
 export const selectedId = signal<number | null>(null);
 
-interface MessagesAnswer {
-  messages: Message[];
-  found_oldest: boolean;
-  found_newest: boolean;
-  found_anchor: boolean;
-  anchor: number;
-}
+/** The names the app knows, for narrows that name channels or people. */
+const KNOWN_NAMES: NarrowNames = {
+  channelId: (name) => channelByName(name)?.stream_id,
+  userId: (email) => userByEmail(email)?.user_id,
+  self: () => session.value?.user_id,
+};
 
-/** Channel operands by ID and people by ID, as the API takes them. */
-export function apiNarrow(terms: NarrowTerm[]): Array<{ operator: string; operand: string | number | number[]; negated?: boolean }> {
-  // The combined feed leaves out what the person muted, as Zulip's does.
-  if (terms.length === 0) return [{ operator: 'in', operand: 'home' }];
-  return terms.map((term) => {
-    let operand: string | number | number[] = term.operand;
-    if (term.operator === 'channel') {
-      operand = /^\d+$/.test(term.operand) ? Number(term.operand) : (channelByName(term.operand)?.stream_id ?? term.operand);
-    } else if (term.operator === 'dm' || term.operator === 'dm-including' || term.operator === 'sender') {
-      const ids = term.operand.split(',').map((part) => (/^\d+$/.test(part.trim()) ? Number(part) : (userByEmail(part.trim())?.user_id ?? part.trim())));
-      if (ids.every((id) => typeof id === 'number')) {
-        operand = term.operator === 'dm' ? (ids as number[]) : (ids[0] as number);
-      } else if (term.operand === 'me' && session.value) {
-        operand = session.value.user_id;
-      }
-    }
-    return { operator: term.operator, operand, ...(term.negated ? { negated: true } : {}) };
-  });
-}
+export const apiNarrow = (terms: NarrowTerm[]) => apiNarrowOf(terms, KNOWN_NAMES);
 
 let generation = 0;
 
-async function fetchMessages(terms: NarrowTerm[], anchor: string | number, before: number, after: number): Promise<MessagesAnswer> {
-  return get<MessagesAnswer>('/json/messages', {
-    anchor: String(anchor),
-    num_before: before,
-    num_after: after,
-    narrow: apiNarrow(terms),
-    apply_markdown: true,
-    client_gravatar: false,
-  });
+/** A change an event makes to the view: the same view when the event does not touch it. */
+export type FeedChange = (view: Feed) => Feed;
+
+/**
+ * The changes events made while a fetch of messages was on its way. An answer may have been
+ * read on the server before those events happened, so each is applied again to the answer
+ * (every change is idempotent: adding a message present, or editing to the same text, is no
+ * change); a message is then neither lost nor shown twice, nor shown as it was before an edit.
+ */
+const journal: Array<{ seq: number; change: FeedChange }> = [];
+let changeSeq = 0;
+let fetchesOnTheirWay = 0;
+
+/** Applies an event's change to the open view, and keeps it for the answers on their way. */
+export function changeFeed(change: FeedChange): void {
+  const current = feed.value;
+  const next = change(current);
+  if (next !== current) feed.value = next;
+  if (fetchesOnTheirWay > 0) journal.push({ seq: ++changeSeq, change });
+}
+
+/** Waits for a fetch of messages; the answer comes with a function replaying the changes made while it was on its way. */
+async function catchingUp(request: Promise<MessagesAnswer>): Promise<[MessagesAnswer, FeedChange]> {
+  const since = changeSeq;
+  fetchesOnTheirWay++;
+  try {
+    const answer = await request;
+    const changes = journal.filter((entry) => entry.seq > since).map((entry) => entry.change);
+    return [answer, (view) => changes.reduce((replayed, change) => change(replayed), view)];
+  } finally {
+    if (--fetchesOnTheirWay === 0) journal.length = 0;
+  }
+}
+
+function fetchMessages(terms: NarrowTerm[], anchor: string | number, before: number, after: number): Promise<[MessagesAnswer, FeedChange]> {
+  return catchingUp(requestMessages(apiNarrow(terms), anchor, before, after));
 }
 
 const recentViews = new Map<string, Feed>();
 const narrowKey = (terms: NarrowTerm[]) => JSON.stringify(terms);
 
-/** Where the reader is in the open view: the message in the middle of the screen, or null at the bottom. */
-let readPosition: () => number | null = () => null;
+/**
+ * Where the reader is in the open view: the message in the middle of the screen (null at the
+ * bottom), and the first and last messages on the screen or within half a screen of it.
+ */
+export interface ReadPosition {
+  anchorId: number | null;
+  first: number;
+  last: number;
+}
+
+let readPosition: () => ReadPosition | null = () => null;
 
 /** The message list tells where the reader is, so a view left can be shown again at the same place. */
-export function setReadPosition(reader: () => number | null): void {
+export function setReadPosition(reader: () => ReadPosition | null): void {
   readPosition = reader;
 }
 
 /**
- * Keeps the open view for later: the messages around where the reader is (about a screenful
- * each way), so showing it again draws no more than a first visit does.
+ * Keeps the open view for later: the messages on the screen and within half a screen of it
+ * (about a screenful each way when the list cannot tell), so showing it again draws what
+ * fills the screen and no more; the rest is fetched behind it.
  */
 function rememberOpenView(): void {
   const current = feed.value;
   if (current.loading || current.error !== null || current.messages.length === 0) return;
   const messages = current.messages;
-  const anchorId = readPosition() ?? messages[messages.length - 1].id;
+  const position = readPosition();
+  const anchorId = position?.anchorId ?? messages[messages.length - 1].id;
   const at = Math.max(0, messages.findIndex((m) => m.id === anchorId));
-  const start = Math.max(0, at - FIRST_BATCH);
-  const end = Math.min(messages.length, at + FIRST_BATCH + 1);
+  const first = position ? messages.findIndex((m) => m.id === position.first) : -1;
+  const last = position ? messages.findIndex((m) => m.id === position.last) : -1;
+  const shown = first >= 0 && last >= first && first <= at && at <= last;
+  const start = shown ? first : Math.max(0, at - FIRST_BATCH);
+  const end = shown ? last + 1 : Math.min(messages.length, at + FIRST_BATCH + 1);
   const key = narrowKey(current.terms);
   recentViews.delete(key);
   recentViews.set(key, {
@@ -133,12 +155,22 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
     return;
   }
   feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: mine };
+  // The page's first view may have been asked for before the app was loaded.
+  const early = takeEarlyMessages(terms, anchor);
   try {
-    const answer = await fetchMessages(terms, anchor, FIRST_BATCH, FIRST_BATCH);
+    let answered: [MessagesAnswer, FeedChange] | undefined;
+    if (early) {
+      try {
+        answered = await catchingUp(early);
+      } catch {
+        // Asked again below.
+      }
+    }
+    const [answer, replay] = answered ?? (await fetchMessages(terms, anchor, FIRST_BATCH, FIRST_BATCH));
     if (mine !== generation) return;
     const anchorId = answer.found_anchor || anchor === 'first_unread' ? answer.anchor : (answer.messages.at(-1)?.id ?? null);
     batch(() => {
-      feed.value = {
+      feed.value = replay({
         terms,
         messages: answer.messages,
         foundOldest: answer.found_oldest,
@@ -147,9 +179,13 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
         error: null,
         anchorId: answer.messages.some((m) => m.id === anchorId) ? anchorId : (answer.messages.at(-1)?.id ?? null),
         opened: mine,
-      };
+      });
       selectedId.value = feed.value.anchorId;
     });
+    // The early answer may have been read on the server before the event queue began, so a
+    // change between the two would be in neither: the view is fetched again, after the first
+    // frame (the queue has begun by now, and what it brings meanwhile is replayed).
+    if (answered && feed.value.messages.length > 0) requestAnimationFrame(() => setTimeout(() => void refreshOpenView(mine)));
   } catch (err) {
     if (mine !== generation) return;
     feed.value = { ...feed.value, loading: false, error: (err as Error).message };
@@ -162,10 +198,12 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
  */
 async function refreshOpenView(mine: number): Promise<void> {
   const shown = feed.value;
+  if (mine !== generation || shown.opened !== mine || shown.messages.length === 0) return;
   const first = shown.messages[0].id;
   let answer: MessagesAnswer;
+  let replay: FeedChange;
   try {
-    answer = await fetchMessages(shown.terms, first, 0, shown.messages.length + (shown.foundNewest ? FIRST_BATCH : 0));
+    [answer, replay] = await fetchMessages(shown.terms, first, 0, shown.messages.length + (shown.foundNewest ? FIRST_BATCH : 0));
   } catch {
     // What is shown stays; the next event or scroll fetches again.
     return;
@@ -183,9 +221,10 @@ async function refreshOpenView(mine: number): Promise<void> {
   const last = messages.at(-1)?.id ?? first;
   messages.unshift(...latest.messages.filter((m) => m.id < first));
   if (answer.found_newest) messages.push(...latest.messages.filter((m) => m.id > last));
-  const unchanged = messages.length === latest.messages.length && messages.every((m, i) => m === latest.messages[i]);
-  if (unchanged && latest.foundNewest === answer.found_newest) return;
-  feed.value = { ...latest, messages, foundNewest: answer.found_newest, anchorId: null };
+  const refreshed = replay({ ...latest, messages, foundNewest: answer.found_newest });
+  const unchanged = refreshed.messages.length === latest.messages.length && refreshed.messages.every((m, i) => m === latest.messages[i]);
+  if (unchanged && latest.foundNewest === refreshed.foundNewest) return;
+  feed.value = { ...refreshed, anchorId: null };
 }
 
 /** Fetches the view again around the selected message, after the event queue was lost. */
@@ -205,7 +244,7 @@ export async function loadMore(direction: -1 | 1): Promise<void> {
   const mine = generation;
   try {
     const edge = direction < 0 ? current.messages[0].id : current.messages[current.messages.length - 1].id;
-    const answer = await fetchMessages(current.terms, edge, direction < 0 ? BATCH : 0, direction < 0 ? 0 : BATCH);
+    const [answer, replay] = await fetchMessages(current.terms, edge, direction < 0 ? BATCH : 0, direction < 0 ? 0 : BATCH);
     if (mine !== generation) return;
     const fresh = answer.messages.filter((m) => m.id !== edge);
     const latest = feed.value;
@@ -223,7 +262,7 @@ export async function loadMore(direction: -1 | 1): Promise<void> {
         foundOldest = false;
       }
     }
-    feed.value = { ...latest, messages, foundOldest, foundNewest, anchorId: null };
+    feed.value = replay({ ...latest, messages, foundOldest, foundNewest, anchorId: null });
   } finally {
     loadingMore = false;
   }
@@ -264,10 +303,11 @@ function inMutedTopic(message: Message): boolean {
 
 /** After something was muted: the combined feed, when open, lets go of the messages it no longer shows. */
 export function dropMutedFromCombinedFeed(): void {
-  const current = feed.value;
-  if (current.terms.length !== 0) return;
-  const messages = current.messages.filter((m) => !inMutedTopic(m));
-  if (messages.length !== current.messages.length) feed.value = { ...current, messages };
+  changeFeed((view) => {
+    if (view.terms.length !== 0) return view;
+    const messages = view.messages.filter((m) => !inMutedTopic(m));
+    return messages.length === view.messages.length ? view : { ...view, messages };
+  });
 }
 
 function matchesTerm(message: Message, term: NarrowTerm, self: number): boolean | undefined {
@@ -319,16 +359,32 @@ function matchesTerm(message: Message, term: NarrowTerm, self: number): boolean 
   }
 }
 
-/** Replaces one message of the view in place. */
+/** Replaces messages of the view in place (those `change` returns anew). */
 export function updateFeedMessages(change: (message: Message) => Message): void {
-  const current = feed.value;
-  let changed = false;
-  const messages = current.messages.map((message) => {
-    const next = change(message);
-    if (next !== message) changed = true;
-    return next;
+  changeFeed((view) => {
+    let changed = false;
+    const messages = view.messages.map((message) => {
+      const next = change(message);
+      if (next !== message) changed = true;
+      return next;
+    });
+    return changed ? { ...view, messages } : view;
   });
-  if (changed) feed.value = { ...current, messages };
+}
+
+/** Takes a message that arrived into the view, in order, when the view reaches the newest messages and the message belongs there. */
+export function addArrivedMessage(message: Message, self: number): FeedChange {
+  return (view) => {
+    if (view.loading || !view.foundNewest || matchesNarrow(message, view.terms, self) !== true || view.messages.some((m) => m.id === message.id)) return view;
+    const after = view.messages.findIndex((m) => m.id > message.id);
+    const messages = after < 0 ? [...view.messages, message] : [...view.messages.slice(0, after), message, ...view.messages.slice(after)];
+    return { ...view, messages };
+  };
+}
+
+/** Takes deleted messages out of the view. */
+export function removeMessages(ids: Set<number>): FeedChange {
+  return (view) => (view.messages.some((m) => ids.has(m.id)) ? { ...view, messages: view.messages.filter((m) => !ids.has(m.id)) } : view);
 }
 
 // Messages seen are marked read in batches, a moment after they were seen.

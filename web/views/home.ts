@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { patch } from '../api';
 import { parseHash, type HashView } from '../app/narrow';
 import { realm } from '../state';
+import { HOME_HASH_KEY } from '../app/early';
 
 /**
  * The person's home view (`web_home_view`): what an address without a view shows, and where
@@ -26,6 +27,8 @@ export function applyHomeViewSettings(settings: Record<string, unknown>): void {
   const value = settings.web_home_view;
   if (value === 'recent_topics' || value === 'recent') homeView.value = 'recent';
   else if (value === 'inbox' || value === 'all_messages') homeView.value = value;
+  // The next visit's first script asks for the home view's messages before the settings are in.
+  localStorage.setItem(HOME_HASH_KEY, homeHash());
   if (typeof settings.web_escape_navigates_to_home_view === 'boolean') escapeGoesHome.value = settings.web_escape_navigates_to_home_view;
 }
 

@@ -1,0 +1,70 @@
+import { post } from './api';
+import type { Channel, Draft, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
+
+/**
+ * POST /json/register: what the client asks for and what the answer holds. Kept apart from
+ * the event loop (live.ts) so the page's first script can send it before the app is loaded.
+ */
+
+/** One topic's visibility policy for the person, as `user_topics` and `user_topic` events give it. */
+export interface UserTopic {
+  stream_id: number;
+  topic_name: string;
+  visibility_policy: number;
+}
+
+export interface RegisterAnswer {
+  queue_id: string;
+  last_event_id: number;
+  realm_name: string;
+  server_emoji_data_url?: string;
+  max_file_upload_size_mib?: number;
+  realm_users: User[];
+  cross_realm_bots?: User[];
+  realm_non_active_users?: User[];
+  subscriptions: Subscription[];
+  streams?: Channel[];
+  never_subscribed?: Channel[];
+  unread_msgs: {
+    streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
+    pms: Array<{ other_user_id: number; unread_message_ids: number[] }>;
+    huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
+    mentions: number[];
+  };
+  recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
+  presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
+  realm_emoji: Record<string, RealmEmoji>;
+  realm_user_groups?: UserGroup[];
+  user_topics?: UserTopic[];
+  drafts?: Draft[];
+  scheduled_messages?: ScheduledMessage[];
+  user_settings?: Record<string, unknown>;
+  alert_words?: string[];
+  is_admin: boolean;
+  is_owner: boolean;
+  user_id: number;
+  zulip_feature_level: number;
+}
+
+/** Registers an event queue and fetches the state the client starts from. */
+export function requestRegistration(): Promise<RegisterAnswer> {
+  return post<RegisterAnswer>('/json/register', {
+    apply_markdown: true,
+    client_gravatar: false,
+    slim_presence: true,
+    include_subscribers: false,
+    client_capabilities: {
+      notification_settings_null: true,
+      bulk_message_deletion: true,
+      user_avatar_url_field_optional: false,
+      stream_typing_notifications: true,
+      user_settings_object: true,
+      simplified_presence_events: true,
+      archived_channels: false,
+      // Deactivated groups stay listed (flagged) so that the group settings can reactivate them.
+      include_deactivated_groups: true,
+      // The organization's linkifier settings show URL templates (otherwise no linkifiers come).
+      linkifier_url_template: true,
+    },
+  });
+}
