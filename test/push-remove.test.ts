@@ -5,7 +5,7 @@ import sodium from 'libsodium-wrappers';
 import { backgroundSettled } from '../lib/push/background';
 import type { Client } from './support/client';
 import { assertValidResponse12 } from './support/openapi';
-import { TestRelay, type RelayRequest } from './support/relay';
+import { openNotification, TestRelay, type RelayRequest } from './support/relay';
 import { TestServer } from './support/server';
 
 /**
@@ -15,12 +15,6 @@ import { TestServer } from './support/server';
  */
 
 type User = Client & { userId: number };
-
-function openNotification(encrypted: string, secret: Uint8Array): Record<string, any> {
-  const bytes = Buffer.from(encrypted, 'base64');
-  const nonce = bytes.subarray(0, sodium.crypto_secretbox_NONCEBYTES);
-  return JSON.parse(sodium.crypto_secretbox_open_easy(bytes.subarray(sodium.crypto_secretbox_NONCEBYTES), nonce, secret, 'text'));
-}
 
 describe('withdrawing push notifications', () => {
   let relay: TestRelay;
