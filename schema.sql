@@ -325,6 +325,8 @@ CREATE INDEX user_messages_by_message ON user_messages (message_id);
 -- Unread (bit 0 clear) and starred (bit 1) rows are few and asked for often.
 CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
 CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) <> 0;
+-- Messages whose push notification still shows on the user's phones (active_mobile_push_notification).
+CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;
 
 -- Emoji reactions. emoji_code's meaning depends on reaction_type (see lib/emoji/choice.ts); the
 -- types are the specification's names (Zulip's zulip_extra_emoji is service_extra_emoji).

@@ -451,6 +451,9 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 29 -> 30: messages by the time they were sent, for GET /messages' date anchors (level 445).
   (db) => db.exec('CREATE INDEX messages_by_date_sent ON messages (date_sent, id);'),
+  // 30 -> 31: the messages whose push notification is still showing (flag 512), found when a
+  // user marks everything read, to withdraw them (level 413's "remove" notifications).
+  (db) => db.exec('CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -19,6 +19,8 @@ interface Organization {
   uploadPaths: string[];
   emojiUrls: string[];
   avatarUserId: number;
+  /** A bot with entries in its storage (GET /bot_storage). */
+  botId: number;
 }
 
 /**
@@ -108,7 +110,7 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
   ok(await owner.upload('/realm/emoji/party_parrot', [{ name: 'parrot.png', bytes: await png({ r: 250, g: 10, b: 10 }), type: 'image/png' }]), 'emoji');
   ok(await owner.upload('/realm/emoji/retired', [{ name: 'retired.png', bytes: await png({ r: 1, g: 2, b: 250 }), type: 'image/png' }]), 'emoji 2');
   ok(await owner.delete('/realm/emoji/retired'), 'deactivate emoji');
-  const text = ok(await owner.post('/realm/profile_fields', { name: 'Team', hint: 'Where you work', field_type: 1 }), 'text field').id;
+  const text = ok(await owner.post('/realm/profile_fields', { name: 'Team', hint: 'Where you work', field_type: 1, use_for_user_matching: true }), 'text field').id;
   const mentor = ok(await owner.post('/realm/profile_fields', { name: 'Mentor', field_type: 6 }), 'user field').id;
   const shirt = ok(
     await owner.post('/realm/profile_fields', {
@@ -129,7 +131,16 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
     'profile data',
   );
 
-  ok(await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }), 'linkifier');
+  ok(
+    await owner.post('/realm/filters', {
+      pattern: '#(?P<id>[0-9]+)',
+      url_template: 'https://tracker.example.com/{id}',
+      example_input: '#123',
+      reverse_template: '#{id}',
+      alternative_url_templates: JSON.stringify(['https://old.example.com/issue/{id}']),
+    }),
+    'linkifier',
+  );
   ok(await owner.post('/realm/playgrounds', { name: 'Python online', pygments_language: 'python', url_template: 'https://python.example.com?code={code}' }), 'playground');
 
   // Messages of every kind, with edits, moves, uploads, reactions and flags.
@@ -175,6 +186,20 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
   ok(await owner.patch(`/streams/${secret}`, { topics_policy: 'disable_empty_topic', can_delete_own_message_group: JSON.stringify({ new: server.groupId('role:members') }) }), 'channel policy');
   ok(await owner.post('/bots', { full_name: 'Hook Out', short_name: 'hookout', bot_type: 3, payload_url: JSON.stringify('https://bots.example.com/hook') }), 'outgoing bot');
 
+  // What Zulip 11 and 12 added that lives in the database: a reminder with its note, a
+  // navigation view, an onboarding step seen, an allowed email domain, a default channel
+  // group, a bot's storage (the linkifier's reverse fields and the profile field's matching
+  // are above).
+  ok(await member.post('/reminders', { message_id: hello, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400, note: 'reply to this' }), 'reminder');
+  ok(await member.post('/navigation_views', { fragment: 'narrow/is/starred', is_pinned: true }), 'navigation view');
+  ok(await member.post('/navigation_views', { fragment: 'narrow/channel/general', is_pinned: false, name: 'General chat' }), 'custom view');
+  ok(await member.post('/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' }), 'onboarding step');
+  ok(await owner.post('/realm/domains', { domain: 'example.org', allow_subdomains: true }), 'realm domain');
+  ok(await owner.post('/default_stream_groups/create', { group_name: 'starters', description: 'For new people', stream_names: JSON.stringify(['secret']) }), 'default channel group');
+  const botRow = server.stoa.users.byId(bot.user_id)!;
+  const botClient = server.anonymous.as({ email: botRow.delivery_email, apiKey: botRow.api_key });
+  ok(await botClient.request('PUT', '/bot_storage', { storage: JSON.stringify({ zeta: 'last', alpha: '1' }) }), 'bot storage');
+
   // Last, so that nothing above is refused for it: an archived channel and a deactivated user.
   ok(await owner.delete(`/streams/${old}`), 'archive');
   ok(await owner.delete(`/users/${leaver.userId}`), 'deactivate');
@@ -193,6 +218,7 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
     uploadPaths: [uploaded, picture],
     emojiUrls: emoji.map((e) => e.source_url as string),
     avatarUserId: member.userId,
+    botId: bot.user_id,
   };
 }
 
@@ -341,6 +367,13 @@ describe('stoa import', () => {
     }
   });
 
+  test("a bot's storage comes across, in its order", async () => {
+    const before = ok(await clientOf(first, organization.botId).get('/bot_storage'), 'storage before');
+    const after = ok(await onSecond(organization.botId).get('/bot_storage'), 'storage after');
+    assert.deepEqual(Object.entries(after.storage), Object.entries(before.storage));
+    assert.deepEqual(Object.keys(before.storage), ['zeta', 'alpha']);
+  });
+
   test('presence comes across as it was', async () => {
     const before = ok(await first.owner.get('/realm/presence'), 'presence before');
     const after = ok(await onSecond(first.ownerId).get('/realm/presence'), 'presence after');
@@ -397,7 +430,7 @@ describe('stoa import', () => {
     }
   });
 
-  test("stoa.json keeps people's drafts, scheduled messages and snippets to what they consented to", async () => {
+  test("stoa.json keeps people's drafts, scheduled messages, reminders, snippets and views to what they consented to", async () => {
     const tar = await import('tar');
     const extras = async (type: string) => {
       const file = path.join(work, `${type}.tar.gz`);
@@ -409,10 +442,12 @@ describe('stoa import', () => {
       return JSON.parse(readFileSync(path.join(into, readdirSync(into)[0], 'stoa.json'), 'utf8'));
     };
     const full = await extras('full');
-    for (const table of ['drafts', 'scheduled_messages', 'saved_snippets']) assert.equal(full.tables[table].length, 1, `a full export has the ${table}`);
+    const counts = { drafts: 1, scheduled_messages: 2, saved_snippets: 1, navigation_views: 2, onboarding_steps_seen: 1 };
+    for (const [table, count] of Object.entries(counts)) assert.equal(full.tables[table].length, count, `a full export has the ${table}`);
     // Nobody in this organization turned on allow_private_data_export.
     const consent = await extras('consent');
-    for (const table of ['drafts', 'scheduled_messages', 'saved_snippets']) assert.deepEqual(consent.tables[table], [], `a consent export has no ${table}`);
+    for (const table of Object.keys(counts)) assert.deepEqual(consent.tables[table], [], `a consent export has no ${table}`);
+    assert.equal(consent.tables.default_stream_groups.length, 1, 'organization data is not private');
     assert.deepEqual(consent.realm_user_settings_defaults, { twenty_four_hour_time: true }, 'organization settings are not private');
   });
 
@@ -456,8 +491,7 @@ describe('stoa import of an export made by Zulip', () => {
 
   test('the command names what Stoa does not import, and everyone logs in with the passwords it wrote', async () => {
     assert.match(output, /Imported "Acme" into .+: 6 users, 2 channels, 7 messages and 1 uploaded files\./);
-    assert.match(output, /Note: zerver_scheduledmessage \(id 2\): a reminder, which Stoa does not have; left out/);
-    assert.match(output, /Note: zerver_botstoragedata: 1 rows that Stoa does not import/);
+    assert.doesNotMatch(output, /zerver_scheduledmessage|zerver_botstoragedata/, 'reminders and bot storage are imported');
     assert.match(output, /Everyone's new password is in .+passwords\.csv \(3 people\)/);
     assert.equal(statSync(passwords).mode & 0o777, 0o600);
     const [header, ...lines] = readFileSync(passwords, 'utf8').trim().split('\n');
@@ -503,7 +537,17 @@ describe('stoa import of an export made by Zulip', () => {
     assert.deepEqual(state.user_topics.map((t: Row) => [t.stream_id, t.topic_name, t.visibility_policy]), [[ids.general, 'welcome', 3]]);
     assert.deepEqual(state.alert_words, ['Deploy']);
     assert.equal(state.user_status[ids.bob].status_text, 'Building');
-    assert.deepEqual(state.realm_linkifiers.map((l: Row) => l.pattern), ['ACME-(?P<id>[0-9]+)']);
+    assert.deepEqual(
+      state.realm_linkifiers.map((l: Row) => [l.pattern, l.example_input, l.reverse_template, l.alternative_url_templates]),
+      [['ACME-(?P<id>[0-9]+)', 'ACME-12', 'ACME-{id}', ['https://old-tracker.acme.example/{id}']]],
+    );
+    assert.deepEqual(
+      (state.reminders as Row[]).map((r) => [r.reminder_id, r.reminder_target_message_id, r.to, r.scheduled_delivery_timestamp]),
+      [[2, 1006, [ids.bob], 4_000_000_000]],
+    );
+    assert.deepEqual(state.realm_domains, [{ domain: 'acme.example', allow_subdomains: false }]);
+    const storage = await as(ids.robot).get('/bot_storage', { keys: JSON.stringify(['counter']) });
+    assert.deepEqual(storage.body.storage, { counter: '3' });
     assert.deepEqual(state.realm_playgrounds.map((p: Row) => p.pygments_language), ['rust']);
     assert.deepEqual(
       (state.scheduled_messages as Row[]).map((m) => [m.scheduled_message_id, m.type, m.to, m.topic, m.content, m.scheduled_delivery_timestamp]),

@@ -6,7 +6,7 @@ import { backgroundSettled } from '../lib/push/background';
 import type { Client } from './support/client';
 import { listen12 } from './support/events';
 import { assertValidResponse12 } from './support/openapi';
-import { TestRelay } from './support/relay';
+import { openNotification, TestRelay } from './support/relay';
 import { TestServer } from './support/server';
 
 /**
@@ -29,14 +29,6 @@ function tokenIdOf(token: string): string {
 
 function tokenFields(token: string, registration = `sealed:${token}`) {
   return { token_kind: 'fcm', token_id: tokenIdOf(token), bouncer_public_key: 'relay-key-1', encrypted_push_registration: registration };
-}
-
-/** Opens what Stoa encrypted for the device: base64 of the nonce followed by the secretbox. */
-function openNotification(encrypted: string, secret: Uint8Array): Record<string, any> {
-  const bytes = Buffer.from(encrypted, 'base64');
-  const nonce = bytes.subarray(0, sodium.crypto_secretbox_NONCEBYTES);
-  const box = bytes.subarray(sodium.crypto_secretbox_NONCEBYTES);
-  return JSON.parse(sodium.crypto_secretbox_open_easy(box, nonce, secret, 'text'));
 }
 
 function refusal(response: { status: number; body: any }): [number, string, string] {

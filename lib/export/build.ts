@@ -22,6 +22,7 @@ import {
   STOA_EXTRA_TABLES,
   type StoaExtras,
   STREAM_EXTRA_COLUMNS,
+  EXTRA_COLUMNS,
   SUBSCRIPTION_SETTINGS,
   USER_GROUP_SETTINGS,
   USER_ROW_SETTINGS,
@@ -633,6 +634,11 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       all<{ name: string; value: string }>('SELECT name, value FROM realm_user_settings_defaults ORDER BY name').map((d) => [d.name, JSON.parse(d.value)]),
     ),
     streams: streams.map((s) => ({ id: s.id, ...pick(s, STREAM_EXTRA_COLUMNS) })),
+    columns: {
+      users: realmUsers.map((u) => ({ id: u.id, ...pick(u, EXTRA_COLUMNS.users) })),
+      custom_profile_fields: all('SELECT * FROM custom_profile_fields ORDER BY id').map((f) => ({ id: f.id, ...pick(f, EXTRA_COLUMNS.custom_profile_fields) })),
+      realm_linkifiers: all('SELECT * FROM realm_linkifiers ORDER BY id').map((l) => ({ id: l.id, ...pick(l, EXTRA_COLUMNS.realm_linkifiers) })),
+    },
     tables: {
       channel_folders: copied(
         'channel_folders',
@@ -641,6 +647,14 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       drafts: copied('drafts', mine(all('SELECT * FROM drafts ORDER BY id'))),
       saved_snippets: copied('saved_snippets', mine(all('SELECT * FROM saved_snippets ORDER BY id'))),
       scheduled_messages: copied('scheduled_messages', mine(all('SELECT * FROM scheduled_messages ORDER BY id'), 'sender_id')),
+      navigation_views: copied('navigation_views', mine(all('SELECT * FROM navigation_views ORDER BY id'))),
+      onboarding_steps_seen: copied('onboarding_steps_seen', mine(all('SELECT * FROM onboarding_steps_seen ORDER BY user_id, step'))),
+      user_settings_edited: copied('user_settings_edited', mine(all('SELECT * FROM user_settings_edited ORDER BY user_id, name'))),
+      default_stream_groups: copied('default_stream_groups', all('SELECT * FROM default_stream_groups ORDER BY id')),
+      default_stream_group_channels: copied(
+        'default_stream_group_channels',
+        all('SELECT * FROM default_stream_group_channels ORDER BY group_id, stream_id'),
+      ),
       submessages: copied(
         'submessages',
         all('SELECT * FROM submessages ORDER BY id').filter((m) => messageIds.has(m.message_id) && realmUserIds.has(m.sender_id)),
@@ -662,7 +676,15 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     zerver_realmauthenticationmethod: [{ id: 1, realm: realmId, name: EMAIL_AUTH_BACKEND }],
     zerver_defaultstream: zerverDefaultStreams,
     zerver_realmemoji: zerverRealmEmoji,
-    zerver_realmdomain: [],
+    zerver_realmdomain: all('SELECT * FROM realm_domains ORDER BY id').map((d) => ({
+      id: d.id,
+      realm: realmId,
+      domain: d.domain,
+      allow_subdomains: bool(d.allow_subdomains),
+    })),
+    zerver_botstoragedata: all('SELECT * FROM bot_storage ORDER BY bot_id, rowid')
+      .filter((s) => realmUserIds.has(s.bot_id))
+      .map((s, i) => ({ id: i + 1, bot_profile: s.bot_id, key: s.key, value: s.value })),
     zerver_realmfilter: zerverLinkifiers,
     zerver_realmplayground: zerverPlaygrounds,
     zerver_userpresence: zerverPresence,

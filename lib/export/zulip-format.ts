@@ -412,6 +412,7 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   zerver_defaultstream: ['id', 'realm', 'stream'],
   zerver_realmemoji: ['id', 'realm', 'author', 'name', 'file_name', 'is_animated', 'deactivated'],
   zerver_realmdomain: ['id', 'realm', 'domain', 'allow_subdomains'],
+  zerver_botstoragedata: ['id', 'bot_profile', 'key', 'value'],
   zerver_realmfilter: ['id', 'realm', 'pattern', 'url_template', 'order'],
   zerver_realmplayground: ['id', 'realm', 'name', 'pygments_language', 'url_template'],
   zerver_userpresence: ['id', 'user_profile', 'realm', 'last_active_time', 'last_connected_time', 'last_update_id'],
@@ -456,7 +457,10 @@ export type ExtraColumn = 'int' | 'int?' | 'str' | 'str?' | 'num';
 /**
  * Tables of stoa.json, each copied row by row with these columns of Stoa's table of the same
  * name: the export selects them, the import checks and inserts them. Drafts, scheduled
- * messages and saved snippets are private data, exported as the other private tables are.
+ * messages and reminders, saved snippets, navigation views, onboarding steps and which
+ * settings a user has changed are private data, exported as the other private tables are.
+ * Devices and push tokens stay behind: they belong to logins, which an import ends (every
+ * API key is made anew), and a channel's email token is a credential like a bot's.
  * An outgoing-webhook bot's token is a credential: it is made anew on import, as Zulip does.
  */
 export const STOA_EXTRA_TABLES = {
@@ -466,8 +470,13 @@ export const STOA_EXTRA_TABLES = {
   scheduled_messages: {
     id: 'int', sender_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', rendered_content: 'str',
     sending_client: 'str', scheduled_timestamp: 'int', read_by_sender: 'int', delivered: 'int', delivered_message_id: 'int?',
-    failed: 'int', failure_message: 'str?',
+    failed: 'int', failure_message: 'str?', reminder_target_message_id: 'int?', reminder_note: 'str?',
   },
+  navigation_views: { id: 'int', user_id: 'int', fragment: 'str', is_pinned: 'int', name: 'str?' },
+  onboarding_steps_seen: { user_id: 'int', step: 'str', timestamp: 'int' },
+  user_settings_edited: { user_id: 'int', name: 'str' },
+  default_stream_groups: { id: 'int', name: 'str', description: 'str' },
+  default_stream_group_channels: { group_id: 'int', stream_id: 'int' },
   submessages: { id: 'int', message_id: 'int', sender_id: 'int', msg_type: 'str', content: 'str' },
   bot_services: { bot_id: 'int', name: 'str', base_url: 'str', interface: 'int' },
 } as const satisfies Record<string, Record<string, ExtraColumn>>;
@@ -482,12 +491,27 @@ export const STREAM_EXTRA_COLUMNS: Record<string, ExtraColumn> = {
   ),
 };
 
+/**
+ * Columns of Stoa's rows that Zulip 10's tables have no field for (levels 433, 455, 471 and
+ * 478 added them to Zulip 12's), by table: written beside each row's ID, and set on the
+ * imported row of that ID. Zulip 10's importer refuses fields it does not know, so they
+ * cannot go in realm.json.
+ */
+export const EXTRA_COLUMNS = {
+  users: { is_imported_stub: 'int', joins_at_first_login: 'int' },
+  custom_profile_fields: { use_for_user_matching: 'int' },
+  realm_linkifiers: { example_input: 'str?', reverse_template: 'str?', alternative_url_templates: 'str' },
+} as const satisfies Record<string, Record<string, ExtraColumn>>;
+export type ExtraColumnsTable = keyof typeof EXTRA_COLUMNS;
+
 /** What stoa.json holds. */
 export interface StoaExtras {
   /** The organization's defaults for new users' settings, by name (Zulip 10's RealmUserDefault). */
   realm_user_settings_defaults: Record<string, unknown>;
   /** Per channel, by its ID: the columns of STREAM_EXTRA_COLUMNS. */
   streams: Array<Record<string, unknown>>;
+  /** Per table of EXTRA_COLUMNS, by row ID: those columns. */
+  columns: Record<ExtraColumnsTable, Array<Record<string, unknown>>>;
   tables: Record<StoaExtraTable, Array<Record<string, unknown>>>;
 }
 

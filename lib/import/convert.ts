@@ -20,6 +20,7 @@ import {
   STOA_REACTION_TYPE,
   stoaEditHistory,
   STREAM_EXTRA_COLUMNS,
+  EXTRA_COLUMNS,
   stoaFlagBits,
   STREAM_GROUP_SETTINGS,
   SUBSCRIPTION_SETTINGS,
@@ -623,6 +624,8 @@ export function convertExport(data: ExportContents): ImportPlan {
     let bits = stoaFlagBits(zulipMask(userMessageFields, um));
     // Stoa marks every direct message so, which its unread counts rely on.
     bits = messages.get(messageId)!.stream_id === null ? bits | Flag.is_private : bits & ~Flag.is_private;
+    // Notifications the other server pushed are its phones' business: no device comes along.
+    bits &= ~Flag.active_mobile_push_notification;
     add('user_messages', { user_id: userId, message_id: messageId, flags: bits });
   }
 
@@ -633,6 +636,7 @@ export function convertExport(data: ExportContents): ImportPlan {
   convertProfileFields(c);
   convertPersonalLists(c);
   convertLinkifiersAndPlaygrounds(c);
+  convertRealmDomains(c);
   convertScheduledMessagesAndServices(c);
   if (data.stoa) convertStoaExtras(c, data.stoa);
 
@@ -900,7 +904,20 @@ function convertLinkifiersAndPlaygrounds(c: Conversion): void {
       continue;
     }
     const id = linkifierFields.int(l, 'id');
-    add('realm_linkifiers', { id, pattern: linkifierFields.str(l, 'pattern'), url_template: template, position: linkifierFields.optInt(l, 'order') ?? id });
+    const alternatives = l.alternative_url_templates ?? [];
+    if (!Array.isArray(alternatives) || !alternatives.every((t) => typeof t === 'string')) {
+      linkifierFields.fail(l, 'alternative_url_templates', 'a list of URL templates');
+    }
+    add('realm_linkifiers', {
+      id,
+      pattern: linkifierFields.str(l, 'pattern'),
+      url_template: template,
+      position: linkifierFields.optInt(l, 'order') ?? id,
+      // Reverse linkification (levels 471 and 478); older exports have none.
+      example_input: linkifierFields.optStr(l, 'example_input'),
+      reverse_template: linkifierFields.optStr(l, 'reverse_template'),
+      alternative_url_templates: JSON.stringify(alternatives),
+    });
   }
   const playgroundFields = new Fields('zerver_realmplayground');
   for (const p of table('zerver_realmplayground')) {
@@ -918,14 +935,34 @@ function convertLinkifiersAndPlaygrounds(c: Conversion): void {
   }
 }
 
-/** Zulip's scheduled messages and outgoing webhooks (a Stoa export has them in stoa.json). */
+/** The domains the organization's addresses must be from (used when it restricts them). */
+function convertRealmDomains(c: Conversion): void {
+  const domainFields = new Fields('zerver_realmdomain');
+  const seen = new Set<string>();
+  for (const d of c.table('zerver_realmdomain')) {
+    const domain = domainFields.str(d, 'domain').toLowerCase();
+    if (seen.has(domain)) continue;
+    seen.add(domain);
+    c.add('realm_domains', { id: domainFields.int(d, 'id'), domain, allow_subdomains: bit(domainFields.bool(d, 'allow_subdomains', false)) });
+  }
+}
+
+/** Zulip's ScheduledMessage.delivery_type values. */
+const ZULIP_SEND_LATER = 1;
+const ZULIP_REMIND = 2;
+
+/** Zulip's scheduled messages and reminders, bots' storage and outgoing webhooks (a Stoa export has the first and the last in stoa.json). */
 function convertScheduledMessagesAndServices(c: Conversion): void {
   const { warnings, add, table, clients, userIdMap, userRef, recipients, groupMembers } = c;
   const scheduledFields: Fields = new Fields('zerver_scheduledmessage');
   for (const m of table('zerver_scheduledmessage')) {
-    // Delivery type 1 is a reminder sent back to oneself, which Stoa does not have.
-    if ((scheduledFields.optInt(m, 'delivery_type') ?? 2) !== 2) {
-      warnings.push(`zerver_scheduledmessage (id ${show(m.id)}): a reminder, which Stoa does not have; left out`);
+    // Zulip's delivery types: 1 sends the message later, 2 is a reminder of another message,
+    // sent back to oneself by the notification bot (level 381), with an optional note (415).
+    const deliveryType = scheduledFields.optInt(m, 'delivery_type') ?? ZULIP_SEND_LATER;
+    if (deliveryType !== ZULIP_SEND_LATER && deliveryType !== ZULIP_REMIND) scheduledFields.fail(m, 'delivery_type', '1 or 2');
+    const reminderOf = deliveryType === ZULIP_REMIND ? scheduledFields.optInt(m, 'reminder_target_message_id') : null;
+    if (deliveryType === ZULIP_REMIND && reminderOf === null) {
+      warnings.push(`zerver_scheduledmessage (id ${show(m.id)}): a reminder of no message; left out`);
       continue;
     }
     const senderId = userRef(scheduledFields, m, 'sender');
@@ -951,6 +988,8 @@ function convertScheduledMessagesAndServices(c: Conversion): void {
       delivered_message_id: scheduledFields.optInt(m, 'delivered_message'),
       failed: bit(scheduledFields.bool(m, 'failed', false)),
       failure_message: scheduledFields.optStr(m, 'failure_message'),
+      reminder_target_message_id: reminderOf,
+      reminder_note: reminderOf === null ? null : scheduledFields.optStr(m, 'reminder_note'),
     });
   }
   const serviceFields = new Fields('zerver_service');
@@ -964,8 +1003,16 @@ function convertScheduledMessagesAndServices(c: Conversion): void {
       token: generateApiKey(),
     });
   }
-  for (const name of ['zerver_botstoragedata', 'zerver_botconfigdata']) {
-    if (table(name).length > 0) warnings.push(`${name}: ${table(name).length} rows that Stoa does not import`);
+  const storageFields = new Fields('zerver_botstoragedata');
+  for (const entry of table('zerver_botstoragedata')) {
+    add('bot_storage', {
+      bot_id: userRef(storageFields, entry, 'bot_profile'),
+      key: storageFields.str(entry, 'key'),
+      value: storageFields.str(entry, 'value'),
+    });
+  }
+  if (table('zerver_botconfigdata').length > 0) {
+    warnings.push(`zerver_botconfigdata: ${table('zerver_botconfigdata').length} rows that Stoa does not import`);
   }
 }
 
@@ -984,6 +1031,16 @@ function convertStoaExtras(c: Conversion, extras: Row): void {
   for (const extra of tableOf(extras, 'streams', STOA_EXTRAS_FILE)) {
     const stream = streams.get(extraFields.ref(extra, 'id', streams, 'channel'))!;
     for (const [column, type] of Object.entries(STREAM_EXTRA_COLUMNS)) stream[column] = extraValue(extraFields, extra, column, type);
+  }
+  const extraColumns = (extras.columns ?? {}) as Row;
+  for (const [name, columns] of Object.entries(EXTRA_COLUMNS)) {
+    const fields = new Fields(`${STOA_EXTRAS_FILE}: columns.${name}`);
+    const byId = new Map((tables[name] ?? []).map((row) => [row.id, row]));
+    for (const extra of tableOf(extraColumns, name, STOA_EXTRAS_FILE)) {
+      const row = byId.get(fields.int(extra, 'id'));
+      if (!row) continue;
+      for (const [column, type] of Object.entries(columns)) row[column] = extraValue(fields, extra, column, type);
+    }
   }
   const extraTables = (extras.tables ?? {}) as Row;
   for (const [name, columns] of Object.entries(STOA_EXTRA_TABLES)) {

@@ -6,6 +6,7 @@ import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { administratorRequired, badRequest } from '../http/errors';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
+import { withdrawPushNotifications } from '../push/actions';
 import type { Stoa } from '../stoa';
 import { setTopicVisibility } from '../user-topics/actions';
 import { VisibilityPolicy } from '../user-topics/queries';
@@ -53,6 +54,7 @@ export function deleteMessages(stoa: Stoa, actor: UserRow | null, rows: readonly
     const channel = first.stream_id === null ? undefined : stoa.channels.byId(first.stream_id)!;
     // An upload linked by several of them is released once, after all are gone.
     const attachments = new Map(rows.flatMap((row) => attachmentsOfMessage(stoa, row.id)).map((a) => [a.id, a]));
+    withdrawPushNotifications(stoa, null, sortedIds(rows));
     for (const row of rows) stoa.messages.delete(row.id);
     releaseAttachments(stoa, [...attachments.values()]);
     if (channel) refreshFirstMessage(stoa, channel);

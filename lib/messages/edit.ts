@@ -10,12 +10,15 @@ import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
+import { withdrawPushNotifications } from '../push/actions';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { accessMessage, canReadChannelHistory } from './access';
 import { contentFlags, sendMessage, topicParticipants } from './actions';
 import { checkCanCreateTopic, checkCanPost, checkMentionPermissions, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
 import { CONTENT_FLAGS, Flag, flagNames } from './flags';
+
+const MENTION_FLAGS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
 import type { MessageRow } from './queries';
 import { messageLink, noticeOptions, notificationBot, silentMention, topicLink } from './notices';
 import { linksInTopic, renderContent } from './render';
@@ -262,11 +265,15 @@ export function editMessage(stoa: Stoa, actor: UserRow, row: MessageRow, edit: E
       const participants =
         origin && rendered.mentionsTopicWildcard ? topicParticipants(stoa, row.recipient_id, row.topic, sender.id) : new Set<number>();
       checkMentionPermissions(stoa, sender, actor, rendered, origin, () => participants.size);
+      const unmentioned: number[] = [];
       for (const [userId, bits] of contentFlags(stoa, sender.id, holders, rendered, participants)) {
         const flags = (before.get(userId)! & ~CONTENT_FLAGS) | bits;
         stoa.messages.setUserFlags(userId, row.id, flags);
         before.set(userId, flags);
+        if (!(flags & MENTION_FLAGS)) unmentioned.push(userId);
       }
+      // A channel message that no longer mentions someone no longer notifies them.
+      if (origin) withdrawPushNotifications(stoa, unmentioned, [row.id]);
       const entry: EditHistoryEntry = {
         user_id: actor.id,
         timestamp,
@@ -373,11 +380,12 @@ function moveBetweenChannels(
     for (const { user_id: userId } of stoa.messages.holders(message.id)) {
       const user = stoa.users.byId(userId)!;
       if (hasContentAccess(stoa, user, target)) continue;
-      stoa.messages.deleteUserMessage(userId, message.id);
       lost.set(userId, [...(lost.get(userId) ?? []), message.id]);
     }
   }
   for (const [userId, ids] of lost) {
+    withdrawPushNotifications(stoa, [userId], ids);
+    for (const id of ids) stoa.messages.deleteUserMessage(userId, id);
     sendEvent(
       stoa,
       { type: 'delete_message', message_ids: [...ids].sort((a, b) => a - b), message_type: 'stream', stream_id: origin.id, topic: moved[0].topic },

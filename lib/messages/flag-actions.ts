@@ -1,5 +1,6 @@
 import { sendEvent, write } from '../events/send';
 import { badRequest } from '../http/errors';
+import { withdrawAllPushNotifications, withdrawPushNotifications } from '../push/actions';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { accessMessage } from './access';
@@ -90,6 +91,7 @@ export function updateFlags(stoa: Stoa, user: UserRow, messageIds: readonly numb
       );
     }
     announceFlags(stoa, user, op, flag, toChange, details);
+    if (flag === 'read' && op === 'add') withdrawPushNotifications(stoa, [user.id], toChange);
     return { changed: toChange, applied: candidates, ignoredChannelIds: [...ignoredChannelIds].sort((a, b) => a - b) };
   });
 }
@@ -97,6 +99,7 @@ export function updateFlags(stoa: Stoa, user: UserRow, messageIds: readonly numb
 /** Marks every message of the user read; clients learn of it through one `all` event. */
 export function markAllAsRead(stoa: Stoa, user: UserRow): void {
   write(stoa, () => {
+    withdrawAllPushNotifications(stoa, user.id);
     stoa.messages.markAllRead(user.id);
     sendEvent(
       stoa,
@@ -114,6 +117,7 @@ export function markChannelAsRead(stoa: Stoa, user: UserRow, recipientId: number
     if (ids.length === 0) return;
     stoa.messages.setFlag(user.id, Flag.read, ids);
     announceFlags(stoa, user, 'add', 'read', ids);
+    withdrawPushNotifications(stoa, [user.id], ids);
   });
 }
 

@@ -9,7 +9,7 @@ import { compileNarrow, NARROW_PARAM, normalizeNarrow, type RawNarrowTerm } from
 import { EMPTY_TOPIC_DISPLAY_NAME } from './topics';
 
 /** The flags clients may name: Zulip's API flags, without its internal bookkeeping bits. */
-const API_FLAGS = new Set(Object.keys(Flag).filter((name) => name !== 'is_private'));
+const API_FLAGS = new Set(Object.keys(Flag).filter((name) => name !== 'is_private' && name !== 'active_mobile_push_notification'));
 
 /** A flag the user may change, or Zulip's error for one they may not. */
 function changeableFlag(flag: string): FlagName {

@@ -13,6 +13,11 @@ export const Flag = {
   historical: 128,
   /** A direct message: lets unread direct messages be found without reading the message. */
   is_private: 256,
+  /**
+   * A push notification of the message is showing on the user's phones: reading, deleting or
+   * losing the message withdraws it (Zulip's "remove" notification). Never shown to clients.
+   */
+  active_mobile_push_notification: 512,
 } as const;
 export type FlagName = keyof typeof Flag;
 

@@ -1,6 +1,7 @@
 import { unixSeconds } from '../clock';
 import { sendEvent, write } from '../events/send';
 import { Flag } from '../messages/flags';
+import { withdrawPushNotifications } from '../push/actions';
 import type { Stoa } from '../stoa';
 
 /** Every change tells the user's clients the whole new list, as Zulip does. */
@@ -18,6 +19,7 @@ export function muteUser(stoa: Stoa, userId: number, mutedUserId: number): void 
     const unread = stoa.messages.unreadFromSender(userId, mutedUserId);
     if (unread.length > 0) {
       stoa.messages.setFlag(userId, Flag.read, unread);
+      withdrawPushNotifications(stoa, [userId], unread);
       sendEvent(
         stoa,
         { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false },

@@ -9,7 +9,16 @@ import { userSettings } from '../users/settings-store';
 import type { UserRow } from '../users/queries';
 import { inBackground } from './background';
 import { sealForDevice } from './encryption';
-import { encryptedMessagePayload, encryptedTestPayload, messagePayloads, testPayloads, type Notice } from './payloads';
+import {
+  encryptedMessagePayload,
+  encryptedRemovalPayload,
+  encryptedTestPayload,
+  messagePayloads,
+  removalPayloads,
+  removedIds,
+  testPayloads,
+  type Notice,
+} from './payloads';
 import { TokenKind, type PushTokenRow, type TokenKindValue } from './queries';
 import { postToRelay, RelayFailed, relayConfigured, relayForClient } from './relay';
 
@@ -336,23 +345,76 @@ export function notifyMobileDevices(stoa: Stoa, message: MessageRow, flags: Read
 }
 
 async function pushMessage(stoa: Stoa, recipient: UserRow, notice: Notice): Promise<void> {
-  // The send may have been rolled back with an enclosing transaction.
+  // The send may have been rolled back with an enclosing transaction; the message may have
+  // been read meanwhile. Otherwise its notification is now showing, until withdrawn.
   if (!stoa.db.open || !stoa.messages.byId(notice.message.id)) return;
+  if (!write(stoa, () => stoa.push.markNotified(recipient.id, notice.message.id))) return;
+  await pushToUser(stoa, recipient, { ...messagePayloads(stoa, recipient, notice), priority: 'high' }, encryptedMessagePayload(stoa, recipient, notice));
+}
+
+/** Sends one notification to all of the user's phones: legacy tokens, then registered devices. */
+async function pushToUser(
+  stoa: Stoa,
+  recipient: UserRow,
+  legacy: { apns: Record<string, unknown>; gcm: Record<string, unknown>; priority: 'high' | 'normal' },
+  encrypted: Record<string, unknown>,
+): Promise<void> {
   const tokens = stoa.push.tokensOfUser(recipient.id);
   if (tokens.length > 0) {
-    const payloads = messagePayloads(stoa, recipient, notice);
     const answer = await postToRelay(stoa, 'push/notify', {
       ...relayUser(stoa, recipient.id),
       ...devicesByKind(tokens),
-      apns_payload: payloads.apns,
-      gcm_payload: payloads.gcm,
-      gcm_options: { priority: 'high' },
+      apns_payload: legacy.apns,
+      gcm_payload: legacy.gcm,
+      gcm_options: { priority: legacy.priority },
     });
     forgetDeletedTokens(stoa, answer);
   }
   const devices = stoa.devices.pushable(recipient.id);
   if (devices.length > 0) {
-    const body = await sendEncrypted(stoa, devices, encryptedMessagePayload(stoa, recipient, notice));
+    const body = await sendEncrypted(stoa, devices, encrypted);
     forgetExpiredTokenIds(stoa, recipient.id, await postToRelay(stoa, 'push/e2ee/notify', body));
   }
+}
+
+// ---------------------------------------------------------------------------
+// Withdrawing notifications ("remove" notifications)
+// ---------------------------------------------------------------------------
+
+/**
+ * Withdraws the notifications still showing for these messages, as Zulip does when they are
+ * read, deleted, or no longer reach the user: each user concerned is sent one "remove"
+ * notification after the commit, and the messages stop counting as notified. `userIds` null
+ * means everyone who was notified (a deletion). Call inside `write`, before any of the users'
+ * copies of the messages are deleted.
+ */
+export function withdrawPushNotifications(stoa: Stoa, userIds: readonly number[] | null, messageIds: readonly number[]): void {
+  if (messageIds.length === 0) return;
+  const only = userIds === null ? null : new Set(userIds);
+  const showing = stoa.push.showingOfMessages(messageIds).filter((row) => only === null || only.has(row.user_id));
+  withdraw(stoa, showing);
+}
+
+/** Withdraws every notification showing on the user's phones (they marked everything read). */
+export function withdrawAllPushNotifications(stoa: Stoa, userId: number): void {
+  withdraw(stoa, stoa.push.showingOfUser(userId));
+}
+
+function withdraw(stoa: Stoa, showing: ReadonlyArray<{ user_id: number; message_id: number }>): void {
+  const byUser = new Map<number, number[]>();
+  for (const { user_id: userId, message_id: messageId } of showing) {
+    stoa.push.clearShowing(userId, messageId);
+    byUser.set(userId, [...(byUser.get(userId) ?? []), messageId]);
+  }
+  if (!relayConfigured(stoa)) return;
+  for (const [userId, messageIds] of byUser) {
+    inBackground(stoa, `withdrawing notifications of user ${userId}`, () => pushRemoval(stoa, userId, removedIds(messageIds)));
+  }
+}
+
+async function pushRemoval(stoa: Stoa, userId: number, messageIds: number[]): Promise<void> {
+  const user = stoa.db.open ? stoa.users.byId(userId) : undefined;
+  if (!user) return;
+  // The messages may be gone: the IDs are all the phone needs.
+  await pushToUser(stoa, user, { ...removalPayloads(stoa, user, messageIds), priority: 'normal' }, encryptedRemovalPayload(stoa, user, messageIds));
 }

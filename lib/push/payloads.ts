@@ -158,6 +158,32 @@ export function encryptedMessagePayload(stoa: Stoa, recipient: UserRow, notice: 
   return payload;
 }
 
+/**
+ * A "remove" notification withdraws the notifications of messages that were read, deleted or
+ * became unreadable. APNs allows 4 KB, so one carries at most this many IDs, the newest:
+ * older notifications are the likeliest to have been dismissed on the phone already.
+ */
+const MAX_REMOVED_IDS = 200;
+
+export function removedIds(messageIds: readonly number[]): number[] {
+  return [...messageIds].sort((a, b) => a - b).slice(-MAX_REMOVED_IDS);
+}
+
+/**
+ * The legacy payloads of a "remove" notification (level 413: no `zulip_message_id` for FCM,
+ * no `server` or `realm_id` for APNs); the IDs are one comma-separated string.
+ */
+export function removalPayloads(stoa: Stoa, recipient: UserRow, messageIds: readonly number[]) {
+  const fields = { ...realmFields(stoa, recipient), event: 'remove', zulip_message_ids: messageIds.join(',') };
+  return { apns: { badge: 0, custom: { zulip: fields } }, gcm: fields };
+}
+
+/** The end-to-end-encrypted "remove" payload: the IDs as a list of numbers. */
+export function encryptedRemovalPayload(stoa: Stoa, recipient: UserRow, messageIds: readonly number[]): Record<string, unknown> {
+  const realm = stoa.realm.get()!;
+  return { realm_url: stoa.site, realm_name: realm.name, user_id: recipient.id, type: 'remove', message_ids: [...messageIds] };
+}
+
 function testWording(stoa: Stoa) {
   const realm = stoa.realm.get()!;
   return { title: 'Test notification', body: `A test notification from ${realm.name} (${stoa.site}).` };

@@ -1,4 +1,5 @@
 import type { Statements } from '../db';
+import { Flag } from '../messages/flags';
 
 /** Zulip's numbering of token kinds, used in the relay protocol too. */
 export const TokenKind = { apns: 1, fcm: 2 } as const;
@@ -31,6 +32,19 @@ export function preparePushQueries(db: Statements) {
 
   const deleteTokensOfUser = db.prepare<[number]>('DELETE FROM push_device_tokens WHERE user_id = ?');
 
+  const ACTIVE = Flag.active_mobile_push_notification;
+  const markNotified = db.prepare<[number, number]>(
+    `UPDATE user_messages SET flags = flags | ${ACTIVE} WHERE user_id = ? AND message_id = ? AND (flags & ${Flag.read | ACTIVE}) = 0`,
+  );
+  const showingOfMessages = db.prepare<[string], { user_id: number; message_id: number }>(
+    `SELECT user_id, message_id FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?)) AND (flags & ${ACTIVE}) != 0
+     ORDER BY user_id, message_id`,
+  );
+  const showingOfUser = db.prepare<[number], { user_id: number; message_id: number }>(
+    `SELECT user_id, message_id FROM user_messages WHERE user_id = ? AND (flags & ${ACTIVE}) != 0 ORDER BY message_id`,
+  );
+  const clearShowing = db.prepare<[number, number]>(`UPDATE user_messages SET flags = flags & ~${ACTIVE} WHERE user_id = ? AND message_id = ?`);
+
   return {
     tokensOfUser: (userId: number) => tokensOfUser.all(userId),
     /** The user's token with this value, of either kind. */
@@ -44,5 +58,16 @@ export function preparePushQueries(db: Statements) {
 
     /** Forgets the user's legacy tokens: their API key changed, so those apps are logged out. */
     forgetTokensOfUser: (userId: number) => void deleteTokensOfUser.run(userId),
+
+    /**
+     * Records that the user's phones show a notification of the message; false if it is read
+     * already, or was notified before, so nothing should be sent.
+     */
+    markNotified: (userId: number, messageId: number) => markNotified.run(userId, messageId).changes > 0,
+    /** The (user, message) pairs among these messages whose notification is showing. */
+    showingOfMessages: (messageIds: readonly number[]) => showingOfMessages.all(JSON.stringify(messageIds)),
+    /** Every message whose notification is showing on the user's phones. */
+    showingOfUser: (userId: number) => showingOfUser.all(userId),
+    clearShowing: (userId: number, messageId: number) => void clearShowing.run(userId, messageId),
   };
 }

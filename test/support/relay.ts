@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sodium from 'libsodium-wrappers';
 
 export interface RelayRequest {
   /** The endpoint under the relay URL, e.g. 'push/notify'. */
@@ -71,4 +72,14 @@ export async function refusingUrl(): Promise<string> {
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}/`;
+}
+
+/**
+ * Opens what Stoa encrypted for a device (base64 of the nonce followed by the secretbox), as
+ * the app does with its push key; call after `await sodium.ready`.
+ */
+export function openNotification(encrypted: string, secret: Uint8Array): Record<string, any> {
+  const bytes = Buffer.from(encrypted, 'base64');
+  const nonce = bytes.subarray(0, sodium.crypto_secretbox_NONCEBYTES);
+  return JSON.parse(sodium.crypto_secretbox_open_easy(bytes.subarray(sodium.crypto_secretbox_NONCEBYTES), nonce, secret, 'text'));
 }
