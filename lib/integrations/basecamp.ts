@@ -4,7 +4,6 @@ import type { Integration } from './types';
 
 /** Basecamp 3's project webhooks: documents, questions and answers, messages, comments, to-do lists and to-dos. */
 
-type Payload = any;
 
 const SUPPORTED = new Set([
   'document_active',

@@ -39,11 +39,16 @@ import { taiga } from './taiga';
 import { basecamp } from './basecamp';
 import { front } from './front';
 import { intercom } from './intercom';
+import { freshstatus } from './freshstatus';
+import { wekan } from './wekan';
+import { ansibletower } from './ansibletower';
+import { patreon } from './patreon';
+import { beanstalk } from './beanstalk';
 import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify, slack, papertrail, pingdom, updown, zapier, ifttt, taiga, basecamp, front, intercom].flatMap((integration) =>
+  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify, slack, papertrail, pingdom, updown, zapier, ifttt, taiga, basecamp, front, intercom, freshstatus, wekan, ansibletower, patreon, beanstalk].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );

@@ -71,6 +71,8 @@ export interface Integration {
   displayName: string;
   /** HTTP methods it accepts besides POST. */
   otherMethods?: readonly string[];
+  /** Whether HTTP Basic's email may have its @ written %40 (Beanstalk's form refuses an @ there). */
+  basicAuthEmailEscaped?: boolean;
   /** Whether `stream` and `topic` are percent-decoded once more (Jira escapes its URLs twice). */
   unquoteParameters?: boolean;
   /** Whether a body that is not JSON makes the owner hear of it (most JSON integrations). */

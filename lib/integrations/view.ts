@@ -52,7 +52,7 @@ function serve(stoa: Stoa, integration: Integration, req: Request, res: Response
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = contentType === 'application/x-www-form-urlencoded' ? fields(parseQueryString(raw)) : contentType === 'multipart/form-data' ? multipartFields(raw, req.headers['content-type'] ?? '') : new Map<string, string>();
   const param = (name: string) => body.get(name) ?? query.get(name);
-  const bot = authenticateWebhook(stoa, req, param('api_key'));
+  const bot = authenticateWebhook(stoa, req, param('api_key'), integration.basicAuthEmailEscaped === true);
   const outcome = handleRequest(stoa, () => {
     const notices: string[] = [];
     try {
@@ -90,11 +90,12 @@ function flush(stoa: Stoa, bot: UserRow, notices: readonly string[]): void {
 }
 
 /** The account behind the request: `api_key` in the query or body, or HTTP Basic email:key. */
-function authenticateWebhook(stoa: Stoa, req: Request, apiKey: string | undefined): UserRow {
+function authenticateWebhook(stoa: Stoa, req: Request, apiKey: string | undefined, emailEscaped: boolean): UserRow {
   if (apiKey === undefined) {
     const basic = basicCredentials(req.headers.authorization);
     if (!basic) throw missingArgument('api_key');
-    const outcome = checkApiKey(stoa, basic.email, basic.key, true);
+    const email = emailEscaped ? basic.email.replaceAll('%40', '@') : basic.email;
+    const outcome = checkApiKey(stoa, email, basic.key, true);
     if (outcome instanceof ApiError) throw unauthorized(outcome.message);
     return outcome;
   }
