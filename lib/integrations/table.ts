@@ -33,8 +33,6 @@ import { slack } from './slack';
 import { papertrail } from './papertrail';
 import { pingdom } from './pingdom';
 import { updown } from './updown';
-import { zapier } from './zapier';
-import { ifttt } from './zapier';
 import { taiga } from './taiga';
 import { basecamp } from './basecamp';
 import { front } from './front';
@@ -44,11 +42,69 @@ import { wekan } from './wekan';
 import { ansibletower } from './ansibletower';
 import { patreon } from './patreon';
 import { beanstalk } from './beanstalk';
+import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeassistant, insping } from './small-services';
+import { zapier, ifttt } from './zapier';
 import type { Integration } from './types';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
-  [json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci, jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello, azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify, slack, papertrail, pingdom, updown, zapier, ifttt, taiga, basecamp, front, intercom, freshstatus, wekan, ansibletower, patreon, beanstalk].flatMap((integration) =>
+  [
+    json,
+    helloworld,
+    slackIncoming,
+    github,
+    gitlab,
+    gogs,
+    gitea,
+    sentry,
+    grafana,
+    alertmanager,
+    circleci,
+    jira,
+    bitbucket3,
+    bitbucket2,
+    bitbucket,
+    travis,
+    pagerduty,
+    opsgenie,
+    heroku,
+    statuspage,
+    stripe,
+    trello,
+    azuredevops,
+    linear,
+    newrelic,
+    uptimerobot,
+    zabbix,
+    teamcity,
+    buildbot,
+    semaphore,
+    sonarqube,
+    netlify,
+    slack,
+    papertrail,
+    pingdom,
+    updown,
+    zapier,
+    ifttt,
+    taiga,
+    basecamp,
+    front,
+    intercom,
+    freshstatus,
+    wekan,
+    ansibletower,
+    patreon,
+    beanstalk,
+    canarytoken,
+    codeship,
+    crashlytics,
+    dialogflow,
+    flock,
+    dropbox,
+    homeassistant,
+    insping,
+  ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
 );

@@ -20,6 +20,8 @@ export interface WebhookMessage {
 export interface WebhookReply {
   messages: readonly WebhookMessage[];
   response: Record<string, unknown>;
+  /** A plain-text body to answer instead of JSON (Dropbox's challenge). */
+  text?: string;
 }
 
 /** What an integration makes of a request: messages to send (none: the event is ignored). */
