@@ -1,9 +1,11 @@
 import { missingArgument } from '../http/errors';
+import { UnsupportedEvent } from './errors';
 import type { Integration } from './types';
 
 /**
  * Services whose notification is a single sentence or two, each from one payload shape
- * (Canarytokens, Codeship, Crashlytics, Dialogflow, Flock, Dropbox, Home Assistant, Insping).
+ * (Canarytokens, Codeship, Crashlytics, Dialogflow, Flock, Dropbox, Home Assistant, Insping,
+ * Open Collective, Mention, AppFollow, Transifex, Splunk).
  */
 
 /** A token from canarytokens.org was triggered (Thinkst's paid Canary has its own integration). */
@@ -103,5 +105,79 @@ export const insping: Integration = {
     const data = request.json().webhook_event_data;
     const content = `State changed to **${data.check_state_name}**:\n* **URL**: ${data.request_url}\n* **Response time**: ${data.response_time} ms\n* **Timestamp**: ${cTime(data.request_start_time)}`;
     return { topic: 'insping', content };
+  },
+};
+
+export const opencollective: Integration = {
+  name: 'opencollective',
+  displayName: 'OpenCollective',
+  handle(request) {
+    const data = request.json().data;
+    const name: string = data.member.memberCollective.name;
+    const amount: string = data.order.formattedAmount;
+    const content = name === 'Incognito' ? `An **Incognito** member donated **${amount}**! :tada:` : `@_**${name}** donated **${amount}**! :tada:`;
+    return { topic: 'New Member', content };
+  },
+};
+
+export const mention: Integration = {
+  name: 'mention',
+  displayName: 'Mention',
+  handle(request) {
+    const p = request.json();
+    return { topic: 'news', content: `**[${p.title}](${p.url})**:\n\n\`\`\` quote\n${p.description}\n\`\`\`` };
+  },
+};
+
+/** AppFollow's reviews, in Slack's marks: the first line (the app) is the topic. */
+export const appfollow: Integration = {
+  name: 'appfollow',
+  displayName: 'AppFollow',
+  handle(request) {
+    const text: string = request.json().text;
+    const topic = /^.+/.exec(text);
+    if (!topic) throw new TypeError('AppFollow message without text');
+    const content = text
+      .replace(/(?<=\s|^)\*(.+?\S)\*(?=\s|$)/g, '**$1**')
+      .replace(/\b_(\s*)(.+?)(\s*)_\b/g, '$1*$2*$3')
+      .replace(/(?<=\s|^)~(.+?\S)~(?=\s|$)/g, '~~$1~~');
+    return { topic: topic[0], content };
+  },
+};
+
+const TRANSIFEX_EVENTS: Record<string, [event: string, done: string]> = {
+  translation_completed: ['translated', 'translated'],
+  review_completed: ['review', 'reviewed'],
+};
+
+/** Transifex's notifications of a resource fully translated or reviewed (query or form parameters). */
+export const transifex: Integration = {
+  name: 'transifex',
+  displayName: 'Transifex',
+  tellOwnerOfBadJson: false,
+  handle(request) {
+    const [project, resource, language, given] = ['project', 'resource', 'language', 'event'].map((name) => {
+      const value = request.param(name);
+      if (value === undefined) throw missingArgument(name);
+      return value;
+    });
+    const known = TRANSIFEX_EVENTS[given];
+    if (!known) throw new UnsupportedEvent(given);
+    return { topic: `${project} in ${language}`, content: `Resource ${resource} fully ${known[1]}.`, event: known[0] };
+  },
+};
+
+/** Splunk's saved-search alerts; what the payload lacks is said to be missing. */
+export const splunk: Integration = {
+  name: 'splunk',
+  displayName: 'Splunk',
+  handle(request) {
+    const p = request.json();
+    const result = p.result ?? {};
+    const search: string = p.search_name ?? 'Missing search_name';
+    const content =
+      `Splunk alert from saved search:\n* **Search**: [${search}](${p.results_link ?? 'Missing results_link'})\n` +
+      `* **Host**: ${result.host ?? 'Missing host'}\n* **Source**: \`${result.source ?? 'Missing source'}\`\n* **Raw**: \`${result._raw ?? 'Missing _raw'}\``;
+    return { topic: search, content };
   },
 };

@@ -42,7 +42,7 @@ import { wekan } from './wekan';
 import { ansibletower } from './ansibletower';
 import { patreon } from './patreon';
 import { beanstalk } from './beanstalk';
-import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeassistant, insping } from './small-services';
+import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeassistant, insping, opencollective, mention, appfollow, transifex, splunk } from './small-services';
 import { zapier, ifttt } from './zapier';
 import type { Integration } from './types';
 
@@ -104,6 +104,11 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     dropbox,
     homeassistant,
     insping,
+    opencollective,
+    mention,
+    appfollow,
+    transifex,
+    splunk,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
