@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { UnsupportedEvent } from './errors';
+import { capitalize } from './payload';
 import type { Integration } from './types';
 
 /** Intercom's webhook topics: companies, contacts, users, conversations and events. Intercom checks the URL with a HEAD request. */
@@ -16,9 +17,8 @@ function textOf(html: string): string {
   return text;
 }
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
 /** "User: Jane", "Lead: Jane": a person's topic, by name, pseudonym or email. */
-const personTopic = (user: Payload) => `${capitalized(user.type)}: ${user.name || user.pseudonym || user.email}`;
+const personTopic = (user: Payload) => `${capitalize(user.type)}: ${user.name || user.pseudonym || user.email}`;
 const location = (contact: Payload) => {
   const l = contact.location_data;
   return `${l.city_name}, ${l.region_name}, ${l.country_name}`;
