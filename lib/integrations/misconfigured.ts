@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import type { WebhookRequest } from './types';
 
 /**
@@ -10,11 +10,14 @@ export function requiredFields<K extends string>(request: WebhookRequest, payloa
   const found = {} as Record<K, string>;
   for (const key of keys) {
     const value = payload !== null && typeof payload === 'object' ? payload[key] : undefined;
-    if (typeof value !== 'string') {
-      request.tellOwner(notice.replace('{support}', request.supportAddress()));
-      throw badRequest('Invalid payload');
-    }
+    if (typeof value !== 'string') throw misconfigured(request, notice);
     found[key] = value;
   }
   return found;
+}
+
+/** Tells the owner `notice` ({support} filled in) and returns the "Invalid payload" error to throw. */
+export function misconfigured(request: WebhookRequest, notice: string): ApiError {
+  request.tellOwner(notice.replace('{support}', request.supportAddress()));
+  return badRequest('Invalid payload');
 }

@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from '../http/errors';
-import { pythonStr } from './payload';
+import { capitalize, pythonStr } from './payload';
 import type { Integration } from './types';
 
 /** New Relic's workflow notifications (its default payload and Zulip's suggested template). */
@@ -31,7 +31,6 @@ function time(milliseconds: unknown): string {
 }
 
 const codeList = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
 const isScalar = (value: unknown) => value === null || ['number', 'string', 'boolean'].includes(typeof value);
 
 /** The fields a user adds to the payload under zulipCustomFields: scalars and lists of them. */
@@ -42,7 +41,7 @@ function customFields(fields: Record<string, unknown> | undefined): string {
     if (isScalar(value)) shown = pythonStr(value);
     else if (Array.isArray(value) && value.every(isScalar)) shown = value.map(pythonStr).join(', ');
     else shown = '*Value is not a supported data type*';
-    text += `- **${capitalized(key)}**: ${shown}\n`;
+    text += `- **${capitalize(key)}**: ${shown}\n`;
   }
   return text;
 }

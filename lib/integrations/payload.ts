@@ -81,3 +81,8 @@ export function pythonRepr(value: unknown): string {
   }
   return pythonStr(value);
 }
+
+/** Python's str.capitalize(): the first character upper case, the rest lower case. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
+}

@@ -1,5 +1,5 @@
 import { UnsupportedEvent } from './errors';
-import { pythonStr, truthy } from './payload';
+import { capitalize, pythonStr, truthy } from './payload';
 import type { Integration } from './types';
 
 /**
@@ -73,7 +73,6 @@ function amount(cents: number, currency: string): string {
   return currency === 'usd' ? `$${decimal}` : `${decimal} ${currency.toUpperCase()}`;
 }
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
 
 /** Values that look like Unix times (2017 to 2033) are shown as dates. */
 function shown(value: unknown): string {
@@ -99,7 +98,7 @@ function describe(p: Payload): { topic: string; body: string } {
     if (changed.length === 0) throw new Suppressed();
     return changed
       .sort()
-      .map((key) => `\n* ${capitalized(key.replace(/_/g, ' '))} is now ${shown(object[key])}`)
+      .map((key) => `\n* ${capitalize(key.replace(/_/g, ' '))} is now ${shown(object[key])}`)
       .join('');
   };
   const standard = (ignored: readonly string[] = []): string => {

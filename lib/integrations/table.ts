@@ -40,20 +40,92 @@ import { slack } from './slack';
 import { papertrail } from './papertrail';
 import { pingdom } from './pingdom';
 import { updown } from './updown';
-import { zapier } from './zapier';
-import { ifttt } from './zapier';
 import { taiga } from './taiga';
+import { basecamp } from './basecamp';
+import { front } from './front';
+import { intercom } from './intercom';
+import { freshstatus } from './freshstatus';
+import { wekan } from './wekan';
+import { ansibletower } from './ansibletower';
+import { patreon } from './patreon';
+import { beanstalk } from './beanstalk';
+import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeassistant, insping, opencollective, mention, appfollow, transifex, splunk } from './small-services';
+import { zapier, ifttt } from './zapier';
 import type { Integration } from './types';
 import { zendesk } from './zendesk';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
   [
-    json, helloworld, slackIncoming, github, gitlab, gogs, gitea, sentry, grafana, alertmanager, circleci,
-    jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello,
-    azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify,
-    slack, papertrail, pingdom, updown, zapier, ifttt, taiga, airbrake, errbit, airbyte, appveyor, beeminder,
-    delighted, gosquared, greenhouse, zendesk,
+    json,
+    helloworld,
+    slackIncoming,
+    github,
+    gitlab,
+    gogs,
+    gitea,
+    sentry,
+    grafana,
+    alertmanager,
+    circleci,
+    jira,
+    bitbucket3,
+    bitbucket2,
+    bitbucket,
+    travis,
+    pagerduty,
+    opsgenie,
+    heroku,
+    statuspage,
+    stripe,
+    trello,
+    azuredevops,
+    linear,
+    newrelic,
+    uptimerobot,
+    zabbix,
+    teamcity,
+    buildbot,
+    semaphore,
+    sonarqube,
+    netlify,
+    slack,
+    papertrail,
+    pingdom,
+    updown,
+    zapier,
+    ifttt,
+    taiga,
+    basecamp,
+    front,
+    intercom,
+    freshstatus,
+    wekan,
+    ansibletower,
+    patreon,
+    beanstalk,
+    canarytoken,
+    codeship,
+    crashlytics,
+    dialogflow,
+    flock,
+    dropbox,
+    homeassistant,
+    insping,
+    opencollective,
+    mention,
+    appfollow,
+    transifex,
+    splunk,
+    airbrake,
+    errbit,
+    airbyte,
+    appveyor,
+    beeminder,
+    delighted,
+    gosquared,
+    greenhouse,
+    zendesk,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),

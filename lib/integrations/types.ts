@@ -20,6 +20,8 @@ export interface WebhookMessage {
 export interface WebhookReply {
   messages: readonly WebhookMessage[];
   response: Record<string, unknown>;
+  /** A plain-text body to answer instead of JSON (Dropbox's challenge). */
+  text?: string;
 }
 
 /** What an integration makes of a request: messages to send (none: the event is ignored). */
@@ -88,6 +90,8 @@ export interface Integration {
   urlOptions?: readonly WebhookUrlOption[];
   /** HTTP methods it accepts besides POST. */
   otherMethods?: readonly string[];
+  /** Whether HTTP Basic's email may have its @ written %40 (Beanstalk's form refuses an @ there). */
+  basicAuthEmailEscaped?: boolean;
   /** Whether `stream` and `topic` are percent-decoded once more (Jira escapes its URLs twice). */
   unquoteParameters?: boolean;
   /** Whether a body that is not JSON makes the owner hear of it (most JSON integrations). */

@@ -14,7 +14,7 @@ import type { UserRow } from '../users/queries';
 import { anomalousPayload, malformedJson, missingEventHeader, UnsupportedEvent, unsupportedEvent } from './errors';
 import { eventMatches } from './event-filter';
 import { INTEGRATIONS } from './table';
-import type { Integration, WebhookMessage, WebhookRequest } from './types';
+import type { Integration, WebhookMessage, WebhookReply, WebhookRequest } from './types';
 import { supportAddress, tellOwner } from './owner-notices';
 
 /** The path every integration is served at, under /api/v1. */
@@ -52,19 +52,19 @@ function serve(stoa: Stoa, integration: Integration, req: Request, res: Response
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = contentType === 'application/x-www-form-urlencoded' ? fields(parseQueryString(raw)) : contentType === 'multipart/form-data' ? multipartFields(raw, req.headers['content-type'] ?? '') : new Map<string, string>();
   const param = (name: string) => body.get(name) ?? query.get(name);
-  const bot = authenticateWebhook(stoa, req, param('api_key'));
+  const bot = authenticateWebhook(stoa, req, param('api_key'), integration.basicAuthEmailEscaped === true);
   const outcome = handleRequest(stoa, () => {
     const notices: string[] = [];
     try {
       const request = webhookRequest(stoa, integration, req, raw, body, param, bot, notices);
-      const { messages, response } = runIntegration(integration, request);
+      const { messages, response, text } = runIntegration(integration, request);
       const filters = eventFilters(param);
       for (const message of messages) {
         if (message.event !== undefined && !eventMatches(message.event, filters)) continue;
         send(stoa, integration, bot, message, param, notices);
       }
       flush(stoa, bot, notices);
-      return response;
+      return text !== undefined ? new PlainText(text) : response;
     } catch (err) {
       // The owner hears of what went wrong even though the request fails: the notice is
       // written and the error answered once it is committed.
@@ -81,8 +81,14 @@ function serve(stoa: Stoa, integration: Integration, req: Request, res: Response
     if (error instanceof ApiError && integration.errorBody) {
       res.status(error.status).json(integration.errorBody({ message: error.message, status: error.status }));
     } else if (error) sendError(req, res, error, stoa.log);
+    else if (outcome instanceof PlainText) res.type('text/plain; charset=utf-8').send(outcome.text);
     else sendSuccess(res, outcome as Record<string, unknown>, []);
   });
+}
+
+/** A reply that is not Zulip's JSON: the text a service asked to have echoed. */
+class PlainText {
+  constructor(readonly text: string) {}
 }
 
 function flush(stoa: Stoa, bot: UserRow, notices: readonly string[]): void {
@@ -90,11 +96,12 @@ function flush(stoa: Stoa, bot: UserRow, notices: readonly string[]): void {
 }
 
 /** The account behind the request: `api_key` in the query or body, or HTTP Basic email:key. */
-function authenticateWebhook(stoa: Stoa, req: Request, apiKey: string | undefined): UserRow {
+function authenticateWebhook(stoa: Stoa, req: Request, apiKey: string | undefined, emailEscaped: boolean): UserRow {
   if (apiKey === undefined) {
     const basic = basicCredentials(req.headers.authorization);
     if (!basic) throw missingArgument('api_key');
-    const outcome = checkApiKey(stoa, basic.email, basic.key, true);
+    const email = emailEscaped ? basic.email.replaceAll('%40', '@') : basic.email;
+    const outcome = checkApiKey(stoa, email, basic.key, true);
     if (outcome instanceof ApiError) throw unauthorized(outcome.message);
     return outcome;
   }
@@ -181,7 +188,7 @@ function webhookRequest(
 }
 
 /** The integration's messages; its own refusals pass through, a payload it cannot read is the sender's fault. */
-function runIntegration(integration: Integration, request: WebhookRequest): { messages: readonly WebhookMessage[]; response: Record<string, unknown> } {
+function runIntegration(integration: Integration, request: WebhookRequest): WebhookReply {
   try {
     const result = integration.handle(request);
     if (result === null) return { messages: [], response: {} };
