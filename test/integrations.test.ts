@@ -25,10 +25,9 @@ const NOT_YET_BUILT = new Set([
   'canarytoken', 'clubhouse', 'codeship', 'crashlytics', 'dialogflow', 'dropbox',
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
   'groove', 'harbor', 'hellosign', 'homeassistant', 'insping', 'intercom', 'jotform',
-  'librato', 'lidarr', 'mention', 'opencollective',
-  'patreon', 'pivotal', 'radarr', 'raygun', 'reviewboard', 'rhodecode', 'rundeck',
-  'sonarr', 'splunk', 'thinkst', 'transifex',
-  'wekan', 'wordpress',
+  'librato', 'mention', 'opencollective',
+  'patreon', 'pivotal', 'raygun', 'reviewboard', 'rhodecode',
+  'wekan',
 ]);
 
 /** One case of the shared file (see its `fields` for what each key means). */

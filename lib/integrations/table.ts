@@ -45,6 +45,12 @@ import { ifttt } from './zapier';
 import { taiga } from './taiga';
 import type { Integration } from './types';
 import { zendesk } from './zendesk';
+import { wordpress } from './wordpress';
+import { transifex } from './transifex';
+import { thinkst } from './thinkst';
+import { splunk } from './splunk';
+import { rundeck } from './rundeck';
+import { lidarr, radarr, sonarr } from './servarr';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -53,7 +59,8 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     jira, bitbucket3, bitbucket2, bitbucket, travis, pagerduty, opsgenie, heroku, statuspage, stripe, trello,
     azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify,
     slack, papertrail, pingdom, updown, zapier, ifttt, taiga, airbrake, errbit, airbyte, appveyor, beeminder,
-    delighted, gosquared, greenhouse, zendesk,
+    delighted, gosquared, greenhouse, zendesk, wordpress, transifex, thinkst, splunk, sonarr, radarr, lidarr,
+    rundeck,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
