@@ -26,7 +26,7 @@ const NOT_YET_BUILT = new Set([
   'flock', 'freshdesk', 'freshping', 'freshstatus', 'front', 'gocd',
   'groove', 'harbor', 'hellosign', 'homeassistant', 'insping', 'intercom', 'jotform',
   'librato', 'mention', 'opencollective',
-  'patreon', 'pivotal', 'raygun', 'reviewboard', 'rhodecode',
+  'patreon', 'pivotal', 'raygun', 'reviewboard',
   'wekan',
 ]);
 

@@ -50,6 +50,7 @@ import { transifex } from './transifex';
 import { thinkst } from './thinkst';
 import { splunk } from './splunk';
 import { rundeck } from './rundeck';
+import { rhodecode } from './rhodecode';
 import { lidarr, radarr, sonarr } from './servarr';
 
 /** Every integration Stoa serves, by the name in its URL. */
@@ -60,7 +61,7 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     azuredevops, linear, newrelic, uptimerobot, zabbix, teamcity, buildbot, semaphore, sonarqube, netlify,
     slack, papertrail, pingdom, updown, zapier, ifttt, taiga, airbrake, errbit, airbyte, appveyor, beeminder,
     delighted, gosquared, greenhouse, zendesk, wordpress, transifex, thinkst, splunk, sonarr, radarr, lidarr,
-    rundeck,
+    rundeck, rhodecode,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
