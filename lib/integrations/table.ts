@@ -53,6 +53,11 @@ import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeass
 import { zapier, ifttt } from './zapier';
 import type { Integration } from './types';
 import { zendesk } from './zendesk';
+import { wordpress } from './wordpress';
+import { thinkst } from './thinkst';
+import { rundeck } from './rundeck';
+import { rhodecode } from './rhodecode';
+import { lidarr, radarr, sonarr } from './servarr';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -126,6 +131,13 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     gosquared,
     greenhouse,
     zendesk,
+    wordpress,
+    thinkst,
+    rundeck,
+    rhodecode,
+    sonarr,
+    radarr,
+    lidarr,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
