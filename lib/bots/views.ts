@@ -7,7 +7,7 @@ import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/action
 import { botEmailDomain } from '../users/email-visibility';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
-import { checkFullName } from '../users/views';
+import { checkFullName } from '../users/names';
 import { avatarReceiver, useAvatar, withBotAvatar, type AvatarImages } from '../users/avatar-views';
 import type { Request } from 'express';
 import { changeBotDefaults, changeBotOwner, changeBotService, createBot as insertBot, regenerateBotApiKey } from './actions';

@@ -26,11 +26,10 @@ import {
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
 import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder } from './access';
+import { checkFullName } from './names';
 import { presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
-/** Zulip's longest full name; longer names are refused rather than cut. */
-export const MAX_NAME_LENGTH = 100;
 const MIN_PASSWORD_LENGTH = REALM_SERVER_FACTS.password_min_length as number;
 
 const userViewParams = {
@@ -45,11 +44,6 @@ interface UserViewParams {
 
 function profileValuesIf(stoa: Stoa, target: UserRow, wanted: boolean) {
   return wanted ? profileValuesOf(stoa, target.id) : null;
-}
-
-export function checkFullName(fullName: string): void {
-  if (fullName === '') throw badRequest('Name too short!');
-  if (fullName.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
 }
 
 function noSuchUser() {
