@@ -41,7 +41,8 @@ test('the page at / links hashed assets, is never cached, and forbids inline scr
     assert.match(answer.headers.get('content-type') ?? '', type);
     assert.equal(answer.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     assert.equal(answer.headers.get('content-encoding'), 'gzip', 'sent compressed to a browser that takes it');
-    assert.ok((await answer.arrayBuffer()).byteLength > 1000);
+    // The script is only the entry (it imports the early requests and the app, both preloaded).
+    assert.ok((await answer.arrayBuffer()).byteLength > 100, `${asset} has content`);
   }
   // The chunks the script imports before it can run are named in the page, so the browser
   // fetches them beside the script instead of after it.
