@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { NO_CHROMIUM } from './support/chromium';
 import { OWNER_EMAIL, OWNER_PASSWORD, type TestServer } from './support/server';
-import { waitUntil, webSuite, type WebUser } from './support/web';
+import { openSettingsPage, waitUntil, webSuite, type WebUser } from './support/web';
 
 /**
  * The organization's people in the web client (users, deactivated users, data exports) and one's
@@ -99,7 +99,7 @@ for (const viewport of VIEWPORTS) {
     await settings.getByRole('group', { name: `Deactivate Lena Leaver ${viewport.width}?` }).getByRole('button', { name: 'Yes, deactivate' }).click();
     await list.getByRole('button', { name: `Lena Leaver ${viewport.width}`, exact: true }).waitFor({ state: 'detached' });
     assert.equal((await suite.server.owner.get(`/users/${leaver.userId}`)).body.user.is_active, false);
-    await settings.getByRole('link', { name: 'Deactivated users' }).click();
+    await openSettingsPage(settings, 'Deactivated users');
     const deactivated = settings.getByRole('list', { name: 'Deactivated users' });
     await deactivated.getByRole('button', { name: `Lena Leaver ${viewport.width}`, exact: true }).waitFor();
     await assertNoSidewaysScroll(web.page);
@@ -107,7 +107,7 @@ for (const viewport of VIEWPORTS) {
     await deactivated.getByRole('button', { name: `Reactivate Lena Leaver ${viewport.width}` }).click();
     await deactivated.getByRole('button', { name: `Lena Leaver ${viewport.width}`, exact: true }).waitFor({ state: 'detached' });
     assert.equal((await suite.server.owner.get(`/users/${leaver.userId}`)).body.user.is_active, true);
-    await settings.getByRole('link', { name: 'Users', exact: true }).click();
+    await openSettingsPage(settings, 'Users');
     await list.getByRole('button', { name: `Lena Leaver ${viewport.width}`, exact: true }).waitFor();
 
     // Changing someone's email needs Zulip's special permission, which this administrator lacks.
@@ -182,7 +182,7 @@ for (const viewport of VIEWPORTS) {
     const person = await suite.server.createUser(`Pat Private ${viewport.width}`);
     const web = await suite.open(person.credentials.email, '#settings/profile', { viewport });
     const settings = personalSettings(web);
-    await settings.getByRole('link', { name: 'Account and privacy' }).click();
+    await openSettingsPage(settings, 'Account and privacy');
     await settings.getByText(person.credentials.email).waitFor();
 
     // The password, with the current one; the page says it was changed. (The word used to be

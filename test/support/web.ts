@@ -143,3 +143,10 @@ export function webSuite(options: TestServerOptions = { config: { gravatar: fals
     },
   };
 }
+
+/** Opens a settings page from the settings' menu: its link on a desktop, its drop-down on a phone (where the links are hidden). */
+export async function openSettingsPage(settings: Locator, label: string): Promise<void> {
+  const link = settings.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: label, exact: true });
+  if (await link.isVisible()) await link.click();
+  else await settings.getByRole('combobox', { name: 'Settings page' }).selectOption({ label });
+}
