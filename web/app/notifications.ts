@@ -26,6 +26,7 @@ const NOTIFICATION_DEFAULTS = {
   enable_stream_desktop_notifications: false,
   enable_stream_audible_notifications: false,
   enable_stream_push_notifications: false,
+  enable_stream_email_notifications: false,
   wildcard_mentions_notify: true,
   // Whether a desktop notification of a direct message shows its text.
   pm_content_in_desktop_notifications: true,

@@ -15,7 +15,8 @@ import {
   PERMISSION_SECTIONS,
 } from './permissions';
 import { GroupSettingField } from './GroupSettingField';
-import { channelSettingsHash, channelSubscribers, channelNotificationDefaults, defaultChannelIds } from './state';
+import { notificationSettings, type NotificationSetting } from '../app/notifications';
+import { channelSettingsHash, channelSubscribers, defaultChannelIds } from './state';
 import { addChannelStyles } from './styles';
 import type { ChannelTab } from './state';
 
@@ -241,7 +242,7 @@ function General({ channel }: { channel: Channel }) {
   );
 }
 
-const NOTIFICATIONS: Array<{ property: keyof Subscription; fallback: string; label: string }> = [
+const NOTIFICATIONS: Array<{ property: keyof Subscription; fallback: NotificationSetting; label: string }> = [
   { property: 'desktop_notifications', fallback: 'enable_stream_desktop_notifications', label: 'Desktop notifications' },
   { property: 'audible_notifications', fallback: 'enable_stream_audible_notifications', label: 'Audible desktop notifications' },
   { property: 'push_notifications', fallback: 'enable_stream_push_notifications', label: 'Mobile notifications' },
@@ -277,11 +278,12 @@ function Personal({ channel, sub }: { channel: Channel; sub: Subscription | unde
       reportError(err);
     });
   };
-  const defaults = channelNotificationDefaults.value;
-  const effective = (n: (typeof NOTIFICATIONS)[number]) => (current(n.property) as boolean | null | undefined) ?? defaults[n.fallback] ?? false;
-  const differs = NOTIFICATIONS.some((n) => effective(n) !== (defaults[n.fallback] ?? false));
+  // The person's general settings, which a channel's own values override.
+  const defaults = notificationSettings.value;
+  const effective = (n: (typeof NOTIFICATIONS)[number]) => (current(n.property) as boolean | null | undefined) ?? defaults[n.fallback];
+  const differs = NOTIFICATIONS.some((n) => effective(n) !== defaults[n.fallback]);
   const resetNotifications = () => {
-    for (const n of NOTIFICATIONS) if (effective(n) !== (defaults[n.fallback] ?? false)) change(n.property, defaults[n.fallback] ?? false);
+    for (const n of NOTIFICATIONS) if (effective(n) !== defaults[n.fallback]) change(n.property, defaults[n.fallback]);
   };
   return (
     <section aria-label="Personal settings" class="personal-settings">

@@ -24,28 +24,10 @@ export const channelSubscribers = signal<Map<number, Set<number>>>(new Map());
 /** The realm_* and server_* values of register (permissions, web-public channels ...). */
 export const realmSettings = signal<Record<string, unknown>>({});
 
-/** The person's notification settings for channels, which a channel's own settings override. */
-export const channelNotificationDefaults = signal<Record<string, boolean>>({});
-
-const NOTIFICATION_DEFAULTS = [
-  'enable_stream_desktop_notifications',
-  'enable_stream_audible_notifications',
-  'enable_stream_push_notifications',
-  'enable_stream_email_notifications',
-  'wildcard_mentions_notify',
-];
-
-function takeNotificationDefaults(settings: Record<string, unknown>): void {
-  const next = { ...channelNotificationDefaults.value };
-  for (const name of NOTIFICATION_DEFAULTS) if (typeof settings[name] === 'boolean') next[name] = settings[name];
-  channelNotificationDefaults.value = next;
-}
-
 /** Takes this module's part of the register answer. */
 export function applyChannelRegister(answer: Record<string, unknown>): void {
   defaultChannelIds.value = new Set((answer.realm_default_streams as number[] | undefined) ?? []);
   realmSettings.value = Object.fromEntries(Object.entries(answer).filter(([key]) => key.startsWith('realm_') || key.startsWith('server_')));
-  takeNotificationDefaults((answer.user_settings as Record<string, unknown> | undefined) ?? {});
   // Lists fetched before a new registration may have missed events.
   channelSubscribers.value = new Map();
 }
@@ -84,7 +66,5 @@ export function applyChannelEvent(event: Record<string, unknown>): void {
   } else if (event.type === 'realm_linkifiers' || event.type === 'realm_playgrounds') {
     // These lists come whole in events of their own name (the organization's settings pages show them).
     realmSettings.value = { ...realmSettings.value, [event.type]: event[event.type] };
-  } else if (event.type === 'user_settings' && event.op === 'update') {
-    takeNotificationDefaults({ [event.property as string]: event.value });
   }
 }
