@@ -8,6 +8,8 @@ import { NO_CHROMIUM } from './support/chromium';
 import type { Client } from './support/client';
 import { OWNER_EMAIL, OWNER_PASSWORD } from './support/server';
 import { waitUntil, webSuite, type WebUser } from './support/web';
+import { REALM_SETTINGS } from '../lib/realm/settings';
+import { OWNERS_ONLY } from '../web/admin/realm-setting-lists';
 
 /**
  * The organization's settings pages for administrators: profile (name, description, icon,
@@ -395,4 +397,10 @@ test('on a phone the settings menu is one choice of page; a member at an organiz
   assert.equal(await personal.locator('#settings-page-title').innerText(), 'Profile');
   assert.equal(await memberWeb.page.getByText('Add a linkifier').count(), 0);
   assert.deepEqual([...web.problems, ...wide.problems, ...memberWeb.problems], []);
+});
+
+test('the settings pages mark as owners-only exactly the settings the server keeps for owners', () => {
+  // The page keeps its own list (the web client does not import the server's code); this keeps the two alike.
+  const server = REALM_SETTINGS.filter((def) => def.ownerOnly).map((def) => def.key).sort();
+  assert.deepEqual([...OWNERS_ONLY].sort(), server);
 });
