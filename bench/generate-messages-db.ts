@@ -12,13 +12,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULTS } from '../lib/config';
 import { Flag } from '../lib/messages/flags';
 import { seededRandom } from '../lib/seeded-random';
-import { DATABASE_FILE, startServer } from '../lib/server';
+import { DATABASE_FILE } from '../lib/server';
 import { topicKey } from '../lib/user-topics/queries';
 import { Api } from './api';
-import { BENCH_OWNER } from './message-server';
+import { BENCH_OWNER, startBenchStoa } from './message-server';
 
 export const SHAPE = {
   users: 100,
@@ -107,10 +106,7 @@ function subscriberIndexes(channel: number): number[] {
 }
 
 async function createPeopleAndChannels(data: string): Promise<void> {
-  const running = await startServer(
-    { ...DEFAULTS, port: 0, data, adminEmail: BENCH_OWNER.email, adminPassword: BENCH_OWNER.password, dev: false },
-    { log: () => {} },
-  );
+  const running = await startBenchStoa(data);
   const api = new Api(running.url);
   try {
     const owner = Api.authHeader(await api.login(BENCH_OWNER.email, BENCH_OWNER.password));

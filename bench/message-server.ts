@@ -15,9 +15,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULTS } from '../lib/config';
-import { startServer } from '../lib/server';
+import { startServer, type RunningServer, type StartOptions } from '../lib/server';
+import { BENCH_OWNER } from './protocol';
 
-export const BENCH_OWNER = { email: 'owner@bench.local', password: 'bench-owner-password' };
+export { BENCH_OWNER };
 export const BARE_DATABASE_FILE = 'bare.db';
 /** Long enough that no parked poll gets a heartbeat while the benchmark runs. */
 const HEARTBEAT_MS = 30 * 60_000;
@@ -45,13 +46,17 @@ function startBare(data: string): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-async function startStoa(data: string): Promise<string> {
-  const running = await startServer(
+/** Stoa in this process on a data folder, owned by the benchmarks' owner. */
+export function startBenchStoa(data: string, options: StartOptions = {}): Promise<RunningServer> {
+  return startServer(
     { ...DEFAULTS, port: 0, data, adminEmail: BENCH_OWNER.email, adminPassword: BENCH_OWNER.password, dev: false },
     // The request log is left out: it would measure the terminal, not the server.
-    { log: () => {}, eventQueues: { heartbeatMs: HEARTBEAT_MS } },
+    { log: () => {}, ...options },
   );
-  return running.url;
+}
+
+async function startStoa(data: string): Promise<string> {
+  return (await startBenchStoa(data, { eventQueues: { heartbeatMs: HEARTBEAT_MS } })).url;
 }
 
 if (require.main === module) {

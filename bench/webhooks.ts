@@ -13,10 +13,8 @@ import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULTS } from '../lib/config';
-import { startServer } from '../lib/server';
 import { Api, percentile } from './api';
-import { BENCH_OWNER } from './message-server';
+import { BENCH_OWNER, startBenchStoa } from './message-server';
 
 const { values: args } = parseArgs({
   options: {
@@ -71,10 +69,7 @@ function timedPost(agent: http.Agent, url: URL, headers: Record<string, string>,
 
 async function main(): Promise<void> {
   const data = mkdtempSync(path.join(tmpdir(), 'stoa-bench-webhooks-'));
-  const running = await startServer(
-    { ...DEFAULTS, port: 0, data, adminEmail: BENCH_OWNER.email, adminPassword: BENCH_OWNER.password, dev: false },
-    { log: () => {} },
-  );
+  const running = await startBenchStoa(data);
   const api = new Api(running.url);
   try {
     const owner = Api.authHeader(await api.login(BENCH_OWNER.email, BENCH_OWNER.password));

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get } from '../api';
+import { ActionsHeader } from '../admin/forms';
 import { realmSettings } from '../channels/state';
 import { confirmAction } from '../ui/Confirm';
 import { reportError } from '../ui/Toasts';
@@ -85,7 +86,7 @@ export function UploadedFiles() {
               <th scope="col">Uploaded</th>
               <th scope="col">Size</th>
               <th scope="col">Messages</th>
-              <td />
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>
