@@ -62,6 +62,8 @@ import { gocd } from './gocd';
 import { groove } from './groove';
 import { harbor } from './harbor';
 import { raygun } from './raygun';
+import { librato } from './librato';
+import { reviewboard } from './reviewboard';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -149,6 +151,8 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     groove,
     harbor,
     raygun,
+    librato,
+    reviewboard,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),

@@ -39,8 +39,11 @@ export interface WebhookRequest {
   param(name: string): string | undefined;
   /** A header's value (names are case-insensitive), or undefined. */
   header(name: string): string | undefined;
-  /** A header that must be there; without it the owner is told and the request refused. */
-  requireHeader(name: string): string;
+  /**
+   * A header that must be there; without it the owner is told (naming the service as
+   * `service`, by default the integration's displayName) and the request refused.
+   */
+  requireHeader(name: string, service?: string): string;
   /** The body parsed as JSON (whatever the content type); 400 "Malformed JSON" when it is not. */
   json(): any;
   /** The body's form fields (urlencoded or multipart). */

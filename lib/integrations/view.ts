@@ -144,10 +144,10 @@ function webhookRequest(
     bot,
     param,
     header,
-    requireHeader(name) {
+    requireHeader(name, service = integration.displayName) {
       const value = header(name);
       if (value !== undefined) return value;
-      notices.push(missingHeaderNotice(bot, req.originalUrl.split('?')[0], name, integration, supportAddress(stoa)));
+      notices.push(missingHeaderNotice(bot, req.originalUrl.split('?')[0], name, service, supportAddress(stoa)));
       throw missingEventHeader(name);
     },
     json() {
@@ -299,11 +299,11 @@ function unsupportedNotice(bot: UserRow, integration: Integration, eventType: st
   );
 }
 
-function missingHeaderNotice(bot: UserRow, path: string, header: string, integration: Integration, support: string): string {
+function missingHeaderNotice(bot: UserRow, path: string, header: string, service: string, support: string): string {
   return (
     `Hi there! Your bot ${bot.full_name} just sent an HTTP request to ${path} that\n` +
     `is missing the HTTP ${header} header. Because this header is how\n` +
-    `${integration.displayName} indicates the event type, this usually indicates a configuration\n` +
+    `${service} indicates the event type, this usually indicates a configuration\n` +
     "issue, where you either entered the URL for a different integration, or are running\n" +
     "an older version of the third-party service that doesn't provide that header.\n" +
     `Contact ${support} if you need help debugging!`
