@@ -64,6 +64,7 @@ import { harbor } from './harbor';
 import { raygun } from './raygun';
 import { librato } from './librato';
 import { reviewboard } from './reviewboard';
+import { freshdesk } from './freshdesk';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -153,6 +154,7 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     raygun,
     librato,
     reviewboard,
+    freshdesk,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
