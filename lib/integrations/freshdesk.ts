@@ -8,8 +8,6 @@ import type { Integration } from './types';
  * status and priority changed, in the ticket's topic. Other events post nothing.
  */
 
-type Payload = any;
-
 /**
  * Freshdesk names a status or priority only by its number; these are the names Zulip shows
  * (its statuses are those of the one company that used the integration, customizable in Freshdesk).

@@ -65,6 +65,7 @@ import { raygun } from './raygun';
 import { librato } from './librato';
 import { reviewboard } from './reviewboard';
 import { freshdesk } from './freshdesk';
+import { pivotal } from './pivotal';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -155,6 +156,7 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     librato,
     reviewboard,
     freshdesk,
+    pivotal,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
