@@ -66,6 +66,7 @@ import { librato } from './librato';
 import { reviewboard } from './reviewboard';
 import { freshdesk } from './freshdesk';
 import { pivotal } from './pivotal';
+import { clubhouse } from './clubhouse';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -157,6 +158,7 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     reviewboard,
     freshdesk,
     pivotal,
+    clubhouse,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),
