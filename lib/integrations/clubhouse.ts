@@ -15,15 +15,21 @@ const epicName = (name: string) => `**${name}**`;
 const nameOf = (entity: string, action: Payload) =>
   entity === 'story' ? storyLink(str(action, 'name'), action.app_url ?? null) : epicName(str(action, 'name'));
 
+/** The last item that passes the test, or undefined. */
+function lastWhere(items: readonly Payload[], test: (item: Payload) => boolean): Payload | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return items[i];
+  return undefined;
+}
+
 /** The reference (a state, epic, project, label or file the actions point to) with this ID, the last if several. */
 function reference(p: Payload, id: unknown): Payload | undefined {
-  return (p.references as Payload[]).findLast((ref) => ref.id === id);
+  return lastWhere(p.references, (ref) => ref.id === id);
 }
 const referenceName = (p: Payload, id: unknown): string | undefined => (reference(p, id) === undefined ? undefined : str(reference(p, id), 'name'));
 
 /** The action the webhook is about (the last with the payload's primary_id). */
 function primaryAction(p: Payload): Payload {
-  const action = (p.actions as Payload[]).findLast((a) => a.id === p.primary_id);
+  const action = lastWhere(p.actions, (a) => a.id === p.primary_id);
   if (action === undefined) throw new TypeError('no action with the primary_id');
   return action;
 }
@@ -66,7 +72,7 @@ function commentAdded(entity: string): Body {
 }
 
 function descriptionUpdated(entity: string): Body {
-  return (p, action) => {
+  return (_p, action) => {
     const change = action.changes.description;
     const [now, before] = [str(change, 'new'), str(change, 'old')];
     const name = nameOf(entity, action);
@@ -88,19 +94,19 @@ function storyStateUpdated(p: Payload, action: Payload): string {
 }
 
 function nameUpdated(entity: string): Body {
-  return (p, action) => {
+  return (_p, action) => {
     const change = action.changes.name;
     return `The name of the ${entity} ${nameOf(entity, action)} was changed from:\n\`\`\` quote\n${str(change, 'old')}\n\`\`\`\nto\n\`\`\` quote\n${str(change, 'new')}\n\`\`\``;
   };
 }
 
 function archivedUpdated(entity: string): Body {
-  return (p, action) => `The ${entity} ${nameOf(entity, action)} was ${action.changes.archived.new ? 'archived' : 'unarchived'}.`;
+  return (_p, action) => `The ${entity} ${nameOf(entity, action)} was ${action.changes.archived.new ? 'archived' : 'unarchived'}.`;
 }
 
 function taskChanged(operation: string): Body {
   return (p, action) => {
-    const story = (p.actions as Payload[]).findLast((a) => str(a, 'entity_type') === 'story');
+    const story = lastWhere(p.actions, (a) => str(a, 'entity_type') === 'story');
     if (story === undefined) throw new TypeError('a task without its story');
     const name = storyLink(str(story, 'name'), str(story, 'app_url'));
     return `Task **${str(action, 'description')}** was ${operation} the story ${name}.`;
@@ -130,7 +136,7 @@ function epicUpdated(p: Payload, action: Payload): string {
   return `The story ${story} was removed from the epic ${epic(beforeName)}.`;
 }
 
-function estimateUpdated(p: Payload, action: Payload): string {
+function estimateUpdated(_p: Payload, action: Payload): string {
   const change = action.changes.estimate;
   const estimate = 'new' in change ? `${num(change, 'new')} points` : '*Unestimated*';
   return `The estimate for the story ${storyLink(str(action, 'name'), str(action, 'app_url'))} was set to ${estimate}.`;
@@ -171,7 +177,7 @@ function attachmentAdded(p: Payload, action: Payload): string | null {
 function labelNames(p: Payload, ids: readonly number[]): string {
   return ids
     .map((id) => {
-      const action = (p.actions as Payload[]).findLast((a) => num(a, 'id') === id);
+      const action = lastWhere(p.actions, (a) => num(a, 'id') === id);
       let name = action === undefined ? '' : action.name ?? '';
       if (name === '') name = referenceName(p, id) ?? '';
       return `**${name}**`;
@@ -198,7 +204,7 @@ function projectUpdated(p: Payload, action: Payload): string {
   return `The story ${story} was moved from the **${before}** project to **${now}**.`;
 }
 
-function typeUpdated(p: Payload, action: Payload): string {
+function typeUpdated(_p: Payload, action: Payload): string {
   const change = action.changes.story_type;
   return `The type of the story ${storyLink(str(action, 'name'), str(action, 'app_url'))} was changed from **${str(change, 'old')}** to **${str(change, 'new')}**.`;
 }
@@ -248,7 +254,7 @@ function batchUpdated(p: Payload, action: Payload): string | null {
   return `The story ${story} ${parts.join(', ')}${state}.`;
 }
 
-const deleted: Body = (p, action) => `The ${str(action, 'entity_type')} **${str(action, 'name')}** was deleted.`;
+const deleted: Body = (_p, action) => `The ${str(action, 'entity_type')} **${str(action, 'name')}** was deleted.`;
 
 const BODIES: Record<string, Body> = {
   story_update_archived: archivedUpdated('story'),
@@ -266,15 +272,15 @@ const BODIES: Record<string, Body> = {
   story_update_estimate: estimateUpdated,
   story_update_attachment: attachmentAdded,
   story_update_label: labelAdded,
-  story_update_owner: (p, action) => `New owner added to the story ${storyLink(str(action, 'name'), str(action, 'app_url'))}.`,
+  story_update_owner: (_p, action) => `New owner added to the story ${storyLink(str(action, 'name'), str(action, 'app_url'))}.`,
   story_update_project: projectUpdated,
   story_update_type: typeUpdated,
-  epic_create: (p, action) => `New epic **${str(action, 'name')}**(${str(action, 'state')}) was created.`,
+  epic_create: (_p, action) => `New epic **${str(action, 'name')}**(${str(action, 'state')}) was created.`,
   'epic-comment_create': commentAdded('epic'),
   'story-comment_create': commentAdded('story'),
   epic_update_description: descriptionUpdated('epic'),
   story_update_description: descriptionUpdated('story'),
-  epic_update_state: (p, action) => stateChanged('epic', epicName(str(action, 'name')), str(action.changes.state, 'old'), str(action.changes.state, 'new')),
+  epic_update_state: (_p, action) => stateChanged('epic', epicName(str(action, 'name')), str(action.changes.state, 'old'), str(action.changes.state, 'new')),
   story_update_state: storyStateUpdated,
   epic_update_name: nameUpdated('epic'),
   story_update_name: nameUpdated('story'),
@@ -289,11 +295,11 @@ const TOPIC_ENTITIES: Record<string, string> = {
 function topicOf(p: Payload, action: Payload, entity: string): string | undefined {
   let name: string | undefined = 'name' in action ? str(action, 'name') : undefined;
   if (name === undefined || action.entity_type === 'branch') {
-    const other = (p.actions as Payload[]).findLast((a) => str(a, 'entity_type') === entity);
+    const other = lastWhere(p.actions, (a) => str(a, 'entity_type') === entity);
     if (other !== undefined) name = str(other, 'name');
   }
   if (name === undefined) {
-    const ref = (p.references as Payload[]).findLast((r) => str(r, 'entity_type') === entity);
+    const ref = lastWhere(p.references, (r) => str(r, 'entity_type') === entity);
     if (ref !== undefined) name = str(ref, 'name');
   }
   return name;
