@@ -66,6 +66,12 @@ export interface WebhookRequest {
   wantsBranch(branch: string): boolean;
 }
 
+/** Where integrations reach the services they ask for more than the payload says. */
+export interface WebhookServices {
+  /** Base URL of Slack's Web API (https://slack.com/api). */
+  slackApi: string;
+}
+
 /** A URL parameter of an integration, as the integration URL builder offers it. */
 export interface WebhookUrlOption {
   key: string;
@@ -99,7 +105,11 @@ export interface Integration {
   unquoteParameters?: boolean;
   /** Whether a body that is not JSON makes the owner hear of it (most JSON integrations). */
   tellOwnerOfBadJson?: boolean;
-  handle(request: WebhookRequest): WebhookResult;
+  /**
+   * What the request says. An integration that must ask its service first (Slack's Events API
+   * names people and channels by ID) answers with a promise; `services` says where to ask.
+   */
+  handle(request: WebhookRequest, services: WebhookServices): WebhookResult | Promise<WebhookResult>;
   /** An error body in the service's own shape, for services that read it (Slack's {ok: false}). */
   errorBody?: (error: { message: string; status: number }) => Record<string, unknown>;
 }
