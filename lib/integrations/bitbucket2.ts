@@ -209,6 +209,12 @@ function topicOf(p: Payload, type: string): string {
 export const bitbucket2: Integration = {
   name: 'bitbucket2',
   displayName: 'Bitbucket2',
+  eventTypes: [
+    'change_commit_status', 'pull_request_comment_created', 'pull_request_updated', 'pull_request_unapproved', 'push',
+    'pull_request_approved', 'pull_request_fulfilled', 'issue_created', 'issue_commented', 'fork', 'pull_request_comment_updated',
+    'pull_request_created', 'pull_request_rejected', 'repo:updated', 'issue_updated', 'commit_comment',
+    'pull_request_comment_deleted',
+  ],
   unquoteParameters: true,
   handle(request) {
     const p = request.json();

@@ -124,6 +124,7 @@ function incidentMessage(type: string, i: Incident): WebhookMessage {
 export const pagerduty: Integration = {
   name: 'pagerduty',
   displayName: 'PagerDuty',
+  eventTypes: ['resolved', 'assigned', 'unacknowledged', 'acknowledged', 'triggered', 'reassigned'],
   handle(request) {
     const p = request.json();
     const out: WebhookMessage[] = [];
