@@ -50,9 +50,8 @@ export const groove: Integration = {
   eventTypes: Object.keys(EVENTS),
   handle(request) {
     const event = request.requireHeader('X-Groove-Event');
-    const body = EVENTS[event];
     if (!Object.hasOwn(EVENTS, event)) throw new UnsupportedEvent(event);
-    const content = body(request.json());
+    const content = EVENTS[event](request.json());
     return content === null ? null : { topic: 'notifications', content, event };
   },
 };

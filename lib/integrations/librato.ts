@@ -46,7 +46,6 @@ function snapshots(attachments: readonly Payload[]): string {
 export const librato: Integration = {
   name: 'librato',
   displayName: 'Librato',
-  tellOwnerOfBadJson: false,
   handle(request) {
     const payload: Payload = request.param('payload') === undefined ? {} : jsonParam(request, 'payload');
     let attachments: Payload[] = [];

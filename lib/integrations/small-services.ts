@@ -230,7 +230,6 @@ export const hellosign: Integration = {
 export const jotform: Integration = {
   name: 'jotform',
   displayName: 'Jotform',
-  tellOwnerOfBadJson: false,
   handle(request) {
     const form = request.form();
     const title = form.get('formTitle');
