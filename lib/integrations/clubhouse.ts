@@ -27,6 +27,14 @@ function reference(p: Payload, id: unknown): Payload | undefined {
 }
 const referenceName = (p: Payload, id: unknown): string | undefined => (reference(p, id) === undefined ? undefined : str(reference(p, id), 'name'));
 
+/** The names of the references a change moves between (workflow states, projects), which must be listed. */
+function changedNames(p: Payload, change: Payload, what: string): [before: string, now: string] {
+  const now = referenceName(p, num(change, 'new'));
+  const before = referenceName(p, num(change, 'old'));
+  if (now === undefined || before === undefined) throw new TypeError(`a ${what} is not among the references`);
+  return [before, now];
+}
+
 /** The action the webhook is about (the last with the payload's primary_id). */
 function primaryAction(p: Payload): Payload {
   const action = lastWhere(p.actions, (a) => a.id === p.primary_id);
@@ -86,10 +94,7 @@ const stateChanged = (entity: string, name: string, before: unknown, now: unknow
   `State of the ${entity} ${name} was changed from **${pythonStr(before)}** to **${pythonStr(now)}**.`;
 
 function storyStateUpdated(p: Payload, action: Payload): string {
-  const change = action.changes.workflow_state_id;
-  const now = referenceName(p, num(change, 'new'));
-  const before = referenceName(p, num(change, 'old'));
-  if (now === undefined || before === undefined) throw new TypeError('a workflow state is not among the references');
+  const [before, now] = changedNames(p, action.changes.workflow_state_id, 'workflow state');
   return stateChanged('story', nameOf('story', action), before, now);
 }
 
@@ -151,10 +156,7 @@ function githubLinked(entity: 'pull-request' | 'pull-request-comment' | 'branch'
     const url = str(linked, 'url');
     let state = '';
     if ('workflow_state_id' in action.changes) {
-      const change = action.changes.workflow_state_id;
-      const now = referenceName(p, num(change, 'new'));
-      const before = referenceName(p, num(change, 'old'));
-      if (now === undefined || before === undefined) throw new TypeError('a workflow state is not among the references');
+      const [before, now] = changedNames(p, action.changes.workflow_state_id, 'workflow state');
       state = ` (${before} -> ${now})`;
     }
     if (entity === 'pull-request') return `New GitHub PR [#${name}](${url}) opened for story ${story}${state}.`;
@@ -197,10 +199,7 @@ function labelAdded(p: Payload, action: Payload): string | null {
 
 function projectUpdated(p: Payload, action: Payload): string {
   const story = storyLink(str(action, 'name'), str(action, 'app_url'));
-  const change = action.changes.project_id;
-  const now = referenceName(p, num(change, 'new'));
-  const before = referenceName(p, num(change, 'old'));
-  if (now === undefined || before === undefined) throw new TypeError('a project is not among the references');
+  const [before, now] = changedNames(p, action.changes.project_id, 'project');
   return `The story ${story} was moved from the **${before}** project to **${now}**.`;
 }
 
