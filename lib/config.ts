@@ -28,6 +28,8 @@ export interface Config {
    * organization still has to turn on enable_spectator_access.
    */
   webPublic: boolean;
+  /** Base URL of Slack's Web API, which the slack integration asks for the names of people and channels. */
+  slackApi: string;
   /** Base URL of the push notification relay; undefined: mobile push is off. */
   pushRelay: string | undefined;
   /**
@@ -113,6 +115,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'boolean',
     help: 'allow web-public channels, once the organization enables spectator access',
   },
+  slackApi: {
+    flag: 'slack-api',
+    env: 'STOA_SLACK_API',
+    kind: 'string',
+    help: "base URL of Slack's Web API, asked by the slack integration for names (default https://slack.com/api)",
+  },
   pushRelay: {
     flag: 'push-relay',
     env: 'STOA_PUSH_RELAY',
@@ -173,6 +181,7 @@ export const DEFAULTS = {
   demo: false,
   emptyOrganization: false,
   webPublic: false,
+  slackApi: 'https://slack.com/api',
   pushRelay: undefined as string | undefined,
   site: undefined as string | undefined,
   maxFileUploadSizeMib: 25,
@@ -223,7 +232,8 @@ function parseHttpUrl(name: string, value: string): URL {
 }
 
 /** The relay's credentials, if any, ride in the URL's user-info part (https://id:key@host/). */
-function parseRelayUrl(name: string, value: string): string {
+/** The base URL of a service Stoa calls (the push relay, Slack's Web API). */
+function parseServiceUrl(name: string, value: string): string {
   parseHttpUrl(name, value);
   return value;
 }
@@ -316,6 +326,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   }
   const adminPassword = raw('adminPassword');
   const pushRelay = raw('pushRelay');
+  const slackApi = raw('slackApi');
   const site = raw('site');
   const maxFileUploadSizeMib = raw('maxFileUploadSizeMib');
   const uploadQuotaMib = raw('uploadQuotaMib');
@@ -334,8 +345,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     demo: flag('demo'),
     emptyOrganization: flag('emptyOrganization'),
     webPublic: flag('webPublic'),
+    slackApi: slackApi ? parseServiceUrl(slackApi.source, nonEmpty(slackApi.source, String(slackApi.value))) : DEFAULTS.slackApi,
     pushRelay: pushRelay
-      ? parseRelayUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))
+      ? parseServiceUrl(pushRelay.source, nonEmpty(pushRelay.source, String(pushRelay.value)))
       : DEFAULTS.pushRelay,
     site: site ? parseSiteUrl(site.source, String(site.value)) : DEFAULTS.site,
     maxFileUploadSizeMib: maxFileUploadSizeMib

@@ -20,7 +20,7 @@ describe('the command line', () => {
   test('--help prints every flag with its environment variable and exits 0', async () => {
     const child = spawnStoa(['--help']);
     assert.equal(await child.exited, 0);
-    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--site', '--smtp', '--mail-from', '--help']) {
+    for (const flag of ['--host', '--port', '--data', '--realm-name', '--admin-email', '--admin-password', '--dev', '--web-public', '--site', '--smtp', '--mail-from', '--slack-api', '--help']) {
       assert.ok(child.output().includes(flag), flag);
     }
     assert.ok(child.output().includes('STOA_ADMIN_PASSWORD'));
@@ -45,6 +45,7 @@ describe('the command line', () => {
       [['--smtp', 'mail.example.org:587'], {}],
       [[], { STOA_SMTP: 'https://mail.example.org' }],
       [['--mail-from', 'nobody'], {}],
+      [['--slack-api', 'slack.com/api'], {}],
     ];
     for (const [args, env] of cases) {
       const child = spawnStoa(args, env);

@@ -146,3 +146,22 @@ test("zendesk: the trigger's message in the ticket's topic, cut at 60 characters
   const missing = await send('zendesk', form({ ticket_id: '6', message: 'x' }), formType);
   assert.deepEqual([missing.status, missing.body.msg], [400, "Missing 'ticket_title' argument"]);
 });
+
+test("freshdesk: a ticket's HTML description in Markdown, wrapped at 78 characters, its images linked by file name", async () => {
+  const description =
+    '<div>The printer on the third floor prints every page twice, and <b>only</b> on Mondays; see <a href="https://wiki.example/printers">the wiki</a>.</div>\n' +
+    '<div><br></div>\n<div><img src="https://cdn.example/files/42/scan.png?1700000000"></div>';
+  const ticket = {
+    freshdesk_webhook: {
+      triggered_event: '{ticket_action:created}', ticket_id: '7', ticket_url: 'https://help.example/tickets/7', ticket_subject: 'Printer',
+      ticket_description: description, ticket_type: 'Problem', ticket_priority: 'Low', ticket_status: 'Open', requester_name: 'Pat', requester_email: 'pat@example.com',
+    },
+  };
+  assertPosted(
+    await send('freshdesk', JSON.stringify(ticket), { basic: true }),
+    '#7: Printer',
+    'Pat <pat@example.com> created [ticket #7](https://help.example/tickets/7):\n\n``` quote\n' +
+      'The printer on the third floor prints every page twice, and **only** on\nMondays; see [the wiki](https://wiki.example/printers).\n\n  \n\n' +
+      '[scan.png](https://cdn.example/files/42/scan.png)\n```\n\n* **Type**: Problem\n* **Priority**: Low\n* **Status**: Open',
+  );
+});

@@ -46,6 +46,7 @@ const BODIES: Record<string, (p: Payload) => string> = {
 export const azuredevops: Integration = {
   name: 'azuredevops',
   displayName: 'AzureDevOps',
+  eventTypes: ['git.push', 'git.pullrequest.created', 'git.pullrequest.merged', 'git.pullrequest.updated'],
   handle(request) {
     const p = request.json();
     const event: string = p.eventType;

@@ -77,35 +77,23 @@ function issueBody(action: string): Body {
   };
 }
 
-function pullRequestOpenedOrUpdated(action: string): Body {
+/**
+ * A pull request's event. Opened and updated ones quote the description and name the first
+ * reviewer; created and merged ones name the branches.
+ */
+function pullRequestEvent(action: string): Body {
+  const detailed = action === 'created' || action === 'updated';
+  const branches = action === 'created' || action === 'merged';
   return (p, withTitle) => {
     const pr = p.pullrequest;
-    const created = action === 'created';
     return pullRequestMessage({
       user: actor(p),
       action,
       url: html(pr),
       number: pr.id,
-      targetBranch: created ? pr.source.branch.name : null,
-      baseBranch: created ? pr.destination.branch.name : null,
-      message: pr.description,
-      assignee: truthy(pr.reviewers) ? person(pr.reviewers[0]) : null,
-      title: withTitle ? pr.title : null,
-    });
-  };
-}
-
-function pullRequestAction(action: string): Body {
-  return (p, withTitle) => {
-    const pr = p.pullrequest;
-    const merged = action === 'merged';
-    return pullRequestMessage({
-      user: actor(p),
-      action,
-      url: html(pr),
-      number: pr.id,
-      targetBranch: merged ? pr.source.branch.name : null,
-      baseBranch: merged ? pr.destination.branch.name : null,
+      targetBranch: branches ? pr.source.branch.name : null,
+      baseBranch: branches ? pr.destination.branch.name : null,
+      ...(detailed ? { message: pr.description, assignee: truthy(pr.reviewers) ? person(pr.reviewers[0]) : null } : {}),
       title: withTitle ? pr.title : null,
     });
   };
@@ -159,12 +147,12 @@ const BODIES: Record<string, Body> = {
   issue_updated: issueBody('updated'),
   issue_created: issueBody('created'),
   issue_commented: (p, withTitle) => issueBody(`[commented](${html(p.comment)}) on`)(p, withTitle),
-  pull_request_created: pullRequestOpenedOrUpdated('created'),
-  pull_request_updated: pullRequestOpenedOrUpdated('updated'),
-  pull_request_approved: pullRequestAction('approved'),
-  pull_request_unapproved: pullRequestAction('unapproved'),
-  pull_request_fulfilled: pullRequestAction('merged'),
-  pull_request_rejected: pullRequestAction('rejected'),
+  pull_request_created: pullRequestEvent('created'),
+  pull_request_updated: pullRequestEvent('updated'),
+  pull_request_approved: pullRequestEvent('approved'),
+  pull_request_unapproved: pullRequestEvent('unapproved'),
+  pull_request_fulfilled: pullRequestEvent('merged'),
+  pull_request_rejected: pullRequestEvent('rejected'),
   pull_request_comment_created: pullRequestComment(null),
   pull_request_comment_updated: pullRequestComment('updated'),
   pull_request_comment_deleted: pullRequestComment('deleted'),
@@ -209,6 +197,12 @@ function topicOf(p: Payload, type: string): string {
 export const bitbucket2: Integration = {
   name: 'bitbucket2',
   displayName: 'Bitbucket2',
+  eventTypes: [
+    'change_commit_status', 'pull_request_comment_created', 'pull_request_updated', 'pull_request_unapproved', 'push',
+    'pull_request_approved', 'pull_request_fulfilled', 'issue_created', 'issue_commented', 'fork', 'pull_request_comment_updated',
+    'pull_request_created', 'pull_request_rejected', 'repo:updated', 'issue_updated', 'commit_comment',
+    'pull_request_comment_deleted',
+  ],
   unquoteParameters: true,
   handle(request) {
     const p = request.json();

@@ -8,6 +8,7 @@ const RESULTS = ['success', 'warnings', 'failure', 'skipped', 'exception', 'retr
 export const buildbot: Integration = {
   name: 'buildbot',
   displayName: 'Buildbot',
+  eventTypes: ['new', 'finished'],
   handle(request) {
     const p = request.json();
     const event: string = p.event;

@@ -49,6 +49,7 @@ function customFields(fields: Record<string, unknown> | undefined): string {
 export const newrelic: Integration = {
   name: 'newrelic',
   displayName: 'NewRelic',
+  eventTypes: ['CREATED', 'ACTIVATED', 'CLOSED'],
   handle(request) {
     const p: Payload = request.json();
     const missing = EXPECTED_FIELDS.filter((key) => !(key in p));

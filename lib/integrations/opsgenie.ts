@@ -18,6 +18,10 @@ const FIELDS: Array<[string, string]> = [
 export const opsgenie: Integration = {
   name: 'opsgenie',
   displayName: 'Opsgenie',
+  eventTypes: [
+    'AddTeam', 'UnAcknowledge', 'AddNote', 'TestAction', 'Close', 'Escalate', 'AddRecipient', 'RemoveTags', 'Acknowledge',
+    'Delete', 'AddTags', 'TakeOwnership', 'Create', 'AssignOwnership',
+  ],
   handle(request) {
     const p = request.json();
     const alert = p.alert;

@@ -53,6 +53,11 @@ const quote = (text: string) => `\`\`\` quote\n${text}\n\`\`\``;
 /** The part of an email before the @. */
 const localPart = (email: string) => email.slice(0, email.lastIndexOf('@'));
 
+/** What webhooks V1 and V2 say alike of an incident: its number, link and service. */
+function numberedIncident(incident: Payload): Pick<Incident, 'label' | 'url' | 'service' | 'serviceUrl'> {
+  return { label: String(incident.incident_number), url: incident.html_url, service: incident.service.name, serviceUrl: incident.service.html_url };
+}
+
 function fromV1(message: Payload): Incident {
   const incident = message.data.incident;
   const trigger: string[] = [];
@@ -65,10 +70,7 @@ function fromV1(message: Payload): Incident {
   const resolver = incident.resolved_by_user;
   return {
     action: V1_ACTIONS[message.type],
-    label: String(incident.incident_number),
-    url: incident.html_url,
-    service: incident.service.name,
-    serviceUrl: incident.service.html_url,
+    ...numberedIncident(incident),
     assignee: assigned ? agentLink(localPart(assigned.email), assigned.html_url) : 'nobody',
     agent: resolver ? agentLink(localPart(resolver.email), resolver.html_url) : undefined,
     trigger: quote(trigger.join('\n')),
@@ -81,10 +83,7 @@ function fromV2(message: Payload): Incident {
   const changedBy = incident.last_status_change_by;
   return {
     action: V2_ACTIONS[message.event],
-    label: String(incident.incident_number),
-    url: incident.html_url,
-    service: incident.service.name,
-    serviceUrl: incident.service.html_url,
+    ...numberedIncident(incident),
     assignee: first ? agentLink(first.summary, first.html_url) : 'nobody',
     agent: changedBy ? agentLink(changedBy.summary, changedBy.html_url) : undefined,
     trigger: incident.description != null ? quote(incident.description) : '',
@@ -124,6 +123,7 @@ function incidentMessage(type: string, i: Incident): WebhookMessage {
 export const pagerduty: Integration = {
   name: 'pagerduty',
   displayName: 'PagerDuty',
+  eventTypes: ['resolved', 'assigned', 'unacknowledged', 'acknowledged', 'triggered', 'reassigned'],
   handle(request) {
     const p = request.json();
     const out: WebhookMessage[] = [];

@@ -86,3 +86,12 @@ export function pythonRepr(value: unknown): string {
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
 }
+
+/** "Fri Dec 29 17:13:46 2017": an ISO time without its zone (or in UTC), as C's %c writes it. */
+export function cTime(iso: string): string {
+  const date = new Date(`${iso.replace(/(\+00:00|Z)$/, '')}Z`);
+  if (Number.isNaN(date.getTime())) throw badRequest(`Invalid time: ${iso}`);
+  const day = date.toLocaleString('en-US', { weekday: 'short', timeZone: 'UTC' });
+  const month = date.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  return `${day} ${month} ${String(date.getUTCDate()).padStart(2, ' ')} ${date.toISOString().slice(11, 19)} ${date.getUTCFullYear()}`;
+}

@@ -8,6 +8,7 @@ const CHECK_TYPES = new Set(['HTTP', 'HTTP_CUSTOM', 'HTTPS', 'SMTP', 'POP3', 'IM
 export const pingdom: Integration = {
   name: 'pingdom',
   displayName: 'Pingdom',
+  eventTypes: ['HTTP', 'HTTP_CUSTOM', 'HTTPS', 'SMTP', 'POP3', 'IMAP', 'PING', 'DNS', 'UDP', 'PORT_TCP'],
   handle(request) {
     const p = request.json();
     const type: string = p.check_type;

@@ -52,6 +52,7 @@ function pipeline(p: Payload): { content: string; project: string; branch: strin
 export const semaphore: Integration = {
   name: 'semaphore',
   displayName: 'Semaphore',
+  eventTypes: ['build', 'tag', 'unknown', 'branch', 'deploy', 'pull_request'],
   handle(request) {
     const p = request.json();
     const { content, project, branch, event } = 'event' in p ? classic(p) : pipeline(p);

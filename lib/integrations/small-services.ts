@@ -1,11 +1,13 @@
-import { missingArgument } from '../http/errors';
+import { badRequest, missingArgument } from '../http/errors';
 import { UnsupportedEvent } from './errors';
+import { cTime, jsonParam, num, str } from './payload';
+import { setupMessage } from './setup';
 import type { Integration } from './types';
 
 /**
  * Services whose notification is a single sentence or two, each from one payload shape
  * (Canarytokens, Codeship, Crashlytics, Dialogflow, Flock, Dropbox, Home Assistant, Insping,
- * Open Collective, Mention, AppFollow, Transifex, Splunk).
+ * Open Collective, Mention, AppFollow, Transifex, Splunk, Freshping, HelloSign, Jotform).
  */
 
 /** A token from canarytokens.org was triggered (Thinkst's paid Canary has its own integration). */
@@ -90,14 +92,6 @@ export const homeassistant: Integration = {
   },
 };
 
-/** "Fri Dec 29 17:13:46 2017", as C's %c writes a time. */
-function cTime(iso: string): string {
-  const date = new Date(`${iso.replace(/\+00:00$/, '')}Z`);
-  const day = date.toLocaleString('en-US', { weekday: 'short', timeZone: 'UTC' });
-  const month = date.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
-  return `${day} ${month} ${String(date.getUTCDate()).padStart(2, ' ')} ${date.toISOString().slice(11, 19)} ${date.getUTCFullYear()}`;
-}
-
 export const insping: Integration = {
   name: 'insping',
   displayName: 'Insping',
@@ -179,5 +173,74 @@ export const splunk: Integration = {
       `Splunk alert from saved search:\n* **Search**: [${search}](${p.results_link ?? 'Missing results_link'})\n` +
       `* **Host**: ${result.host ?? 'Missing host'}\n* **Source**: \`${result.source ?? 'Missing source'}\`\n* **Raw**: \`${result._raw ?? 'Missing _raw'}\``;
     return { topic: search, content };
+  },
+};
+
+/** Freshping's check states, by the event name `only_events` and `exclude_events` use. */
+const FRESHPING_STATES: Record<string, string> = { 'Reporting Error': 'reporting_error', Available: 'available' };
+
+export const freshping: Integration = {
+  name: 'freshping',
+  displayName: 'Freshping',
+  eventTypes: Object.values(FRESHPING_STATES),
+  handle(request) {
+    const data = request.json().webhook_event_data;
+    const state = str(data, 'check_state_name');
+    if (!(state in FRESHPING_STATES)) throw new UnsupportedEvent(state);
+    // Freshping's "Test" button sends an Available check of the application "Webhook test".
+    const isTest = str(data, 'application_name') === 'Webhook test';
+    const topic = isTest ? 'Freshping' : str(data, 'check_name');
+    let content: string;
+    if (state === 'Reporting Error') content = `${str(data, 'request_url')} has just become unreachable.\nError code: ${num(data, 'http_status_code')}.`;
+    else content = isTest ? setupMessage('Freshping') : `${str(data, 'request_url')} is back up and no longer unreachable.`;
+    return { topic, content, event: FRESHPING_STATES[state] };
+  },
+};
+
+/** Signers' names: "A", "A, and B", "A, B, and C" (a comma before "and" even for two). */
+function hellosignNames(names: readonly string[]): string {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).map((name) => `${name}, `).join('')}and ${names.at(-1)}`;
+}
+
+/** HelloSign's signature requests (the JSON in a `json` field): who still has to sign, who just did. */
+export const hellosign: Integration = {
+  name: 'hellosign',
+  displayName: 'HelloSign',
+  handle(request) {
+    const payload = jsonParam(request, 'json');
+    const reply = { msg: 'Hello API Event Received' };
+    if (payload === null || typeof payload !== 'object' || !('signature_request' in payload)) return { messages: [], response: reply };
+    const signatureRequest = payload.signature_request;
+    const title = str(signatureRequest, 'title');
+    const byStatus = new Map<string, string[]>();
+    for (const signature of signatureRequest.signatures) {
+      const status = str(signature, 'status_code');
+      byStatus.set(status, [...(byStatus.get(status) ?? []), str(signature, 'signer_name')]);
+    }
+    const parts: string[] = [];
+    const awaiting = byStatus.get('awaiting_signature');
+    if (awaiting) parts.push(`is awaiting the signature of ${hellosignNames(awaiting)}`);
+    const signed = byStatus.get('signed');
+    if (signed) parts.push(`was just signed by ${hellosignNames(signed)}`);
+    return { messages: [{ topic: title, content: `The \`${title}\` document ${parts.join(', and ')}.` }], response: reply };
+  },
+};
+
+/** A Jotform submission: its `pretty` field ("Label:value, Label:value") as a list, in the form's topic. */
+export const jotform: Integration = {
+  name: 'jotform',
+  displayName: 'Jotform',
+  handle(request) {
+    const form = request.form();
+    const title = form.get('formTitle');
+    if (!title) throw badRequest('Unable to handle Jotform payload');
+    const lines = (form.get('pretty') ?? '').split(', ').map((field) => {
+      const colon = field.indexOf(':');
+      if (colon < 0) throw badRequest('Unable to handle Jotform payload');
+      const label = field.slice(0, colon);
+      // A question's label ends with its question mark; the answer follows it after a space.
+      return `* **${label}**${label.endsWith('?') ? ' ' : ': '}${field.slice(colon + 1)}`;
+    });
+    return { topic: title, content: lines.join('\n') };
   },
 };

@@ -5,6 +5,7 @@ import type { Integration } from './types';
 export const statuspage: Integration = {
   name: 'statuspage',
   displayName: 'Statuspage',
+  eventTypes: ['incident', 'component'],
   handle(request) {
     const p = request.json();
     const pageStatus: string = p.page.status_description;

@@ -182,6 +182,14 @@ function describe(p: Payload): { topic: string; body: string } {
 export const stripe: Integration = {
   name: 'stripe',
   displayName: 'Stripe',
+  // Zulip's list, with its repetitions, as its /register gives it.
+  eventTypes: [
+    'charge.dispute.closed', 'charge.dispute.created', 'charge.failed', 'charge.succeeded', 'charge.succeeded',
+    'customer.created', 'customer.created', 'customer.deleted', 'customer.discount.created', 'customer.subscription.created',
+    'customer.subscription.deleted', 'customer.subscription.trial_will_end', 'customer.subscription.updated', 'customer.updated',
+    'invoice.created', 'invoice.updated', 'invoice.payment_failed', 'invoiceitem.created', 'charge.refund.updated',
+    'charge.refund.updated',
+  ],
   handle(request) {
     const p = request.json();
     try {

@@ -49,7 +49,7 @@ import { wekan } from './wekan';
 import { ansibletower } from './ansibletower';
 import { patreon } from './patreon';
 import { beanstalk } from './beanstalk';
-import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeassistant, insping, opencollective, mention, appfollow, transifex, splunk } from './small-services';
+import { canarytoken, codeship, crashlytics, dialogflow, flock, dropbox, homeassistant, insping, opencollective, mention, appfollow, transifex, splunk, freshping, hellosign, jotform } from './small-services';
 import { zapier, ifttt } from './zapier';
 import type { Integration } from './types';
 import { zendesk } from './zendesk';
@@ -58,6 +58,15 @@ import { thinkst } from './thinkst';
 import { rundeck } from './rundeck';
 import { rhodecode } from './rhodecode';
 import { lidarr, radarr, sonarr } from './servarr';
+import { gocd } from './gocd';
+import { groove } from './groove';
+import { harbor } from './harbor';
+import { raygun } from './raygun';
+import { librato } from './librato';
+import { reviewboard } from './reviewboard';
+import { freshdesk } from './freshdesk';
+import { pivotal } from './pivotal';
+import { clubhouse } from './clubhouse';
 
 /** Every integration Stoa serves, by the name in its URL. */
 export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
@@ -138,6 +147,18 @@ export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map(
     sonarr,
     radarr,
     lidarr,
+    freshping,
+    hellosign,
+    jotform,
+    gocd,
+    groove,
+    harbor,
+    raygun,
+    librato,
+    reviewboard,
+    freshdesk,
+    pivotal,
+    clubhouse,
   ].flatMap((integration) =>
     [integration.name, ...(integration.aliases ?? [])].map((name) => [name, integration] as const),
   ),

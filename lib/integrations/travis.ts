@@ -17,6 +17,7 @@ const EMOJI_BY_STATUS: Record<string, string> = {
 export const travis: Integration = {
   name: 'travis',
   displayName: 'Travis',
+  eventTypes: ['push', 'pull_request'],
   handle(request) {
     const build = jsonParam(request, 'payload');
     const status: string = build.status_message;

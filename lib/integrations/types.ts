@@ -39,8 +39,11 @@ export interface WebhookRequest {
   param(name: string): string | undefined;
   /** A header's value (names are case-insensitive), or undefined. */
   header(name: string): string | undefined;
-  /** A header that must be there; without it the owner is told and the request refused. */
-  requireHeader(name: string): string;
+  /**
+   * A header that must be there; without it the owner is told (naming the service as
+   * `service`, by default the integration's displayName) and the request refused.
+   */
+  requireHeader(name: string, service?: string): string;
   /** The body parsed as JSON (whatever the content type); 400 "Malformed JSON" when it is not. */
   json(): any;
   /** The body's form fields (urlencoded or multipart). */
@@ -61,6 +64,12 @@ export interface WebhookRequest {
   supportAddress(): string;
   /** Whether a git integration should report on a branch (the `branches` parameter). */
   wantsBranch(branch: string): boolean;
+}
+
+/** Where integrations reach the services they ask for more than the payload says. */
+export interface WebhookServices {
+  /** Base URL of Slack's Web API (https://slack.com/api). */
+  slackApi: string;
 }
 
 /** A URL parameter of an integration, as the integration URL builder offers it. */
@@ -96,7 +105,11 @@ export interface Integration {
   unquoteParameters?: boolean;
   /** Whether a body that is not JSON makes the owner hear of it (most JSON integrations). */
   tellOwnerOfBadJson?: boolean;
-  handle(request: WebhookRequest): WebhookResult;
+  /**
+   * What the request says. An integration that must ask its service first (Slack's Events API
+   * names people and channels by ID) answers with a promise; `services` says where to ask.
+   */
+  handle(request: WebhookRequest, services: WebhookServices): WebhookResult | Promise<WebhookResult>;
   /** An error body in the service's own shape, for services that read it (Slack's {ok: false}). */
   errorBody?: (error: { message: string; status: number }) => Record<string, unknown>;
 }

@@ -40,6 +40,7 @@ const BODIES: Record<string, (event: Payload) => string> = { up: upBody, down: d
 export const updown: Integration = {
   name: 'updown',
   displayName: 'Updown',
+  eventTypes: ['up', 'down'],
   handle(request) {
     return (request.json() as Payload[]).map((event): WebhookMessage => {
       const type = /^check.(.*)$/s.exec(event.event)?.[1];

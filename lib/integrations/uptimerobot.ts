@@ -5,6 +5,7 @@ import type { Integration } from './types';
 export const uptimerobot: Integration = {
   name: 'uptimerobot',
   displayName: 'UptimeRobot',
+  eventTypes: ['up', 'down'],
   handle(request) {
     const p = request.json();
     const type: string = p.alert_type_friendly_name;

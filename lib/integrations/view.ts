@@ -1,6 +1,6 @@
 import { parse as parseQueryString } from 'node:querystring';
 import express from 'express';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkApiKey } from '../http/auth';
 import { afterCommit, handleRequest, write } from '../events/send';
 import { ApiError, badRequest, invalidApiKey, missingArgument, unauthorized, userDeactivated } from '../http/errors';
@@ -14,7 +14,7 @@ import type { UserRow } from '../users/queries';
 import { anomalousPayload, malformedJson, missingEventHeader, UnsupportedEvent, unsupportedEvent } from './errors';
 import { eventMatches } from './event-filter';
 import { INTEGRATIONS } from './table';
-import type { Integration, WebhookMessage, WebhookReply, WebhookRequest } from './types';
+import type { Integration, WebhookMessage, WebhookReply, WebhookRequest, WebhookResult } from './types';
 import { supportAddress, tellOwner } from './owner-notices';
 
 /** The path every integration is served at, under /api/v1. */
@@ -38,7 +38,7 @@ export function webhookHandler(stoa: Stoa): RequestHandler {
     rawBody(req, res, (err?: unknown) => {
       if (err) return next(err);
       try {
-        serve(stoa, integration, req, res);
+        serve(stoa, integration, req, res, next);
       } catch (failure) {
         next(failure);
       }
@@ -46,22 +46,48 @@ export function webhookHandler(stoa: Stoa): RequestHandler {
   };
 }
 
-function serve(stoa: Stoa, integration: Integration, req: Request, res: Response): void {
+function serve(stoa: Stoa, integration: Integration, req: Request, res: Response, next: NextFunction): void {
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
   const query = fields(parseQueryString(req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : ''));
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = contentType === 'application/x-www-form-urlencoded' ? fields(parseQueryString(raw)) : contentType === 'multipart/form-data' ? multipartFields(raw, req.headers['content-type'] ?? '') : new Map<string, string>();
   const param = (name: string) => body.get(name) ?? query.get(name);
   const bot = authenticateWebhook(stoa, req, param('api_key'), integration.basicAuthEmailEscaped === true);
-  const outcome = handleRequest(stoa, () => {
-    const notices: string[] = [];
+  const notices: string[] = [];
+  const request = webhookRequest(stoa, integration, req, raw, body, param, bot, notices);
+  const produced = runIntegration(stoa, integration, request);
+  const deliver = (reply: WebhookReply | ApiError) => {
     try {
-      const request = webhookRequest(stoa, integration, req, raw, body, param, bot, notices);
-      const { messages, response, text } = runIntegration(integration, request);
+      send(stoa, integration, bot, reply, param, notices, req, res);
+    } catch (failure) {
+      next(failure);
+    }
+  };
+  // Most integrations answer at once; one that asks the service's own API for names (Slack's
+  // Events API) answers later, and its messages are sent then.
+  if (produced instanceof Promise) produced.then(deliver, next);
+  else deliver(produced);
+}
+
+/** Sends what the integration made of the request (or its refusal, telling the owner) and answers. */
+function send(
+  stoa: Stoa,
+  integration: Integration,
+  bot: UserRow,
+  reply: WebhookReply | ApiError,
+  param: (name: string) => string | undefined,
+  notices: string[],
+  req: Request,
+  res: Response,
+): void {
+  const outcome = handleRequest(stoa, () => {
+    try {
+      if (reply instanceof ApiError) throw reply;
+      const { messages, response, text } = reply;
       const filters = eventFilters(param);
       for (const message of messages) {
         if (message.event !== undefined && !eventMatches(message.event, filters)) continue;
-        send(stoa, integration, bot, message, param, notices);
+        sendOne(stoa, integration, bot, message, param, notices);
       }
       flush(stoa, bot, notices);
       return text !== undefined ? new PlainText(text) : response;
@@ -144,10 +170,10 @@ function webhookRequest(
     bot,
     param,
     header,
-    requireHeader(name) {
+    requireHeader(name, service = integration.displayName) {
       const value = header(name);
       if (value !== undefined) return value;
-      notices.push(missingHeaderNotice(bot, req.originalUrl.split('?')[0], name, integration, supportAddress(stoa)));
+      notices.push(missingHeaderNotice(bot, req.originalUrl.split('?')[0], name, service, supportAddress(stoa)));
       throw missingEventHeader(name);
     },
     json() {
@@ -187,20 +213,29 @@ function webhookRequest(
   };
 }
 
-/** The integration's messages; its own refusals pass through, a payload it cannot read is the sender's fault. */
-function runIntegration(integration: Integration, request: WebhookRequest): WebhookReply {
-  try {
-    const result = integration.handle(request);
+/**
+ * The integration's messages (later, for one that asks its service first), or its refusal;
+ * a payload it cannot read is the sender's fault. Anything else is our bug and thrown.
+ */
+function runIntegration(stoa: Stoa, integration: Integration, request: WebhookRequest): WebhookReply | ApiError | Promise<WebhookReply | ApiError> {
+  const settle = (result: WebhookResult): WebhookReply => {
     if (result === null) return { messages: [], response: {} };
     if (Array.isArray(result)) return { messages: result, response: {} };
     if ('messages' in result) return result;
     return { messages: [result as WebhookMessage], response: {} };
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    if (err instanceof UnsupportedEvent) throw unsupportedEvent(err.eventType, integration.displayName);
+  };
+  const refusal = (err: unknown): ApiError => {
+    if (err instanceof ApiError) return err;
+    if (err instanceof UnsupportedEvent) return unsupportedEvent(err.eventType, integration.displayName);
     // A payload without what the service always sends (a TypeError reading it) was not sent by it.
-    if (err instanceof TypeError) throw anomalousPayload(integration.displayName);
+    if (err instanceof TypeError) return anomalousPayload(integration.displayName);
     throw err;
+  };
+  try {
+    const result = integration.handle(request, { slackApi: stoa.config.slackApi });
+    return result instanceof Promise ? result.then(settle, refusal) : settle(result);
+  } catch (err) {
+    return refusal(err);
   }
 }
 
@@ -227,7 +262,7 @@ function eventList(param: (name: string) => string | undefined, name: string): s
 }
 
 /** Sends one message as the bot: to the URL's channel, to the bot's owner without one, or to whom the integration names. */
-function send(
+function sendOne(
   stoa: Stoa,
   integration: Integration,
   bot: UserRow,
@@ -299,11 +334,11 @@ function unsupportedNotice(bot: UserRow, integration: Integration, eventType: st
   );
 }
 
-function missingHeaderNotice(bot: UserRow, path: string, header: string, integration: Integration, support: string): string {
+function missingHeaderNotice(bot: UserRow, path: string, header: string, service: string, support: string): string {
   return (
     `Hi there! Your bot ${bot.full_name} just sent an HTTP request to ${path} that\n` +
     `is missing the HTTP ${header} header. Because this header is how\n` +
-    `${integration.displayName} indicates the event type, this usually indicates a configuration\n` +
+    `${service} indicates the event type, this usually indicates a configuration\n` +
     "issue, where you either entered the URL for a different integration, or are running\n" +
     "an older version of the third-party service that doesn't provide that header.\n" +
     `Contact ${support} if you need help debugging!`

@@ -28,7 +28,7 @@ export function IntegrationUrlDialog({ botId, botName, onClose }: { botId: numbe
   const integrations = [...incomingIntegrations.value].sort((a, b) => a.display_name.localeCompare(b.display_name));
   const integration = integrations.find((i) => i.name === integrationName);
   const channels = [...subscriptions.value.values()].sort((a, b) => a.name.localeCompare(b.name));
-  const eventTypes = [...(integration?.all_event_types ?? [])].sort();
+  const eventTypes = [...new Set(integration?.all_event_types ?? [])].sort();
 
   const choose = (name: string) => {
     // Another integration starts from a clean slate: its options and events are its own.
