@@ -17,6 +17,13 @@ async function main(): Promise<void> {
     process.exitCode = await runImportCommand(process.argv.slice(3), process.env);
     return;
   }
+  // `stoa backup ...` writes a backup of a data folder, served or not; `stoa restore ...` fills a new one from it.
+  if (process.argv[2] === 'backup' || process.argv[2] === 'restore') {
+    const { runBackupCommand, runRestoreCommand } = require('./lib/backup/cli') as typeof import('./lib/backup/cli');
+    const run = process.argv[2] === 'backup' ? runBackupCommand : runRestoreCommand;
+    process.exitCode = await run(process.argv.slice(3), process.env);
+    return;
+  }
   // `stoa reactivate ...` opens a deactivated organization again.
   if (process.argv[2] === 'reactivate') {
     const { runReactivateCommand } = require('./lib/realm/reactivate-cli') as typeof import('./lib/realm/reactivate-cli');
