@@ -4,7 +4,15 @@ import { beginOwnerPasswordOnFirstStart } from './lib/first-start';
 /** Shutdown must finish within this long of a signal, whatever is still in flight. */
 const SHUTDOWN_LIMIT_MS = 1800;
 
+/** True in the bundle (scripts/build.ts defines it); undefined when run from the sources. */
+declare const STOA_BUNDLED: boolean | undefined;
+
 async function main(): Promise<void> {
+  // The bundle bounds its own heap (npm start gives the same flags itself).
+  if (typeof STOA_BUNDLED !== 'undefined') {
+    const { restartWithBoundedHeap } = require('./lib/memory/bounded-heap') as typeof import('./lib/memory/bounded-heap');
+    restartWithBoundedHeap();
+  }
   // `stoa export ...` writes a Zulip export of a data folder instead of serving it.
   if (process.argv[2] === 'export') {
     const { runExportCommand } = require('./lib/export/cli') as typeof import('./lib/export/cli');
@@ -15,6 +23,13 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'import') {
     const { runImportCommand } = require('./lib/import/cli') as typeof import('./lib/import/cli');
     process.exitCode = await runImportCommand(process.argv.slice(3), process.env);
+    return;
+  }
+  // `stoa backup ...` writes a backup of a data folder, served or not; `stoa restore ...` fills a new one from it.
+  if (process.argv[2] === 'backup' || process.argv[2] === 'restore') {
+    const { runBackupCommand, runRestoreCommand } = require('./lib/backup/cli') as typeof import('./lib/backup/cli');
+    const run = process.argv[2] === 'backup' ? runBackupCommand : runRestoreCommand;
+    process.exitCode = await run(process.argv.slice(3), process.env);
     return;
   }
   // `stoa reactivate ...` opens a deactivated organization again.

@@ -29,6 +29,7 @@ import { EXPORTS_URL_PATH } from './export/present';
 import { serveExport } from './export/views';
 import { mountWebClient } from './web/serve';
 import { WEBHOOK_PATH, webhookHandler } from './integrations/view';
+import { healthView } from './health/views';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -174,6 +175,7 @@ function createApp(stoa: Stoa, log: Log): express.Express {
 
   const auth = authenticate(stoa);
   const sessionAuth = authenticateSession(stoa);
+  app.get('/health', healthView(stoa));
   // A deactivated organization answers nothing but /server_settings.
   const whileDeactivated = refuseWhileDeactivated(stoa);
   for (const prefix of [API_PREFIX, JSON_PREFIX, ACCOUNTS_PREFIX, '/user_uploads', '/user_avatars', '/avatar']) {

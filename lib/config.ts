@@ -52,6 +52,12 @@ export interface Config {
   smtp: string | undefined;
   /** The sender of outgoing mail; undefined: noreply@ the organization's host name. */
   mailFrom: string | undefined;
+  /** Where the server writes its own backups while it runs; undefined: no scheduled backups. */
+  backupDir: string | undefined;
+  /** Hours between scheduled backups. */
+  backupEveryHours: number;
+  /** How many scheduled backups are kept; older ones are removed once a new one is written. */
+  backupKeep: number;
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -169,6 +175,24 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: "sender address of outgoing mail (default noreply@ the organization's host name)",
   },
+  backupDir: {
+    flag: 'backup-dir',
+    env: 'STOA_BACKUP_DIR',
+    kind: 'string',
+    help: 'write a backup into this folder while serving, at start and then every --backup-every hours (default: none)',
+  },
+  backupEveryHours: {
+    flag: 'backup-every',
+    env: 'STOA_BACKUP_EVERY',
+    kind: 'string',
+    help: 'hours between scheduled backups (default 24)',
+  },
+  backupKeep: {
+    flag: 'backup-keep',
+    env: 'STOA_BACKUP_KEEP',
+    kind: 'string',
+    help: 'how many scheduled backups to keep; older ones are removed (default 7)',
+  },
 };
 
 export const DEFAULTS = {
@@ -190,6 +214,9 @@ export const DEFAULTS = {
   outgoingWebhookTimeoutSeconds: 10,
   smtp: undefined as string | undefined,
   mailFrom: undefined as string | undefined,
+  backupDir: undefined as string | undefined,
+  backupEveryHours: 24,
+  backupKeep: 7,
 };
 
 export function usage(): string {
@@ -201,6 +228,8 @@ export function usage(): string {
   lines.push(`  ${'--help'.padEnd(24)} ${''.padEnd(20)} print this help and exit`);
   lines.push('', 'Also: stoa export [--data DIR] [--output FILE] writes a Zulip export tarball (see stoa export --help).');
   lines.push('Also: stoa import EXPORT [--data DIR] fills a new data folder from a Zulip export (see stoa import --help).');
+  lines.push('Also: stoa backup [--data DIR] --output FILE writes a backup of a data folder, served or not (see stoa backup --help).');
+  lines.push('Also: stoa restore BACKUP --data DIR fills a new data folder from a backup (see stoa restore --help).');
   lines.push('Also: stoa reactivate [--data DIR] opens a deactivated organization again (see stoa reactivate --help).');
   return lines.join('\n');
 }
@@ -282,6 +311,20 @@ function parseMailAddress(name: string, value: string): string {
   return value;
 }
 
+/** Fractions allow short intervals for trying it out; a year is the longest. */
+function parseHours(name: string, value: string): number {
+  const hours = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || hours <= 0 || hours > 8760) {
+    throw new ConfigError(`${name} must be a number of hours above 0 and at most 8760, not '${value}'`);
+  }
+  return hours;
+}
+
+function parseCount(name: string, value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1) throw new ConfigError(`${name} must be a whole number from 1 to 9999, not '${value}'`);
+  return Number(value);
+}
+
 function nonEmpty(name: string, value: string): string {
   if (value.trim() === '') throw new ConfigError(`${name} must not be empty`);
   return value;
@@ -333,10 +376,18 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   const outgoingWebhookTimeout = raw('outgoingWebhookTimeoutSeconds');
   const smtp = raw('smtp');
   const mailFrom = raw('mailFrom');
+  const backupDir = raw('backupDir');
+  const backupEvery = raw('backupEveryHours');
+  const backupKeep = raw('backupKeep');
+  if (!backupDir && (backupEvery || backupKeep)) {
+    throw new ConfigError(`${(backupEvery ?? backupKeep)!.source} needs --backup-dir, the folder the backups go to`);
+  }
+  const data = text('data', DEFAULTS.data);
+  if (backupDir && data === ':memory:') throw new ConfigError(`${backupDir.source}: a server with --data :memory: keeps nothing to back up`);
   return {
     host: text('host', DEFAULTS.host),
     port: port ? parsePort(port.source, String(port.value)) : DEFAULTS.port,
-    data: text('data', DEFAULTS.data),
+    data,
     realmName: text('realmName', DEFAULTS.realmName),
     adminEmail,
     adminPassword: adminPassword ? nonEmpty(adminPassword.source, String(adminPassword.value)) : undefined,
@@ -361,5 +412,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
       : DEFAULTS.outgoingWebhookTimeoutSeconds,
     smtp: smtp ? parseSmtpUrl(smtp.source, String(smtp.value)) : DEFAULTS.smtp,
     mailFrom: mailFrom ? parseMailAddress(mailFrom.source, String(mailFrom.value)) : DEFAULTS.mailFrom,
+    backupDir: backupDir ? nonEmpty(backupDir.source, String(backupDir.value)) : DEFAULTS.backupDir,
+    backupEveryHours: backupEvery ? parseHours(backupEvery.source, String(backupEvery.value)) : DEFAULTS.backupEveryHours,
+    backupKeep: backupKeep ? parseCount(backupKeep.source, String(backupKeep.value)) : DEFAULTS.backupKeep,
   };
 }

@@ -24,6 +24,7 @@ import { stopFullMemberPromotion, updateFullMembers } from './groups/full-member
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
 import { releaseMemoryWhenQuiet } from './memory/idle-release';
+import { startScheduledBackups } from './backup/schedule';
 import { createStoa, type Stoa } from './stoa';
 
 export { DATABASE_FILE };
@@ -218,6 +219,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // What a burst of work grew (V8's heap, SQLite's cache, caches) is given back once it is over.
   const stopReleasing = releaseMemoryWhenQuiet(stoa, server);
+  // With --backup-dir, backups of this data folder while serving.
+  const stopBackups = startScheduledBackups(stoa);
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
   const startedAt = Date.now();
   const sweep = stoa.uploads
@@ -247,6 +250,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
             stoa.outgoingWebhooks.idle(),
             exportsSettled(stoa),
             stoa.mailer.stop(SHUTDOWN_GRACE_MS),
+            stopBackups(),
           ]);
           void Promise.all([Promise.race([settled, grace]), sweep]).then(async () => {
             stopDelivery(stoa);

@@ -69,6 +69,7 @@ export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), 
     external: ['better-sqlite3', 'sharp', 'koffi', 'esbuild'],
     plugins: [compressedUntilFirstUse()],
     define: {
+      STOA_BUNDLED: 'true',
       STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')),
       // As JSON text in a string: esbuild would build an object define when the script loads,
       // making half a megabyte of strings at every start; a string stays in the script's text

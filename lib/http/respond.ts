@@ -32,6 +32,11 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
   let error: ApiError;
   if (err instanceof ApiError) {
     error = err;
+  } else if (sqliteLimitMessage(err) !== undefined) {
+    // Input large enough to pass every check yet too large for one SQL statement: the
+    // client's request, not our fault. SQLite refuses such a statement before running it,
+    // so nothing was written.
+    error = new ApiError('BAD_REQUEST', sqliteLimitMessage(err)!, 400);
   } else if (isClientHttpError(err)) {
     // A library's own refusal of a client's request (Express's router, body parsing): the
     // client's mistake, said in the library's words.
@@ -42,6 +47,22 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
   }
   if (res.headersSent) return void res.end();
   sendJson(res, error.status, JSON.stringify(error.body()), error.headers);
+}
+
+/**
+ * SQLite's limits a request can reach (sqlite.org/limits.html), each with what it means for
+ * the client; undefined for any other error.
+ */
+const SQLITE_LIMITS: ReadonlyArray<[RegExp, string]> = [
+  [/^Expression tree is too large|^parser stack overflow|^too many terms in compound SELECT/, 'Request too complex: too many conditions in one query'],
+  [/^too many SQL variables/, 'Request too large: too many values in one query'],
+  [/^string or blob too big/, 'Request too large: a value is too long'],
+  [/^LIKE or GLOB pattern too complex/, 'Search pattern too complex'],
+];
+
+function sqliteLimitMessage(err: unknown): string | undefined {
+  if (!(err instanceof Error) || err.name !== 'SqliteError') return undefined;
+  return SQLITE_LIMITS.find(([pattern]) => pattern.test(err.message))?.[1];
 }
 
 /** An error made by the http-errors package for a 4xx status, whose message is meant for clients. */

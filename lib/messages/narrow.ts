@@ -1,5 +1,5 @@
 import { isSpectatorReadable, spectatorChannels } from '../channels/access';
-import { ApiError, unauthorized } from '../http/errors';
+import { ApiError, badRequest, unauthorized } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import type { Stoa } from '../stoa';
 import { topicKey } from '../user-topics/queries';
@@ -45,7 +45,16 @@ export function badNarrow(description: string): ApiError {
   return new ApiError('BAD_NARROW', `Invalid narrow operator: ${description}`);
 }
 
+/**
+ * The most terms a narrow may have. Every term is one more condition joined by AND in one SQL
+ * statement, and SQLite refuses statements whose expressions nest deeper than 1000; a person's
+ * search has a handful of terms, so a hundred leaves room for any client and for the
+ * conditions one term can add.
+ */
+export const MAX_NARROW_TERMS = 100;
+
 export function normalizeNarrow(raw: readonly RawNarrowTerm[]): NarrowTerm[] {
+  if (raw.length > MAX_NARROW_TERMS) throw badRequest(`narrow has too many terms (limit: ${MAX_NARROW_TERMS})`);
   return raw.map((term) => {
     const [operator, operand, negated] = Array.isArray(term)
       ? [term[0], term[1], false]
