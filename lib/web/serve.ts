@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { gzipSync } from 'node:zlib';
+import { escapeHtml } from '../mail/outgoing';
 import type { Stoa } from '../stoa';
 import { webFiles, type WebFiles } from './assets';
 
@@ -54,6 +55,43 @@ function pageHtml(files: WebFiles): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/**
+ * A page of the server's own, without the client's script: what a link in an email opens
+ * (a password reset, a confirmed address, an unsubscription). It has the client's stylesheet
+ * and security headers; `body` is HTML the caller escaped.
+ */
+export async function sendPlainPage(stoa: Stoa, res: Response, status: number, title: string, body: string): Promise<void> {
+  const files = await webFiles();
+  const escapedTitle = escapeHtml(title);
+  const html = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    '<link rel="icon" href="data:,">',
+    `<title>${escapedTitle}</title>`,
+    `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
+    '</head>',
+    '<body>',
+    `<main class="center-page"><div class="card"><h1>${escapedTitle}</h1>`,
+    body,
+    '</div></main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(stoa));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // The page's address holds a secret key: it must not reach other sites.
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.end(html);
 }
 
 /** Adds the web client's page and files to the app, before its final 404. */
