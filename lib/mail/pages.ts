@@ -1,6 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { hashPassword } from '../auth/credentials';
-import { write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { updateAccount } from '../users/settings-store';
 import { MIN_PASSWORD_LENGTH } from '../users/views';
@@ -100,7 +99,7 @@ ${error ? `<p class="form-error" role="alert">${escapeHtml(error)}</p>` : ''}<bu
   const unsubscribe = page(async (req, res) => {
     const link = req.params.type === 'missed_messages' ? workingLink(stoa, 'unsubscribe', String(req.params.key)) : undefined;
     if (!link) return linkProblem(res, 'This unsubscribe link is not valid. You can turn email notifications off in your notification settings.');
-    write(stoa, () => updateAccount(stoa, link.user_id, { settings: { enable_offline_email_notifications: false } }));
+    updateAccount(stoa, link.user_id, { settings: { enable_offline_email_notifications: false } });
     return show(res, 'Unsubscribed', `<p>You will no longer get emails about messages you missed. You can turn them on again in your <a href="/#settings/notifications">notification settings</a>.</p>`);
   });
   app.get(`${UNSUBSCRIBE_PATH}/:type/:key`, unsubscribe);

@@ -33,7 +33,8 @@ export function contentSecurityPolicy(stoa: Stoa): string {
   ].join('; ');
 }
 
-function pageHtml(files: WebFiles): string {
+/** An HTML document: the head every page has (title, stylesheet, and what `head` adds), then `body`. */
+function htmlDocument(files: WebFiles, title: string, head: string[], body: string[]): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -43,18 +44,28 @@ function pageHtml(files: WebFiles): string {
     '<meta name="color-scheme" content="light dark">',
     // No icon yet; saying so spares the browser a request for /favicon.ico.
     '<link rel="icon" href="data:,">',
-    '<title>Stoa</title>',
+    `<title>${escapeHtml(title)}</title>`,
     `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
-    `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
-    ...files.preloads.map((chunk) => `<link rel="modulepreload" href="${WEB_STATIC_PATH}/${chunk}">`),
+    ...head,
     '</head>',
     '<body>',
-    '<div id="app"></div>',
-    '<noscript>Stoa&#39;s web client needs JavaScript.</noscript>',
+    ...body,
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+function pageHtml(files: WebFiles): string {
+  return htmlDocument(
+    files,
+    'Stoa',
+    [
+      `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
+      ...files.preloads.map((chunk) => `<link rel="modulepreload" href="${WEB_STATIC_PATH}/${chunk}">`),
+    ],
+    ['<div id="app"></div>', '<noscript>Stoa&#39;s web client needs JavaScript.</noscript>'],
+  );
 }
 
 /**
@@ -63,27 +74,8 @@ function pageHtml(files: WebFiles): string {
  * and security headers; `body` is HTML the caller escaped.
  */
 export async function sendPlainPage(stoa: Stoa, res: Response, status: number, title: string, body: string): Promise<void> {
-  const files = await webFiles();
-  const escapedTitle = escapeHtml(title);
-  const html = [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light dark">',
-    '<link rel="icon" href="data:,">',
-    `<title>${escapedTitle}</title>`,
-    `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
-    '</head>',
-    '<body>',
-    `<main class="center-page"><div class="card"><h1>${escapedTitle}</h1>`,
-    body,
-    '</div></main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  const heading = `<main class="center-page"><div class="card"><h1>${escapeHtml(title)}</h1>`;
+  const html = htmlDocument(await webFiles(), title, [], [heading, body, '</div></main>']);
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
