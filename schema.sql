@@ -695,3 +695,33 @@ CREATE TABLE onboarding_steps_seen (
   timestamp         INTEGER NOT NULL,
   PRIMARY KEY (user_id, step)
 ) STRICT, WITHOUT ROWID;
+
+-- Links sent by email that act without a login, each named by its secret key: a password
+-- reset (one use, expires), a new email address to confirm (one use, expires; a newer one
+-- replaces it), and the unsubscription from missed-message emails (one per person, kept).
+CREATE TABLE email_links (
+  key               TEXT    PRIMARY KEY,
+  kind              TEXT    NOT NULL CHECK (kind IN ('password_reset', 'email_change', 'unsubscribe')),
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  -- email_change only: the address to confirm.
+  new_email         TEXT,
+  created_ms        INTEGER NOT NULL,
+  -- NULL: never expires.
+  expires_ms        INTEGER,
+  used_ms           INTEGER
+) STRICT;
+CREATE INDEX email_links_by_user ON email_links (user_id, kind);
+
+-- Missed-message emails waiting for their batch to fall due (due_ms), kept here so that a
+-- restart loses none. A person's messages share the due time of the first one waiting.
+CREATE TABLE email_notifications_pending (
+  user_id            INTEGER NOT NULL REFERENCES users (id),
+  message_id         INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  -- Why it notifies: direct_message, mention, wildcard_mention, alert_word, followed_topic, channel.
+  trigger            TEXT    NOT NULL,
+  -- The group whose mention reached the person, when no personal mention did.
+  mentioned_group_id INTEGER,
+  due_ms             INTEGER NOT NULL,
+  PRIMARY KEY (user_id, message_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX email_notifications_by_due ON email_notifications_pending (due_ms);

@@ -22,6 +22,7 @@ import { ApiError, withSessionChallenge } from './http/errors';
 import { longPollListener } from './http/long-poll';
 import { parseBody, parseBodyOrJson, parseBodyWithFiles, requestParams } from './http/params';
 import { logRequest, pathOf, sendError, type Log } from './http/respond';
+import { mountAccountPages } from './mail/pages';
 import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import { refuseWhileDeactivated } from './realm/deactivation';
 import type { Stoa } from './stoa';
@@ -187,6 +188,8 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   // Spectators (no account) reach their few endpoints under /json only, as on Zulip, whose
   // /api/v1 still asks for credentials there.
   app.use(JSON_PREFIX, routeTable(stoa, ROUTES, sessionAuth, parseBody, authenticateSessionOrSpectator(stoa)), sessionChallenges);
+  // The pages links in emails open (password reset, email change, unsubscribe), under /accounts too.
+  mountAccountPages(app, stoa);
   app.use(ACCOUNTS_PREFIX, routeTable(stoa, ACCOUNT_ROUTES, sessionAuth, parseBodyOrJson), sessionChallenges);
   app.get(`${EMOJI_DATA_FOLDER}/:file`, serveEmojiData);
   app.get(ZULIP_EMOJI_IMAGE_PATH, serveZulipEmojiImage);

@@ -46,8 +46,9 @@ export interface Config {
   /** How long an outgoing-webhook bot's server has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
   outgoingWebhookTimeoutSeconds: number;
   /**
-   * The mail server invitations are sent through, as a URL (smtp://user:pass@host:587, or
-   * smtps:// for TLS from the start); undefined: no outgoing mail, so no email invitations.
+   * The mail server Stoa's mail is sent through, as a URL (smtp://user:pass@host:587, or
+   * smtps:// for TLS from the start); undefined: no outgoing mail (no email invitations,
+   * missed-message emails, password resets or email changes).
    */
   smtp: string | undefined;
   /** The sender of outgoing mail; undefined: noreply@ the organization's host name. */
@@ -167,7 +168,7 @@ const OPTIONS: Record<keyof Config, Option> = {
     flag: 'smtp',
     env: 'STOA_SMTP',
     kind: 'string',
-    help: 'mail server for email invitations, e.g. smtp://user:password@mail.example.org:587 or smtps://... (default: none, no mail)',
+    help: 'mail server for invitations, missed-message emails, password resets and email changes, e.g. smtp://user:password@mail.example.org:587 or smtps://... (default: none, no mail)',
   },
   mailFrom: {
     flag: 'mail-from',

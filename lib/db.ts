@@ -454,6 +454,31 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 30 -> 31: the messages whose push notification is still showing (flag 512), found when a
   // user marks everything read, to withdraw them (level 413's "remove" notifications).
   (db) => db.exec('CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;'),
+  // 31 -> 32: email: links that act without a login (password reset, email change,
+  // unsubscribe) and missed-message emails waiting for their batch.
+  (db) =>
+    db.exec(`
+      CREATE TABLE email_links (
+        key               TEXT    PRIMARY KEY,
+        kind              TEXT    NOT NULL CHECK (kind IN ('password_reset', 'email_change', 'unsubscribe')),
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        new_email         TEXT,
+        created_ms        INTEGER NOT NULL,
+        expires_ms        INTEGER,
+        used_ms           INTEGER
+      ) STRICT;
+      CREATE INDEX email_links_by_user ON email_links (user_id, kind);
+
+      CREATE TABLE email_notifications_pending (
+        user_id            INTEGER NOT NULL REFERENCES users (id),
+        message_id         INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        trigger            TEXT    NOT NULL,
+        mentioned_group_id INTEGER,
+        due_ms             INTEGER NOT NULL,
+        PRIMARY KEY (user_id, message_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX email_notifications_by_due ON email_notifications_pending (due_ms);
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -16,6 +16,7 @@ import { DATABASE_FILE, makeOwnerPassword, type OwnerPassword } from './first-st
 import { createOrganization } from './realm/actions';
 import { furnishNewOrganization } from './realm/starter';
 import { emojiPathIds } from './realm-emoji/present';
+import { rescheduleMissedMessageEmails } from './mail/missed-messages';
 import { resumePushRegistrations } from './push/actions';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
@@ -211,6 +212,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   rescheduleDelivery(stoa);
   // Push registrations a stop interrupted go to the relay now.
   resumePushRegistrations(stoa);
+  // Missed-message emails waiting for their batch: the timer waits for the next one due.
+  rescheduleMissedMessageEmails(stoa);
   // Members whose waiting period ended while the server was stopped become full members now.
   updateFullMembers(stoa);
   // Messages older than the retention policy keeps go now, and then once a day.

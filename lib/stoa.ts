@@ -22,6 +22,7 @@ import { prepareRealmQueries } from './realm/queries';
 import { prepareUserStatusQueries } from './user-status/queries';
 import { prepareLinkifierQueries } from './linkifiers/queries';
 import { Mailer } from './mail/outgoing';
+import { prepareMailQueries } from './mail/queries';
 import { prepareRealmEmojiQueries } from './realm-emoji/queries';
 import { preparePlaygroundQueries } from './playgrounds/queries';
 import { prepareSavedSnippetQueries } from './saved-snippets/queries';
@@ -108,8 +109,10 @@ export interface Stoa {
   outgoingWebhooks: OutgoingWebhookQueue;
   sessions: ReturnType<typeof prepareSessionQueries>;
   invites: ReturnType<typeof prepareInviteQueries>;
-  /** Outgoing mail (email invitations), if --smtp names a mail server. */
+  /** Outgoing mail (invitations, notifications, password resets, email changes), if --smtp names a mail server. */
   mailer: Mailer;
+  /** Links sent by email and missed-message emails waiting for their batch (see mail/). */
+  email: ReturnType<typeof prepareMailQueries>;
   /** Failed password logins, by account and by client address (see auth/rate-limit.ts). */
   loginFailures: { byEmail: FailureLimiter; byAddress: FailureLimiter };
   /** Spectators' downloads of uploads, by file (see SPECTATOR_DOWNLOADS_PER_FILE). */
@@ -210,6 +213,7 @@ export function createStoa(
     sessions: prepareSessionQueries(statements),
     invites: prepareInviteQueries(statements),
     mailer: new Mailer(config.smtp, (line) => stoa.log(line)),
+    email: prepareMailQueries(statements),
     loginFailures: {
       byEmail: new FailureLimiter(clock, LOGIN_FAILURES_PER_EMAIL),
       byAddress: new FailureLimiter(clock, LOGIN_FAILURES_PER_ADDRESS),

@@ -193,10 +193,11 @@ describe('PATCH /settings', () => {
     assert.equal(login.status, 200);
   });
 
-  test('refuses to change the email address, which needs a confirmation mail', async () => {
+  test('without a mail server (--smtp), refuses to change the email address, which needs a confirmation mail (see test/email-accounts.test.ts)', async () => {
     const user = await server.createUser();
     const response = await user.patch('/settings', { email: 'elsewhere@example.com' });
     assert.equal(response.status, 400);
+    assert.equal(response.body.msg, 'Email changes are not available on this server.');
     const same = await user.patch('/settings', { email: user.credentials.email });
     assert.equal(same.status, 200);
   });

@@ -228,13 +228,11 @@ for (const viewport of VIEWPORTS) {
     const zuliprc = decodeURIComponent((await settings.getByRole('link', { name: 'Download zuliprc' }).getAttribute('href'))!.replace(/^data:[^,]*,/, ''));
     assert.match(zuliprc, new RegExp(`^\\[api\\]\\nemail=${person.credentials.email.replace('.', '\\.')}\\nkey=${await key.inputValue()}\\nsite=http`));
 
-    // An email change needs a confirmation mail, which this server (no mail server) cannot send: it says so.
-    await settings.getByRole('button', { name: 'Change email' }).click();
-    const emailForm = settings.getByRole('form', { name: 'Change your email' });
-    await emailForm.getByLabel('New email').fill('pat-elsewhere@example.com');
-    await emailForm.getByRole('button', { name: 'Send confirmation' }).click();
-    await emailForm.locator('.form-error').waitFor();
-    assert.equal((await suite.server.owner.get(`/users/${person.userId}`)).body.user.delivery_email, person.credentials.email);
+    // An email change needs a confirmation mail, which this server (no mail server) cannot send:
+    // it is not offered (test/web-email.test.ts changes an email on a server that sends mail).
+    await settings.getByText(person.credentials.email, { exact: true }).waitFor();
+    assert.equal(await settings.getByRole('button', { name: 'Change email' }).count(), 0);
+    // The one refusal is the wrong current password given above.
     assert.deepEqual(
       web.problems.filter((p) => !/^400 PATCH \/json\/settings$/.test(p)),
       [],

@@ -1,11 +1,7 @@
-import { senderAddress, type OutgoingMail } from '../mail/outgoing';
+import { escapeHtml, senderAddress, type OutgoingMail } from '../mail/outgoing';
 import type { Stoa } from '../stoa';
 import { inviteLink } from './present';
 import type { InviteRow } from './queries';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** An expiry as a person reads it anywhere in the world: a date and time in UTC. */
 function expiryText(expiresAt: number | null): string {

@@ -2,11 +2,19 @@ import type { Transporter } from 'nodemailer';
 
 /** One message to one person, in plain text and in simple HTML. */
 export interface OutgoingMail {
-  from: string;
+  /** An address, or a name and an address. */
+  from: string | { name: string; address: string };
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** Extra headers, such as List-Unsubscribe. */
+  headers?: Record<string, string>;
+}
+
+/** Text made safe to put into an email's HTML part. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**
@@ -61,4 +69,20 @@ export class Mailer {
 /** The sender of the organization's mail: --mail-from, or noreply@ the host people reach it by. */
 export function senderAddress(mailFrom: string | undefined, site: string): string {
   return mailFrom ?? `noreply@${new URL(site).hostname}`;
+}
+
+/** A part of a simple message: a paragraph of text, a link on its own line, or quoted text. */
+export type MailPart = string | { link: string } | { quote: string };
+
+/** A simple message's plain-text and HTML bodies, made from the same parts. */
+export function mailBody(parts: readonly MailPart[]): { text: string; html: string } {
+  const text = parts.map((part) =>
+    typeof part === 'string' ? part : 'link' in part ? part.link : part.quote.split('\n').map((line) => `> ${line}`).join('\n'),
+  );
+  const html = parts.map((part) => {
+    if (typeof part === 'string') return `<p>${escapeHtml(part)}</p>`;
+    if ('link' in part) return `<p><a href="${escapeHtml(part.link)}">${escapeHtml(part.link)}</a></p>`;
+    return `<blockquote>${escapeHtml(part.quote).replace(/\n/g, '<br>')}</blockquote>`;
+  });
+  return { text: `${text.join('\n\n')}\n`, html: `${html.join('\n')}\n` };
 }

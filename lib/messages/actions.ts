@@ -1,5 +1,6 @@
 import { claimAttachments } from '../uploads/actions';
 import { queueOutgoingWebhooks } from '../bots/triggers';
+import { queueMissedMessageEmails } from '../mail/missed-messages';
 import { notifyMobileDevices } from '../push/actions';
 import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
@@ -146,6 +147,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     const row = stoa.messages.byId(id)!;
     announceMessage(stoa, row, flags, options.local);
     notifyMobileDevices(stoa, row, flags);
+    queueMissedMessageEmails(stoa, row, flags, { userIds: rendered.mentionedUserIds, groupIds: rendered.mentionedGroupIds });
     queueOutgoingWebhooks(stoa, {
       id,
       sender,

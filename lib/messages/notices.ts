@@ -24,7 +24,8 @@ export function silentMention(user: UserRow): string {
 /** Characters that would break the #**name** syntax; such channels get a plain link instead. */
 const UNSAFE_IN_CHANNEL_LINK = /[`>*&[\]]|\$\$/;
 
-function narrowSlug(text: string): string {
+/** Text as Zulip's narrow URLs write it: spaces as dashes, then percent-escapes with dots. */
+export function narrowSlug(text: string): string {
   return encodeURIComponent(text.replace(/ /g, '-')).replace(/%/g, '.');
 }
 

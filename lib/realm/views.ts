@@ -54,6 +54,9 @@ export const serverSettings = publicEndpoint({
       // Stoa's own: whether invitations can go out by email (--smtp), so an invitation form
       // offers them only then.
       email_invitations_enabled: stoa.mailer.configured,
+      // Stoa's own: whether it sends mail at all (--smtp): password resets, email changes,
+      // missed-message emails. The login page offers "Forgot your password?" only then.
+      outgoing_email_enabled: stoa.mailer.configured,
       is_incompatible: false,
       email_auth_enabled: true,
       require_email_format_usernames: true,

@@ -27,10 +27,11 @@ import {
 import { canSeeDeliveryEmail } from './email-visibility';
 import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder } from './access';
 import { checkFullName } from './names';
+import { checkOwnEmailChange, startEmailChange } from '../mail/account-emails';
 import { presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
-const MIN_PASSWORD_LENGTH = REALM_SERVER_FACTS.password_min_length as number;
+export const MIN_PASSWORD_LENGTH = REALM_SERVER_FACTS.password_min_length as number;
 
 const userViewParams = {
   client_gravatar: { type: 'boolean', default: true },
@@ -276,10 +277,8 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
         throw badRequest('Name changes are disabled in this organization. Contact an administrator to change your name.');
       }
     }
-    // Changing one's email needs a confirmation mail, which this server cannot send.
-    if (email !== undefined && email.trim().toLowerCase() !== user.delivery_email.toLowerCase()) {
-      throw badRequest('Email changes are not available on this server.');
-    }
+    // A new address is only confirmed by a link mailed to it (see mail/account-emails.ts).
+    const newEmail = email === undefined ? undefined : checkOwnEmailChange(stoa, user, email);
     let passwordHash: string | undefined;
     if (new_password !== undefined) {
       // An account made without a password (the demo's people, who sign in through the
@@ -293,6 +292,7 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
     }
 
     // A new password signs out every other browser; the one that changed it stays signed in.
+    if (newEmail !== undefined) startEmailChange(stoa, user, newEmail);
     updateAccount(stoa, user.id, { fullName, passwordHash, keepSessionId: sessionOf(req)?.id, settings });
     return {};
   },

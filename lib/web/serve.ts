@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { gzipSync } from 'node:zlib';
+import { escapeHtml } from '../mail/outgoing';
 import type { Stoa } from '../stoa';
 import { webFiles, type WebFiles } from './assets';
 
@@ -32,7 +33,8 @@ export function contentSecurityPolicy(stoa: Stoa): string {
   ].join('; ');
 }
 
-function pageHtml(files: WebFiles): string {
+/** An HTML document: the head every page has (title, stylesheet, and what `head` adds), then `body`. */
+function htmlDocument(files: WebFiles, title: string, head: string[], body: string[]): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -42,18 +44,46 @@ function pageHtml(files: WebFiles): string {
     '<meta name="color-scheme" content="light dark">',
     // No icon yet; saying so spares the browser a request for /favicon.ico.
     '<link rel="icon" href="data:,">',
-    '<title>Stoa</title>',
+    `<title>${escapeHtml(title)}</title>`,
     `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
-    `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
-    ...files.preloads.map((chunk) => `<link rel="modulepreload" href="${WEB_STATIC_PATH}/${chunk}">`),
+    ...head,
     '</head>',
     '<body>',
-    '<div id="app"></div>',
-    '<noscript>Stoa&#39;s web client needs JavaScript.</noscript>',
+    ...body,
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+function pageHtml(files: WebFiles): string {
+  return htmlDocument(
+    files,
+    'Stoa',
+    [
+      `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
+      ...files.preloads.map((chunk) => `<link rel="modulepreload" href="${WEB_STATIC_PATH}/${chunk}">`),
+    ],
+    ['<div id="app"></div>', '<noscript>Stoa&#39;s web client needs JavaScript.</noscript>'],
+  );
+}
+
+/**
+ * A page of the server's own, without the client's script: what a link in an email opens
+ * (a password reset, a confirmed address, an unsubscription). It has the client's stylesheet
+ * and security headers; `body` is HTML the caller escaped.
+ */
+export async function sendPlainPage(stoa: Stoa, res: Response, status: number, title: string, body: string): Promise<void> {
+  const heading = `<main class="center-page"><div class="card"><h1>${escapeHtml(title)}</h1>`;
+  const html = htmlDocument(await webFiles(), title, [], [heading, body, '</div></main>']);
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(stoa));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // The page's address holds a secret key: it must not reach other sites.
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.end(html);
 }
 
 /** Adds the web client's page and files to the app, before its final 404. */

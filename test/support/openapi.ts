@@ -308,6 +308,8 @@ const NEWER_THAN_10_2: Array<NewerProperty | NewerOperation | NewerEvent> = [
   },
   // Whether the server can mail invitations (--smtp); Zulip's web app knows from its settings.
   { in: ['path:GET /server_settings'], property: 'email_invitations_enabled', schema: { type: 'boolean' }, since: 'undocumented' },
+  // Whether the server sends mail at all (--smtp): the login page offers "Forgot your password?" only then.
+  { in: ['path:GET /server_settings'], property: 'outgoing_email_enabled', schema: { type: 'boolean' }, since: 'undocumented' },
   // Stoa's browser sign-in (/accounts/...): Zulip's web login is a server-rendered form, so
   // zulip.yaml has nothing to say about it; these are the answers the web app relies on.
   ...['POST /accounts/login', 'POST /accounts/dev_login', 'POST /accounts/register'].map((operation) => ({

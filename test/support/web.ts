@@ -113,15 +113,18 @@ export interface WebSuite {
 /**
  * Registers the file's before and after hooks: a server (without gravatar by default, so
  * every picture comes from it and no test needs the Internet) and a browser, started once
- * unless Chromium is missing, and closed with every page opened through `open`.
+ * unless Chromium is missing, and closed with every page opened through `open`. Root-level
+ * hooks do not wait for each other, so options that need something started first are given
+ * as a function.
  */
-export function webSuite(options: TestServerOptions = { config: { gravatar: false } }): WebSuite {
+export function webSuite(options: TestServerOptions | (() => Promise<TestServerOptions>) = { config: { gravatar: false } }): WebSuite {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const opened: WebUser[] = [];
   before(async () => {
     if (NO_CHROMIUM) return;
-    server = await TestServer.start(options);
+    // Options made by a function are made here, when what they need (a mail server) can be started first.
+    server = await TestServer.start(typeof options === 'function' ? await options() : options);
     browser = await launchChromium();
   });
   after(async () => {

@@ -5,6 +5,7 @@ import { Field } from '../ui/Field';
 interface ServerSettings {
   realm_name?: string;
   realm_icon?: string;
+  outgoing_email_enabled?: boolean;
 }
 
 /** The server's name and icon, for the login and sign-up pages. */
@@ -116,6 +117,12 @@ export function Login() {
             {busy ? 'Logging in…' : 'Log in'}
           </button>
         </form>
+        {/* A new password is sent by email, so only a server that sends mail offers it. */}
+        {settings.outgoing_email_enabled && (
+          <p>
+            <a href="/accounts/password/reset/">Forgot your password?</a>
+          </p>
+        )}
         <DevLogin onError={setError} />
       </div>
     </main>

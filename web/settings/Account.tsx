@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
-import { patch, post } from '../api';
-import { session, userSettings } from '../state';
+import { useEffect, useState } from 'preact/hooks';
+import { get, patch, post } from '../api';
+import { realmSettings } from '../channels/state';
+import { realm, session, userSettings } from '../state';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
 import { useFlash } from '../ui/useFlash';
@@ -54,7 +55,7 @@ export function Account() {
     <div class="account-settings">
       <section aria-labelledby="account-heading">
         <h3 id="account-heading">Account</h3>
-        <EmailChange say={say} />
+        <EmailChange />
         <PasswordChange say={say} />
         <p role="status" class="settings-status">
           {said}
@@ -66,32 +67,60 @@ export function Account() {
   );
 }
 
+/** Whether the server sends mail (--smtp): without it an email change cannot be confirmed. */
+function useOutgoingEmail(): boolean | undefined {
+  const [enabled, setEnabled] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    get<{ outgoing_email_enabled?: boolean }>('/api/v1/server_settings').then(
+      (settings) => setEnabled(settings.outgoing_email_enabled === true),
+      () => setEnabled(false),
+    );
+  }, []);
+  return enabled;
+}
+
 /**
  * One's email address, and a change of it: the server sends a confirmation link to the new
- * address, and the change happens when it is followed (as on Zulip).
+ * address, and the change happens when it is followed (as on Zulip). Offered only where the
+ * server sends mail, and where the organization lets the person change it (administrators
+ * always may).
  */
-function EmailChange({ say }: { say: (text: string) => void }) {
+function EmailChange() {
   const email = session.value?.email ?? '';
+  const mail = useOutgoingEmail();
+  const forbidden = realmSettings.value.realm_email_changes_disabled === true && !realm.value.isAdmin;
   const [editing, setEditing] = useState(false);
   const [newEmail, setNewEmail] = useState('');
+  const [sentTo, setSentTo] = useState('');
   const [error, setError] = useState('');
   if (!editing) {
     return (
-      <p class="account-row">
-        <span class="account-label">Email</span> <span class="account-value">{email}</span>{' '}
-        <button type="button" onClick={() => (setNewEmail(email), setEditing(true))}>
-          Change email
-        </button>
-      </p>
+      <>
+        <p class="account-row">
+          <span class="account-label">Email</span> <span class="account-value">{email}</span>{' '}
+          {mail && !forbidden && (
+            <button type="button" onClick={() => (setNewEmail(email), setError(''), setEditing(true))}>
+              Change email
+            </button>
+          )}
+        </p>
+        {mail && forbidden && <p class="settings-hint">Email address changes are disabled in this organization. An administrator can change your email.</p>}
+        {sentTo && (
+          <p class="settings-hint" role="status">
+            A confirmation link was sent to {sentTo}. Your email changes when you open it (it works for a day); until then you keep using {email}.
+          </p>
+        )}
+      </>
     );
   }
   return (
     <form
       aria-label="Change your email"
       onSubmit={submitting(async () => {
-        await patch('/json/settings', { email: newEmail.trim() });
+        const address = newEmail.trim();
+        await patch('/json/settings', { email: address });
         setEditing(false);
-        say(`Check your email (${newEmail.trim()}) for a link that confirms the change.`);
+        setSentTo(address === email ? '' : address);
       }, setError)}
     >
       <Field label="New email" type="email" autoComplete="email" required value={newEmail} onValue={setNewEmail} />
