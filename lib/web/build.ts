@@ -57,7 +57,8 @@ const katexWoff2Only: Plugin = {
  * fetches six at a time, the first requests to the API waiting behind them. Every lazily
  * loaded part is therefore built as a small module importing the first view before the part
  * itself (which costs nothing at run time: the first view is loaded before any part is), so
- * all of the first view's modules share one key, and one chunk.
+ * all of the first view's modules share one key, and one chunk. The small module passes on
+ * the part's named exports, which is how the app takes every part (`.then((m) => m.Name)`).
  */
 const firstViewTogether: Plugin = {
   name: 'first-view-together',
