@@ -68,6 +68,8 @@ const NOTE_FIRST_MESSAGE = `new MutationObserver((_, watcher) => {
 }).observe(document, { childList: true, subtree: true })`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The 95th percentile (nearest rank): the value 95% of the values are at or below. */
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1];
 
 /** The page's script, stylesheet and preloaded chunks, by path, with the bytes a browser taking gzip receives. */
 async function transferredSizes(base: string): Promise<Array<[string, number]>> {
@@ -203,7 +205,7 @@ async function main(): Promise<void> {
       const inPage = list.map((s) => s.inPage);
       const driven = list.map((s) => s.driven);
       console.log(
-        `channel switch, ${label}: in page median ${median(inPage).toFixed(0)} ms (max ${Math.max(...inPage).toFixed(0)}), ` +
+        `channel switch, ${label}: in page median ${median(inPage).toFixed(0)} ms (p95 ${p95(inPage).toFixed(0)}, max ${Math.max(...inPage).toFixed(0)}), ` +
           `driven median ${median(driven).toFixed(0)} ms (max ${Math.max(...driven).toFixed(0)}) over ${list.length}`,
       );
     }

@@ -143,7 +143,9 @@ test('moving a topic and resolving it with one click reach the other person', { 
     assert.deepEqual((await feedTexts(page)).slice(0, 2), ['the plan is simple', 'agreed']);
   }
 
-  // One click on the recipient bar resolves the topic, as in Zulip: "✔ " before its name.
+  // One click on the recipient bar resolves the topic, as in Zulip: "✔ " before its name (the
+  // bar's buttons come with the pointer over it).
+  await moverWeb.page.locator('.recipient-bar').first().hover();
   await moverWeb.page.getByRole('button', { name: 'Mark as resolved' }).first().click();
   await watcherWeb.page.locator('.recipient-topic', { hasText: '✔ plans for May' }).first().waitFor();
   await watcherWeb.page.getByRole('button', { name: 'Mark as unresolved' }).first().waitFor();
@@ -155,6 +157,7 @@ test('moving a topic and resolving it with one click reach the other person', { 
   // And again to unresolve it.
   await watcherWeb.page.getByRole('button', { name: 'Mark as unresolved' }).first().click();
   await moverWeb.page.getByRole('heading', { name: /› plans for May$/ }).waitFor();
+  await moverWeb.page.locator('.recipient-bar').first().hover();
   await moverWeb.page.getByRole('button', { name: 'Mark as resolved' }).first().waitFor();
   assert.deepEqual([...moverWeb.problems, ...watcherWeb.problems], []);
 });
@@ -167,6 +170,7 @@ test('muting a topic from its recipient bar takes it out of the counts, the inbo
   const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/noisy`);
   await messageRow(web.page, 'the first noise').waitFor();
 
+  await web.page.locator('.recipient-bar').first().hover();
   await web.page.getByRole('button', { name: 'Mute topic' }).first().click();
   await web.page.getByRole('button', { name: 'Unmute topic' }).first().waitFor();
   assert.deepEqual(await storedPolicies(reader), [[channel.id, 'noisy', 1]]);
@@ -237,6 +241,7 @@ test('a followed topic counts even in a muted channel, and is:followed finds it'
   await talker.post('/messages', { type: 'stream', to: channel.id, topic: 'other', content: 'a topic left muted' });
   const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/kept`);
   const bar = web.page.locator('.recipient-bar', { hasText: 'kept' });
+  await bar.hover();
   await bar.getByRole('button', { name: 'Follow topic' }).click();
   await bar.getByRole('button', { name: 'Unfollow topic' }).waitFor();
   // A followed topic is not muted, though its channel is.

@@ -27,6 +27,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const ENTRY = path.join(ROOT, 'web', 'main.tsx');
 /** The app itself, which the page's first script imports once its early requests are sent. */
 const APP_START = path.join('web', 'app', 'start.tsx');
+/** The first view's component, which every lazily loaded part is bundled as depending on (see firstViewTogether). */
+const FIRST_VIEW = path.join(ROOT, 'web', 'app', 'App.tsx');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -49,6 +51,34 @@ const katexWoff2Only: Plugin = {
 };
 
 /**
+ * esbuild puts each module in a chunk keyed by the set of entry points (the page's script and
+ * every import() target) that reach it. The first view's modules are reached by different
+ * sets of lazily loaded parts, so they would come in a score of small chunks, which a browser
+ * fetches six at a time, the first requests to the API waiting behind them. Every lazily
+ * loaded part is therefore built as a small module importing the first view before the part
+ * itself (which costs nothing at run time: the first view is loaded before any part is), so
+ * all of the first view's modules share one key, and one chunk. The small module passes on
+ * the part's named exports, which is how the app takes every part (`.then((m) => m.Name)`).
+ */
+const firstViewTogether: Plugin = {
+  name: 'first-view-together',
+  setup(pluginBuild) {
+    const NAMESPACE = 'lazy-part';
+    pluginBuild.onResolve({ filter: /^\./, namespace: 'file' }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === NAMESPACE) return undefined;
+      const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: NAMESPACE });
+      if (resolved.errors.length > 0 || !/\.tsx?$/.test(resolved.path) || path.relative(ROOT, resolved.path) === APP_START) return undefined;
+      return { path: resolved.path, namespace: NAMESPACE };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
+      contents: `import ${JSON.stringify(FIRST_VIEW)};\nexport * from ${JSON.stringify(args.path)};\n`,
+      loader: 'ts',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+/**
  * Builds the web client (web/main.tsx and its stylesheet) in memory: minified, with
  * content-hashed names. `npm start` runs it on the first page request; `npm run build` runs it
  * once and embeds the result in dist/stoa.js.
@@ -56,6 +86,8 @@ const katexWoff2Only: Plugin = {
 export async function buildWebBundle(): Promise<WebBundle> {
   const result = await build({
     entryPoints: { app: ENTRY },
+    // The metafile names files relative to this folder (APP_START is found by that name), whatever the server's working folder.
+    absWorkingDir: ROOT,
     bundle: true,
     write: false,
     outdir: '/static/web',
@@ -74,7 +106,7 @@ export async function buildWebBundle(): Promise<WebBundle> {
     legalComments: 'none',
     charset: 'utf8',
     loader: { '.woff2': 'file' },
-    plugins: [katexWoff2Only],
+    plugins: [katexWoff2Only, firstViewTogether],
     tsconfig: path.join(ROOT, 'web', 'tsconfig.json'),
     logLevel: 'silent',
     metafile: true,

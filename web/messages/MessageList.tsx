@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { patch, post } from '../api';
 import { Icon } from '../ui/icons';
 import { arrivals, feed, loadMore, markSeen, matchesNarrow, selectedId, setReadPosition } from './feed';
@@ -38,13 +38,21 @@ function DateLabel({ timestamp }: { timestamp: number }) {
   );
 }
 
+/** Screens without a pointer that hovers (phones) show every topic button at once. */
+const noHover = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
 function RecipientBar({ message, self }: { message: Message; self: number }) {
+  // A bar's topic buttons are made when first wanted (pointer over the bar, focus in it), as
+  // the message actions are: a feed of many conversations then opens with far fewer elements.
+  // A button showing a topic's state (resolved, followed, muted) is always there.
+  const [wantsActions, setWantsActions] = useState(noHover);
   if (message.type === 'stream') {
     const id = message.stream_id ?? 0;
     const name = channelName(id) ?? String(message.display_recipient);
     const color = subscriptions.value.get(id)?.color ?? '#c2c2c2';
+    const want = wantsActions ? undefined : () => setWantsActions(true);
     return (
-      <div class="recipient-bar" style={{ borderColor: color }}>
+      <div class="recipient-bar" style={{ borderColor: color }} onPointerEnter={want} onFocusIn={want}>
         <a class="recipient-channel" style={{ backgroundColor: color, color: textOn(color) }} href={narrowHash([{ operator: 'channel', operand: String(id) }], hashNames)}>
           #{name}
         </a>
@@ -64,9 +72,9 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
           {message.match_subject ? <span dangerouslySetInnerHTML={{ __html: message.match_subject }} /> : message.subject || <em>general chat</em>}
         </a>
         <span class="topic-actions">
-          {message.subject !== '' && <ResolveButton message={message} />}
-          <FollowButton channelId={id} topic={message.subject} />
-          <MuteButton channelId={id} topic={message.subject} />
+          {message.subject !== '' && (wantsActions || message.subject.startsWith(RESOLVED_PREFIX)) && <ResolveButton message={message} />}
+          {(wantsActions || topicPolicy(id, message.subject) === TopicPolicy.followed) && <FollowButton channelId={id} topic={message.subject} />}
+          {(wantsActions || isTopicMuted(id, message.subject)) && <MuteButton channelId={id} topic={message.subject} />}
         </span>
         <DateLabel timestamp={message.timestamp} />
       </div>

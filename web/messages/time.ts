@@ -65,18 +65,41 @@ export function dayOf(timestamp: number): number {
   return startOfDay(new Date(timestamp * 1000));
 }
 
-/** A day as the feed names it: Today, Yesterday, the weekday within the week, else the date (with the year when it is not this one). */
-export function dateLabel(timestamp: number): string {
+/**
+ * A feed shows the same few days on many bars: each day's names are made once (formatting a
+ * date costs more than the rest of a recipient bar), and made again when the day changes.
+ */
+const dayNames = new Map<number, { label: string; full: string }>();
+let namedOn = 0;
+
+function namesOfDay(timestamp: number): { label: string; full: string } {
+  // Read first, so a component showing a label is drawn again at midnight.
+  const now = today.value;
+  if (namedOn !== now) {
+    dayNames.clear();
+    namedOn = now;
+  }
   const date = new Date(timestamp * 1000);
-  const now = new Date(today.value);
-  const daysOld = Math.round((today.value - startOfDay(date)) / 86_400_000);
+  const day = startOfDay(date);
+  let names = dayNames.get(day);
+  if (!names) dayNames.set(day, (names = { label: labelOf(date, day, now), full: FULL_DATE.format(date) }));
+  return names;
+}
+
+function labelOf(date: Date, day: number, now: number): string {
+  const daysOld = Math.round((now - day) / 86_400_000);
   if (daysOld === 0) return 'Today';
   if (daysOld === 1) return 'Yesterday';
   if (daysOld > 1 && daysOld < 7) return WEEKDAY.format(date);
-  return date.getFullYear() === now.getFullYear() ? DAY_OF_YEAR.format(date) : DAY_OF_YEAR_YEAR.format(date);
+  return date.getFullYear() === new Date(now).getFullYear() ? DAY_OF_YEAR.format(date) : DAY_OF_YEAR_YEAR.format(date);
+}
+
+/** A day as the feed names it: Today, Yesterday, the weekday within the week, else the date (with the year when it is not this one). */
+export function dateLabel(timestamp: number): string {
+  return namesOfDay(timestamp).label;
 }
 
 /** The whole date, for a tooltip: "Wednesday, July 27, 2016". */
 export function fullDateOf(timestamp: number): string {
-  return FULL_DATE.format(timestamp * 1000);
+  return namesOfDay(timestamp).full;
 }
