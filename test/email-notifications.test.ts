@@ -166,6 +166,21 @@ describe('missed-message emails', () => {
     assert.match(everything.text ?? '', /a channel you get email notifications for/);
   });
 
+  test('a mention comes with the topic\'s messages of the 15 minutes before it, as context', async () => {
+    const alice = await person('Alice');
+    const bob = await person('Bob');
+    const channel = await sharedChannel(alice, bob);
+    const send = (content: string) => sendMessage(alice, { type: 'stream', to: channel.id, topic: 'plans', content });
+    await send('Too old to matter');
+    clock.advance(16 * 60 * SECOND);
+    await send('We need a room');
+    await send(`@**Bob|${bob.userId}** can you book one?`);
+    clock.advance(121 * SECOND);
+    const [mail] = await newMails(bob.email, 0, 1);
+    assert.match(mail.text ?? '', /We need a room[\s\S]*can you book one\?/);
+    assert.doesNotMatch(mail.text ?? '', /Too old to matter/);
+  });
+
   test('a group mention names the group; mentions of a muted channel still mail, ordinary messages of it do not', async () => {
     const alice = await person('Alice');
     const bob = await person('Bob');
@@ -181,12 +196,14 @@ describe('missed-message emails', () => {
       subscription_data: [{ stream_id: channel.id, property: 'is_muted', value: true }, { stream_id: channel.id, property: 'email_notifications', value: true }],
     });
     assert.equal(muted.status, 200, JSON.stringify(muted.body));
-    await sendMessage(alice, { type: 'stream', to: channel.id, topic: 'lenses', content: 'quiet message' });
+    // In another topic: a mention's email shows the earlier messages of its own topic as context.
+    await sendMessage(alice, { type: 'stream', to: channel.id, topic: 'gossip', content: 'quiet message' });
     await sendMessage(alice, { type: 'stream', to: channel.id, topic: 'lenses', content: `@**Bob|${bob.userId}** loud message` });
     clock.advance(121 * SECOND);
     const [mention] = await newMails(bob.email, 1, 1);
     assert.match(mention.text ?? '', /loud message/);
     assert.doesNotMatch(mention.text ?? '', /quiet message/);
+    assert.equal(await settledCount(bob.email), 2, 'and no email for the muted channel\'s other topic');
   });
 
   test('enable_offline_email_notifications off stops them; message_content_in_email_notifications off leaves the text out; the organization name goes into the subject when asked', async () => {

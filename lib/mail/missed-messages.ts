@@ -32,6 +32,7 @@ const UNMUTED = 2;
 const FOLLOWED = 3;
 
 const WILDCARD_FLAGS = Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
+const MENTION_FLAGS = Flag.mentioned | WILDCARD_FLAGS;
 
 /**
  * Whether this unread message would send this person an email, and why: direct messages,
@@ -142,7 +143,8 @@ function sendDueMissedMessageEmails(stoa: Stoa): void {
 
 interface Waiting {
   message: MessageRow;
-  trigger: EmailTrigger;
+  /** Undefined for a message shown only as context. */
+  trigger: EmailTrigger | undefined;
   mentionedGroupId: number | null;
 }
 
@@ -163,6 +165,18 @@ function missedMessageMails(stoa: Stoa, userId: number, rows: readonly PendingEm
     const key = message.stream_id === null ? `dm:${message.recipient_id}` : `topic:${message.recipient_id}:${message.topic.toLowerCase()}`;
     const waiting = { message, trigger: row.trigger as EmailTrigger, mentionedGroupId: row.mentioned_group_id };
     conversations.set(key, [...(conversations.get(key) ?? []), waiting]);
+  }
+  // A mention in a channel comes with what led to it: the topic's messages of the quarter of an
+  // hour before the conversation's first missed message, those the person may read.
+  for (const list of conversations.values()) {
+    const first = list.reduce((a, b) => (a.message.id < b.message.id ? a : b));
+    if (first.message.stream_id === null || !(flags.get(first.message.id)! & MENTION_FLAGS)) continue;
+    const channel = stoa.channels.byId(first.message.stream_id);
+    const context = stoa.email.topicContext(first.message);
+    const received = stoa.messages.flagsOfMany(userId, context.map((message) => message.id));
+    for (const message of context) {
+      if (received.has(message.id) || channel?.history_public_to_subscribers === 1) list.push({ message, trigger: undefined, mentionedGroupId: null });
+    }
   }
   const newest = (list: Waiting[]) => Math.max(...list.map((w) => w.message.id));
   return [...conversations.values()].sort((a, b) => newest(a) - newest(b)).map((list) => conversationMail(stoa, user, list));

@@ -1,4 +1,8 @@
 import type { Statements } from '../db';
+import type { MessageRow } from '../messages/queries';
+
+/** How many earlier messages of a topic come with a mention, as in Zulip's emails. */
+const CONTEXT_MESSAGES = 10;
 
 export type EmailLinkKind = 'password_reset' | 'email_change' | 'unsubscribe';
 
@@ -44,6 +48,12 @@ export function prepareMailQueries(db: Statements) {
   const deletePending = db.prepare<[number, number]>('DELETE FROM email_notifications_pending WHERE user_id = ? AND message_id = ?');
   const pendingOfUser = db.prepare<[number], PendingEmailRow>('SELECT * FROM email_notifications_pending WHERE user_id = ? ORDER BY message_id');
 
+  // Zulip's context for a mention: the topic's messages of the quarter of an hour before it.
+  const topicContext = db.prepare<[number, string, number, number], MessageRow>(
+    `SELECT * FROM messages WHERE recipient_id = ? AND lower(topic) = lower(?) AND id < ? AND date_sent > ?
+     ORDER BY id DESC LIMIT ${CONTEXT_MESSAGES}`,
+  );
+
   return {
     insertLink: (row: EmailLinkRow) => insertLink.run(row),
     linkByKey: (key: string) => linkByKey.get(key),
@@ -60,5 +70,7 @@ export function prepareMailQueries(db: Statements) {
     pendingDue: (nowMs: number) => pendingDue.all(nowMs),
     pendingOfUser: (userId: number) => pendingOfUser.all(userId),
     deletePending: (userId: number, messageId: number) => deletePending.run(userId, messageId),
+    /** Up to ten messages of the message's topic sent in the 15 minutes before it, newest first. */
+    topicContext: (message: MessageRow) => topicContext.all(message.recipient_id, message.topic, message.id, message.date_sent - 15 * 60),
   };
 }
