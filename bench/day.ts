@@ -22,7 +22,7 @@ import { fork, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentile } from './api';
@@ -426,6 +426,7 @@ async function drive(): Promise<void> {
   const idleRss = sampleProcess(pid).rssMb;
   console.log(`${people} people for ${durationMs / 1000} s against ${path.relative(process.cwd(), bundle)} at ${url} (server pid ${pid}, ${fixed(idleRss)} MB idle)`);
 
+  const loadBefore = loadavg()[0];
   const workerCount = Math.max(1, Math.min(Number(args.workers), people));
   const startAt = wallNow() + 1000;
   const samples: ServerSample[] = [];
@@ -500,7 +501,12 @@ async function drive(): Promise<void> {
     busiest = Math.max(busiest, ((samples[i].cpuTicks - samples[i - 10].cpuTicks) / TICKS_PER_SECOND / ((samples[i].at - samples[i - 10].at) / 1000)) * 100);
   }
   const workerCpu = reports.reduce((n, r) => n + r.cpuMs, 0) / 1000;
-  console.log(`server CPU: ${fixed(overall)}% of one core over ${fixed(seconds, 0)} s (busiest 10 s: ${fixed(busiest)}%); peak RSS ${fixed(peakRss)} MB`);
+  const cpuSeconds = (last.cpuTicks - first.cpuTicks) / TICKS_PER_SECOND;
+  console.log(
+    `server CPU: ${fixed(overall)}% of one core over ${fixed(seconds, 0)} s, ${fixed(cpuSeconds)} CPU seconds (busiest 10 s: ${fixed(busiest)}%); peak RSS ${fixed(peakRss)} MB`,
+  );
+  // On a shared machine the server waits for a core: its latencies then measure the machine.
+  console.log(`machine load average: ${fixed(loadBefore, 2)} before, ${fixed(loadavg()[0], 2)} after`);
   console.log(`load workers: ${workerCount}, ${fixed((workerCpu / seconds) * 100)}% of one core together`);
   const samplesOfErrors = reports.flatMap((r) => r.errorSamples).slice(0, 10);
   if (samplesOfErrors.length) console.log(`\nerrors, first few:\n${samplesOfErrors.join('\n')}`);

@@ -454,6 +454,9 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 30 -> 31: the messages whose push notification is still showing (flag 512), found when a
   // user marks everything read, to withdraw them (level 413's "remove" notifications).
   (db) => db.exec('CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;'),
+  // 31 -> 32: a user's direct messages (flag 256), read at every /register for the recent
+  // conversations, which otherwise walked the user's whole history.
+  (db) => db.exec('CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE (flags & 256) <> 0;'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

@@ -83,6 +83,7 @@ describe('the database', () => {
       ALTER TABLE realm_linkifiers DROP COLUMN alternative_url_templates;
       DROP INDEX messages_by_date_sent;
       DROP INDEX user_messages_push_showing;
+      DROP INDEX user_messages_private;
       PRAGMA user_version = 1;
     `);
     old.close();
