@@ -1,4 +1,5 @@
 import type { StateContext } from '../events/state-context';
+import { flatString } from '../flat-string';
 import { JsonText } from '../http/json';
 import { KeptWhileUnwritten } from '../table-writes';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
@@ -15,11 +16,35 @@ function crossRealmBots(stoa: Stoa, viewer: UserRow | null, clientGravatar: bool
     .map((bot) => ({ ...presentUser(viewer, bot, { avatars: stoa.avatars, clientGravatar, profileData: null }), is_system_bot: true }));
 }
 
-/** The people of the organization as JSON, one text per account, for viewers of one role. */
+/**
+ * A JSON array of people, made once, and where each person's object lies in it, so that one
+ * of them can be replaced (the viewer's own) without joining the array again.
+ */
+interface PeopleArray {
+  text: string;
+  spans: Map<number, { start: number; end: number }>;
+}
+
+/** The people of the organization as JSON, for viewers of one role: the active ones and the others. */
 interface PeopleAsJson {
-  ids: number[];
-  texts: string[];
-  active: boolean[];
+  active: PeopleArray;
+  inactive: PeopleArray;
+}
+
+function peopleArray(people: ReadonlyArray<{ id: number; text: string }>): PeopleArray {
+  const spans = new Map<number, { start: number; end: number }>();
+  let at = 1;
+  for (const { id, text } of people) {
+    spans.set(id, { start: at, end: at + text.length });
+    at += text.length + 1;
+  }
+  return { text: flatString(`[${people.map((person) => person.text).join(',')}]`), spans };
+}
+
+/** The array with one person's object replaced by another text, if they are in it. */
+function withPerson(people: PeopleArray, id: number, text: () => string): string {
+  const span = people.spans.get(id);
+  return span ? people.text.slice(0, span.start) + text() + people.text.slice(span.end) : people.text;
 }
 
 /** What realm_users depends on besides the viewer's role and the client's choices. */
@@ -44,27 +69,21 @@ function peopleAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): Peo
     // Someone of the viewer's role who is nobody in particular: everyone is "someone else".
     const anyone: UserRow = { ...viewer, id: -1 };
     const view: UserView = { avatars: stoa.avatars, clientGravatar, profileData: allProfileValues(stoa) };
-    const people: PeopleAsJson = { ids: [], texts: [], active: [] };
+    const active: Array<{ id: number; text: string }> = [];
+    const inactive: Array<{ id: number; text: string }> = [];
     for (const target of stoa.users.inRealm()) {
-      people.ids.push(target.id);
-      people.texts.push(JSON.stringify(presentUser(anyone, target, view)));
-      people.active.push(target.is_active === 1);
+      (target.is_active ? active : inactive).push({ id: target.id, text: JSON.stringify(presentUser(anyone, target, view)) });
     }
-    return people;
+    return { active: peopleArray(active), inactive: peopleArray(inactive) };
   });
 }
 
 /** realm_users and realm_non_active_users for a viewer who may see everyone, from the kept JSON. */
 function everyoneAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): { active: JsonText; inactive: JsonText } {
   const people = peopleAsJson(stoa, viewer, clientGravatar);
-  const active: string[] = [];
-  const inactive: string[] = [];
-  people.ids.forEach((id, i) => {
-    // The viewer sees more of themselves (their own email) than others do.
-    const text = id === viewer.id ? JSON.stringify(presentUser(viewer, viewer, { avatars: stoa.avatars, clientGravatar, profileData: profileValuesOf(stoa, viewer.id) })) : people.texts[i];
-    (people.active[i] ? active : inactive).push(text);
-  });
-  return { active: new JsonText(`[${active.join(',')}]`), inactive: new JsonText(`[${inactive.join(',')}]`) };
+  // The viewer sees more of themselves (their own email) than others do.
+  const own = () => JSON.stringify(presentUser(viewer, viewer, { avatars: stoa.avatars, clientGravatar, profileData: profileValuesOf(stoa, viewer.id) }));
+  return { active: new JsonText(withPerson(people.active, viewer.id, own)), inactive: new JsonText(withPerson(people.inactive, viewer.id, own)) };
 }
 
 /** Register state for fetch type `realm_user`: every user, and who the caller is and may do. */
