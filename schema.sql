@@ -327,6 +327,9 @@ CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (
 CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) <> 0;
 -- Messages whose push notification still shows on the user's phones (active_mobile_push_notification).
 CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;
+-- A user's direct messages (flag 256), for recent_private_conversations at every /register:
+-- without it each registration walks the user's whole history.
+CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE (flags & 256) <> 0;
 
 -- Emoji reactions. emoji_code's meaning depends on reaction_type (see lib/emoji/choice.ts); the
 -- types are the specification's names (Zulip's zulip_extra_emoji is service_extra_emoji).

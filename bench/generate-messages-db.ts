@@ -39,7 +39,7 @@ export const HOT_TOPIC = 'topic 0';
 
 
 /** Picks ranks 0..n-1 with Zipf-like weights (rank r has weight 1 / (r + 1)), as word and topic use goes. */
-function zipf(n: number, next: () => number): () => number {
+export function zipf(n: number, next: () => number): () => number {
   const cumulative = new Float64Array(n);
   let total = 0;
   for (let r = 0; r < n; r++) cumulative[r] = total += 1 / (r + 1);

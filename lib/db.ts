@@ -479,6 +479,9 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX email_notifications_by_due ON email_notifications_pending (due_ms);
     `),
+  // 32 -> 33: a user's direct messages (flag 256), read at every /register for the recent
+  // conversations, which otherwise walked the user's whole history.
+  (db) => db.exec('CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE (flags & 256) <> 0;'),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

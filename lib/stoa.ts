@@ -6,6 +6,7 @@ import { prepareChannelQueries } from './channels/queries';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { lazyStatements, type Db, type Statements } from './db';
+import { TableWrites } from './table-writes';
 import { prepareDefaultStreamGroupQueries } from './default-stream-groups/queries';
 import { prepareDraftQueries } from './drafts/queries';
 import { prepareOnboardingQueries } from './onboarding/queries';
@@ -79,6 +80,8 @@ export interface Stoa {
    * machine's pauses do not split their turn.
    */
   groupCommitMaxMs: number;
+  /** Counts writes to the tables whose shared state is kept between requests (see table-writes.ts). */
+  tableWrites: TableWrites;
   realm: ReturnType<typeof prepareRealmQueries>;
   users: ReturnType<typeof prepareUserQueries>;
   groups: ReturnType<typeof prepareGroupQueries>;
@@ -164,6 +167,19 @@ const SPECTATOR_DOWNLOAD_FILES_COUNTED = 500;
 export const SPECTATOR_REQUESTS_PER_ADDRESS = { max: 100, windowMs: 60_000 };
 const SPECTATOR_ADDRESSES_COUNTED = 1000;
 
+/** The tables whose shared state (people, subscribers) is kept between requests. */
+const WATCHED_TABLES = [
+  'users',
+  'subscriptions',
+  'custom_profile_field_values',
+  'user_groups',
+  'user_group_members',
+  'user_group_subgroups',
+  'user_status',
+  'user_settings',
+  'realm_user_settings_defaults',
+];
+
 export function createStoa(
   db: Db,
   config: Config,
@@ -171,6 +187,7 @@ export function createStoa(
   queueOptions: Partial<EventQueuesOptions> = {},
   statements: Statements = lazyStatements(db),
 ): Stoa {
+  const tableWrites = new TableWrites(db, WATCHED_TABLES);
   const stoa: Stoa = {
     db,
     config,
@@ -183,11 +200,12 @@ export function createStoa(
     requestStart: null,
     shared: null,
     groupCommitMaxMs: GROUP_COMMIT_MAX_MS,
+    tableWrites,
     realm: prepareRealmQueries(statements),
     users: prepareUserQueries(statements),
-    groups: prepareGroupQueries(statements),
+    groups: prepareGroupQueries(statements, tableWrites),
     alertWords: prepareAlertWordQueries(statements),
-    channels: prepareChannelQueries(statements),
+    channels: prepareChannelQueries(statements, tableWrites),
     userTopics: prepareUserTopicQueries(statements),
     messages: prepareMessageQueries(statements),
     mutedUsers: prepareMutedUserQueries(statements),

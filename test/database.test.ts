@@ -85,6 +85,7 @@ describe('the database', () => {
       DROP INDEX user_messages_push_showing;
       DROP TABLE email_links;
       DROP TABLE email_notifications_pending;
+      DROP INDEX user_messages_private;
       PRAGMA user_version = 1;
     `);
     old.close();

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Statements } from '../db';
+import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
 
 /** The group settings every channel carries, by their API names. */
 export const CHANNEL_GROUP_SETTINGS = [
@@ -86,7 +87,10 @@ export function channelNameKey(name: string): string {
 
 export type NewChannel = Omit<ChannelRow, 'id' | 'name_key' | 'recipient_id' | 'first_message_id' | 'is_archived'>;
 
-export function prepareChannelQueries(db: Statements) {
+/** What subscriber lists are made of. */
+const SUBSCRIBER_TABLES = ['subscriptions', 'users'];
+
+export function prepareChannelQueries(db: Statements, writes: TableWrites) {
   const byId = db.prepare<[number], ChannelRow>('SELECT * FROM streams WHERE id = ?');
   const byName = db.prepare<[string], ChannelRow>('SELECT * FROM streams WHERE name_key = ?');
   const all = db.prepare<[], ChannelRow>('SELECT * FROM streams ORDER BY id');
@@ -124,10 +128,14 @@ export function prepareChannelQueries(db: Statements) {
     `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
      WHERE s.recipient_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
   );
-  const subscriberCount = db.prepare<[number], { n: number }>(
-    `SELECT count(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
-     WHERE s.recipient_id = ? AND s.active = 1 AND u.is_active = 1`,
-  );
+  // Every message to a channel, every typing notice and every /register with subscribers
+  // reads them: a big channel's list is kept until a subscription or a user row is written.
+  const keptSubscribers = new Map<number, KeptWhileUnwritten<readonly number[]>>();
+  const keptSubscriberIds = (recipientId: number): readonly number[] => {
+    let kept = keptSubscribers.get(recipientId);
+    if (!kept) keptSubscribers.set(recipientId, (kept = new KeptWhileUnwritten(writes, SUBSCRIBER_TABLES)));
+    return kept.get(() => Object.freeze(subscriberIds.all(recipientId).map((r) => r.user_id)));
+  };
   const subscribe = db.prepare<[number, number, string]>(
     `INSERT INTO subscriptions (user_id, recipient_id, active, color) VALUES (?, ?, 1, ?)
      ON CONFLICT DO UPDATE SET active = 1`,
@@ -196,9 +204,9 @@ export function prepareChannelQueries(db: Statements) {
     subscription: (userId: number, recipientId: number) => subscription.get(userId, recipientId),
     /** Every channel subscription row of a user, active or not, with its channel's ID. */
     subscriptionsOf: (userId: number) => subscriptionsOf.all(userId),
-    subscriberIds: (recipientId: number) => subscriberIds.all(recipientId).map((r) => r.user_id),
+    subscriberIds: keptSubscriberIds,
     /** How many subscribers clients see: active users' active subscriptions. */
-    subscriberCount: (recipientId: number) => subscriberCount.get(recipientId)!.n,
+    subscriberCount: (recipientId: number) => keptSubscriberIds(recipientId).length,
     subscribe: (userId: number, recipientId: number, color: string) => void subscribe.run(userId, recipientId, color),
     unsubscribe: (userId: number, recipientId: number) => void unsubscribe.run(userId, recipientId),
     /** The organization's default channels, which new users join. */

@@ -124,6 +124,12 @@ export class EventQueue {
   parked: ParkedPoll | null = null;
   /** Whether a client has asked this queue for events yet; until then it may be abandoned (see unpolledLifespanMs). */
   polled = false;
+  /**
+   * The Authorization header that last proved to be the owner's on a poll of this queue, and
+   * the stamp of the user rows then (lib/http/long-poll.ts): the next poll with the same
+   * header is the owner's without checking the key again while the stamp holds.
+   */
+  provenCredentials: { header: string; stamp: number } | null = null;
 
   constructor(
     readonly settings: QueueSettings,
@@ -290,6 +296,11 @@ export class EventQueues {
     this.byId.set(queue.id, queue);
     mine.add(queue);
     return queue;
+  }
+
+  /** The queue of that ID, whoever owns it; undefined if there is none. */
+  find(queueId: string): EventQueue | undefined {
+    return this.byId.get(queueId);
   }
 
   /** The caller's own queue; anyone else's, and an unknown or expired one, are all "bad". */

@@ -5,6 +5,7 @@ import type { Deliverable } from './queues';
 function forgetKeptRows(stoa: Stoa): void {
   stoa.users.forget();
   stoa.realm.forget();
+  stoa.tableWrites.forget();
 }
 
 /**

@@ -13,10 +13,15 @@ const LANGUAGE_COOKIE = 'django_language';
 
 export const registerView = spectatorEndpoint<RegisterParams>({
   params: { properties: REGISTER_PARAMS },
-  view: ({ stoa, user, params, req }) =>
-    user
+  view: ({ stoa, user, params, req }) => {
+    // A client that hung up while its request waited (it gave up, and will register again)
+    // gets no queue and no state: when a crowd arrives at once, building states nobody will
+    // read only makes everyone else wait longer.
+    if (req.socket.destroyed) return {};
+    return user
       ? register(stoa, user, params, reactionTypeNamesFor(req))
-      : registerSpectator(stoa, params, spectatorLanguage(req), reactionTypeNamesFor(req)),
+      : registerSpectator(stoa, params, spectatorLanguage(req), reactionTypeNamesFor(req));
+  },
 });
 
 /** The language a spectator chose, when the cookie holds something shaped like a language code. */

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Statements } from '../db';
+import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
 
 export interface GroupRow {
   id: number;
@@ -28,7 +29,7 @@ export const GROUP_SETTINGS = [
 ] as const;
 export type GroupSettingName = (typeof GROUP_SETTINGS)[number];
 
-export function prepareGroupQueries(db: Statements) {
+export function prepareGroupQueries(db: Statements, writes: TableWrites) {
   const insert = db.prepare<[string | null, string, number, number | null, number | null]>(
     'INSERT INTO user_groups (name, description, is_system_group, date_created, creator_id) VALUES (?, ?, ?, ?, ?)',
   );
@@ -59,6 +60,9 @@ export function prepareGroupQueries(db: Statements) {
     'INSERT OR IGNORE INTO user_group_subgroups (supergroup_id, subgroup_id) VALUES (?, ?)',
   );
   // Deactivated users keep their memberships (for reactivation) but are never shown in them.
+  const keptMembers = new Map<number, KeptWhileUnwritten<readonly number[]>>();
+  const keptGroups = new KeptWhileUnwritten<Map<number, GroupRow | undefined>>(writes, ['user_groups']);
+  const keptSubgroups = new KeptWhileUnwritten<Map<number, readonly number[]>>(writes, ['user_group_subgroups']);
   const directMemberIds = db.prepare<[number], { user_id: number }>(
     `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
      WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
@@ -101,7 +105,15 @@ export function prepareGroupQueries(db: Statements) {
   return {
     insert: (name: string | null, description: string, isSystem: boolean, dateCreated: number | null, creatorId: number | null = null) =>
       Number(insert.run(name, description, isSystem ? 1 : 0, dateCreated, creatorId).lastInsertRowid),
-    byId: (id: number) => byId.get(id),
+    byId: (id: number): GroupRow | undefined => {
+      // Every channel and the organization name groups in their settings: each /register looks up dozens.
+      const rows = keptGroups.get(() => new Map());
+      if (!rows.has(id)) {
+        const row = byId.get(id);
+        rows.set(id, row && Object.freeze(row));
+      }
+      return rows.get(id);
+    },
     byName: (name: string) => byName.get(name),
     byNameAnyCase: (name: string) => byNameAnyCase.get(name),
     /** An active named group by its exact name, as a mention names it. */
@@ -120,8 +132,18 @@ export function prepareGroupQueries(db: Statements) {
     groupIdsOfMember: (userId: number) => groupIdsOfMember.all(userId).map((r) => r.group_id),
     addSubgroup: (supergroupId: number, subgroupId: number) => void addSubgroup.run(supergroupId, subgroupId),
     /** Active direct members. */
-    directMemberIds: (groupId: number) => directMemberIds.all(groupId).map((r) => r.user_id),
-    subgroupIds: (groupId: number) => subgroupIds.all(groupId).map((r) => r.subgroup_id),
+    directMemberIds: (groupId: number): readonly number[] => {
+      // Every /register lists every group's members; role:members holds everyone.
+      let kept = keptMembers.get(groupId);
+      if (!kept) keptMembers.set(groupId, (kept = new KeptWhileUnwritten(writes, ['user_group_members', 'users'])));
+      return kept.get(() => Object.freeze(directMemberIds.all(groupId).map((r) => r.user_id)));
+    },
+    subgroupIds: (groupId: number): readonly number[] => {
+      const lists = keptSubgroups.get(() => new Map());
+      let ids = lists.get(groupId);
+      if (!ids) lists.set(groupId, (ids = Object.freeze(subgroupIds.all(groupId).map((r) => r.subgroup_id))));
+      return ids;
+    },
     removeSubgroup: (supergroupId: number, subgroupId: number) => void removeSubgroup.run(supergroupId, subgroupId),
     /** The groups, named or anonymous, that contain this one directly. */
     supergroupIds: (groupId: number) => supergroupIds.all(groupId).map((r) => r.supergroup_id),

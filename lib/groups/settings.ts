@@ -81,7 +81,7 @@ export function holdsGroupSetting(stoa: Stoa, user: UserRow, groupId: number, pe
 export function groupSettingValue(stoa: Stoa, groupId: number): GroupSettingValue {
   const group = stoa.groups.byId(groupId)!;
   if (group.name !== null) return group.id;
-  return { direct_members: stoa.groups.directMemberIds(group.id), direct_subgroups: stoa.groups.subgroupIds(group.id) };
+  return { direct_members: [...stoa.groups.directMemberIds(group.id)], direct_subgroups: [...stoa.groups.subgroupIds(group.id)] };
 }
 
 function sortedUnique(ids: readonly number[]): number[] {

@@ -30,26 +30,47 @@ const JSON_EVENTS_PATH = `${JSON_PREFIX}/events`;
 export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log): RequestListener {
   const run = compileEndpoint(stoa, getEvents);
   return (req, res) => {
-    const user = pollCaller(stoa, req);
+    if (req.method !== 'GET' || hasBody(req)) return fallback(req, res);
+    const path = pathOf(req.url);
+    if (path !== EVENTS_PATH && path !== JSON_EVENTS_PATH) return fallback(req, res);
+    const fields = queryFields(req.url!);
+    const user = pollCaller(stoa, req, path, fields.get('queue_id'));
     if (!user) return fallback(req, res);
     try {
-      run(req, res, user, queryFields(req.url!), {})?.catch((err: unknown) => sendError(req, res, err, log));
+      run(req, res, user, fields, {})?.catch((err: unknown) => sendError(req, res, err, log));
     } catch (err) {
       sendError(req, res, err, log);
     }
   };
 }
 
-/** The caller of a plain GET /events, or undefined when the request is for the general path. */
-function pollCaller(stoa: Stoa, req: IncomingMessage): UserRow | undefined {
-  if (req.method !== 'GET' || hasBody(req)) return undefined;
-  const path = pathOf(req.url);
+/** What a user's credentials are checked against: their row (API key, activity) and the organization's. */
+const CREDENTIAL_TABLES = ['users'];
+
+/**
+ * The caller of a plain GET /events, or undefined when the request is for the general path.
+ *
+ * A client polls its queue again as soon as it is answered, with the same credentials each
+ * time: a queue remembers the Authorization header that last proved to be its owner's, and
+ * takes it again without checking the key anew until a user row is written (a new key, a
+ * deactivation) or the organization is deactivated.
+ */
+function pollCaller(stoa: Stoa, req: IncomingMessage, path: string, queueId: string | undefined): UserRow | undefined {
   // The browser's poll: its session cookie, as under /json (a GET needs no CSRF header).
   if (path === JSON_EVENTS_PATH) return checkSession(stoa, req)?.user;
-  if (path !== EVENTS_PATH) return undefined;
+  const header = req.headers.authorization;
+  if (header === undefined) return undefined;
+  const queue = queueId === undefined ? undefined : stoa.queues.find(queueId);
+  const stamp = stoa.tableWrites.stamp(CREDENTIAL_TABLES);
+  const known = queue?.provenCredentials;
+  if (known && known.header === header && known.stamp === stamp && !stoa.realm.get()?.deactivated) {
+    return stoa.users.byId(queue!.userId);
+  }
   // The header parser express-basic-auth itself uses, so both paths read credentials alike.
   const credentials = parseBasicAuth(req);
   if (!credentials) return undefined;
   const outcome = checkApiKey(stoa, credentials.name, credentials.pass);
-  return outcome instanceof ApiError ? undefined : outcome;
+  if (outcome instanceof ApiError) return undefined;
+  if (queue && queue.userId === outcome.id) queue.provenCredentials = { header, stamp };
+  return outcome;
 }

@@ -85,7 +85,7 @@ export function topicParticipants(stoa: Stoa, recipientId: number, topic: string
 export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, content: string, options: SendOptions): number {
   return write(stoa, () => {
     let recipientId: number;
-    let receiverIds: number[];
+    let receiverIds: readonly number[];
     if (addressee.type === 'channel') {
       recipientId = addressee.channel.recipient_id;
       // Subscribers only: a sender outside the channel reads it through the channel's history.

@@ -94,8 +94,12 @@ export type NewUser = Pick<
 >;
 
 /** Prepared once per database; the only place user rows are read or written by SQL. */
-/** How many user rows (and email lookups) are kept between requests. */
-export const USER_ROWS_KEPT = 1000;
+/**
+ * How many user rows (and email lookups) are kept between requests: more than the people of
+ * an organization of a few thousand, whose every request looks its caller up, since a bound
+ * just under their number would make nearly every lookup miss. A row is about a kilobyte.
+ */
+export const USER_ROWS_KEPT = 5000;
 
 export function prepareUserQueries(db: Statements) {
   const byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
@@ -210,9 +214,12 @@ export function prepareUserQueries(db: Statements) {
     if (row) keep(rows, row.id, Object.freeze(row));
     return row;
   };
+  // Everyone, read at once for each /register (people, statuses, groups): kept as the rows are.
+  let everyone: readonly UserRow[] | null = null;
   const forget = () => {
     rows.clear();
     idsByEmail.clear();
+    everyone = null;
   };
   /** Runs a statement that writes user rows, then drops every kept row. */
   const writing =
@@ -237,7 +244,7 @@ export function prepareUserQueries(db: Statements) {
     /** How many rows are kept now (at most USER_ROWS_KEPT), for tests of the bound. */
     keptRows: () => rows.size,
     /** Every account of the organization, active or not, without the server's own bots. */
-    inRealm: () => inRealm.all(),
+    inRealm: (): readonly UserRow[] => (everyone ??= Object.freeze(inRealm.all().map((row) => Object.freeze(row)))),
     /** Every active account of the organization: who hears of changes everyone may see. */
     /** Active users whose full name matches, ignoring case (ASCII letters only, as SQLite's lower()). */
     activeByFullName: (name: string) => activeByFullName.all(name),

@@ -1,9 +1,12 @@
 import type { StateContext } from '../events/state-context';
+import { flatString } from '../flat-string';
+import { JsonText } from '../http/json';
+import { KeptWhileUnwritten } from '../table-writes';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { allProfileValues } from '../profile-fields/present';
-import { accessCheckFor, inaccessibleUserPlaceholder } from './access';
-import { presentUser } from './present';
+import { allProfileValues, profileValuesOf } from '../profile-fields/present';
+import { accessCheckFor, accessibleUserIds, inaccessibleUserPlaceholder } from './access';
+import { presentUser, type UserView } from './present';
 import { PLAIN_USER_COLUMNS, Role, type UserRow } from './queries';
 
 /** The server's own bots, which clients know as cross-realm bots. */
@@ -13,17 +16,95 @@ function crossRealmBots(stoa: Stoa, viewer: UserRow | null, clientGravatar: bool
     .map((bot) => ({ ...presentUser(viewer, bot, { avatars: stoa.avatars, clientGravatar, profileData: null }), is_system_bot: true }));
 }
 
+/**
+ * A JSON array of people, made once, and where each person's object lies in it, so that one
+ * of them can be replaced (the viewer's own) without joining the array again.
+ */
+interface PeopleArray {
+  text: string;
+  spans: Map<number, { start: number; end: number }>;
+}
+
+/** The people of the organization as JSON, for viewers of one role: the active ones and the others. */
+interface PeopleAsJson {
+  active: PeopleArray;
+  inactive: PeopleArray;
+}
+
+function peopleArray(people: ReadonlyArray<{ id: number; text: string }>): PeopleArray {
+  const spans = new Map<number, { start: number; end: number }>();
+  let at = 1;
+  for (const { id, text } of people) {
+    spans.set(id, { start: at, end: at + text.length });
+    at += text.length + 1;
+  }
+  return { text: flatString(`[${people.map((person) => person.text).join(',')}]`), spans };
+}
+
+/** The array with one person's object replaced by another text, if they are in it. */
+function withPerson(people: PeopleArray, id: number, text: () => string): string {
+  const span = people.spans.get(id);
+  return span ? people.text.slice(0, span.start) + text() + people.text.slice(span.end) : people.text;
+}
+
+/** What realm_users depends on besides the viewer's role and the client's choices. */
+const PEOPLE_TABLES = ['users', 'custom_profile_field_values'];
+
+const keptPeople = new WeakMap<Stoa, Map<string, KeptWhileUnwritten<PeopleAsJson>>>();
+
+/**
+ * Everyone, as a viewer of the given role sees other people, kept as JSON until a user row or
+ * a profile value is written: with a thousand people each /register would otherwise present
+ * and serialize the same thousand User objects again. What a viewer sees of someone else
+ * depends only on the viewer's role (emails shown to some roles, gravatars computed by the
+ * client where the viewer may see the email), so one list serves every viewer of a role.
+ */
+function peopleAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): PeopleAsJson {
+  let shapes = keptPeople.get(stoa);
+  if (!shapes) keptPeople.set(stoa, (shapes = new Map()));
+  const shape = `${viewer.role} ${clientGravatar}`;
+  let kept = shapes.get(shape);
+  if (!kept) shapes.set(shape, (kept = new KeptWhileUnwritten(stoa.tableWrites, PEOPLE_TABLES)));
+  return kept.get(() => {
+    // Someone of the viewer's role who is nobody in particular: everyone is "someone else".
+    const anyone: UserRow = { ...viewer, id: -1 };
+    const view: UserView = { avatars: stoa.avatars, clientGravatar, profileData: allProfileValues(stoa) };
+    const active: Array<{ id: number; text: string }> = [];
+    const inactive: Array<{ id: number; text: string }> = [];
+    for (const target of stoa.users.inRealm()) {
+      (target.is_active ? active : inactive).push({ id: target.id, text: JSON.stringify(presentUser(anyone, target, view)) });
+    }
+    return { active: peopleArray(active), inactive: peopleArray(inactive) };
+  });
+}
+
+/** realm_users and realm_non_active_users for a viewer who may see everyone, from the kept JSON. */
+function everyoneAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): { active: JsonText; inactive: JsonText } {
+  const people = peopleAsJson(stoa, viewer, clientGravatar);
+  // The viewer sees more of themselves (their own email) than others do.
+  const own = () => JSON.stringify(presentUser(viewer, viewer, { avatars: stoa.avatars, clientGravatar, profileData: profileValuesOf(stoa, viewer.id) }));
+  return { active: new JsonText(withPerson(people.active, viewer.id, own)), inactive: new JsonText(withPerson(people.inactive, viewer.id, own)) };
+}
+
 /** Register state for fetch type `realm_user`: every user, and who the caller is and may do. */
 export function realmUserState({ stoa, user, queue }: StateContext): Record<string, unknown> {
-  const view = { avatars: stoa.avatars, clientGravatar: queue.clientGravatar, profileData: allProfileValues(stoa) };
-  const active: unknown[] = [];
-  const inactive: unknown[] = [];
-  const accessible = accessCheckFor(stoa, user);
-  for (const target of stoa.users.inRealm()) {
-    if (accessible(target)) (target.is_active ? active : inactive).push(presentUser(user, target, view));
-    // Someone the guest may not see is left out for clients that can do without them, and
-    // otherwise listed as Zulip's "Unknown user", who counts as active whatever the truth.
-    else if (!queue.capabilities.user_list_incomplete) active.push(inaccessibleUserPlaceholder(target.id));
+  let active: unknown;
+  let inactive: unknown;
+  if (accessibleUserIds(stoa, user) === null) {
+    ({ active, inactive } = everyoneAsJson(stoa, user, queue.clientGravatar));
+  } else {
+    const view = { avatars: stoa.avatars, clientGravatar: queue.clientGravatar, profileData: allProfileValues(stoa) };
+    const shown: unknown[] = [];
+    const hidden: unknown[] = [];
+    const accessible = accessCheckFor(stoa, user);
+    for (const target of stoa.users.inRealm()) {
+      if (accessible(target)) (target.is_active ? shown : hidden).push(presentUser(user, target, view));
+      // Someone the guest may not see is left out for clients that can do without them, and
+      // otherwise listed as Zulip's "Unknown user", who counts as active whatever the truth.
+      else if (!queue.capabilities.user_list_incomplete) shown.push(inaccessibleUserPlaceholder(target.id));
+    }
+    active = shown;
+    inactive = hidden;
   }
   const can = (key: string) => userHasRealmPermission(stoa, user, key);
   const canCreatePublic = can('realm_can_create_public_channel_group');

@@ -92,7 +92,7 @@ export const getUsers = spectatorEndpoint<UserViewParams & { user_ids?: number[]
 });
 
 /** Everyone in the organization, or just those asked for by ID: as on Zulip, an ID of nobody here is left out, not refused. */
-function usersListed(stoa: Stoa, userIds: readonly number[] | undefined): UserRow[] {
+function usersListed(stoa: Stoa, userIds: readonly number[] | undefined): readonly UserRow[] {
   const everyone = stoa.users.inRealm();
   if (userIds === undefined) return everyone;
   const wanted = new Set(userIds);
