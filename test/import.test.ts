@@ -270,12 +270,13 @@ function withoutUncarried(state: Row): Row {
 }
 
 /**
- * Stoa files a one-to-one conversation under one recipient for both directions; Zulip's format
- * (so the export) addresses each message to its receiver, and the import makes the
- * conversation anew: its recipient_id is the one number that may differ.
+ * Stoa files a one-to-one conversation (or a note to oneself) under one recipient for both
+ * directions; Zulip 10.2's format (so the export) addresses each message to its receiver's
+ * personal recipient, and the import makes the conversation anew: its recipient_id is the one
+ * number that may differ.
  */
 function withoutOneToOneRecipientIds(messages: Row[]): Row[] {
-  return messages.map((m) => (m.type === 'private' && m.display_recipient.length === 2 ? { ...m, recipient_id: undefined } : m));
+  return messages.map((m) => (m.type === 'private' && m.display_recipient.length <= 2 ? { ...m, recipient_id: undefined } : m));
 }
 
 /** A client for a user of an imported organization, by the API key the import gave them. */

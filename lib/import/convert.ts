@@ -504,15 +504,9 @@ export function convertExport(data: ExportContents): ImportPlan {
     add('subscriptions', row);
   }
 
-  // ---- Direct message conversations. Zulip sends a one-to-one message to the receiver's
+  // ---- Direct message conversations. Zulip 10.2 sends a one-to-one message to the receiver's
   // personal recipient; Stoa files both directions under one two-person conversation, as it
-  // does for groups. A conversation with oneself stays on the personal recipient.
-  const personalRecipient = new Map<number, number>();
-  for (const [id, r] of recipients) {
-    if (r.type !== RecipientType.PERSONAL) continue;
-    const userId = userIdMap.get(r.typeId) ?? r.typeId;
-    if (users.has(userId) && !personalRecipient.has(userId)) personalRecipient.set(userId, id);
-  }
+  // does for groups, and a note to oneself under a one-member one (Zulip's model from level 482).
   const groupTable = DIRECT_MESSAGE_GROUP_TABLES.find((name) => data.realm[name] !== undefined) ?? DIRECT_MESSAGE_GROUP_TABLES[0];
   const huddleFields = new Fields(groupTable);
   const huddles = table(groupTable);
@@ -530,18 +524,13 @@ export function convertExport(data: ExportContents): ImportPlan {
     const recipientId = huddleFields.optInt(h, 'recipient') ?? [...recipients].find(([, r]) => r.type === RecipientType.DIRECT_MESSAGE_GROUP && r.typeId === h.id)?.[0];
     if (recipientId === undefined || recipientId === null) continue;
     const members = sorted(groupMembers.get(recipientId) ?? []);
-    if (members.length >= 2 && !conversations.has(members.join(','))) addConversation(members, huddleFields.int(h, 'id'), recipientId);
+    if (members.length >= 1 && !conversations.has(members.join(','))) addConversation(members, huddleFields.int(h, 'id'), recipientId);
   }
   const conversationOf = (memberIds: Iterable<number>): number => {
     const members = sorted(memberIds);
-    if (members.length === 1) return personalOf(members[0]);
     const key = members.join(',');
     if (!conversations.has(key)) addConversation(members, nextGroupId++, nextRecipientId++);
     return conversations.get(key)!;
-  };
-  const personalOf = (userId: number): number => {
-    if (!personalRecipient.has(userId)) personalRecipient.set(userId, nextRecipientId++);
-    return personalRecipient.get(userId)!;
   };
 
   // ---- Messages.
@@ -607,11 +596,10 @@ export function convertExport(data: ExportContents): ImportPlan {
   }
   for (const [streamId, first] of firstMessage) streams.get(streamId)!.first_message_id = first;
   for (const row of streams.values()) add('streams', row);
-  // Recipients of channels, of people (conversations with oneself) and of the groups above.
+  // Recipients of channels (those of the conversations above are added with them).
   for (const [id, r] of recipients) {
     if (r.type === RecipientType.STREAM && streams.has(r.typeId)) add('recipients', { id, type: r.type, type_id: r.typeId });
   }
-  for (const [userId, id] of personalRecipient) add('recipients', { id, type: RecipientType.PERSONAL, type_id: userId });
 
   // ---- Each user's flags on each message.
   const userMessageFields = new Fields('zerver_usermessage');
