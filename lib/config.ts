@@ -193,6 +193,7 @@ export function usage(): string {
   lines.push('', 'Also: stoa export [--data DIR] [--output FILE] writes a Zulip export tarball (see stoa export --help).');
   lines.push('Also: stoa import EXPORT [--data DIR] fills a new data folder from a Zulip export (see stoa import --help).');
   lines.push('Also: stoa reactivate [--data DIR] opens a deactivated organization again (see stoa reactivate --help).');
+  lines.push('Also: stoa owner-full-content-access --enable|--disable [--data DIR] lets owners export without consent (see its --help).');
   return lines.join('\n');
 }
 

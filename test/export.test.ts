@@ -22,6 +22,7 @@ import {
   zulipFlagNames,
 } from '../lib/export/zulip-format';
 import { USER_SETTINGS } from '../lib/users/settings';
+import { runOwnerFullContentAccessCommand } from '../lib/realm/reactivate-cli';
 import type { Client } from './support/client';
 import { ok, png } from './support/fixtures';
 import { listen } from './support/events';
@@ -576,6 +577,60 @@ describe('data exports in Zulip format', () => {
     const refused = await server.owner.post('/export/realm', {});
     assert.equal(refused.status, 400);
     assert.equal(refused.body.msg, 'Exceeded rate limit.');
+  });
+});
+
+describe('a full export without consent (level 449)', () => {
+  test('is for owners of an organization whose owners may access all content, set on the command line', async () => {
+    const server = await TestServer.start();
+    try {
+      const fixture = await buildOrganization(server);
+      // People who did not consent, talking privately.
+      const unconsented = ok(await fixture.admin.post('/messages', { type: 'direct', to: JSON.stringify([fixture.guest.userId]), content: 'between us' }), 'send').id;
+      const refusals: Array<[Client, number, string, string]> = [
+        [fixture.admin, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'],
+        [server.owner, 400, 'BAD_REQUEST', 'Full exports without member consent are not allowed in this organization.'],
+      ];
+      for (const [client, status, code, msg] of refusals) {
+        const refused = await client.post('/export/realm', { export_type: 'full_without_consent' });
+        assert.deepEqual([refused.status, refused.body.code, refused.body.msg], [status, code, msg]);
+      }
+      assert.equal(ok(await server.owner.post('/register', { fetch_event_types: ['realm'] }), 'register').realm_owner_full_content_access, false);
+
+      await server.running.close();
+      const log = console.log;
+      console.log = () => {};
+      try {
+        assert.equal(runOwnerFullContentAccessCommand(['--data', server.data], {}), 2, 'one of --enable and --disable');
+        assert.equal(runOwnerFullContentAccessCommand(['--enable', '--data', server.data], {}), 0);
+      } finally {
+        console.log = log;
+      }
+      await server.restart();
+      assert.equal(ok(await server.owner.post('/register', { fetch_event_types: ['realm'] }), 'register').realm_owner_full_content_access, true);
+      const stillRefused = await server.anonymous.as(fixture.admin.credentials).post('/export/realm', { export_type: 'full_without_consent' });
+      assert.equal(stillRefused.body.msg, 'Must be an organization owner');
+
+      const created = ok(await server.owner.post('/export/realm', { export_type: 'full_without_consent' }), 'export');
+      let done: Row | undefined;
+      for (let i = 0; i < 200 && !done; i++) {
+        const row = ok(await server.owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
+        if (!row.pending) done = row;
+        else await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(done!.export_type, 'full_without_consent');
+      const file = path.join(tempDir(), 'full.tar.gz');
+      writeFileSync(file, (await server.owner.download(new URL(done!.export_url).pathname)).bytes);
+      const exported = await unpack(file);
+      checkImportable(exported);
+      // Everyone's private data leaves with it: their messages, flags and settings, no stand-ins.
+      const ids = new Set(exported.messages.map((m) => m.id));
+      for (const id of [unconsented, fixture.privateMessage, fixture.dmMessage, fixture.groupDmMessage]) assert.ok(ids.has(id), `message ${id}`);
+      assert.deepEqual(exported.realm.zerver_userprofile_mirrordummy, []);
+      assert.ok(exported.userMessages.some((um) => um.user_profile === fixture.guest.userId && um.message === unconsented));
+    } finally {
+      await server.close();
+    }
   });
 });
 
