@@ -73,6 +73,7 @@ interface Fixture {
   privateStream: number;
   starredMessage: number;
   editedMessage: number;
+  movedMessage: number;
   uploadMessage: number;
   uploadPath: string;
   dmMessage: number;
@@ -130,6 +131,8 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   const starredMessage = await send(owner, { type: 'stream', to: publicStream, topic: 'greetings', content: 'Hello @**Mel Member**' });
   const editedMessage = await send(member, { type: 'stream', to: publicStream, topic: 'greetings', content: 'first draft' });
   ok(await member.patch(`/messages/${editedMessage}`, { content: 'second draft' }), 'edit');
+  const movedMessage = await send(member, { type: 'stream', to: publicStream, topic: 'old place', content: 'moving on' });
+  ok(await member.patch(`/messages/${movedMessage}`, { topic: 'new place', propagate_mode: 'change_one' }), 'move');
   const privateMessage = await send(owner, { type: 'stream', to: privateStream, topic: 'plans', content: 'quiet plans' });
 
   const uploaded = await member.upload('/user_uploads', [{ name: 'notes.txt', bytes: 'some notes', type: 'text/plain' }]);
@@ -170,6 +173,7 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   ok(await member.post('/user_topics', { stream_id: publicStream, topic: 'files', visibility_policy: 1 }), 'mute topic');
   ok(await member.post('/users/me/status', { status_text: 'On holiday', emoji_name: 'party_parrot' }), 'status');
   ok(await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }), 'linkifier');
+  ok(await owner.patch('/realm', { topics_policy: 'disable_empty_topic' }), 'topics policy');
 
   return {
     ownerId: server.ownerId,
@@ -182,6 +186,7 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
     privateStream,
     starredMessage,
     editedMessage,
+    movedMessage,
     uploadMessage,
     uploadPath,
     dmMessage,
@@ -393,6 +398,17 @@ describe('data exports in Zulip format', () => {
     assert.equal(history[0].prev_content, 'first draft');
     assert.equal(history[0].user_id, fixture.member.userId);
     assert.equal(typeof message(fixture.editedMessage).last_edit_time, 'number');
+    // A message only moved was edited too in Zulip's model, so Zulip shows it moved, with its history.
+    const moveHistory = JSON.parse(message(fixture.movedMessage).edit_history);
+    assert.deepEqual([moveHistory[0].prev_topic, moveHistory[0].topic], ['old place', 'new place']);
+    assert.equal(message(fixture.movedMessage).last_edit_time, moveHistory[0].timestamp);
+    // Zulip 10.2's form of the topics policy.
+    assert.equal(realm.zerver_realm[0].mandatory_topics, true);
+    // Zulip tells direct messages from channel messages by is_channel_message.
+    assert.deepEqual(
+      [fixture.starredMessage, fixture.dmMessage, fixture.groupDmMessage].map((id) => message(id).is_channel_message),
+      [true, false, false],
+    );
     const ownerPersonal = realm.zerver_recipient.find((r: Row) => r.type === 1 && r.type_id === fixture.ownerId).id;
     assert.equal(message(fixture.dmMessage).recipient, ownerPersonal, "a one-to-one message goes to the receiver's personal recipient");
     const groupRecipient = realm.zerver_recipient.find((r: Row) => r.id === message(fixture.groupDmMessage).recipient);

@@ -197,7 +197,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   const messageFiles: ZulipExport['messageFiles'] = [];
   const selectMessages = db.prepare(
     `SELECT id, sender_id, recipient_id, stream_id, topic, content, rendered_content, date_sent, sending_client,
-       last_edit_time, edit_history, has_attachment, has_image, has_link
+       last_edit_time, last_moved_time, edit_history, has_attachment, has_image, has_link
      FROM messages WHERE id > ? ORDER BY id LIMIT ?`,
   );
   const selectUserMessages = db.prepare('SELECT user_id, message_id, flags FROM user_messages WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id');
@@ -226,11 +226,13 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
           rendered_content_version: RENDERED_CONTENT_VERSION,
           date_sent: m.date_sent,
           sending_client: clientId(m.sending_client),
-          last_edit_time: m.last_edit_time,
+          // Zulip's last_edit_time is the last change of any kind: a move counts.
+          last_edit_time: m.last_edit_time === null && m.last_moved_time === null ? null : Math.max(m.last_edit_time ?? 0, m.last_moved_time ?? 0),
           edit_history: zulipEditHistory(m.edit_history),
           has_attachment: bool(m.has_attachment),
           has_image: bool(m.has_image),
           has_link: bool(m.has_link),
+          is_channel_message: m.stream_id !== null,
         });
       }
       for (const um of selectUserMessages.all(batch[0].id, after) as Row[]) {
@@ -398,6 +400,8 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   for (const key of REALM_PLAIN_SETTINGS) zerverRealm[realmField(key)] = realmSetting(key);
   zerverRealm.message_edit_history_visibility_policy =
     EDIT_HISTORY_VISIBILITY[realmSetting('realm_message_edit_history_visibility_policy') as keyof typeof EDIT_HISTORY_VISIBILITY];
+  // Zulip 10.2 has the empty-topic rule as a flag; "allow_empty_topic" is its default.
+  zerverRealm.mandatory_topics = realmSetting('realm_topics_policy') === 'disable_empty_topic';
   for (const [key, field] of Object.entries(REALM_CHANNEL_SETTINGS)) {
     const channel = realmSetting(key) as number;
     zerverRealm[field] = streamById.has(channel) ? channel : null;

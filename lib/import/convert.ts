@@ -416,6 +416,13 @@ export function convertExport(data: ExportContents): ImportPlan {
   }
   const visibilityPolicy = Object.entries(EDIT_HISTORY_VISIBILITY).find(([, value]) => value === zulipRealm.message_edit_history_visibility_policy);
   if (visibilityPolicy) setRealm('realm_message_edit_history_visibility_policy', visibilityPolicy[0]);
+  // Zulip 10.2's mandatory_topics; a newer export's topics_policy (Zulip's enum: 2 allows the
+  // empty topic, 3 does not) names the policy itself.
+  if (zulipRealm.topics_policy === 2 || zulipRealm.topics_policy === 3) {
+    setRealm('realm_topics_policy', zulipRealm.topics_policy === 3 ? 'disable_empty_topic' : 'allow_empty_topic');
+  } else if (zulipRealm.mandatory_topics === true) {
+    setRealm('realm_topics_policy', 'disable_empty_topic');
+  }
   for (const [key, field] of Object.entries(REALM_CHANNEL_SETTINGS)) {
     if (!(field in zulipRealm)) continue;
     setRealm(key, realmFields.optRef(zulipRealm, field, streams, 'channel') ?? CHANNEL_OFF);
@@ -565,8 +572,13 @@ export function convertExport(data: ExportContents): ImportPlan {
     const content = messageFields.str(m, 'content');
     const topic = streamId === null ? '' : messageFields.str(m, 'subject', '');
     const history = editHistoryOf(messageFields, m);
+    // Zulip's last_edit_time is the last change of any kind, moves included; Stoa keeps the
+    // last content edit and the last move apart, as clients are given them. With a history,
+    // both come from it; without one, Zulip's time is all there is.
     let lastMoved: number | null = null;
+    let lastEdited: number | null = history.length === 0 ? floor(messageFields.optSeconds(m, 'last_edit_time')) : null;
     for (const entry of history) {
+      if (entry.prev_content !== undefined && typeof entry.timestamp === 'number') lastEdited = Math.max(lastEdited ?? 0, Math.floor(entry.timestamp));
       const moved = entry.prev_stream !== undefined || (typeof entry.prev_topic === 'string' && resolutionChange(entry.prev_topic, String(entry.topic ?? '')) === null);
       if (moved && typeof entry.timestamp === 'number') lastMoved = Math.max(lastMoved ?? 0, Math.floor(entry.timestamp));
     }
@@ -586,7 +598,7 @@ export function convertExport(data: ExportContents): ImportPlan {
       has_link: bit(messageFields.bool(m, 'has_link', false)),
       has_image: bit(messageFields.bool(m, 'has_image', false)),
       has_attachment: bit(messageFields.bool(m, 'has_attachment', false)),
-      last_edit_time: floor(messageFields.optSeconds(m, 'last_edit_time')),
+      last_edit_time: lastEdited,
       last_moved_time: lastMoved,
       edit_history: stoaEditHistory(history),
     };
