@@ -14,7 +14,10 @@ CREATE TABLE realm (
   date_created      INTEGER NOT NULL,
   deactivated       INTEGER NOT NULL DEFAULT 0,
   -- A random version 4 UUID, kept through an export and import (register's realm_uuid).
-  uuid              TEXT    NOT NULL DEFAULT ''
+  uuid              TEXT    NOT NULL DEFAULT '',
+  -- Whether owners may read all private content and export it without consent (Zulip's
+  -- owner_full_content_access); only the command line sets it.
+  owner_full_content_access INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- Organization settings that differ from their defaults (lib/realm/settings.ts), by their
@@ -263,8 +266,8 @@ CREATE TABLE muted_users (
 CREATE INDEX muted_users_by_muted_user ON muted_users (muted_user_id);
 
 -- Direct-message conversations between two or more people (Zulip's direct message groups).
--- A one-to-one conversation is one of these too, so both directions share its recipient;
--- a conversation with oneself uses the user's personal recipient instead.
+-- One-to-one conversations and notes to oneself (one member) are ones of these too, so both
+-- directions share its recipient (Zulip's model from level 482 on).
 CREATE TABLE direct_message_groups (
   id                INTEGER PRIMARY KEY,
   -- The member IDs, sorted and comma-separated: the conversation's identity.
@@ -655,8 +658,8 @@ CREATE TABLE invite_groups (
 CREATE TABLE realm_exports (
   id                INTEGER PRIMARY KEY,
   acting_user_id    INTEGER NOT NULL REFERENCES users (id),
-  -- 1 public, 2 full with consent (Zulip's RealmExport.type).
-  export_type       INTEGER NOT NULL CHECK (export_type IN (1, 2)),
+  -- 1 public, 2 full with consent, 3 full without consent (Zulip's RealmExport.type).
+  export_type       INTEGER NOT NULL CHECK (export_type IN (1, 2, 3)),
   date_requested    REAL    NOT NULL,
   date_succeeded    REAL,
   date_failed       REAL,

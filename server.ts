@@ -38,6 +38,12 @@ async function main(): Promise<void> {
     process.exitCode = runReactivateCommand(process.argv.slice(3), process.env);
     return;
   }
+  // `stoa owner-full-content-access ...` sets whether owners may access all private content.
+  if (process.argv[2] === 'owner-full-content-access') {
+    const { runOwnerFullContentAccessCommand } = require('./lib/realm/reactivate-cli') as typeof import('./lib/realm/reactivate-cli');
+    process.exitCode = runOwnerFullContentAccessCommand(process.argv.slice(3), process.env);
+    return;
+  }
   let config;
   try {
     config = parseConfig(process.argv.slice(2), process.env);

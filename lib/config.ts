@@ -232,6 +232,7 @@ export function usage(): string {
   lines.push('Also: stoa backup [--data DIR] --output FILE writes a backup of a data folder, served or not (see stoa backup --help).');
   lines.push('Also: stoa restore BACKUP --data DIR fills a new data folder from a backup (see stoa restore --help).');
   lines.push('Also: stoa reactivate [--data DIR] opens a deactivated organization again (see stoa reactivate --help).');
+  lines.push('Also: stoa owner-full-content-access --enable|--disable [--data DIR] lets owners export without consent (see its --help).');
   return lines.join('\n');
 }
 

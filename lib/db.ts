@@ -482,6 +482,41 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 32 -> 33: a user's direct messages (flag 256), read at every /register for the recent
   // conversations, which otherwise walked the user's whole history.
   (db) => db.exec('CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE (flags & 256) <> 0;'),
+  // 33 -> 34: a note to oneself is a one-member direct message group, as every conversation is
+  // from level 482 on. Its recipient keeps its ID and becomes the group's, so links, unread
+  // state and clients' caches that name it stay right.
+  (db) =>
+    db.exec(`
+      INSERT INTO direct_message_groups (user_ids, recipient_id)
+        SELECT CAST(r.type_id AS TEXT), r.id FROM recipients r
+        WHERE r.type = 1 AND EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = r.id);
+      UPDATE recipients SET type = 3, type_id = (SELECT g.id FROM direct_message_groups g WHERE g.recipient_id = recipients.id)
+        WHERE type = 1 AND id IN (SELECT recipient_id FROM direct_message_groups);
+    `),
+  // 34 -> 35: whether the organization's owners may read all its private content (Zulip's
+  // owner_full_content_access, level 438), set only by `stoa owner-full-content-access`. No
+  // organization had it. With it, owners may ask for full exports without consent (type 3,
+  // level 449), which the exports table's check now admits (SQLite changes a check by copying).
+  (db) =>
+    db.exec(`
+      ALTER TABLE realm ADD COLUMN owner_full_content_access INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE realm_exports RENAME TO realm_exports_old;
+      CREATE TABLE realm_exports (
+        id                INTEGER PRIMARY KEY,
+        acting_user_id    INTEGER NOT NULL REFERENCES users (id),
+        export_type       INTEGER NOT NULL CHECK (export_type IN (1, 2, 3)),
+        date_requested    REAL    NOT NULL,
+        date_succeeded    REAL,
+        date_failed       REAL,
+        date_deleted      REAL,
+        file_path         TEXT,
+        size              INTEGER,
+        sha256            TEXT
+      ) STRICT;
+      INSERT INTO realm_exports SELECT id, acting_user_id, export_type, date_requested, date_succeeded,
+        date_failed, date_deleted, file_path, size, sha256 FROM realm_exports_old;
+      DROP TABLE realm_exports_old;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

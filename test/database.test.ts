@@ -65,6 +65,7 @@ describe('the database', () => {
       ALTER TABLE streams DROP COLUMN can_resolve_topics_group_id;
       ALTER TABLE streams DROP COLUMN can_create_topic_group_id;
       ALTER TABLE realm DROP COLUMN uuid;
+      ALTER TABLE realm DROP COLUMN owner_full_content_access;
       -- Version 1 had level 420's push registrations by push account, which version 28 dropped.
       CREATE TABLE push_devices (
         id                           INTEGER PRIMARY KEY,

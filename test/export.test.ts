@@ -22,6 +22,7 @@ import {
   zulipFlagNames,
 } from '../lib/export/zulip-format';
 import { USER_SETTINGS } from '../lib/users/settings';
+import { runOwnerFullContentAccessCommand } from '../lib/realm/reactivate-cli';
 import type { Client } from './support/client';
 import { ok, png } from './support/fixtures';
 import { listen } from './support/events';
@@ -72,6 +73,7 @@ interface Fixture {
   privateStream: number;
   starredMessage: number;
   editedMessage: number;
+  movedMessage: number;
   uploadMessage: number;
   uploadPath: string;
   dmMessage: number;
@@ -129,6 +131,8 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   const starredMessage = await send(owner, { type: 'stream', to: publicStream, topic: 'greetings', content: 'Hello @**Mel Member**' });
   const editedMessage = await send(member, { type: 'stream', to: publicStream, topic: 'greetings', content: 'first draft' });
   ok(await member.patch(`/messages/${editedMessage}`, { content: 'second draft' }), 'edit');
+  const movedMessage = await send(member, { type: 'stream', to: publicStream, topic: 'old place', content: 'moving on' });
+  ok(await member.patch(`/messages/${movedMessage}`, { topic: 'new place', propagate_mode: 'change_one' }), 'move');
   const privateMessage = await send(owner, { type: 'stream', to: privateStream, topic: 'plans', content: 'quiet plans' });
 
   const uploaded = await member.upload('/user_uploads', [{ name: 'notes.txt', bytes: 'some notes', type: 'text/plain' }]);
@@ -169,6 +173,7 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   ok(await member.post('/user_topics', { stream_id: publicStream, topic: 'files', visibility_policy: 1 }), 'mute topic');
   ok(await member.post('/users/me/status', { status_text: 'On holiday', emoji_name: 'party_parrot' }), 'status');
   ok(await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }), 'linkifier');
+  ok(await owner.patch('/realm', { topics_policy: 'disable_empty_topic' }), 'topics policy');
 
   return {
     ownerId: server.ownerId,
@@ -181,6 +186,7 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
     privateStream,
     starredMessage,
     editedMessage,
+    movedMessage,
     uploadMessage,
     uploadPath,
     dmMessage,
@@ -392,6 +398,17 @@ describe('data exports in Zulip format', () => {
     assert.equal(history[0].prev_content, 'first draft');
     assert.equal(history[0].user_id, fixture.member.userId);
     assert.equal(typeof message(fixture.editedMessage).last_edit_time, 'number');
+    // A message only moved was edited too in Zulip's model, so Zulip shows it moved, with its history.
+    const moveHistory = JSON.parse(message(fixture.movedMessage).edit_history);
+    assert.deepEqual([moveHistory[0].prev_topic, moveHistory[0].topic], ['old place', 'new place']);
+    assert.equal(message(fixture.movedMessage).last_edit_time, moveHistory[0].timestamp);
+    // Zulip 10.2's form of the topics policy.
+    assert.equal(realm.zerver_realm[0].mandatory_topics, true);
+    // Zulip tells direct messages from channel messages by is_channel_message.
+    assert.deepEqual(
+      [fixture.starredMessage, fixture.dmMessage, fixture.groupDmMessage].map((id) => message(id).is_channel_message),
+      [true, false, false],
+    );
     const ownerPersonal = realm.zerver_recipient.find((r: Row) => r.type === 1 && r.type_id === fixture.ownerId).id;
     assert.equal(message(fixture.dmMessage).recipient, ownerPersonal, "a one-to-one message goes to the receiver's personal recipient");
     const groupRecipient = realm.zerver_recipient.find((r: Row) => r.id === message(fixture.groupDmMessage).recipient);
@@ -576,6 +593,60 @@ describe('data exports in Zulip format', () => {
     const refused = await server.owner.post('/export/realm', {});
     assert.equal(refused.status, 400);
     assert.equal(refused.body.msg, 'Exceeded rate limit.');
+  });
+});
+
+describe('a full export without consent (level 449)', () => {
+  test('is for owners of an organization whose owners may access all content, set on the command line', async () => {
+    const server = await TestServer.start();
+    try {
+      const fixture = await buildOrganization(server);
+      // People who did not consent, talking privately.
+      const unconsented = ok(await fixture.admin.post('/messages', { type: 'direct', to: JSON.stringify([fixture.guest.userId]), content: 'between us' }), 'send').id;
+      const refusals: Array<[Client, number, string, string]> = [
+        [fixture.admin, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'],
+        [server.owner, 400, 'BAD_REQUEST', 'Full exports without member consent are not allowed in this organization.'],
+      ];
+      for (const [client, status, code, msg] of refusals) {
+        const refused = await client.post('/export/realm', { export_type: 'full_without_consent' });
+        assert.deepEqual([refused.status, refused.body.code, refused.body.msg], [status, code, msg]);
+      }
+      assert.equal(ok(await server.owner.post('/register', { fetch_event_types: ['realm'] }), 'register').realm_owner_full_content_access, false);
+
+      await server.running.close();
+      const log = console.log;
+      console.log = () => {};
+      try {
+        assert.equal(runOwnerFullContentAccessCommand(['--data', server.data], {}), 2, 'one of --enable and --disable');
+        assert.equal(runOwnerFullContentAccessCommand(['--enable', '--data', server.data], {}), 0);
+      } finally {
+        console.log = log;
+      }
+      await server.restart();
+      assert.equal(ok(await server.owner.post('/register', { fetch_event_types: ['realm'] }), 'register').realm_owner_full_content_access, true);
+      const stillRefused = await server.anonymous.as(fixture.admin.credentials).post('/export/realm', { export_type: 'full_without_consent' });
+      assert.equal(stillRefused.body.msg, 'Must be an organization owner');
+
+      const created = ok(await server.owner.post('/export/realm', { export_type: 'full_without_consent' }), 'export');
+      let done: Row | undefined;
+      for (let i = 0; i < 200 && !done; i++) {
+        const row = ok(await server.owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
+        if (!row.pending) done = row;
+        else await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(done!.export_type, 'full_without_consent');
+      const file = path.join(tempDir(), 'full.tar.gz');
+      writeFileSync(file, (await server.owner.download(new URL(done!.export_url).pathname)).bytes);
+      const exported = await unpack(file);
+      checkImportable(exported);
+      // Everyone's private data leaves with it: their messages, flags and settings, no stand-ins.
+      const ids = new Set(exported.messages.map((m) => m.id));
+      for (const id of [unconsented, fixture.privateMessage, fixture.dmMessage, fixture.groupDmMessage]) assert.ok(ids.has(id), `message ${id}`);
+      assert.deepEqual(exported.realm.zerver_userprofile_mirrordummy, []);
+      assert.ok(exported.userMessages.some((um) => um.user_profile === fixture.guest.userId && um.message === unconsented));
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -203,6 +203,8 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
   // Last, so that nothing above is refused for it: an archived channel and a deactivated user.
   ok(await owner.delete(`/streams/${old}`), 'archive');
   ok(await owner.delete(`/users/${leaver.userId}`), 'deactivate');
+  // Zulip 10.2 keeps this as mandatory_topics: it must come back.
+  ok(await owner.patch('/realm', { topics_policy: 'disable_empty_topic' }), 'topics policy');
 
   const emoji = Object.values(ok(await owner.get('/realm/emoji'), 'emoji').emoji as Record<string, Row>);
   const people = new Map<number, Client>([
@@ -270,12 +272,13 @@ function withoutUncarried(state: Row): Row {
 }
 
 /**
- * Stoa files a one-to-one conversation under one recipient for both directions; Zulip's format
- * (so the export) addresses each message to its receiver, and the import makes the
- * conversation anew: its recipient_id is the one number that may differ.
+ * Stoa files a one-to-one conversation (or a note to oneself) under one recipient for both
+ * directions; Zulip 10.2's format (so the export) addresses each message to its receiver's
+ * personal recipient, and the import makes the conversation anew: its recipient_id is the one
+ * number that may differ.
  */
 function withoutOneToOneRecipientIds(messages: Row[]): Row[] {
-  return messages.map((m) => (m.type === 'private' && m.display_recipient.length === 2 ? { ...m, recipient_id: undefined } : m));
+  return messages.map((m) => (m.type === 'private' && m.display_recipient.length <= 2 ? { ...m, recipient_id: undefined } : m));
 }
 
 /** A client for a user of an imported organization, by the API key the import gave them. */
@@ -522,6 +525,7 @@ describe('stoa import of an export made by Zulip', () => {
     assert.equal(state.realm_description.includes('Where Acme talks'), true);
     assert.equal(state.realm_waiting_period_threshold, 5);
     assert.equal(state.realm_message_edit_history_visibility_policy, 'moves');
+    assert.equal(state.realm_topics_policy, 'disable_empty_topic', "Zulip 10.2's mandatory_topics");
     assert.equal(state.realm_new_stream_announcements_stream_id, ids.general);
     assert.equal(state.realm_can_create_public_channel_group, ids.groups['role:administrators']);
     assert.equal(state.realm_user_settings_defaults.emojiset, 'google-blob');

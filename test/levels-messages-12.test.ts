@@ -1,11 +1,14 @@
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createChannel } from './support/channels';
 import type { ApiResponse, Client } from './support/client';
 import { listen12 } from './support/events';
 import { sendMessage } from './support/messages';
 import { assertValidResponse12 } from './support/openapi';
-import { ManualClock, TestServer } from './support/server';
+import { ManualClock, TestServer, tempDir } from './support/server';
 
 /**
  * Zulip 12's changes to messages, attachments, presence, exports and linkifiers (feature levels
@@ -363,6 +366,58 @@ describe('recipient_id of one-to-one direct messages (level 482)', () => {
 
     await server.restart();
     assert.equal(await recipientOf(again(bob), toBob), pair);
+  });
+});
+
+describe('recipient_id of a note to oneself (level 482)', () => {
+  test('is a conversation of its own, found by dm and dm-including, listed with no other people, and kept from a database of the older model', async () => {
+    const data = tempDir();
+    let own = await TestServer.start({ data, clock });
+    try {
+      const owner = own.owner;
+      const ownerId = own.ownerId;
+      const other = await own.createUser();
+      const note = await sendMessage(owner, { type: 'direct', to: [ownerId], content: 'note to self' });
+      const toOther = await sendMessage(owner, { type: 'direct', to: [other.userId], content: 'hi' });
+      const get = async (client: Client, id: number) => ok(valid12('GET', `/messages/${id}`, await client.get(`/messages/${id}`))).message;
+      const recipient = (await get(owner, note)).recipient_id as number;
+      assert.notEqual(recipient, (await get(owner, toOther)).recipient_id);
+      const narrowed = async (client: Client, narrow: unknown[]) =>
+        ok(valid12('GET', '/messages', await client.get('/messages', { narrow, anchor: 'newest', num_before: 20, num_after: 0 }))).messages.map(
+          (m: { id: number; recipient_id: number }) => [m.id, m.recipient_id],
+        );
+      const check = async (client: Client, notes: number[]) => {
+        const message = await get(client, notes[0]);
+        assert.deepEqual(message.display_recipient.map((p: { id: number }) => p.id), [ownerId]);
+        assert.deepEqual(await narrowed(client, [{ operator: 'dm', operand: [ownerId] }]), notes.map((id) => [id, recipient]));
+        assert.deepEqual(
+          (await narrowed(client, [{ operator: 'dm-including', operand: ownerId }])).map(([id]: number[]) => id),
+          [...notes, toOther].sort((a, b) => a - b),
+        );
+        const state = ok(valid12('POST', '/register', await client.post('/register', { fetch_event_types: ['recent_private_conversations'] })));
+        assert.deepEqual(
+          state.recent_private_conversations.filter((c: { user_ids: number[] }) => c.user_ids.length === 0),
+          [{ user_ids: [], max_message_id: notes.at(-1) }],
+        );
+      };
+      await check(owner, [note]);
+
+      // A database written before level 482 kept notes to oneself on the person's personal
+      // recipient; upgraded, they keep their recipient_id, which new notes share.
+      await own.running.close();
+      const db = new Database(path.join(data, 'stoa.db'));
+      const group = db.prepare('SELECT id FROM direct_message_groups WHERE recipient_id = ?').get(recipient) as { id: number };
+      db.prepare('DELETE FROM direct_message_groups WHERE id = ?').run(group.id);
+      db.prepare('UPDATE recipients SET type = 1, type_id = ? WHERE id = ?').run(ownerId, recipient);
+      db.pragma('user_version = 31');
+      db.close();
+      own = await TestServer.start({ data, clock });
+      const later = await sendMessage(own.owner, { type: 'direct', to: [ownerId], content: 'another note' });
+      await check(own.owner, [note, later]);
+    } finally {
+      await own.close();
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
 

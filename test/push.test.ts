@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backgroundSettled } from '../lib/push/background';
 import { refusingUrl, TestRelay } from './support/relay';
-import { TestServer } from './support/server';
+import { ManualClock, TestServer } from './support/server';
 
 const APNS_TOKEN = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 
@@ -225,5 +225,50 @@ describe('push notification devices with a relay', () => {
     // @all mentions follow the channel's setting for them.
     await recipient.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: channelId, property: 'wildcard_mentions_notify', value: false }] });
     assert.deepEqual(await pushedTexts(say('plants', '@**all** lunch')), []);
+  });
+});
+
+describe('push notifications while the person is active elsewhere', () => {
+  let relay: TestRelay;
+  let server: TestServer;
+  const clock = new ManualClock();
+  before(async () => {
+    relay = await TestRelay.start();
+    server = await TestServer.start({ pushRelay: relay.url, clock });
+  });
+  after(async () => {
+    await server.close();
+    await relay.close();
+  });
+
+  test('wait while an open client reports them active, as on Zulip, for people who turned pushes while online off', async () => {
+    const [sender, recipient] = [await server.createUser('Ada'), await server.createUser('Grace')];
+    await recipient.post('/users/me/android_gcm_reg_id', { token: 'grace-phone' });
+    const pushesAfter = async (content: string): Promise<number> => {
+      const before = relay.to('push/notify').length;
+      await sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId]), content });
+      await backgroundSettled(server.stoa);
+      return relay.to('push/notify').length - before;
+    };
+    const active = async () => assert.equal((await recipient.post('/users/me/presence', { status: 'active' })).status, 200);
+    // On by default, as on Zulip: pushes then come whether or not the person is elsewhere.
+    await active();
+    assert.equal(await pushesAfter('pushed while online by default'), 1);
+    assert.equal((await recipient.patch('/settings', { enable_online_push_notifications: false })).status, 200);
+
+    await active();
+    assert.equal(await pushesAfter('no open client: pushed'), 1, 'active a moment ago, but no client is open');
+    const registered = await recipient.post('/register', { event_types: JSON.stringify(['message']) });
+    assert.equal(registered.status, 200);
+    await active();
+    assert.equal(await pushesAfter('reading in the browser'), 0, 'an open client that reports them active sees it');
+    const other = await recipient.post('/register', { event_types: JSON.stringify(['presence']) });
+    assert.equal(other.status, 200);
+    clock.advance(200_000);
+    assert.equal(await pushesAfter('away from the keyboard'), 1, 'no activity within the offline threshold: away');
+
+    await active();
+    assert.equal((await recipient.patch('/settings', { enable_online_push_notifications: true })).status, 200);
+    assert.equal(await pushesAfter('pushed even so'), 1, 'they asked for pushes while online');
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ok } from './support/fixtures';
 import { listen } from './support/events';
 import { TestServer } from './support/server';
 
@@ -98,8 +99,7 @@ describe('PATCH /users/{user_id}', () => {
     const member = await server.createUser();
     const target = await server.createUser();
     const denied = await member.patch(`/users/${target.userId}`, { role: 200 });
-    assert.equal(denied.status, 400);
-    assert.equal(denied.body.msg, 'Must be an organization administrator');
+    assert.deepEqual([denied.status, denied.body], [400, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' }]);
 
     const admin = await server.createUser();
     await server.owner.patch(`/users/${admin.userId}`, { role: 200 });
@@ -138,7 +138,7 @@ describe('PATCH /users/{email}', () => {
     const user = await server.createUser();
     const other = await server.createUser();
     const refused = await user.patch(`/users/${other.credentials.email}`, { full_name: 'Nope' });
-    assert.deepEqual(refused.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    assert.deepEqual(refused.body, { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
     const unknown = await server.owner.patch('/users/nobody@example.com', { full_name: 'Nope' });
     assert.deepEqual(unknown.body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
     const lastOwner = await server.owner.patch(`/users/${server.owner.credentials!.email}`, { role: 200 });
@@ -186,7 +186,7 @@ describe('deactivating and reactivating', () => {
     for (const group of state.body.realm_user_groups) assert.ok(!group.members.includes(user.userId), group.name);
 
     const again = await server.owner.delete(`/users/${user.userId}`);
-    assert.equal(again.body.msg, 'User is already deactivated');
+    assert.equal(again.body.msg, 'User is deactivated');
   });
 
   test('a reactivated user logs in again and is back in their groups', async () => {
@@ -228,7 +228,40 @@ describe('deactivating and reactivating', () => {
   test('is for administrators', async () => {
     const member = await server.createUser();
     const target = await server.createUser();
-    assert.equal((await member.delete(`/users/${target.userId}`)).body.msg, 'Must be an organization administrator');
-    assert.equal((await member.post(`/users/${target.userId}/reactivate`)).body.msg, 'Must be an organization administrator');
+    assert.equal((await member.delete(`/users/${target.userId}`)).body.msg, 'Insufficient permission');
+    assert.equal((await member.post(`/users/${target.userId}/reactivate`)).body.msg, 'Insufficient permission');
+  });
+
+  test("refuses other people's changes with Zulip's words and codes: members, guests and bot owners alike", async () => {
+    const member = await server.createUser();
+    const guest = await server.createUser();
+    const target = await server.createUser();
+    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'make guest');
+    const bot = ok(await member.post('/bots', { full_name: 'Parity Bot', short_name: 'parity' }), 'bot').user_id as number;
+    const insufficient = { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' };
+    for (const client of [member, guest]) {
+      for (const response of [
+        await client.patch(`/users/${target.userId}`, { full_name: 'Renamed' }),
+        await client.patch(`/users/${target.userId}`, { role: 200 }),
+        await client.patch(`/users/${target.credentials.email}`, { full_name: 'Renamed' }),
+        await client.delete(`/users/${target.userId}`),
+        await client.post(`/users/${target.userId}/reactivate`),
+      ]) {
+        assert.deepEqual([response.status, response.body], [400, insufficient]);
+      }
+    }
+    // A bot's owner may rename it through PATCH /users, not give it a role, nor deactivate it
+    // there (DELETE /users is for people; bots go through DELETE /bots).
+    ok(await member.patch(`/users/${bot}`, { full_name: 'Parity Bot Two' }), 'rename bot');
+    const promoted = await member.patch(`/users/${bot}`, { role: 200 });
+    assert.deepEqual(promoted.body, { result: 'error', msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    assert.deepEqual((await server.owner.delete(`/users/${bot}`)).body, { result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
+    const renamed = await member.patch(`/users/${target.userId}`, { new_email: 'elsewhere@example.com' });
+    assert.equal(renamed.body.msg, 'Insufficient permission');
+    // The only owner deactivating themselves by ID, as Zulip words it there.
+    const self = await server.owner.delete(`/users/${server.ownerId}`);
+    assert.deepEqual(self.body, { result: 'error', msg: 'Cannot deactivate the only organization owner', code: 'BAD_REQUEST' });
+    assert.equal((await target.get('/users/me')).body.full_name, (await server.owner.get(`/users/${target.userId}`)).body.user.full_name);
+    assert.equal((await server.owner.get(`/users/${target.userId}`)).body.user.role, 400, 'nothing changed');
   });
 });

@@ -60,8 +60,20 @@ describe('the Welcome Bot\'s custom message', () => {
 
     const member = await joinThrough(await inviteLink());
     await server.owner.patch('/realm', { create_multiuse_invite_group: { new: server.groupId('role:members') } });
-    const byMember = await joinThrough(await inviteLink({ welcome_message_custom_text: 'Member text' }, member));
-    assert.deepEqual(await welcomeMessages(byMember), ['Organization text'], 'a member\'s choice is not theirs to make');
+    const refused = await member.post('/invites/multiuse', { welcome_message_custom_text: 'Member text' });
+    assert.deepEqual([refused.status, refused.body], [400, { result: 'error', msg: 'Must be an organization administrator', code: 'BAD_REQUEST' }]);
+    const byMember = await joinThrough(await inviteLink({}, member));
+    assert.deepEqual(await welcomeMessages(byMember), ['Organization text'], 'a member\'s invitation uses the organization\'s text');
+  });
+
+  test('is sent to everyone who joins, an account an administrator made included, and only once', async () => {
+    await server.owner.patch('/realm', { welcome_message_custom_text: 'Welcome, whoever you are.' });
+    const made = await server.createUser();
+    assert.deepEqual(await welcomeMessages(made), ['Welcome, whoever you are.']);
+    const invited = await joinThrough(await inviteLink());
+    assert.deepEqual(await welcomeMessages(invited), ['Welcome, whoever you are.']);
+    await server.owner.patch('/realm', { welcome_message_custom_text: '' });
+    assert.deepEqual(await welcomeMessages(await server.createUser()), []);
   });
 
   test('can be tried out by administrators, who receive it themselves', async () => {

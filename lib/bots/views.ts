@@ -1,6 +1,6 @@
 import { accessChannelByName } from '../channels/access';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/actions';
@@ -35,6 +35,8 @@ export function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
   const bot = stoa.users.byId(botId);
   if (!bot || !bot.is_bot || bot.is_system_bot) throw badRequest('No such bot');
   if (user.role > Role.ADMINISTRATOR && bot.bot_owner_id !== user.id) throw insufficientPermission();
+  // A bot that may create users is an owner's responsibility, as on Zulip.
+  if (bot.can_create_users && user.role !== Role.OWNER) throw ownerRequired();
   return bot;
 }
 

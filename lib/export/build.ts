@@ -116,9 +116,10 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   }
   const full = options.type === ExportType.FULL_WITHOUT_CONSENT;
 
-  // ---- Recipients. Zulip sends a one-to-one direct message to the receiver's personal
-  // recipient; Stoa files both directions under a two-person conversation. Those become
-  // personal-recipient messages; conversations of three or more become Zulip's direct message
+  // ---- Recipients. Zulip 10.2 sends a one-to-one direct message to the receiver's personal
+  // recipient and a note to oneself to one's own; Stoa files every conversation under a direct
+  // message group (Zulip's model from level 482 on). Those of one or two people become
+  // personal-recipient messages; conversations of three or more stay Zulip's direct message
   // groups. Every user has a personal recipient in Zulip, made here where Stoa has none.
   const recipients = all('SELECT id, type, type_id FROM recipients ORDER BY id');
   let nextRecipientId = Math.max(0, ...recipients.map((r) => r.id as number)) + 1;
@@ -129,9 +130,10 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   const dmGroups = all<{ id: number; user_ids: string; recipient_id: number | null }>('SELECT id, user_ids, recipient_id FROM direct_message_groups ORDER BY id');
   const groupMembers = new Map<number, number[]>();
   for (const g of dmGroups) if (g.recipient_id !== null) groupMembers.set(g.recipient_id, g.user_ids.split(',').map(Number));
-  const pairOf = (recipientId: number) => {
+  /** The people of a one-to-one conversation or a note to oneself, which Zulip 10.2 files under personal recipients. */
+  const oneToOne = (recipientId: number) => {
     const members = groupMembers.get(recipientId);
-    return members && members.length === 2 ? members : undefined;
+    return members && members.length <= 2 ? members : undefined;
   };
 
   const streams = all('SELECT * FROM streams ORDER BY id');
@@ -165,11 +167,9 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       return [...consenting].some((id) => hasConsentingRow.get(m.id, id) !== undefined);
     }
     if (options.type === ExportType.PUBLIC) return false;
-    const pair = pairOf(m.recipient_id);
-    if (pair) return pair.some((id) => consenting.has(id));
-    if (exportedGroupRecipients.has(m.recipient_id)) return true;
-    // A note to self.
-    return consenting.has(m.sender_id) && personalRecipient.get(m.sender_id) === m.recipient_id;
+    const people = oneToOne(m.recipient_id);
+    if (people) return people.some((id) => consenting.has(id));
+    return exportedGroupRecipients.has(m.recipient_id);
   };
   // Recipients that leave with the export (cross-realm bots' personal ones are mapped by the
   // importer): a message addressed elsewhere, such as a group that includes a system bot,
@@ -180,9 +180,9 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     ...exportedGroupRecipients,
   ]);
   const zulipRecipient = (m: Row): number | undefined => {
-    const pair = pairOf(m.recipient_id);
-    if (!pair) return m.recipient_id;
-    const other = pair.find((id) => id !== m.sender_id) ?? m.sender_id;
+    const people = oneToOne(m.recipient_id);
+    if (!people) return m.recipient_id;
+    const other = people.find((id) => id !== m.sender_id) ?? m.sender_id;
     return personalRecipient.get(other);
   };
 
@@ -197,7 +197,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   const messageFiles: ZulipExport['messageFiles'] = [];
   const selectMessages = db.prepare(
     `SELECT id, sender_id, recipient_id, stream_id, topic, content, rendered_content, date_sent, sending_client,
-       last_edit_time, edit_history, has_attachment, has_image, has_link
+       last_edit_time, last_moved_time, edit_history, has_attachment, has_image, has_link
      FROM messages WHERE id > ? ORDER BY id LIMIT ?`,
   );
   const selectUserMessages = db.prepare('SELECT user_id, message_id, flags FROM user_messages WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id');
@@ -226,11 +226,13 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
           rendered_content_version: RENDERED_CONTENT_VERSION,
           date_sent: m.date_sent,
           sending_client: clientId(m.sending_client),
-          last_edit_time: m.last_edit_time,
+          // Zulip's last_edit_time is the last change of any kind: a move counts.
+          last_edit_time: m.last_edit_time === null && m.last_moved_time === null ? null : Math.max(m.last_edit_time ?? 0, m.last_moved_time ?? 0),
           edit_history: zulipEditHistory(m.edit_history),
           has_attachment: bool(m.has_attachment),
           has_image: bool(m.has_image),
           has_link: bool(m.has_link),
+          is_channel_message: m.stream_id !== null,
         });
       }
       for (const um of selectUserMessages.all(batch[0].id, after) as Row[]) {
@@ -398,6 +400,8 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   for (const key of REALM_PLAIN_SETTINGS) zerverRealm[realmField(key)] = realmSetting(key);
   zerverRealm.message_edit_history_visibility_policy =
     EDIT_HISTORY_VISIBILITY[realmSetting('realm_message_edit_history_visibility_policy') as keyof typeof EDIT_HISTORY_VISIBILITY];
+  // Zulip 10.2 has the empty-topic rule as a flag; "allow_empty_topic" is its default.
+  zerverRealm.mandatory_topics = realmSetting('realm_topics_policy') === 'disable_empty_topic';
   for (const [key, field] of Object.entries(REALM_CHANNEL_SETTINGS)) {
     const channel = realmSetting(key) as number;
     zerverRealm[field] = streamById.has(channel) ? channel : null;

@@ -2,13 +2,12 @@ import type { NextFunction, Request, Response } from 'express';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, ownerRequired } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { deleteExport, exportsRoot, requestExport } from './actions';
 import { presentRealmExports } from './present';
-import { REALM_SERVER_FACTS } from '../realm/settings';
 import { EXPORT_TYPE_NAMES, ExportType, type ExportTypeValue } from './zulip-format';
 
 /** Zulip's limit: this many exports an organization may ask for in a week. */
@@ -28,16 +27,20 @@ export const listExports = endpoint({
 });
 
 /**
- * POST /export/realm: the export type by name (level 449). A full export without consent needs
- * the organization's owner_full_content_access, which a Stoa organization never has.
+ * POST /export/realm: the export type by name (level 449). A full export without consent is for
+ * owners, and only in an organization whose owners may read all its content
+ * (owner_full_content_access, set by `stoa owner-full-content-access`).
  */
 export const createExport = endpoint<{ export_type: string }>({
   params: { properties: { export_type: { type: 'string', enum: Object.values(EXPORT_TYPE_NAMES), default: 'public' } } },
   view: ({ stoa, user, params }) => {
     requireAdministrator(user);
     const type = exportTypeNamed(params.export_type);
-    if (type === ExportType.FULL_WITHOUT_CONSENT && REALM_SERVER_FACTS.realm_owner_full_content_access !== true) {
-      throw badRequest('Full exports without member consent are not allowed in this organization.');
+    if (type === ExportType.FULL_WITHOUT_CONSENT) {
+      if (user.role !== Role.OWNER) throw ownerRequired();
+      if (stoa.realm.get()!.owner_full_content_access !== 1) {
+        throw badRequest('Full exports without member consent are not allowed in this organization.');
+      }
     }
     if (stoa.exports.requestedSince(stoa.clock.now() / 1000 - WEEK_SECONDS) >= EXPORTS_PER_WEEK) {
       throw badRequest('Exceeded rate limit.');

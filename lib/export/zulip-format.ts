@@ -387,7 +387,7 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   zerver_realm: [
     'id', 'name', 'string_id', 'description', 'date_created', 'deactivated', 'uuid',
     ...REALM_PLAIN_SETTINGS.map(realmField),
-    'message_edit_history_visibility_policy',
+    'message_edit_history_visibility_policy', 'mandatory_topics',
     ...Object.values(REALM_CHANNEL_SETTINGS),
     ...REALM_GROUP_SETTINGS.map(realmField),
   ],
@@ -436,6 +436,7 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
   zerver_message: [
     'id', 'sender', 'recipient', 'realm', 'subject', 'content', 'rendered_content', 'rendered_content_version',
     'date_sent', 'sending_client', 'last_edit_time', 'edit_history', 'has_attachment', 'has_image', 'has_link',
+    'is_channel_message',
   ],
   zerver_usermessage: ['id', 'user_profile', 'message', 'flags_mask'],
   zerver_attachment: [

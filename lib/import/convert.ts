@@ -416,6 +416,13 @@ export function convertExport(data: ExportContents): ImportPlan {
   }
   const visibilityPolicy = Object.entries(EDIT_HISTORY_VISIBILITY).find(([, value]) => value === zulipRealm.message_edit_history_visibility_policy);
   if (visibilityPolicy) setRealm('realm_message_edit_history_visibility_policy', visibilityPolicy[0]);
+  // Zulip 10.2's mandatory_topics; a newer export's topics_policy (Zulip's enum: 2 allows the
+  // empty topic, 3 does not) names the policy itself.
+  if (zulipRealm.topics_policy === 2 || zulipRealm.topics_policy === 3) {
+    setRealm('realm_topics_policy', zulipRealm.topics_policy === 3 ? 'disable_empty_topic' : 'allow_empty_topic');
+  } else if (zulipRealm.mandatory_topics === true) {
+    setRealm('realm_topics_policy', 'disable_empty_topic');
+  }
   for (const [key, field] of Object.entries(REALM_CHANNEL_SETTINGS)) {
     if (!(field in zulipRealm)) continue;
     setRealm(key, realmFields.optRef(zulipRealm, field, streams, 'channel') ?? CHANNEL_OFF);
@@ -504,15 +511,9 @@ export function convertExport(data: ExportContents): ImportPlan {
     add('subscriptions', row);
   }
 
-  // ---- Direct message conversations. Zulip sends a one-to-one message to the receiver's
+  // ---- Direct message conversations. Zulip 10.2 sends a one-to-one message to the receiver's
   // personal recipient; Stoa files both directions under one two-person conversation, as it
-  // does for groups. A conversation with oneself stays on the personal recipient.
-  const personalRecipient = new Map<number, number>();
-  for (const [id, r] of recipients) {
-    if (r.type !== RecipientType.PERSONAL) continue;
-    const userId = userIdMap.get(r.typeId) ?? r.typeId;
-    if (users.has(userId) && !personalRecipient.has(userId)) personalRecipient.set(userId, id);
-  }
+  // does for groups, and a note to oneself under a one-member one (Zulip's model from level 482).
   const groupTable = DIRECT_MESSAGE_GROUP_TABLES.find((name) => data.realm[name] !== undefined) ?? DIRECT_MESSAGE_GROUP_TABLES[0];
   const huddleFields = new Fields(groupTable);
   const huddles = table(groupTable);
@@ -530,18 +531,13 @@ export function convertExport(data: ExportContents): ImportPlan {
     const recipientId = huddleFields.optInt(h, 'recipient') ?? [...recipients].find(([, r]) => r.type === RecipientType.DIRECT_MESSAGE_GROUP && r.typeId === h.id)?.[0];
     if (recipientId === undefined || recipientId === null) continue;
     const members = sorted(groupMembers.get(recipientId) ?? []);
-    if (members.length >= 2 && !conversations.has(members.join(','))) addConversation(members, huddleFields.int(h, 'id'), recipientId);
+    if (members.length >= 1 && !conversations.has(members.join(','))) addConversation(members, huddleFields.int(h, 'id'), recipientId);
   }
   const conversationOf = (memberIds: Iterable<number>): number => {
     const members = sorted(memberIds);
-    if (members.length === 1) return personalOf(members[0]);
     const key = members.join(',');
     if (!conversations.has(key)) addConversation(members, nextGroupId++, nextRecipientId++);
     return conversations.get(key)!;
-  };
-  const personalOf = (userId: number): number => {
-    if (!personalRecipient.has(userId)) personalRecipient.set(userId, nextRecipientId++);
-    return personalRecipient.get(userId)!;
   };
 
   // ---- Messages.
@@ -576,8 +572,13 @@ export function convertExport(data: ExportContents): ImportPlan {
     const content = messageFields.str(m, 'content');
     const topic = streamId === null ? '' : messageFields.str(m, 'subject', '');
     const history = editHistoryOf(messageFields, m);
+    // Zulip's last_edit_time is the last change of any kind, moves included; Stoa keeps the
+    // last content edit and the last move apart, as clients are given them. With a history,
+    // both come from it; without one, Zulip's time is all there is.
     let lastMoved: number | null = null;
+    let lastEdited: number | null = history.length === 0 ? floor(messageFields.optSeconds(m, 'last_edit_time')) : null;
     for (const entry of history) {
+      if (entry.prev_content !== undefined && typeof entry.timestamp === 'number') lastEdited = Math.max(lastEdited ?? 0, Math.floor(entry.timestamp));
       const moved = entry.prev_stream !== undefined || (typeof entry.prev_topic === 'string' && resolutionChange(entry.prev_topic, String(entry.topic ?? '')) === null);
       if (moved && typeof entry.timestamp === 'number') lastMoved = Math.max(lastMoved ?? 0, Math.floor(entry.timestamp));
     }
@@ -597,7 +598,7 @@ export function convertExport(data: ExportContents): ImportPlan {
       has_link: bit(messageFields.bool(m, 'has_link', false)),
       has_image: bit(messageFields.bool(m, 'has_image', false)),
       has_attachment: bit(messageFields.bool(m, 'has_attachment', false)),
-      last_edit_time: floor(messageFields.optSeconds(m, 'last_edit_time')),
+      last_edit_time: lastEdited,
       last_moved_time: lastMoved,
       edit_history: stoaEditHistory(history),
     };
@@ -607,11 +608,10 @@ export function convertExport(data: ExportContents): ImportPlan {
   }
   for (const [streamId, first] of firstMessage) streams.get(streamId)!.first_message_id = first;
   for (const row of streams.values()) add('streams', row);
-  // Recipients of channels, of people (conversations with oneself) and of the groups above.
+  // Recipients of channels (those of the conversations above are added with them).
   for (const [id, r] of recipients) {
     if (r.type === RecipientType.STREAM && streams.has(r.typeId)) add('recipients', { id, type: r.type, type_id: r.typeId });
   }
-  for (const [userId, id] of personalRecipient) add('recipients', { id, type: RecipientType.PERSONAL, type_id: userId });
 
   // ---- Each user's flags on each message.
   const userMessageFields = new Fields('zerver_usermessage');

@@ -60,6 +60,16 @@ interface InviteParams {
 }
 
 /**
+ * Only administrators choose what the Welcome Bot says (level 416); anyone else who tries is
+ * refused as Zulip refuses them, and their invitations use the organization's text.
+ */
+function welcomeTextOf(user: UserRow, text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null;
+  if (user.role > Role.ADMINISTRATOR) throw badRequest('Must be an organization administrator');
+  return text;
+}
+
+/**
  * What an invitation will give, once the inviter may give it: the role (see
  * checkRolePermission), channels they may add people to, groups they may add members to.
  */
@@ -72,9 +82,7 @@ function checkedInviteSpec(stoa: Stoa, user: UserRow, params: InviteParams): Inv
     channelIds: inviteChannelIds(stoa, user, params.stream_ids),
     groupIds: params.group_ids.map((groupId) => accessGroupForUpdate(stoa, user, groupId, 'can_add_members_group').id),
     includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-    // Only administrators choose what the Welcome Bot says; anyone else's invitation uses
-    // the organization's text (level 416).
-    welcomeMessageCustomText: user.role <= Role.ADMINISTRATOR ? (params.welcome_message_custom_text ?? null) : null,
+    welcomeMessageCustomText: welcomeTextOf(user, params.welcome_message_custom_text),
   };
 }
 

@@ -36,9 +36,12 @@ export interface SendOptions {
   widget?: WidgetContent;
 }
 
-/** The recipient of a direct conversation: shared by everyone in it, whoever sends. */
+/**
+ * The recipient of a direct conversation: shared by everyone in it, whoever sends. Every
+ * conversation is a direct message group, a note to oneself (one member) included, as Zulip's
+ * are from level 482 on.
+ */
 function directRecipient(stoa: Stoa, participantIds: readonly number[]): number {
-  if (participantIds.length === 1) return stoa.messages.personalRecipient(participantIds[0]);
   const key = participantIds.join(',');
   return stoa.messages.directGroupRecipient(key) ?? stoa.messages.insertDirectGroup(key);
 }

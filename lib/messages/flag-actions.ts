@@ -19,7 +19,6 @@ export interface FlagChange {
 /** The user's direct-conversation partners (not the user), as unread bookkeeping names them. */
 export function otherParticipants(stoa: Stoa, userId: number, recipientId: number): number[] {
   const recipient = stoa.messages.recipient(recipientId)!;
-  if (recipient.type === 1) return [];
   return stoa.messages.directGroupMembers(recipient.type_id).filter((id) => id !== userId);
 }
 

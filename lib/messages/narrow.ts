@@ -122,7 +122,6 @@ function dmUsers(stoa: Stoa, operand: unknown): UserRow[] {
 /** The recipient of the direct conversation between these people, if they ever talked. */
 function existingDirectRecipient(stoa: Stoa, participantIds: number[]): number | undefined {
   const ids = [...new Set(participantIds)].sort((a, b) => a - b);
-  if (ids.length === 1) return stoa.messages.existingPersonalRecipient(ids[0]);
   return stoa.messages.directGroupRecipient(ids.join(','));
 }
 
@@ -245,12 +244,12 @@ function compileTerms(stoa: Stoa, viewer: UserRow | null, terms: readonly Narrow
       case 'group-pm-with': {
         const other = userOperand(stoa, operand);
         if (!other) throw badNarrow(`unknown user ${String(operand)}`);
-        const minimumSize = operator === 'group-pm-with' ? 3 : 2;
+        // A note to oneself (a one-member conversation) includes its author, and only them.
+        const minimumSize = operator === 'group-pm-with' ? 3 : other.id === member().id ? 1 : 2;
         const groups = `SELECT recipient_id FROM direct_message_groups
           WHERE instr(',' || user_ids || ',', ${bind(`,${other.id},`)}) > 0
             AND length(user_ids) - length(replace(user_ids, ',', '')) + 1 >= ${minimumSize}`;
-        const self = other.id === member().id && minimumSize === 2 ? stoa.messages.existingPersonalRecipient(other.id) : undefined;
-        condition = `(m.stream_id IS NULL AND (m.recipient_id IN (${groups})${self === undefined ? '' : ` OR m.recipient_id = ${bind(self)}`}))`;
+        condition = `(m.stream_id IS NULL AND m.recipient_id IN (${groups}))`;
         break;
       }
       case 'is': {
@@ -385,7 +384,7 @@ function resolveWith(stoa: Stoa, viewer: UserRow | null, terms: readonly NarrowT
     return [...kept, { operator: 'channel', operand: row.stream_id, negated: false }, { operator: 'topic', operand: row.topic, negated: false }];
   }
   const recipient = stoa.messages.recipient(row.recipient_id)!;
-  const participants = recipient.type === 1 ? [recipient.type_id] : stoa.messages.directGroupMembers(recipient.type_id);
+  const participants = stoa.messages.directGroupMembers(recipient.type_id);
   return [...kept, { operator: 'dm', operand: participants, negated: false }];
 }
 

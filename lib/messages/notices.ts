@@ -1,4 +1,4 @@
-import { RecipientType, type ChannelRow } from '../channels/queries';
+import type { ChannelRow } from '../channels/queries';
 import { NOTIFICATION_BOT_EMAIL } from '../realm/actions';
 import { MAX_SUBSCRIBED_NOTICES } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
@@ -44,11 +44,10 @@ export function messageLink(stoa: Stoa, channel: ChannelRow, topic: string, mess
   return `${stoa.site}/#narrow/channel/${channel.id}-${narrowSlug(channel.name)}/topic/${narrowSlug(topic)}/near/${messageId}`;
 }
 
-/** Everyone in a direct conversation but, in a one-on-one conversation, whoever sent its first message (see RecipientType.PERSONAL). */
+/** Everyone in a direct conversation, by the conversation's recipient. */
 export function directParticipants(stoa: Stoa, recipientId: number): UserRow[] {
   const recipient = stoa.messages.recipient(recipientId)!;
-  const ids = recipient.type === RecipientType.PERSONAL ? [recipient.type_id] : stoa.messages.directGroupMembers(recipient.type_id);
-  return ids.map((id) => stoa.users.byId(id)!);
+  return stoa.messages.directGroupMembers(recipient.type_id).map((id) => stoa.users.byId(id)!);
 }
 
 /** Everyone in a direct message's conversation, its sender included, by ID. */

@@ -70,9 +70,7 @@ export class MessagePresenter {
       if (recipient.type === RecipientType.STREAM) {
         shown = this.stoa.channels.byId(recipient.type_id)!.name;
       } else {
-        const ids =
-          recipient.type === RecipientType.PERSONAL ? [recipient.type_id] : this.stoa.messages.directGroupMembers(recipient.type_id);
-        shown = ids.map((id) => {
+        shown = this.stoa.messages.directGroupMembers(recipient.type_id).map((id) => {
           const user = this.user(id);
           return { id, email: user.email, full_name: user.full_name, is_mirror_dummy: false };
         });

@@ -127,8 +127,6 @@ export function prepareMessageQueries(db: Statements) {
   const insertRecipient = db.prepare<[number, number]>('INSERT INTO recipients (type, type_id) VALUES (?, ?)');
   const setDirectGroupRecipient = db.prepare<[number, number]>('UPDATE direct_message_groups SET recipient_id = ? WHERE id = ?');
   const recipient = db.prepare<[number], { id: number; type: number; type_id: number }>('SELECT * FROM recipients WHERE id = ?');
-  const personalRecipient = db.prepare<[number], { id: number }>('SELECT id FROM recipients WHERE type = 1 AND type_id = ?');
-  const insertPersonalRecipient = db.prepare<[number]>('INSERT INTO recipients (type, type_id) VALUES (1, ?)');
   const directGroupMembers = db.prepare<[number], { user_ids: string }>('SELECT user_ids FROM direct_message_groups WHERE id = ?');
   const maxId = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM messages');
   const topicParticipants = db.prepare<{ recipient: number; topic: string }, { user_id: number }>(
@@ -374,10 +372,6 @@ export function prepareMessageQueries(db: Statements) {
       return recipientId;
     },
     recipient: (id: number) => recipient.get(id),
-    existingPersonalRecipient: (userId: number) => personalRecipient.get(userId)?.id,
-    /** The recipient of a user's conversation with themselves, created on first use. */
-    personalRecipient: (userId: number): number =>
-      personalRecipient.get(userId)?.id ?? Number(insertPersonalRecipient.run(userId).lastInsertRowid),
     directGroupMembers: (groupId: number) => directGroupMembers.get(groupId)!.user_ids.split(',').map(Number),
     maxId: () => maxId.get()!.id,
     /** Everyone who has sent or reacted to a message in a topic: its participants, for topic wildcard mentions. */

@@ -27,6 +27,18 @@ const BACK_ONLINE_AFTER_MS = OFFLINE_THRESHOLD_MS - PING_INTERVAL_MS - 10_000;
 const MAX_USERS_FOR_ONLINE_EVENTS = 100;
 
 /**
+ * Whether a user is away, as Zulip decides before notifying them on their phone (and by
+ * email): no open client receives messages, or none has reported them active within the
+ * offline threshold.
+ */
+export function isIdle(stoa: Stoa, userId: number): boolean {
+  const receiving = [...stoa.queues.queuesOf(userId)].some((queue) => queue.accepts({ type: 'message' }));
+  if (!receiving) return true;
+  const lastActive = stoa.presence.byUser(userId)?.last_active_ms ?? null;
+  return lastActive === null || stoa.clock.now() - lastActive >= OFFLINE_THRESHOLD_MS;
+}
+
+/**
  * The presence event for one queue, in the format it asked for: the modern map for clients
  * with the simplified_presence_events capability, the legacy entry otherwise (without the
  * email for queues registered with slim_presence).

@@ -3,6 +3,7 @@ import type { DeviceRow } from '../devices/queries';
 import { sendEvent, write } from '../events/send';
 import { ApiError, badRequest } from '../http/errors';
 import { Flag } from '../messages/flags';
+import { isIdle } from '../presence/actions';
 import type { MessageRow } from '../messages/queries';
 import type { Stoa } from '../stoa';
 import { userSettings } from '../users/settings-store';
@@ -330,6 +331,9 @@ export function notifyMobileDevices(stoa: Stoa, message: MessageRow, flags: Read
     const user = stoa.users.byId(userId);
     if (!user || !user.is_active || user.is_bot) continue;
     if (stoa.push.tokensOfUser(userId).length === 0 && stoa.devices.pushable(userId).length === 0) continue;
+    // Someone reading elsewhere sees the message there: their phone is told only if they asked
+    // for that (enable_online_push_notifications), as on Zulip.
+    if (!isIdle(stoa, userId) && userSettings(stoa, user).enable_online_push_notifications !== true) continue;
     if (wantsPush(stoa, user, message, bits)) recipients.push(user);
   }
   if (recipients.length === 0) return;

@@ -9,6 +9,7 @@ export interface RealmRow {
   date_created: number;
   deactivated: 0 | 1;
   uuid: string;
+  owner_full_content_access: 0 | 1;
 }
 
 const freeze = (row: RealmRow | undefined) => (row ? Object.freeze(row) : row);

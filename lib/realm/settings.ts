@@ -279,9 +279,6 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
   // Shown only on a limited plan, which a self-hosted server never is.
   upgrade_text_for_wide_organization_logo: '',
   realm_push_notifications_enabled_end_timestamp: null,
-  // Owners may not read private content they were not given (level 438); only a command-line
-  // tool could change the security model, and Stoa has none.
-  realm_owner_full_content_access: false,
   realm_presence_disabled: false,
   realm_available_video_chat_providers: {
     disabled: { name: 'None', id: 0 },
@@ -303,6 +300,8 @@ export const REALM_SERVER_FACTS: Record<string, unknown> = {
  * - realm_name, realm_description: the organization's name and Markdown description (settings
  *   without a meaningful default; PATCH /realm changes them).
  * - realm_date_created: UNIX seconds when the organization was created.
+ * - realm_owner_full_content_access: whether owners may read all private content (level 438),
+ *   which only `stoa owner-full-content-access` changes.
  * - realm_uuid: the organization's UUID, made when it is created and kept through an export and
  *   import (level 466).
  * - realm_url, realm_uri: the organization's base URL; realm_uri is the deprecated alias.
@@ -341,6 +340,7 @@ export const REALM_DYNAMIC_KEYS: readonly string[] = [
   'realm_name',
   'realm_description',
   'realm_uuid',
+  'realm_owner_full_content_access',
   'realm_date_created',
   'realm_url',
   'realm_uri',

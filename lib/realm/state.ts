@@ -74,6 +74,7 @@ export function realmState({ stoa }: StateContext): Record<string, unknown> {
     realm_name: realm.name,
     realm_description: realm.description,
     realm_uuid: realm.uuid,
+    realm_owner_full_content_access: realm.owner_full_content_access === 1,
     realm_date_created: realm.date_created,
     realm_url: stoa.site,
     realm_uri: stoa.site,

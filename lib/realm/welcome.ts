@@ -13,7 +13,8 @@ import { realmSetting } from './settings-store';
 /**
  * The Welcome Bot's custom message (Zulip's level 416): text an organization's administrators
  * write for new accounts, set for the organization (`welcome_message_custom_text`) or for one
- * invitation. The bot sends it to whoever joins through an invitation.
+ * invitation. The bot sends it to everyone who joins: through an invitation, or made by an
+ * administrator (POST /users).
  */
 
 /** Zulip's longest welcome message, in code points. */
@@ -37,8 +38,8 @@ function sendWelcomeMessage(stoa: Stoa, user: UserRow, text: string): number {
 }
 
 /**
- * Welcomes someone who joined through an invitation: with the invitation's own text, or the
- * organization's when it has none; an empty text sends nothing. Call inside `write`.
+ * Welcomes someone who joined: with their invitation's own text, or the organization's when it
+ * has none (or there was no invitation); an empty text sends nothing. Call inside `write`.
  */
 export function welcomeNewcomer(stoa: Stoa, newcomer: UserRow, invitationText: string | null): void {
   const text = invitationText ?? (realmSetting(stoa, 'realm_welcome_message_custom_text') as string);

@@ -10,6 +10,8 @@ import { allProfileValues, profileValuesOf } from '../profile-fields/present';
 import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '../profile-fields/views';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
+import { welcomeNewcomer } from '../realm/welcome';
+import { write } from '../events/send';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
 import { checkBotReactivation } from '../bots/views';
@@ -57,6 +59,24 @@ function accessUserById(stoa: Stoa, id: number): UserRow {
   if (!user || user.is_system_bot) throw noSuchUser();
   return user;
 }
+
+/**
+ * A user the caller means to change, as Zulip's access_user_by_id(for_admin=True) finds them:
+ * bots and deactivated people only where the action takes them, and only for administrators
+ * or (for a bot) its owner; anyone else is refused with "Insufficient permission".
+ */
+function accessUserToAdminister(
+  actor: UserRow,
+  target: UserRow,
+  allow: { deactivated: boolean; bots: boolean },
+): UserRow {
+  if (target.is_bot && !allow.bots) throw noSuchUser();
+  if (!target.is_active && !allow.deactivated) throw badRequest('User is deactivated');
+  if (actor.role > Role.ADMINISTRATOR && target.bot_owner_id !== actor.id) throw badRequest('Insufficient permission');
+  return target;
+}
+
+const ANY_USER = { deactivated: true, bots: true };
 
 /** By API email, or by real email where the caller may see it. */
 function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow {
@@ -152,7 +172,13 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
     // Until its owner first logs in, an account made for them joined when it was made (level 475).
-    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true }) };
+    // The Welcome Bot greets it as it greets everyone who joins (Zulip's process_new_human_user).
+    const userId = write(stoa, () => {
+      const id = addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true });
+      welcomeNewcomer(stoa, stoa.users.byId(id)!, null);
+      return id;
+    });
+    return { user_id: userId };
   },
 });
 
@@ -355,7 +381,7 @@ const UPDATE_USER_PARAMS = {
 function checkNewEmail(stoa: Stoa, user: UserRow, target: UserRow, newEmail: string | undefined): string | undefined {
   const email = newEmail?.trim();
   if (email === undefined || email === target.delivery_email) return undefined;
-  if (!user.can_change_user_emails) throw badRequest('User not authorized to change user emails');
+  if (!user.can_change_user_emails || user.role > Role.ADMINISTRATOR) throw badRequest('User not authorized to change user emails');
   if (!EMAIL_SHAPE.test(email)) throw badRequest('New email value error: Invalid address.');
   const holder = stoa.users.byAnyEmail(email);
   if (holder && holder.id !== target.id) throw badRequest('New email value error: Email is already in use.');
@@ -367,8 +393,10 @@ function updateUserAsAsked(stoa: Stoa, user: UserRow, target: UserRow, params: U
   const fullName = params.full_name?.trim();
   if (fullName !== undefined) checkFullName(fullName);
   if (params.role !== undefined && params.role !== target.role) {
-    // Only owners make or unmake owners, and the last owner stays one.
+    // Only owners make or unmake owners, only administrators change roles (a bot's owner may
+    // rename it, not promote it), and the last owner stays one.
     if ((target.role === Role.OWNER || params.role === Role.OWNER) && user.role !== Role.OWNER) throw ownerRequired();
+    requireAdministrator(user);
     if (target.role === Role.OWNER && isOnlyOwner(stoa, target)) {
       throw badRequest('The owner permission cannot be removed from the only organization owner.');
     }
@@ -386,8 +414,7 @@ export const updateUser = endpoint<UpdateUserParams & { user_id: number }>({
   params: { properties: { user_id: { type: 'integer' }, ...UPDATE_USER_PARAMS }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
-    return updateUserAsAsked(stoa, user, accessUserById(stoa, params.user_id), params);
+    return updateUserAsAsked(stoa, user, accessUserToAdminister(user, accessUserById(stoa, params.user_id), ANY_USER), params);
   },
 });
 
@@ -395,8 +422,7 @@ export const updateUser = endpoint<UpdateUserParams & { user_id: number }>({
 export const updateUserByEmail = endpoint<UpdateUserParams & { email: string }>({
   params: { properties: { email: { type: 'string' }, ...UPDATE_USER_PARAMS }, required: ['email'] },
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
-    return updateUserAsAsked(stoa, user, accessUserByEmail(stoa, user, params.email), params);
+    return updateUserAsAsked(stoa, user, accessUserToAdminister(user, accessUserByEmail(stoa, user, params.email), ANY_USER), params);
   },
 });
 
@@ -423,11 +449,9 @@ export const deactivateUserView = endpoint<{ user_id: number; deactivation_notif
   },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
-    const target = accessUserById(stoa, params.user_id);
-    if (!target.is_active) throw badRequest('User is already deactivated');
+    const target = accessUserToAdminister(user, accessUserById(stoa, params.user_id), { deactivated: false, bots: false });
     if (target.role === Role.OWNER && user.role !== Role.OWNER) throw ownerRequired();
-    if (isOnlyOwner(stoa, target)) throw cannotDeactivateLast(true);
+    if (isOnlyOwner(stoa, target)) throw badRequest('Cannot deactivate the only organization owner');
     deactivateUserWithActions(stoa, user, target.id, params.actions);
     return {};
   },
@@ -437,9 +461,8 @@ export const reactivateUserView = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = accessUserById(stoa, params.user_id);
+    const target = accessUserToAdminister(user, accessUserById(stoa, params.user_id), ANY_USER);
     if (target.is_bot) checkBotReactivation(stoa, user, target.id);
-    else requireAdministrator(user);
     if (target.is_active) throw badRequest('User is already active');
     reactivateUser(stoa, target.id);
     return {};

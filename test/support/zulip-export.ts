@@ -257,6 +257,7 @@ export async function zulipExportFixture(): Promise<ZulipExportFixture> {
         invite_required: true,
         message_content_edit_limit_seconds: 600,
         message_edit_history_visibility_policy: 2,
+        mandatory_topics: true,
         allow_message_editing: true,
         default_language: 'en',
         new_stream_announcements_stream: ids.general,
@@ -464,7 +465,8 @@ export async function zulipExportFixture(): Promise<ZulipExportFixture> {
           subject: 'design',
           has_attachment: true,
           has_link: true,
-          last_edit_time: T0 + 1500,
+          // Zulip's last_edit_time is the last change of any kind: here the move.
+          last_edit_time: T0 + 2000,
           edit_history: JSON.stringify(edits),
         }),
         message(1006, ids.bob, personal(ids.bob), 'note to self', '<p>note to self</p>'),
