@@ -1,4 +1,5 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
+import { write } from '../events/send';
 import { sessionOf } from '../http/auth';
 import { checkSpectatorAccess } from '../channels/access';
 import { accessGroupToRead } from '../groups/access';
@@ -10,6 +11,7 @@ import { allProfileValues, profileValuesOf } from '../profile-fields/present';
 import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '../profile-fields/views';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
+import { welcomeNewUser } from '../realm/welcome';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
 import { checkBotReactivation } from '../bots/views';
@@ -151,7 +153,12 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
     // Until its owner first logs in, an account made for them joined when it was made (level 475).
-    return { user_id: addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true }) };
+    const userId = write(stoa, () => {
+      const id = addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true });
+      welcomeNewUser(stoa, stoa.users.byId(id)!);
+      return id;
+    });
+    return { user_id: userId };
   },
 });
 
