@@ -6,7 +6,7 @@ const CSS = `
 .groups-page { display: flex; flex-direction: column; gap: 12px; container-type: inline-size; }
 .groups-lists { display: flex; gap: 4px; }
 .groups-lists a { padding: 4px 12px; border-radius: 14px; border: 1px solid var(--border); text-decoration: none; }
-.groups-lists a[aria-current='page'] { background: var(--bg-active); border-color: var(--accent); }
+.groups-lists a[aria-current='page'] { background: var(--bg-active); border-color: var(--accent); color: var(--text); font-weight: 600; }
 .groups-toolbar { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; }
 .groups-filter { flex: 1 1 180px; max-width: 280px; }
 .groups-layout { display: flex; gap: 16px; align-items: flex-start; }
