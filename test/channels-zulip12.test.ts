@@ -411,12 +411,12 @@ describe('subscribing others (feature level 397)', () => {
     const { name } = await createChannel(server.owner);
     const told = valid12('POST', '/users/me/subscriptions', await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [other.userId] }));
     assert.equal(told.body.new_subscription_messages_sent, true);
-    const dms = await other.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] });
+    const dms = await other.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }, { operator: 'sender', operand: 'notification-bot@stoa.local' }] });
     assert.match(dms.body.messages[0].content, new RegExp(`subscribed you to`));
     const quiet = await server.createUser();
     const silent = await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [quiet.userId], send_new_subscription_messages: false });
     assert.equal(silent.body.new_subscription_messages_sent, undefined);
-    const none = await quiet.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] });
+    const none = await quiet.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }, { operator: 'sender', operand: 'notification-bot@stoa.local' }] });
     assert.deepEqual(none.body.messages, []);
     assert.equal((await register(quiet, { fetch_event_types: ['realm'] })).max_bulk_new_subscription_messages, 100);
   });

@@ -176,9 +176,14 @@ describe('register state for messages', () => {
       },
     ]);
     assert.equal(unread.old_unreads_missing, false);
+    // The oldest is Welcome Bot's greeting, which every new person gets.
+    const welcomeBot = server.stoa.users.byAnyEmail('welcome-bot@stoa.local')!.id;
+    const welcome = state.recent_private_conversations.at(-1);
+    assert.deepEqual(welcome.user_ids, [welcomeBot]);
     assert.deepEqual(state.recent_private_conversations, [
       { max_message_id: group, user_ids: [server.ownerId, friend.userId].sort((a, b) => a - b) },
       { max_message_id: direct, user_ids: [server.ownerId] },
+      { max_message_id: welcome.max_message_id, user_ids: [welcomeBot] },
     ]);
   });
 });

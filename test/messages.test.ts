@@ -499,7 +499,7 @@ describe('GET /messages', () => {
       anchor: 'newest',
       num_before: 5,
       num_after: 0,
-      narrow: JSON.stringify([['is', 'dm']]),
+      narrow: JSON.stringify([['is', 'dm'], ['sender', 'notification-bot@stoa.local']]),
       apply_markdown: false,
     });
     assert.deepEqual(

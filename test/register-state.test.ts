@@ -108,9 +108,12 @@ describe('register state', () => {
     assert.ok(state.realm_users.some((u: { user_id: number }) => u.user_id === member.userId));
     assert.ok(state.realm_users.every((u: { profile_data?: unknown }) => 'profile_data' in u));
     assert.deepEqual(state.realm_non_active_users, []);
-    assert.equal(state.cross_realm_bots.length, 1);
-    assert.equal(state.cross_realm_bots[0].is_system_bot, true);
-    assert.ok(!state.realm_users.some((u: { user_id: number }) => u.user_id === state.cross_realm_bots[0].user_id));
+    // The notification bot, and Welcome Bot since it greeted the member.
+    assert.deepEqual(state.cross_realm_bots.map((bot: { email: string }) => bot.email).sort(), ['notification-bot@stoa.local', 'welcome-bot@stoa.local']);
+    for (const bot of state.cross_realm_bots) {
+      assert.equal(bot.is_system_bot, true);
+      assert.ok(!state.realm_users.some((u: { user_id: number }) => u.user_id === bot.user_id));
+    }
   });
 
   test('for `realm_user` gives avatar_url null under client_gravatar', async () => {

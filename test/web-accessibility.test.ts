@@ -149,6 +149,9 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
   // A bot and a group, so that their settings pages list something.
   await ada.post('/bots', { full_name: 'Ada Bot', short_name: 'adabot', bot_type: 2 });
   await web.server.owner.post('/user_groups/create', { name: 'Analysts', description: 'Engines', members: JSON.stringify([ada.userId]) });
+  // A profile field naming people, filled in, so that the profile page shows its person picker.
+  const mentorField = (await web.server.owner.post('/realm/profile_fields', { name: 'Mentor', field_type: 6 })).body.id as number;
+  await ada.patch('/users/me/profile_data', { data: [{ id: mentorField, value: [web.server.ownerId] }] });
   const page = await open(ada.credentials.email, `#narrow/channel/${channel.id}`);
   await page.locator('.message-row').nth(2).waitFor();
   const found: string[] = [];
@@ -220,7 +223,7 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
     await page.getByRole('button', { name: 'Close the compose box' }).click();
     // A screen loaded when opened names a text of its own to wait for.
     for (const [screen, hash, ready, drawn] of [
-      ['settings', '#settings/profile', 'Personal settings'],
+      ['settings', '#settings/profile', 'Personal settings', 'Add a person to Mentor'],
       ['preferences', '#settings/preferences', 'Personal settings', 'Time format'],
       ['notifications', '#settings/notifications', 'Personal settings', 'Followed topics'],
       ['alert words', '#settings/alert-words', 'Personal settings', 'New alert word'],
@@ -238,6 +241,7 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       ['your bots', '#settings/your-bots', 'Personal settings'],
       ['bots', '#organization/bot-list-admin', 'Organization settings'],
       ['user groups', '#organization/user-groups-admin', 'Organization settings'],
+      ['your groups', '#groups/your', 'Organization settings', 'Analysts'],
       ['organization profile', '#organization/organization-profile', 'Organization settings'],
       ['organization settings', '#organization/organization-settings', 'Organization settings'],
       ['organization permissions', '#organization/organization-permissions', 'Organization settings'],
@@ -255,6 +259,14 @@ test('axe finds nothing serious or critical on the main screens, light and dark'
       if (drawn) await page.getByText(drawn).first().waitFor();
       await check(`${theme} ${screen}`);
     }
+  }
+  // A member sees the organization's pages read-only.
+  const member = await web.server.createUser('Max Member');
+  const memberPage = await open(member.credentials.email, '#organization/organization-permissions');
+  await memberPage.getByText('Only administrators of the organization can change these settings.').waitFor();
+  for (const theme of ['light', 'dark']) {
+    await memberPage.evaluate(`document.documentElement.setAttribute('data-theme', '${theme}')`);
+    for (const violation of await seriousViolations(memberPage)) found.push(`${theme} read-only organization permissions: ${violation}`);
   }
   const login = await web.browser.newPage({ colorScheme: 'dark' });
   await login.goto(`${web.server.url}/login`);

@@ -390,12 +390,13 @@ test('on a phone the settings menu is one choice of page; a member at an organiz
   await wide.page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Custom emoji' }).waitFor();
   assert.equal(await wide.page.getByRole('combobox', { name: 'Settings page' }).isVisible(), false);
 
+  // A member sees the linkifiers read-only (test/web-people-rest.test.ts); a page only administrators see gives the personal settings.
   const member = await suite.server.createUser('Mel Member');
-  const memberWeb = await suite.open(member.credentials.email, '#organization/linkifier-settings');
+  const memberWeb = await suite.open(member.credentials.email, '#organization/profile-field-settings');
   const personal = memberWeb.page.getByRole('region', { name: 'Personal settings' });
   await personal.getByLabel('Full name').waitFor();
   assert.equal(await personal.locator('#settings-page-title').innerText(), 'Profile');
-  assert.equal(await memberWeb.page.getByText('Add a linkifier').count(), 0);
+  assert.equal(await memberWeb.page.getByText('Add a profile field').count(), 0);
   assert.deepEqual([...web.problems, ...wide.problems, ...memberWeb.problems], []);
 });
 

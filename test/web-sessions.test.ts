@@ -311,14 +311,22 @@ describe('sessions end', () => {
     assert.equal((await b.get('/users/me')).status, 401);
   });
 
-  test('on deactivation, and stay ended after reactivation', async () => {
+  test('on deactivation, saying why, and stay ended after reactivation', async () => {
     const { email, userId } = await member();
     const b = await signedIn(email, 'secret-password');
     assert.equal((await server.owner.delete(`/users/${userId}`)).status, 200);
-    assert.equal(server.stoa.sessions.countOf(userId), 0);
-    assert.equal((await b.get('/users/me')).status, 401);
+    // The open page learns why it was signed out, on any request and on its event poll.
+    for (const refused of [await b.get('/users/me'), await b.get('/events', { queue_id: 'gone', last_event_id: -1 }), await b.request('GET', '/accounts/session')]) {
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.code, 'USER_DEACTIVATED');
+      assert.equal(refused.body.msg, 'Account is deactivated');
+    }
+    assert.equal((await b.post('/users/me/alert_words', { alert_words: ['back'] })).body.code, 'USER_DEACTIVATED', 'nothing is done for it');
     assert.equal((await server.owner.post(`/users/${userId}/reactivate`)).status, 200);
-    assert.equal((await b.get('/users/me')).status, 401);
+    assert.equal(server.stoa.sessions.countOf(userId), 0, 'reactivation ends the old sessions');
+    const after = await b.get('/users/me');
+    assert.equal(after.status, 401);
+    assert.equal(after.body.code, 'UNAUTHORIZED');
   });
 
   test('after two weeks unused', async () => {

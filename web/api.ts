@@ -13,6 +13,14 @@ export class ApiError extends Error {
 
 let csrfFromLogin: string | undefined;
 
+/** Why the login page is shown: `?signed-out=deactivated` says the account was deactivated. */
+export const DEACTIVATED_LOGIN = '/login?signed-out=deactivated';
+
+/** Leaves for the login page, which tells the person their account was deactivated. */
+export function leaveDeactivated(): void {
+  if (location.pathname !== '/login') location.assign(DEACTIVATED_LOGIN);
+}
+
 /** Remembers the CSRF token a login or session answer carried. */
 export function setCsrfToken(token: string | undefined): void {
   csrfFromLogin = token;
@@ -78,6 +86,8 @@ export async function request<T = Record<string, unknown>>(
     // A proxy's error page, or an empty body: the status says enough.
   }
   if (!response.ok || json.result !== 'success') {
+    // The person was deactivated while the page was open: no request of theirs works any more.
+    if (response.status === 401 && json.code === 'USER_DEACTIVATED' && path.startsWith('/json/')) leaveDeactivated();
     const message = typeof json.msg === 'string' && json.msg ? json.msg : `${response.status} ${response.statusText}`;
     throw new ApiError(message, response.status, typeof json.code === 'string' ? json.code : 'UNKNOWN', json);
   }

@@ -1,6 +1,6 @@
 import { batch } from '@preact/signals';
 import { onRealmExportEvent } from './admin/exports';
-import { ApiError, get, post } from './api';
+import { ApiError, get, leaveDeactivated, post } from './api';
 import { takeEarlyRegistration } from './app/early';
 import { requestRegistration, type RegisterAnswer, type UserTopic } from './register';
 import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFromCombinedFeed, feed, reloadFeed, removeMessages, updateFeedMessages } from './messages/feed';
@@ -147,7 +147,8 @@ async function pollLoop(): Promise<void> {
       }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        location.assign('/login');
+        // A deactivated account has already been sent to the login page that says so (api.ts).
+        if (err.code !== 'USER_DEACTIVATED') location.assign('/login');
         return;
       }
       if (err instanceof ApiError && err.code === 'BAD_EVENT_QUEUE_ID') {
@@ -496,6 +497,8 @@ function onRealmUser(event: Record<string, unknown>): void {
       if (user) copy.set(user.user_id, withProfileChange({ ...user, ...change, ...(newEmail === undefined ? {} : { email: newEmail }) }));
     }
   });
+  // Deactivated by an administrator: the server refuses the page from now on, so leave and say why.
+  if (event.op === 'update' && person.user_id === session.value?.user_id && person.is_active === false) leaveDeactivated();
   // One's own new role shows or hides the organization's settings at once.
   if (event.op === 'update' && person.user_id === session.value?.user_id && typeof person.role === 'number') {
     realm.value = { ...realm.value, isAdmin: person.role <= 200, isOwner: person.role === 100 };

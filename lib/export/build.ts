@@ -309,9 +309,11 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     }
     (row.is_mirror_dummy ? dummyUsers : normalUsers).push(row);
   }
+  // Each of the server's own bots by its name at Zulip's domain (notification-bot@, welcome-bot@),
+  // as Zulip's exports name them; the import maps each back to its own bot.
   const crossRealm = systemBots.map((bot) => ({
     id: bot.id,
-    email: CROSS_REALM_BOT_EMAIL.notificationBot,
+    email: `${String(bot.delivery_email).split('@')[0]}@${CROSS_REALM_BOT_EMAIL.notificationBot.split('@')[1]}`,
     recipient_id: personalRecipient.get(bot.id),
   }));
 

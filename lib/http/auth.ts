@@ -134,10 +134,23 @@ export function authenticateSessionOrSpectator(stoa: Stoa): RequestHandler {
   return sessionAuthentication(stoa, true);
 }
 
+/**
+ * Why a request's session cookie is refused: a session whose account was deactivated says so
+ * (USER_DEACTIVATED), so that an open page can tell its person why they were signed out;
+ * anything else is a plain missing session. Deactivation keeps the account's sessions for this
+ * and reactivation removes them (lib/users/actions.ts), so none of them works again.
+ */
+function sessionRefusal(stoa: Stoa, req: IncomingMessage): ApiError {
+  const token = readCookie(req, SESSION_COOKIE);
+  const session = token ? stoa.sessions.byTokenHash(hashToken(token)) : undefined;
+  const fresh = session !== undefined && stoa.clock.now() - session.last_seen_ms <= SESSION_IDLE_MS;
+  return fresh && stoa.users.byId(session.user_id)?.is_active === 0 ? userDeactivated() : sessionRequired();
+}
+
 function sessionAuthentication(stoa: Stoa, spectators: boolean): RequestHandler {
   return (req, _res, next) => {
     const found = checkSession(stoa, req);
-    if (!found) return next(spectators ? spectatorRateLimit(stoa, req) : sessionRequired());
+    if (!found) return next(spectators ? spectatorRateLimit(stoa, req) : sessionRefusal(stoa, req));
     const problem = csrfProblem(req, found.session);
     if (problem) return next(problem);
     req.user = found.user;

@@ -38,8 +38,37 @@ function sendWelcomeMessage(stoa: Stoa, user: UserRow, text: string): number {
 }
 
 /**
- * Welcomes someone who joined: with their invitation's own text, or the organization's when it
- * has none (or there was no invitation); an empty text sends nothing. Call inside `write`.
+ * Welcome Bot's first direct message to someone who joins a running organization (signing up,
+ * accepting an invitation, or made by an administrator), as Zulip sends every new person one.
+ * Administrators are also pointed at the organization's settings. The owner of a new
+ * organization gets the longer one in starter.ts instead.
+ */
+function newcomerWelcome(stoa: Stoa, user: UserRow): string {
+  const name = stoa.realm.get()!.name;
+  const lines = [
+    `Hello, ${user.full_name}, and welcome to ${name}! I am Welcome Bot.`,
+    '',
+    'Conversations here happen in **topics** inside **channels**. The [Inbox](#inbox) gathers what you have not read yet, ' +
+      'and [Channels](#channels) lists the ones you can join.',
+    '',
+    'Tell people who you are: your name, picture and profile are in [Profile](#settings/profile), ' +
+      'and how you are notified is in [Notifications](#settings/notifications).',
+  ];
+  if (user.role <= Role.ADMINISTRATOR) {
+    lines.push('', 'As an administrator you can change how the organization works in [Organization settings](#organization).');
+  }
+  return lines.join('\n');
+}
+
+/** Sends Welcome Bot's first direct message to a person who just joined. Call inside `write`. */
+export function welcomeNewUser(stoa: Stoa, user: UserRow): void {
+  sendWelcomeMessage(stoa, user, newcomerWelcome(stoa, user));
+}
+
+/**
+ * Welcome Bot's second message to someone who joined: their invitation's own text, or the
+ * organization's custom text when it has none (or there was no invitation); an empty text
+ * sends nothing. Call inside `write`, after welcomeNewUser.
  */
 export function welcomeNewcomer(stoa: Stoa, newcomer: UserRow, invitationText: string | null): void {
   const text = invitationText ?? (realmSetting(stoa, 'realm_welcome_message_custom_text') as string);

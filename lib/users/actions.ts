@@ -255,8 +255,8 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
     // Guests who saw someone only through a channel lose sight of them (Zulip's realm_user remove).
     const accessBefore = snapshotUserAccess(stoa);
     for (const id of deactivated) {
+      // Its sessions stay, refused, so that an open page hears why (lib/http/auth.ts); reactivation ends them.
       stoa.users.setActive(id, false);
-      revokeSessions(stoa, id);
       revokeInvitesBy(stoa, id);
       announcePersonUpdate(stoa, { user_id: id, is_active: false });
       announceSubscriberActivity(stoa, id, false);
@@ -270,6 +270,7 @@ export function deactivateUser(stoa: Stoa, userId: number): void {
 export function reactivateUser(stoa: Stoa, userId: number): void {
   write(stoa, () => {
     const accessBefore = snapshotUserAccess(stoa);
+    revokeSessions(stoa, userId);
     stoa.users.setActive(userId, true);
     // Guests who see the returning user again through a channel get them whole, first.
     announceUserAccessChanges(stoa, accessBefore);

@@ -1,4 +1,5 @@
 import { hashPassword, verifyPassword } from '../auth/credentials';
+import { write } from '../events/send';
 import { sessionOf } from '../http/auth';
 import { checkSpectatorAccess } from '../channels/access';
 import { accessGroupToRead } from '../groups/access';
@@ -10,8 +11,7 @@ import { allProfileValues, profileValuesOf } from '../profile-fields/present';
 import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '../profile-fields/views';
 import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
-import { welcomeNewcomer } from '../realm/welcome';
-import { write } from '../events/send';
+import { welcomeNewcomer, welcomeNewUser } from '../realm/welcome';
 import type { Stoa } from '../stoa';
 import { regenerateBotApiKey } from '../bots/actions';
 import { checkBotReactivation } from '../bots/views';
@@ -172,10 +172,13 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
     // Until its owner first logs in, an account made for them joined when it was made (level 475).
-    // The Welcome Bot greets it as it greets everyone who joins (Zulip's process_new_human_user).
+    // The Welcome Bot greets it as it greets everyone who joins (Zulip's process_new_human_user):
+    // its own first message, then the organization's custom one when there is one.
     const userId = write(stoa, () => {
       const id = addUser(stoa, { ...account, role: Role.MEMBER, joinsAtFirstLogin: true });
-      welcomeNewcomer(stoa, stoa.users.byId(id)!, null);
+      const newcomer = stoa.users.byId(id)!;
+      welcomeNewUser(stoa, newcomer);
+      welcomeNewcomer(stoa, newcomer, null);
       return id;
     });
     return { user_id: userId };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, setCsrfToken } from '../api';
+import { ApiError, get, leaveDeactivated, setCsrfToken } from '../api';
 import { takeEarlySession, type SessionAnswer } from './early';
 import { session, theme } from '../state';
 import { Join } from './Join';
@@ -36,6 +36,7 @@ export function App() {
         setState('in');
       },
       (err: unknown) => {
+        if (err instanceof ApiError && err.code === 'USER_DEACTIVATED') return leaveDeactivated();
         if (err instanceof ApiError && (err.status === 401 || err.status === 404)) {
           // The address asked for (`#narrow/...`) goes along, and the login returns to it.
           location.replace(`/login${location.hash}`);

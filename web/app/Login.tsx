@@ -84,7 +84,12 @@ export function Login() {
   const settings = useServerSettings();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
+  // Sent here because the account was deactivated (by an administrator, or by its person).
+  const [error, setError] = useState(() =>
+    new URLSearchParams(location.search).get('signed-out') === 'deactivated'
+      ? 'Your account has been deactivated, so you have been logged out. An administrator of the organization can reactivate it.'
+      : '',
+  );
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: Event) => {

@@ -335,8 +335,8 @@ export function Shell() {
                   Personal settings
                 </a>
               </li>
-              {realm.value.isAdmin &&
-                [
+              {/* Members see these pages too, read-only. */}
+              {[
                   ['#organization', 'Organization settings'],
                   ['#organization/default-channels-list', 'Default channels'],
                 ].map(([href, label]) => (

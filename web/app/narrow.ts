@@ -117,7 +117,7 @@ export type HashView =
   | { kind: 'channels'; channelId?: number; tab?: ChannelTab }
   | { kind: 'drafts' }
   | { kind: 'scheduled' }
-  | { kind: 'settings'; section: string };
+  | { kind: 'settings'; section: string; groups?: string[] };
 
 /** Reads a URL hash; IDs written with a name after them (`3-design`) keep only the ID. */
 export function parseHash(hash: string): HashView {
@@ -132,6 +132,8 @@ export function parseHash(hash: string): HashView {
   if (parts[0] === 'recent' || parts[0] === 'recent_topics') return { kind: 'recent' };
   if (parts[0] === 'drafts') return { kind: 'drafts' };
   if (parts[0] === 'scheduled') return { kind: 'scheduled' };
+  // Zulip's user-group screens (#groups/your, #groups/all, #groups/new, #groups/ID/name/tab) open the groups page.
+  if (parts[0] === 'groups') return { kind: 'settings', section: 'user-groups-admin', groups: parts.slice(1) };
   if (parts[0] === 'settings' || parts[0] === 'organization') return { kind: 'settings', section: parts[1] ?? (parts[0] === 'organization' ? 'organization-profile' : 'profile') };
   if (parts[0] !== 'narrow') return { kind: 'narrow', terms: [] };
   const terms: NarrowTerm[] = [];

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post, type Params } from '../api';
 import { realmSettings } from '../channels/state';
 import { Avatar } from '../people/Avatar';
-import { session, userName, users } from '../state';
+import { channels, session, userName, users } from '../state';
 import type { User } from '../types';
 import { confirmAction } from '../ui/Confirm';
 import { Modal } from '../ui/Modal';
@@ -217,13 +217,26 @@ function BotDialog({ bot, onClose }: { bot?: User; onClose: () => void }) {
   const [avatar, setAvatar] = useState<File | null>(null);
   const [endpoint, setEndpoint] = useState(service?.base_url ?? '');
   const [format, setFormat] = useState(service?.interface ?? 1);
+  const record = bot ? administeredBots.value.get(bot.user_id) : undefined;
+  const [ownerId, setOwnerId] = useState(bot?.bot_owner_id ?? null);
+  const [sendingChannel, setSendingChannel] = useState(record?.default_sending_stream ?? '');
+  const [eventsChannel, setEventsChannel] = useState(record?.default_events_register_stream ?? '');
+  const [allPublic, setAllPublic] = useState(record?.default_all_public_streams ?? false);
   const [busy, setBusy] = useState(false);
   const domain = (realmSettings.value.realm_bot_domain as string | undefined) ?? location.hostname;
   const outgoing = type === BotType.outgoing;
   const submit = async (event: Event) => {
     event.preventDefault();
     const params: Params = bot
-      ? { full_name: name, ...(outgoing ? { service_payload_url: endpoint, service_interface: format } : {}) }
+      ? {
+          full_name: name,
+          ...(outgoing ? { service_payload_url: endpoint, service_interface: format } : {}),
+          // Only what changed: a new owner, and the defaults Zulip's API keeps for a bot ('' for none).
+          ...(ownerId !== null && ownerId !== bot.bot_owner_id ? { bot_owner_id: ownerId } : {}),
+          ...(sendingChannel !== (record?.default_sending_stream ?? '') ? { default_sending_stream: sendingChannel } : {}),
+          ...(eventsChannel !== (record?.default_events_register_stream ?? '') ? { default_events_register_stream: eventsChannel } : {}),
+          ...(allPublic !== (record?.default_all_public_streams ?? false) ? { default_all_public_streams: allPublic } : {}),
+        }
       : { bot_type: type, full_name: name, short_name: username, ...(outgoing ? { payload_url: endpoint, interface_type: format } : {}) };
     // With an avatar the request is multipart, as Zulip's clients send it.
     let body: Params = params;
@@ -280,6 +293,7 @@ function BotDialog({ bot, onClose }: { bot?: User; onClose: () => void }) {
             </span>
           </label>
         )}
+        {bot && <BotOwnerAndDefaults bot={bot} owner={[ownerId, setOwnerId]} sending={[sendingChannel, setSendingChannel]} events={[eventsChannel, setEventsChannel]} allPublic={[allPublic, setAllPublic]} />}
         <label>
           Avatar (optional)
           <input type="file" accept="image/*" onChange={(e) => setAvatar(e.currentTarget.files?.[0] ?? null)} />
@@ -312,5 +326,61 @@ function BotDialog({ bot, onClose }: { bot?: User; onClose: () => void }) {
         </div>
       </form>
     </Modal>
+  );
+}
+
+type Choice<T> = [T, (value: T) => void];
+
+/**
+ * A bot's owner (any active person; the owner answers for it and administers it) and the
+ * defaults Zulip keeps for it: the channel its messages go to when they name none, the channel
+ * whose events it gets when it registers without saying, or every public channel's events.
+ */
+function BotOwnerAndDefaults({ bot, owner, sending, events, allPublic }: {
+  bot: User;
+  owner: Choice<number | null>;
+  sending: Choice<string>;
+  events: Choice<string>;
+  allPublic: Choice<boolean>;
+}) {
+  const people = [...users.value.values()].filter((u) => u.is_active && !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  const channelNames = [...channels.value.values()].filter((c) => !c.is_archived).map((c) => c.name).sort((a, b) => a.localeCompare(b));
+  const channelChoice = (label: string, [value, setValue]: Choice<string>) => (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => setValue(e.currentTarget.value)}>
+        <option value="">None</option>
+        {[...new Set([...channelNames, ...(value ? [value] : [])])].map((channelName) => (
+          <option key={channelName} value={channelName}>
+            #{channelName}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const [ownerId, setOwnerId] = owner;
+  return (
+    <>
+      <label>
+        Owner
+        <select value={ownerId === null ? '' : String(ownerId)} onChange={(e) => setOwnerId(Number(e.currentTarget.value))}>
+          {ownerId === null && <option value="">No owner</option>}
+          {people.map((person) => (
+            <option key={person.user_id} value={String(person.user_id)}>
+              {person.full_name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {bot.bot_type !== BotType.outgoing && channelChoice('Default channel for its messages', sending)}
+      {bot.bot_type === BotType.generic && (
+        <>
+          {channelChoice('Default channel for its events', events)}
+          <label class="inline">
+            <input type="checkbox" checked={allPublic[0]} onChange={(e) => allPublic[1](e.currentTarget.checked)} /> Events from all public channels
+          </label>
+        </>
+      )}
+    </>
   );
 }

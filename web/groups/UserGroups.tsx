@@ -1,12 +1,15 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { patch, post } from '../api';
 import { GroupSettingField } from '../channels/GroupSettingField';
 import { groupChoices, holdsGroupSetting, holdsRealmSetting } from '../channels/permissions';
 import { Avatar } from '../people/Avatar';
 import { realm, session, userGroups, userName, users } from '../state';
-import type { GroupSettingValue, User, UserGroup } from '../types';
+import type { GroupSettingValue, UserGroup } from '../types';
 import { confirmAction } from '../ui/Confirm';
 import { reportError, showNotice } from '../ui/Toasts';
+import { view } from '../app/nav';
+import { groupHash, parseGroupsAddress, type GroupTab } from './address';
+import { PersonPicker } from '../people/PersonPicker';
 import { addGroupStyles } from './styles';
 
 addGroupStyles();
@@ -41,17 +44,41 @@ function powersOver(group: UserGroup) {
  * subgroups and permissions, or deactivate them. Changes by others arrive live.
  */
 export function UserGroups() {
-  const [openId, setOpenId] = useState<number | null>(null);
-  const [creating, setCreating] = useState(false);
+  // Opened by a `#groups/...` address (Zulip's), or by the older `#organization/user-groups-admin`.
+  const current = view.value;
+  const byAddress = current.kind === 'settings' ? current.groups : undefined;
+  const address = parseGroupsAddress(byAddress);
+  const addressKey = (byAddress ?? []).join('/');
+  const [openId, setOpenId] = useState<number | null>(address.groupId ?? null);
+  const [creating, setCreating] = useState(address.creating);
   const [showDeactivated, setShowDeactivated] = useState(false);
   const [filter, setFilter] = useState('');
+  useEffect(() => {
+    setOpenId(address.groupId ?? null);
+    setCreating(address.creating);
+  }, [addressKey]);
   const wanted = filter.trim().toLowerCase();
-  const all = [...userGroups.value.values()].filter((g) => !g.is_system_group).sort(byName);
-  const shown = all.filter((g) => (showDeactivated || !g.deactivated) && (!wanted || g.name.toLowerCase().includes(wanted)));
-  const open = openId === null ? undefined : userGroups.value.get(openId);
   const self = session.value?.user_id ?? 0;
+  const all = [...userGroups.value.values()].filter((g) => !g.is_system_group).sort(byName);
+  const shown = all.filter(
+    (g) => (showDeactivated || !g.deactivated) && (!wanted || g.name.toLowerCase().includes(wanted)) && (address.list === 'all' || (g.members ?? []).includes(self)),
+  );
+  const open = openId === null ? undefined : userGroups.value.get(openId);
+  // Under `#groups/...` the address follows what is open, so it can be shared and Back works.
+  const choose = (group: UserGroup | undefined) => {
+    if (byAddress === undefined) setOpenId(group?.id ?? null);
+    else location.hash = group ? groupHash(group) : `#groups/${address.list}`;
+  };
   return (
     <div class="groups-page">
+      <nav class="groups-lists" aria-label="Which groups">
+        <a href="#groups/your" aria-current={byAddress !== undefined && address.list === 'your' ? 'page' : undefined}>
+          Your groups
+        </a>
+        <a href="#groups/all" aria-current={byAddress === undefined || address.list === 'all' ? 'page' : undefined}>
+          All groups
+        </a>
+      </nav>
       <div class="groups-toolbar">
         {holdsRealmSetting('realm_can_create_groups') && (
           <button type="button" class="primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
@@ -71,16 +98,17 @@ export function UserGroups() {
         <CreateGroup
           onDone={(id) => {
             setCreating(false);
-            if (id !== undefined) setOpenId(id);
+            if (id !== undefined) choose(userGroups.value.get(id) ?? { id, name: '' } as UserGroup);
+            else if (byAddress?.[0] === 'new') location.hash = '#groups/all';
           }}
         />
       )}
       <div class="groups-layout">
         <ul class="group-list" aria-label="User groups">
-          {shown.length === 0 && <li class="hint">No groups{wanted ? ' match' : ' yet'}.</li>}
+          {shown.length === 0 && <li class="hint">{wanted ? 'No groups match.' : address.list === 'your' ? 'You are in no groups yet.' : 'No groups yet.'}</li>}
           {shown.map((group) => (
             <li key={group.id}>
-              <button type="button" class="group-row" aria-current={group.id === openId ? 'true' : undefined} onClick={() => setOpenId(group.id === openId ? null : group.id)}>
+              <button type="button" class="group-row" aria-current={group.id === openId ? 'true' : undefined} onClick={() => choose(group.id === openId ? undefined : group)}>
                 <strong>{group.name}</strong>
                 <small>
                   {(group.members ?? []).length} {(group.members ?? []).length === 1 ? 'member' : 'members'}
@@ -92,40 +120,8 @@ export function UserGroups() {
             </li>
           ))}
         </ul>
-        {open && !open.is_system_group && <GroupDetails key={open.id} group={open} />}
+        {open && !open.is_system_group && <GroupDetails key={open.id} group={open} tab={address.groupId === open.id ? address.tab : 'general'} />}
       </div>
-    </div>
-  );
-}
-
-/** People to choose from by name: a text box offering the organization's active people. */
-function PersonPicker({ label, exclude, onPick }: { label: string; exclude: readonly number[]; onPick: (user: User) => void }) {
-  const [text, setText] = useState('');
-  const listId = `people-${label.replace(/\W+/g, '-')}`;
-  const candidates = [...users.value.values()].filter((u) => u.is_active && !u.is_bot && !exclude.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
-  const pick = (event: Event) => {
-    event.preventDefault();
-    const typed = text.trim().toLowerCase();
-    const matches = candidates.filter((u) => `${u.full_name} <${u.email}>`.toLowerCase().includes(typed));
-    const chosen = candidates.find((u) => `${u.full_name} <${u.email}>`.toLowerCase() === typed) ?? (typed && matches.length === 1 ? matches[0] : undefined);
-    if (!chosen) return showNotice(`No one matches “${text}”: choose a person from the list.`);
-    setText('');
-    onPick(chosen);
-  };
-  return (
-    <div class="picker">
-      <label>
-        {label}
-        <input list={listId} value={text} placeholder="Name or email" onInput={(e) => setText(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Enter' && pick(e)} />
-      </label>
-      <datalist id={listId}>
-        {candidates.map((u) => (
-          <option key={u.user_id} value={`${u.full_name} <${u.email}>`} />
-        ))}
-      </datalist>
-      <button type="button" onClick={pick}>
-        Add
-      </button>
     </div>
   );
 }
@@ -222,8 +218,12 @@ function CreateGroup({ onDone }: { onDone: (id?: number) => void }) {
   );
 }
 
-function GroupDetails({ group }: { group: UserGroup }) {
+function GroupDetails({ group, tab }: { group: UserGroup; tab: GroupTab }) {
   const powers = powersOver(group);
+  // An address naming the members or permissions brings that part into view.
+  useEffect(() => {
+    if (tab !== 'general') document.getElementById(`group-${tab}-${group.id}`)?.scrollIntoView({ block: 'start' });
+  }, [tab, group.id]);
   const self = session.value?.user_id ?? 0;
   const path = `/json/user_groups/${group.id}`;
   const [name, setName] = useState(group.name);
@@ -339,7 +339,7 @@ function GroupDetails({ group }: { group: UserGroup }) {
           </li>
         ))}
       </ul>
-      <fieldset class="permissions">
+      <fieldset class="permissions" id={`group-permissions-${group.id}`}>
         <legend>Permissions</legend>
         {PERMISSIONS.filter((p) => group[p.name as `can_${string}_group`] !== undefined).map((p) => (
           <GroupSettingField

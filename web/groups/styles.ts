@@ -4,6 +4,9 @@
  */
 const CSS = `
 .groups-page { display: flex; flex-direction: column; gap: 12px; container-type: inline-size; }
+.groups-lists { display: flex; gap: 4px; }
+.groups-lists a { padding: 4px 12px; border-radius: 14px; border: 1px solid var(--border); text-decoration: none; }
+.groups-lists a[aria-current='page'] { background: var(--bg-active); border-color: var(--accent); color: var(--text); font-weight: 600; }
 .groups-toolbar { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; }
 .groups-filter { flex: 1 1 180px; max-width: 280px; }
 .groups-layout { display: flex; gap: 16px; align-items: flex-start; }
@@ -26,12 +29,7 @@ const CSS = `
 .group-members li span { flex: 1; min-width: 0; overflow-wrap: anywhere; }
 .group-self { display: flex; gap: 8px; }
 .group-self:empty { display: none; }
-.picker { display: flex; gap: 6px; align-items: flex-end; flex-wrap: wrap; }
-.picker label { flex: 1 1 200px; }
 .group-create { border: 1px solid var(--border); border-radius: 8px; padding: 12px; max-width: 560px; }
-.chips { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 6px; }
-.chips li { display: flex; align-items: center; gap: 4px; padding: 2px 4px 2px 10px; border-radius: 14px; background: var(--bg-soft); border: 1px solid var(--border); }
-.chips button { border: none; background: none; padding: 0 6px; }
 .form-buttons { display: flex; gap: 8px; justify-content: flex-end; }
 .groups-page .hint { color: var(--text-soft); }
 /* Side by side only where both have room (the settings page is narrow beside the people list). */

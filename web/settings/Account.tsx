@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patch, post } from '../api';
+import { del, DEACTIVATED_LOGIN, get, patch, post } from '../api';
 import { realmSettings } from '../channels/state';
-import { realm, session, userSettings } from '../state';
+import { realm, session, userSettings, users } from '../state';
+import { confirmAction } from '../ui/Confirm';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
 import { useFlash } from '../ui/useFlash';
@@ -63,6 +64,7 @@ export function Account() {
       </section>
       <Privacy />
       <ApiKey />
+      <DeactivateAccount />
     </div>
   );
 }
@@ -257,6 +259,57 @@ function ApiKey() {
           <button type="submit">Show API key</button>
         </form>
       )}
+    </section>
+  );
+}
+
+/** Whether one is the organization's only active owner, whom Zulip does not let leave. */
+function onlyOwner(): boolean {
+  if (!realm.value.isOwner) return false;
+  const owners = [...users.value.values()].filter((u) => u.is_active && !u.is_bot && u.role === 100);
+  return owners.length <= 1;
+}
+
+/**
+ * Deactivating one's own account (DELETE /users/me), after asking: the account can no longer
+ * log in, its bots stop, and an administrator can reactivate it. The page then leaves for the
+ * login page, which says what happened.
+ */
+function DeactivateAccount() {
+  const [error, setError] = useState('');
+  const last = onlyOwner();
+  const deactivate = async () => {
+    setError('');
+    const sure = await confirmAction(
+      'Deactivate your account?',
+      'You will be logged out at once and will not be able to log in again. Your messages stay. Only an administrator of the organization can reactivate your account.',
+      'Deactivate my account',
+    );
+    if (!sure) return;
+    try {
+      await del('/json/users/me');
+    } catch (err) {
+      setError((err as Error).message);
+      return;
+    }
+    location.assign(DEACTIVATED_LOGIN);
+  };
+  return (
+    <section aria-labelledby="deactivate-heading">
+      <h3 id="deactivate-heading">Deactivate account</h3>
+      {last ? (
+        <p class="settings-hint" id="deactivate-hint">
+          You are the organization’s only owner, so you cannot deactivate your account. Make someone else an owner first.
+        </p>
+      ) : (
+        <p class="settings-hint" id="deactivate-hint">
+          Deactivating your account logs you out everywhere; your bots stop too.
+        </p>
+      )}
+      {error && <p class="form-error">{error}</p>}
+      <button type="button" class="danger" disabled={last} aria-describedby="deactivate-hint" onClick={deactivate}>
+        Deactivate account
+      </button>
     </section>
   );
 }

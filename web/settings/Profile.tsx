@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post } from '../api';
-import { session, users } from '../state';
+import { session, userName, users } from '../state';
+import { PersonPicker } from '../people/PersonPicker';
 import { Avatar } from '../people/Avatar';
 import { FieldType, profileFields, type ProfileField } from '../people/state';
 import { confirmAction } from '../ui/Confirm';
@@ -92,16 +93,17 @@ function selectOptions(field: ProfileField): Array<{ key: string; text: string }
 
 /**
  * The organization's custom profile fields, filled in by the person: each is saved when it
- * changes (an emptied field is removed), as Zulip's profile settings do. Fields naming other
- * people are left to Zulip's other clients.
+ * changes (an emptied field is removed), as Zulip's profile settings do. A field naming people
+ * is a list of them, added with a person picker.
  */
 function ProfileFields() {
   const self = session.value?.user_id ?? 0;
   const data = users.value.get(self)?.profile_data ?? {};
-  const fields = profileFields.value.filter((f) => f.type !== FieldType.user);
+  const fields = profileFields.value;
   if (fields.length === 0) return null;
-  const save = (field: ProfileField, value: string) => {
-    const change = value.trim() === '' ? del('/json/users/me/profile_data', { data: [field.id] }) : patch('/json/users/me/profile_data', { data: [{ id: field.id, value }] });
+  const save = (field: ProfileField, value: string | number[]) => {
+    const empty = typeof value === 'string' ? value.trim() === '' : value.length === 0;
+    const change = empty ? del('/json/users/me/profile_data', { data: [field.id] }) : patch('/json/users/me/profile_data', { data: [{ id: field.id, value }] });
     change.catch(reportError);
   };
   return (
@@ -109,6 +111,7 @@ function ProfileFields() {
       <legend>About you</legend>
       {fields.map((field) => {
         const value = data[field.id]?.value ?? '';
+        if (field.type === FieldType.user) return <PeopleField key={field.id} field={field} value={value} onSave={(ids) => save(field, ids)} />;
         const hintId = field.hint ? `profile-field-hint-${field.id}` : undefined;
         const common = { value, 'aria-describedby': hintId, onChange: (e: Event) => save(field, (e.currentTarget as HTMLInputElement).value) };
         let input;
@@ -142,5 +145,46 @@ function ProfileFields() {
         );
       })}
     </fieldset>
+  );
+}
+
+/** The people a field names, stored as a JSON list of user IDs. */
+function peopleIn(value: string): number[] {
+  try {
+    const ids = JSON.parse(value || '[]') as unknown;
+    return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A field naming people (a manager, a mentor): the chosen ones, each removable, and a picker for more. */
+function PeopleField({ field, value, onSave }: { field: ProfileField; value: string; onSave: (ids: number[]) => void }) {
+  const chosen = peopleIn(value);
+  const hintId = field.hint ? `profile-field-hint-${field.id}` : undefined;
+  return (
+    <div class="profile-people-field" role="group" aria-labelledby={`profile-field-${field.id}`} aria-describedby={hintId}>
+      <span class="field-label" id={`profile-field-${field.id}`}>
+        {field.name}
+      </span>
+      {chosen.length > 0 && (
+        <ul class="chips" aria-label={`People in ${field.name}`}>
+          {chosen.map((id) => (
+            <li key={id}>
+              {userName(id)}
+              <button type="button" aria-label={`Remove ${userName(id)} from ${field.name}`} onClick={() => onSave(chosen.filter((other) => other !== id))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <PersonPicker label={`Add a person to ${field.name}`} exclude={chosen} onPick={(person) => onSave([...chosen, person.user_id])} />
+      {hintId && (
+        <p class="hint" id={hintId}>
+          {field.hint}
+        </p>
+      )}
+    </div>
   );
 }

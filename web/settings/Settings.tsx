@@ -3,13 +3,14 @@ import { SECTIONS, sectionHash } from './sections';
 
 /**
  * The settings: a menu of pages (personal ones for everyone, the organization's for its
- * administrators, and the few of those members may see) beside the open page.
+ * administrators; members see most of those read-only, as on Zulip) beside the open page.
  */
 export function Settings({ section }: { section: string }) {
   const admin = realm.value.isAdmin;
-  const shown = SECTIONS.filter((s) => s.scope === 'personal' || admin || s.forMembers);
+  const shown = SECTIONS.filter((s) => s.scope === 'personal' || admin || s.forMembers || s.readOnlyForMembers);
   const open = shown.find((s) => s.id === section) ?? shown[0]!;
   const Screen = open.screen;
+  const readOnly = !admin && open.scope === 'organization' && !open.forMembers;
   const groups = [
     ['personal', 'Personal'],
     ['organization', 'Organization'],
@@ -62,7 +63,19 @@ export function Settings({ section }: { section: string }) {
         </nav>
         <section class="settings-page" aria-labelledby="settings-page-title">
           <h2 id="settings-page-title">{open.label}</h2>
-          <Screen key={open.id} />
+          {readOnly ? (
+            // A disabled fieldset disables every control inside it: what the page shows stays readable.
+            <>
+              <p class="settings-hint read-only-hint" id="read-only-hint">
+                Only administrators of the organization can change these settings.
+              </p>
+              <fieldset class="read-only-page" disabled aria-describedby="read-only-hint">
+                <Screen key={open.id} />
+              </fieldset>
+            </>
+          ) : (
+            <Screen key={open.id} />
+          )}
         </section>
       </div>
     </div>

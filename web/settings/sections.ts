@@ -12,6 +12,8 @@ export interface SettingsSection {
   scope: 'personal' | 'organization';
   /** An organization page every member may open (it shows them what they may see or do). */
   forMembers?: boolean;
+  /** An organization page members see read-only (its controls disabled), as Zulip shows it to them. */
+  readOnlyForMembers?: boolean;
   screen: ComponentType;
 }
 
@@ -28,29 +30,32 @@ export const SECTIONS: SettingsSection[] = [
     id: 'organization-profile',
     label: 'Organization profile',
     scope: 'organization',
+    readOnlyForMembers: true,
     screen: lazyComponent(() => import('../admin/OrganizationProfile').then((m) => m.OrganizationProfile)),
   },
   {
     id: 'organization-settings',
     label: 'Organization settings',
     scope: 'organization',
+    readOnlyForMembers: true,
     screen: lazyComponent(() => import('../admin/RealmSettings').then((m) => m.OrganizationSettings)),
   },
   {
     id: 'organization-permissions',
     label: 'Organization permissions',
     scope: 'organization',
+    readOnlyForMembers: true,
     screen: lazyComponent(() => import('../admin/RealmSettings').then((m) => m.OrganizationPermissions)),
   },
-  { id: 'emoji-settings', label: 'Custom emoji', scope: 'organization', screen: lazyComponent(() => import('../admin/CustomEmoji').then((m) => m.CustomEmoji)) },
-  { id: 'linkifier-settings', label: 'Linkifiers', scope: 'organization', screen: lazyComponent(() => import('../admin/Linkifiers').then((m) => m.Linkifiers)) },
+  { id: 'emoji-settings', label: 'Custom emoji', scope: 'organization', readOnlyForMembers: true, screen: lazyComponent(() => import('../admin/CustomEmoji').then((m) => m.CustomEmoji)) },
+  { id: 'linkifier-settings', label: 'Linkifiers', scope: 'organization', readOnlyForMembers: true, screen: lazyComponent(() => import('../admin/Linkifiers').then((m) => m.Linkifiers)) },
   {
     id: 'playground-settings',
     label: 'Code playgrounds',
     scope: 'organization',
     screen: lazyComponent(() => import('../admin/Playgrounds').then((m) => m.Playgrounds)),
   },
-  { id: 'users', label: 'Users', scope: 'organization', screen: lazyComponent(() => import('../admin/Users').then((m) => m.Users)) },
+  { id: 'users', label: 'Users', scope: 'organization', readOnlyForMembers: true, screen: lazyComponent(() => import('../admin/Users').then((m) => m.Users)) },
   {
     id: 'profile-field-settings',
     label: 'Custom profile fields',
@@ -64,7 +69,7 @@ export const SECTIONS: SettingsSection[] = [
     screen: lazyComponent(() => import('../admin/Users').then((m) => m.DeactivatedUsers)),
   },
   { id: 'invites-list-admin', label: 'Invitations', scope: 'organization', screen: lazyComponent(() => import('../admin/Invitations').then((m) => m.Invitations)) },
-  { id: 'bot-list-admin', label: 'Bots', scope: 'organization', screen: lazyComponent(() => import('../bots/Bots').then((m) => m.AllBots)) },
+  { id: 'bot-list-admin', label: 'Bots', scope: 'organization', readOnlyForMembers: true, screen: lazyComponent(() => import('../bots/Bots').then((m) => m.AllBots)) },
   {
     id: 'user-groups-admin',
     label: 'User groups',
@@ -76,6 +81,7 @@ export const SECTIONS: SettingsSection[] = [
     id: 'default-channels-list',
     label: 'Default channels',
     scope: 'organization',
+    readOnlyForMembers: true,
     screen: lazyComponent(() => import('../channels/screens').then((m) => m.DefaultChannels)),
   },
   { id: 'data-exports-admin', label: 'Data exports', scope: 'organization', screen: lazyComponent(() => import('../admin/DataExports').then((m) => m.DataExports)) },
