@@ -4,8 +4,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 
-// The server's files must import one another in one direction only (see the README's
-// Development section for the layers), so a reader can start at the bottom and never meet a
+// The server's files must import one another in one direction only (see docs/development.md,
+// section Layers), so a reader can start at the bottom and never meet a
 // file that needs something above it. Type-only imports count too: they are a dependency a
 // reader has to follow just the same.
 
