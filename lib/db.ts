@@ -110,6 +110,22 @@ const RANDOM_UUID_SQL = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblo
   substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1) ||
   substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
 
+/**
+ * A note to oneself is a one-member direct message group, as every conversation is from level
+ * 482 on; older Stoas filed notes under the person's personal recipient. Each such recipient
+ * keeps its ID and becomes the group's, so links, unread state and clients' caches that name
+ * it stay right. Exported for the test that upgrades a database of the older model.
+ */
+export function notesToSelfAsGroups(db: Db): void {
+  db.exec(`
+    INSERT INTO direct_message_groups (user_ids, recipient_id)
+      SELECT CAST(r.type_id AS TEXT), r.id FROM recipients r
+      WHERE r.type = 1 AND EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = r.id);
+    UPDATE recipients SET type = 3, type_id = (SELECT g.id FROM direct_message_groups g WHERE g.recipient_id = recipients.id)
+      WHERE type = 1 AND id IN (SELECT recipient_id FROM direct_message_groups);
+  `);
+}
+
 const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 1 -> 2: muted users.
   (db) =>
@@ -482,17 +498,8 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
   // 32 -> 33: a user's direct messages (flag 256), read at every /register for the recent
   // conversations, which otherwise walked the user's whole history.
   (db) => db.exec('CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE (flags & 256) <> 0;'),
-  // 33 -> 34: a note to oneself is a one-member direct message group, as every conversation is
-  // from level 482 on. Its recipient keeps its ID and becomes the group's, so links, unread
-  // state and clients' caches that name it stay right.
-  (db) =>
-    db.exec(`
-      INSERT INTO direct_message_groups (user_ids, recipient_id)
-        SELECT CAST(r.type_id AS TEXT), r.id FROM recipients r
-        WHERE r.type = 1 AND EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = r.id);
-      UPDATE recipients SET type = 3, type_id = (SELECT g.id FROM direct_message_groups g WHERE g.recipient_id = recipients.id)
-        WHERE type = 1 AND id IN (SELECT recipient_id FROM direct_message_groups);
-    `),
+  // 33 -> 34: notes to oneself become one-member direct message groups (level 482).
+  notesToSelfAsGroups,
   // 34 -> 35: whether the organization's owners may read all its private content (Zulip's
   // owner_full_content_access, level 438), set only by `stoa owner-full-content-access`. No
   // organization had it. With it, owners may ask for full exports without consent (type 3,

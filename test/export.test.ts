@@ -342,6 +342,23 @@ function checkImportable(exported: Unpacked): void {
   }
 }
 
+/** Asks the owner's export of this type through the API, waits for it, and unpacks it, checked importable. */
+async function exportThroughApi(server: TestServer, exportType: string): Promise<Unpacked> {
+  const created = ok(await server.owner.post('/export/realm', exportType === 'public' ? {} : { export_type: exportType }), 'export');
+  let done: Row | undefined;
+  for (let i = 0; i < 200 && !done; i++) {
+    const row = ok(await server.owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
+    if (!row.pending) done = row;
+    else await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(done!.export_type, exportType);
+  const file = path.join(tempDir(), `${exportType}.tar.gz`);
+  writeFileSync(file, (await server.owner.download(new URL(done!.export_url).pathname)).bytes);
+  const exported = await unpack(file);
+  checkImportable(exported);
+  return exported;
+}
+
 describe('data exports in Zulip format', () => {
   let server: TestServer;
   let fixture: Fixture;
@@ -518,18 +535,7 @@ describe('data exports in Zulip format', () => {
   });
 
   test('a public export has public channels only and nobody\'s private data', async () => {
-    const created = ok(await server.owner.post('/export/realm', {}), 'export');
-    let done: Row | undefined;
-    for (let i = 0; i < 200 && !done; i++) {
-      const row = ok(await server.owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
-      if (!row.pending) done = row;
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(done!.export_type, 'public');
-    const file = path.join(tempDir(), 'public.tar.gz');
-    writeFileSync(file, (await server.owner.download(new URL(done!.export_url).pathname)).bytes);
-    const exported = await unpack(file);
-    checkImportable(exported);
+    const exported = await exportThroughApi(server, 'public');
     const ids = new Set(exported.messages.map((m) => m.id));
     assert.ok(ids.has(fixture.starredMessage));
     for (const id of [fixture.privateMessage, fixture.dmMessage, fixture.groupDmMessage]) assert.ok(!ids.has(id), `message ${id} is private`);
@@ -628,18 +634,7 @@ describe('a full export without consent (level 449)', () => {
       const stillRefused = await server.anonymous.as(fixture.admin.credentials).post('/export/realm', { export_type: 'full_without_consent' });
       assert.equal(stillRefused.body.msg, 'Must be an organization owner');
 
-      const created = ok(await server.owner.post('/export/realm', { export_type: 'full_without_consent' }), 'export');
-      let done: Row | undefined;
-      for (let i = 0; i < 200 && !done; i++) {
-        const row = ok(await server.owner.get('/export/realm'), 'list').exports.find((e: Row) => e.id === created.id);
-        if (!row.pending) done = row;
-        else await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.equal(done!.export_type, 'full_without_consent');
-      const file = path.join(tempDir(), 'full.tar.gz');
-      writeFileSync(file, (await server.owner.download(new URL(done!.export_url).pathname)).bytes);
-      const exported = await unpack(file);
-      checkImportable(exported);
+      const exported = await exportThroughApi(server, 'full_without_consent');
       // Everyone's private data leaves with it: their messages, flags and settings, no stand-ins.
       const ids = new Set(exported.messages.map((m) => m.id));
       for (const id of [unconsented, fixture.privateMessage, fixture.dmMessage, fixture.groupDmMessage]) assert.ok(ids.has(id), `message ${id}`);
