@@ -87,6 +87,15 @@ describe('missed-message emails', () => {
     assert.equal(await settledCount(alice.email), 0, 'the sender gets nothing');
   });
 
+  test("Welcome Bot's direct message to someone who joins is not mailed: it is meant to be read in the app", async () => {
+    const newcomer = await person('Nell Newcomer');
+    const welcome = (await newcomer.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] })).body.messages;
+    assert.equal(welcome.length, 1, 'Welcome Bot wrote');
+    assert.equal(welcome[0].flags.includes('read'), false, 'and it is unread');
+    clock.advance(10 * 60 * SECOND);
+    assert.equal(await settledCount(newcomer.email), 0);
+  });
+
   test('messages read before the batch falls due are not mailed', async () => {
     const alice = await person('Alice');
     const bob = await person('Bob');

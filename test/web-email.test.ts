@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { newContext, NO_CHROMIUM } from './support/chromium';
+import { createChannel, uniqueName } from './support/channels';
 import { MailCatcher } from './support/mail';
 import { openSettingsPage, waitUntil, webSuite } from './support/web';
 
@@ -95,6 +96,50 @@ for (const viewport of VIEWPORTS) {
     assert.deepEqual(web.problems, []);
   });
 }
+
+test('the notification settings offer email where the server sends mail: per kind, per channel, when and what', { skip: NO_CHROMIUM }, async () => {
+  const person = await suite.server.createUser('Mail Reader');
+  const { id: channelId } = await createChannel(suite.server.owner, { principals: [person.credentials.email] }, uniqueName('mailed'));
+  const stored = async () => (await person.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings as Record<string, unknown>;
+  for (const viewport of VIEWPORTS) {
+    const web = await suite.open(person.credentials.email, '#settings/profile', { viewport });
+    const settings = web.page.getByRole('region', { name: 'Personal settings' });
+    await openSettingsPage(settings, 'Notifications');
+    const dmEmail = settings.getByRole('checkbox', { name: 'Email: Direct messages, mentions and alert words' });
+    const followedEmail = settings.getByRole('checkbox', { name: 'Email: Followed topics' });
+    if (viewport.width === 1280) {
+      assert.ok(await dmEmail.isChecked());
+      await dmEmail.uncheck();
+      await waitUntil(async () => (await stored()).enable_offline_email_notifications === false, 'direct messages are no longer mailed');
+      await followedEmail.uncheck();
+      await waitUntil(async () => (await stored()).enable_followed_topic_email_notifications === false, 'followed topics are no longer mailed');
+      const channel = settings.getByRole('checkbox', { name: /^Email: #mailed/ });
+      assert.ok(!(await channel.isChecked()));
+      await channel.check();
+      await waitUntil(async () => {
+        const subs = (await person.get('/users/me/subscriptions')).body.subscriptions as Array<{ stream_id: number; email_notifications: boolean | null }>;
+        return subs.find((s) => s.stream_id === channelId)?.email_notifications === true;
+      }, 'the channel is mailed');
+      const group = settings.getByRole('group', { name: 'Emails of missed messages' });
+      await group.getByLabel('Wait before mailing, to gather messages into one email').selectOption('1800');
+      await waitUntil(async () => (await stored()).email_notifications_batching_period_seconds === 1800, 'the batching period is kept');
+      await group.getByLabel('Name the organization in the subject').selectOption('2');
+      await waitUntil(async () => (await stored()).realm_name_in_email_notifications_policy === 2, 'the subject policy is kept');
+      await group.getByLabel("Include the messages' text in emails").uncheck();
+      await waitUntil(async () => (await stored()).message_content_in_email_notifications === false, 'the content setting is kept');
+    } else {
+      // On the phone, a fresh page shows what was chosen on the desktop.
+      await dmEmail.waitFor();
+      assert.equal(await dmEmail.isChecked(), false);
+      assert.equal(await followedEmail.isChecked(), false);
+      const group = settings.getByRole('group', { name: 'Emails of missed messages' });
+      assert.equal(await group.getByLabel('Wait before mailing, to gather messages into one email').inputValue(), '1800');
+      assert.equal(await group.getByLabel("Include the messages' text in emails").isChecked(), false);
+    }
+    await screenshot(web.page, `notifications-email-${viewport.width}`);
+    assert.deepEqual(web.problems, []);
+  }
+});
 
 test('where the organization disabled email changes, a member is told so and offered no button; an administrator still changes theirs', { skip: NO_CHROMIUM }, async () => {
   assert.equal((await suite.server.owner.patch('/realm', { email_changes_disabled: true })).status, 200);

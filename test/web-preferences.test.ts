@@ -216,6 +216,9 @@ for (const viewport of VIEWPORTS) {
     await friend.post('/messages', { type: 'stream', to: loud.id, topic: 'news', content: 'Still loud' });
     await waitUntil(async () => (await shown()).some((n) => n.endsWith('Still loud')), 'the loud channel still notifies');
     assert.ok(!(await shown()).some((n) => n.endsWith('Hello?')));
+    // This server sends no mail, so no email settings are offered.
+    assert.equal(await settings.getByRole('checkbox', { name: 'Email: Direct messages, mentions and alert words' }).count(), 0);
+    assert.equal(await settings.getByRole('group', { name: 'Emails of missed messages' }).count(), 0);
     assert.deepEqual(web.problems, []);
   });
 

@@ -6,7 +6,7 @@ import type { Stoa } from '../stoa';
 import { changeDeliveryEmail } from '../users/actions';
 import { Role, type UserRow } from '../users/queries';
 import { updateAccount } from '../users/settings-store';
-import { EMAIL_SHAPE } from '../users/views';
+import { EMAIL_SHAPE } from '../users/names';
 import { CONFIRM_EMAIL_PATH, createOneUseLink, EMAIL_CHANGE_VALID_MS, PASSWORD_RESET_PATH, PASSWORD_RESET_VALID_MS } from './links';
 import { mailBody, senderAddress, type MailPart } from './outgoing';
 

@@ -1,6 +1,6 @@
 import { onCommit, write } from '../events/send';
 import { Flag } from '../messages/flags';
-import { directParticipants, narrowSlug } from '../messages/notices';
+import { directParticipants, narrowSlug } from '../messages/conversations';
 import { RecipientType } from '../channels/queries';
 import type { MessageRow } from '../messages/queries';
 import { realmSetting } from '../realm/settings-store';

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { hashPassword } from '../auth/credentials';
 import type { Stoa } from '../stoa';
 import { updateAccount } from '../users/settings-store';
-import { MIN_PASSWORD_LENGTH } from '../users/views';
+import { MIN_PASSWORD_LENGTH } from '../users/names';
 import { sendPlainPage } from '../web/serve';
 import { confirmEmailChange, requestPasswordReset, resetPassword } from './account-emails';
 import { CONFIRM_EMAIL_PATH, PASSWORD_RESET_PATH, UNSUBSCRIBE_PATH, workingLink } from './links';

@@ -34,6 +34,11 @@ export interface SendOptions {
   local?: { queueId: string; localId: string };
   /** A widget given whole (POST /messages' widget_content), instead of any command in the content. */
   widget?: WidgetContent;
+  /**
+   * No push notification and no email for it (Zulip's disable_external_notifications): Welcome
+   * Bot's messages are meant to be read in the app, not to call its reader back to it.
+   */
+  noExternalNotifications?: boolean;
 }
 
 /**
@@ -149,8 +154,10 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
     if (addressee.type === 'channel' && addressee.channel.first_message_id === null) refreshFirstMessage(stoa, addressee.channel);
     const row = stoa.messages.byId(id)!;
     announceMessage(stoa, row, flags, options.local);
-    notifyMobileDevices(stoa, row, flags);
-    queueMissedMessageEmails(stoa, row, flags, { userIds: rendered.mentionedUserIds, groupIds: rendered.mentionedGroupIds });
+    if (!options.noExternalNotifications) {
+      notifyMobileDevices(stoa, row, flags);
+      queueMissedMessageEmails(stoa, row, flags, { userIds: rendered.mentionedUserIds, groupIds: rendered.mentionedGroupIds });
+    }
     queueOutgoingWebhooks(stoa, {
       id,
       sender,

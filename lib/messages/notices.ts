@@ -5,6 +5,7 @@ import { realmSetting } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { sendMessage, type SendOptions } from './actions';
+import { directParticipants, narrowSlug } from './conversations';
 import type { MessageRow } from './queries';
 
 /**
@@ -24,11 +25,6 @@ export function silentMention(user: UserRow): string {
 /** Characters that would break the #**name** syntax; such channels get a plain link instead. */
 const UNSAFE_IN_CHANNEL_LINK = /[`>*&[\]]|\$\$/;
 
-/** Text as Zulip's narrow URLs write it: spaces as dashes, then percent-escapes with dots. */
-export function narrowSlug(text: string): string {
-  return encodeURIComponent(text.replace(/ /g, '-')).replace(/%/g, '.');
-}
-
 export function channelLink(channel: ChannelRow): string {
   if (!UNSAFE_IN_CHANNEL_LINK.test(channel.name)) return `#**${channel.name}**`;
   const escaped = channel.name.replace(/[[\]\\`*&>$]/g, (c) => `\\${c}`);
@@ -42,12 +38,6 @@ export function topicLink(channel: ChannelRow, topic: string): string {
 /** A link to one message in its topic, as Zulip's narrow URLs write it. */
 export function messageLink(stoa: Stoa, channel: ChannelRow, topic: string, messageId: number): string {
   return `${stoa.site}/#narrow/channel/${channel.id}-${narrowSlug(channel.name)}/topic/${narrowSlug(topic)}/near/${messageId}`;
-}
-
-/** Everyone in a direct conversation, by the conversation's recipient. */
-export function directParticipants(stoa: Stoa, recipientId: number): UserRow[] {
-  const recipient = stoa.messages.recipient(recipientId)!;
-  return stoa.messages.directGroupMembers(recipient.type_id).map((id) => stoa.users.byId(id)!);
 }
 
 /** Everyone in a direct message's conversation, its sender included, by ID. */

@@ -110,6 +110,7 @@ export function furnishNewOrganization(stoa: Stoa, owner: UserRow): void {
     for (const spec of STARTER_CHANNELS) {
       sendMessage(stoa, bot, { type: 'channel', channel: channels.get(spec.name)!, topic: spec.topic }, spec.content, noticeOptions(() => false));
     }
-    sendMessage(stoa, bot, { type: 'direct', users: [owner] }, ownerWelcome(stoa), noticeOptions(() => false));
+    // Read in the app, as every Welcome Bot message is: no push notification or email.
+    sendMessage(stoa, bot, { type: 'direct', users: [owner] }, ownerWelcome(stoa), { ...noticeOptions(() => false), noExternalNotifications: true });
   });
 }

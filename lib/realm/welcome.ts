@@ -34,7 +34,9 @@ export function welcomeBot(stoa: Stoa): UserRow {
 /** The Welcome Bot's direct message to a user; answers its ID. The text must not be blank. */
 function sendWelcomeMessage(stoa: Stoa, user: UserRow, text: string): number {
   const content = normalizeContent(text);
-  return write(stoa, () => sendMessage(stoa, welcomeBot(stoa), { type: 'direct', users: [user] }, content, noticeOptions(() => false)));
+  // Read in the app, as Zulip has it: no push notification or email calls its reader back.
+  const options = { ...noticeOptions(() => false), noExternalNotifications: true };
+  return write(stoa, () => sendMessage(stoa, welcomeBot(stoa), { type: 'direct', users: [user] }, content, options));
 }
 
 /**

@@ -9,7 +9,6 @@ import type { ParamSchema } from '../http/validate';
 import { changeProfileValues } from '../profile-fields/actions';
 import { allProfileValues, profileValuesOf } from '../profile-fields/present';
 import { checkProfileChanges, profileDataSchema, type ProfileDataEntry } from '../profile-fields/views';
-import { REALM_SERVER_FACTS } from '../realm/settings';
 import { realmSetting } from '../realm/settings-store';
 import { welcomeNewcomer, welcomeNewUser } from '../realm/welcome';
 import type { Stoa } from '../stoa';
@@ -28,12 +27,11 @@ import {
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
 import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder } from './access';
-import { checkFullName } from './names';
+import { checkFullName, EMAIL_SHAPE, MIN_PASSWORD_LENGTH } from './names';
 import { checkOwnEmailChange, startEmailChange } from '../mail/account-emails';
 import { presentUser } from './present';
 import { Role, type RoleValue, type UserRow } from './queries';
 
-export const MIN_PASSWORD_LENGTH = REALM_SERVER_FACTS.password_min_length as number;
 
 const userViewParams = {
   client_gravatar: { type: 'boolean', default: true },
@@ -152,11 +150,6 @@ export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
   },
 });
 
-/**
- * What an email address must look like to be given (or invited to) an account. Loose on
- * purpose: one @, something on each side, no spaces. Delivery is not our business.
- */
-export const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/;
 
 export const createUserView = endpoint<{ email: string; password: string; full_name: string }>({
   params: {

@@ -17,10 +17,12 @@ const NOTIFICATION_DEFAULTS = {
   enable_desktop_notifications: true,
   enable_sounds: true,
   enable_offline_push_notifications: true,
+  enable_offline_email_notifications: true,
   // Messages in followed topics.
   enable_followed_topic_desktop_notifications: true,
   enable_followed_topic_audible_notifications: true,
   enable_followed_topic_push_notifications: true,
+  enable_followed_topic_email_notifications: true,
   enable_followed_topic_wildcard_mentions_notify: true,
   // Every message of a channel (each channel may override these).
   enable_stream_desktop_notifications: false,
@@ -30,6 +32,8 @@ const NOTIFICATION_DEFAULTS = {
   wildcard_mentions_notify: true,
   // Whether a desktop notification of a direct message shows its text.
   pm_content_in_desktop_notifications: true,
+  // Whether missed-message emails carry the messages' text.
+  message_content_in_email_notifications: true,
 };
 
 export type NotificationSetting = keyof typeof NOTIFICATION_DEFAULTS;

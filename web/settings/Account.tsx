@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { del, DEACTIVATED_LOGIN, get, patch, post } from '../api';
+import { useState } from 'preact/hooks';
+import { del, DEACTIVATED_LOGIN, patch, post } from '../api';
 import { realmSettings } from '../channels/state';
 import { realm, session, userSettings, users } from '../state';
 import { confirmAction } from '../ui/Confirm';
+import { useOutgoingEmail } from './useOutgoingEmail';
 import { Field } from '../ui/Field';
 import { reportError } from '../ui/Toasts';
 import { useFlash } from '../ui/useFlash';
@@ -67,18 +68,6 @@ export function Account() {
       <DeactivateAccount />
     </div>
   );
-}
-
-/** Whether the server sends mail (--smtp): without it an email change cannot be confirmed. */
-function useOutgoingEmail(): boolean | undefined {
-  const [enabled, setEnabled] = useState<boolean | undefined>(undefined);
-  useEffect(() => {
-    get<{ outgoing_email_enabled?: boolean }>('/api/v1/server_settings').then(
-      (settings) => setEnabled(settings.outgoing_email_enabled === true),
-      () => setEnabled(false),
-    );
-  }, []);
-  return enabled;
 }
 
 /**
