@@ -315,6 +315,8 @@ test('message actions: quote and reply, reply to the author, view source, edit h
   const { a: hero, b: claudio, channel } = await (async () => {
     const a = await suite.server.createUser('Hero Actions');
     const b = await suite.server.createUser('Claudio Actions');
+    // Welcome Bot's greeting is read first, so that the unread counts below are the channel's.
+    await a.post('/mark_all_as_read');
     return { a, b, channel: await channelWith([a, b], 'actions') };
   })();
   const first = await sendRead(claudio, channel.id, 'wedding', 'First, *plainly*');

@@ -66,10 +66,17 @@ function TypingNotice() {
 }
 
 /**
- * The next topic or conversation with unread messages (for `n`), other than the open one; muted
- * topics are skipped, as in Zulip. `p` asks for direct messages only.
+ * The next topic with unread messages (for `n`), other than the open one, or when no topic has
+ * any, the next direct conversation, as in Zulip; muted topics are skipped. `p` asks for direct
+ * messages only.
  */
 function nextUnreadNarrow(kind?: 'dm'): void {
+  if (kind === undefined && !goToNextUnread('channel')) goToNextUnread('dm');
+  if (kind === 'dm') goToNextUnread('dm');
+}
+
+/** Opens the oldest unread place of one kind other than the open one; false when there is none. */
+function goToNextUnread(kind: UnreadPlace['kind']): boolean {
   const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
   const open = narrowChannel(terms);
   const openDm = narrowDm(terms);
@@ -80,8 +87,8 @@ function nextUnreadNarrow(kind?: 'dm'): void {
       : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
   const muted = (place: UnreadPlace) => place.kind === 'channel' && isTopicMuted(place.channelId, place.topic);
-  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place) && (kind === undefined || place.kind === kind)) first = id;
-  if (first === undefined) return;
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place) && place.kind === kind) first = id;
+  if (first === undefined) return false;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
     goToNarrow([
@@ -89,6 +96,7 @@ function nextUnreadNarrow(kind?: 'dm'): void {
       { operator: 'topic', operand: place.topic },
     ]);
   } else goToNarrow([{ operator: 'dm', operand: place.key }]);
+  return true;
 }
 
 function isTyping(target: EventTarget | null): boolean {
