@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { before, after, describe, test } from 'node:test';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { seriousViolations } from './support/axe';
 import { createChannel, uniqueName } from './support/channels';
 import { newContext, NO_CHROMIUM } from './support/chromium';
+import { MailCatcher } from './support/mail';
 import { OWNER_EMAIL, OWNER_PASSWORD, type TestServerOptions } from './support/server';
 import { waitUntil, webSuite } from './support/web';
 
@@ -211,38 +209,6 @@ describe('a fresh organization, without a mail server', () => {
   });
 });
 
-/** A mail server on an ephemeral port that keeps what it is sent. */
-class MailCatcher {
-  readonly received: Array<{ to: string[]; mail: ParsedMail }> = [];
-  private readonly smtp = new SMTPServer({
-    logger: false,
-    disableReverseLookup: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData: (stream, session, callback) => {
-      simpleParser(stream).then(
-        (mail) => {
-          this.received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.smtp.listen(0, '127.0.0.1', resolve));
-    return `smtp://127.0.0.1:${(this.smtp.server.address() as AddressInfo).port}`;
-  }
-
-  count(address: string): number {
-    return this.received.filter((r) => r.to.some((to) => to.toLowerCase() === address)).length;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.smtp.close(() => resolve()));
-  }
-}
-
 describe('with a mail server', () => {
   const mail = new MailCatcher();
   const options: TestServerOptions & { config: { smtp?: string } } = { config: { gravatar: false } };
@@ -267,7 +233,7 @@ describe('with a mail server', () => {
       await region.getByLabel('Unit').selectOption({ label: 'hours' });
       await region.getByRole('button', { name: 'Send invitations' }).click();
       await region.getByRole('status').getByText('Invitations sent.').waitFor();
-      await waitUntil(() => mail.count(address) === 1, 'the invitation is mailed');
+      await waitUntil(() => mail.countTo(address) === 1, 'the invitation is mailed');
 
       const row = region.locator('li', { hasText: address });
       await row.getByText(/^Guest · invited by Owner/).waitFor();
@@ -277,7 +243,7 @@ describe('with a mail server', () => {
       if (name === 'desktop') await assertAxeClean(web.page, 'email invitations pending');
 
       await row.getByRole('button', { name: `Resend invitation to ${address}` }).click();
-      await waitUntil(() => mail.count(address) === 2, 'the invitation is mailed again');
+      await waitUntil(() => mail.countTo(address) === 2, 'the invitation is mailed again');
       await row.getByRole('button', { name: `Revoke invitation to ${address}` }).click();
       await row.getByRole('button', { name: 'Revoke it' }).click();
       await waitUntil(async () => (await region.locator('li', { hasText: address }).count()) === 0, 'the revoked invitation leaves the list');
