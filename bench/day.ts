@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { percentile } from './api';
 import { dayOrganization, dayShape, type DayChannel, type DayPerson } from './day-organization';
 import { vocabulary } from './generate-messages-db';
+import { WEB_CLIENT_REGISTRATION } from '../web/register-params';
 
 /** Node's heap flags as the README runs the bundle. */
 const SERVER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'];
@@ -37,23 +38,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const POLL_TIMEOUT_MS = 90_000;
 
 /** What the web client asks for at registration (web/register.ts), with subscribers as in the issue. */
-const REGISTER_FORM = {
-  apply_markdown: true,
-  client_gravatar: false,
-  slim_presence: true,
-  include_subscribers: true,
-  client_capabilities: {
-    notification_settings_null: true,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: false,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    simplified_presence_events: true,
-    archived_channels: false,
-    include_deactivated_groups: true,
-    linkifier_url_template: true,
-  },
-};
+// As the web client registers, but with subscribers, as the issue's simulated people ask.
+const REGISTER_FORM = { ...WEB_CLIENT_REGISTRATION, include_subscribers: true };
 
 /** The actions a person takes about every 30 seconds, with the issue's mix. */
 const ACTIONS = [

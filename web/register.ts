@@ -1,4 +1,5 @@
 import { post } from './api';
+import { WEB_CLIENT_REGISTRATION } from './register-params';
 import type { Channel, Draft, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
 
 /**
@@ -48,23 +49,5 @@ export interface RegisterAnswer {
 
 /** Registers an event queue and fetches the state the client starts from. */
 export function requestRegistration(): Promise<RegisterAnswer> {
-  return post<RegisterAnswer>('/json/register', {
-    apply_markdown: true,
-    client_gravatar: false,
-    slim_presence: true,
-    include_subscribers: false,
-    client_capabilities: {
-      notification_settings_null: true,
-      bulk_message_deletion: true,
-      user_avatar_url_field_optional: false,
-      stream_typing_notifications: true,
-      user_settings_object: true,
-      simplified_presence_events: true,
-      archived_channels: false,
-      // Deactivated groups stay listed (flagged) so that the group settings can reactivate them.
-      include_deactivated_groups: true,
-      // The organization's linkifier settings show URL templates (otherwise no linkifiers come).
-      linkifier_url_template: true,
-    },
-  });
+  return post<RegisterAnswer>('/json/register', WEB_CLIENT_REGISTRATION);
 }
