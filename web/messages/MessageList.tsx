@@ -191,6 +191,9 @@ function toggleSpoiler(event: MouseEvent): void {
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
 }
 
+/** How long a view just opened waits before fetching beyond what it shows (scrolling fetches at once). */
+const EDGE_FETCH_SETTLE_MS = 400;
+
 /** Fetches more messages at an edge the reader is within 300 pixels of. */
 function fetchNearEdges(el: HTMLElement): void {
   if (el.scrollTop < 300) void loadMore(-1);
@@ -286,10 +289,24 @@ export function MessageList() {
   });
 
   // A view shorter than the screen never scrolls, so its edges are fetched from here as well,
-  // after the frame is painted, until the screen is full or the edge is reached.
+  // after the frame is painted, until the screen is full or the edge is reached. Right after a
+  // view opens this waits a moment: drawing a batch beyond the screen would hold up the next
+  // switch of someone passing through, and a view left at once needs none.
+  const openedAt = useRef({ opened: -1, at: 0 });
   useEffect(() => {
     const el = scroller.current;
-    if (el && !current.loading && current.messages.length > 0) fetchNearEdges(el);
+    if (!el || current.loading || current.messages.length === 0) return;
+    if (openedAt.current.opened !== current.opened) openedAt.current = { opened: current.opened, at: performance.now() };
+    const wait = openedAt.current.at + EDGE_FETCH_SETTLE_MS - performance.now();
+    if (wait <= 0) {
+      fetchNearEdges(el);
+      return;
+    }
+    const opened = current.opened;
+    const timer = setTimeout(() => {
+      if (feed.value.opened === opened) fetchNearEdges(el);
+    }, wait);
+    return () => clearTimeout(timer);
   });
 
   const onScroll = () => {
