@@ -28,7 +28,8 @@ describe('full members and the waiting period', () => {
     const older = await server.createUser();
     clock.advance(2 * DAY_MS);
     const newer = await server.createUser();
-    const listener = await listen(server.owner, { event_types: ['user_group'] });
+    // The queue outlives the days the clock is moved on (an idle queue lives ten minutes).
+    const listener = await listen(server.owner, { event_types: ['user_group'], idle_queue_timeout: 7 * 86_400 });
     const fullMembers = server.groupId('role:fullmembers');
     const ours = [older.userId, newer.userId];
     // This test's people's comings and goings in role:fullmembers.

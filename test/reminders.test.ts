@@ -37,8 +37,9 @@ describe('reminders', () => {
     const [author, reader] = [await server.createUser('Ada Author'), await server.createUser('Rita Reader')];
     const channel = await createChannel(author, { principals: [author.userId, reader.userId] });
     const messageId = await sendMessage(author, { type: 'stream', to: channel.id, topic: 'plans', content: 'Ship it on **Friday**.' });
-    const events = await listen(reader, { event_types: ['reminders'] });
-    const others = await listen(author, { event_types: ['reminders'] });
+    // The queues outlive the hour the clock is moved on (an idle queue lives ten minutes).
+    const events = await listen(reader, { event_types: ['reminders'], idle_queue_timeout: 2 * HOUR });
+    const others = await listen(author, { event_types: ['reminders'], idle_queue_timeout: 2 * HOUR });
 
     const created = await reader.post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: now + HOUR, note: 'check the release\n' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
