@@ -167,6 +167,33 @@ test('a message arriving while a view\'s messages are on their way is kept when 
   }
 });
 
+test('pressing a link to a channel asks for its messages; the click opens it with them, and what arrived between is kept', { skip: NO_CHROMIUM }, async () => {
+  const { channelId, writer, web } = await channelWithReader(['first']);
+  try {
+    const fetches: string[] = [];
+    web.page.on('request', (request) => {
+      if (firstFetchOf(channelId)(new URL(request.url()))) fetches.push(request.url());
+    });
+    const link = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' }).locator(`a[href^="#narrow/channel/${channelId}-"]`).first();
+    // The press alone asks for the channel's messages, and the view stays where it is.
+    const prefetched = answered(web.page, (r) => firstFetchOf(channelId)(new URL(r.url())));
+    await link.dispatchEvent('pointerdown', { button: 0, isPrimary: true });
+    await prefetched;
+    assert.equal(await web.page.evaluate('location.hash'), '#inbox');
+    // A message arrives after the answer and before the click: its event is kept for the view.
+    const event = answered(web.page, async (r) => new URL(r.url()).pathname === '/json/events' && (await r.text()).includes('arrived between'));
+    await send(writer, channelId, 'arrived between');
+    await event;
+    await link.click();
+    await web.page.locator('.message-content', { hasText: 'arrived between' }).waitFor();
+    assert.deepEqual(await texts(web.page), ['first', 'arrived between']);
+    assert.equal(fetches.length, 1, 'the click asked for nothing more');
+    assert.deepEqual(web.problems, []);
+  } finally {
+    await web.context.close();
+  }
+});
+
 test('a view left while its early messages are on their way does not show them', { skip: NO_CHROMIUM }, async () => {
   const { channelId, reader, writer, web } = await channelWithReader(['in the first channel']);
   const other = uniqueName('other');

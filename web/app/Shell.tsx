@@ -18,6 +18,7 @@ import { Compose } from '../compose/Compose';
 import { Inbox } from '../views/Inbox';
 import { MessageList } from '../messages/MessageList';
 import { replyTo } from '../messages/MessageRow';
+import { prefetchOnPress } from '../messages/links';
 import { People } from '../people/People';
 import { PeopleOverlays } from '../people/Overlays';
 import { mutedUsers, openStatusDialog, presenceEnabled } from '../people/state';
@@ -221,7 +222,11 @@ export function Shell() {
       setSidebarOpen(false);
     };
     window.addEventListener('hashchange', onHashChange);
-    return () => window.removeEventListener('hashchange', onHashChange);
+    document.addEventListener('pointerdown', prefetchOnPress, { capture: true, passive: true });
+    return () => {
+      window.removeEventListener('hashchange', onHashChange);
+      document.removeEventListener('pointerdown', prefetchOnPress, { capture: true });
+    };
   }, [ready]);
 
   const unreadTotal = unreadCounts.value.total;

@@ -66,16 +66,32 @@ export function changeFeed(change: FeedChange): void {
   if (fetchesOnTheirWay > 0) journal.push({ seq: ++changeSeq, change });
 }
 
-/** Waits for a fetch of messages; the answer comes with a function replaying the changes made while it was on its way. */
-async function catchingUp(request: Promise<MessagesAnswer>): Promise<[MessagesAnswer, FeedChange]> {
+/**
+ * Starts keeping the changes events make, for an answer that was asked for now. The returned
+ * function stops keeping them (once) and gives the changes made meanwhile, to replay on the answer.
+ */
+function keepChanges(): () => FeedChange {
   const since = changeSeq;
   fetchesOnTheirWay++;
+  let kept = true;
+  return () => {
+    const changes = journal.filter((entry) => entry.seq > since).map((entry) => entry.change);
+    if (kept) {
+      kept = false;
+      if (--fetchesOnTheirWay === 0) journal.length = 0;
+    }
+    return (view) => changes.reduce((replayed, change) => change(replayed), view);
+  };
+}
+
+/** Waits for a fetch of messages; the answer comes with a function replaying the changes made while it was on its way. */
+async function catchingUp(request: Promise<MessagesAnswer>): Promise<[MessagesAnswer, FeedChange]> {
+  const release = keepChanges();
   try {
     const answer = await request;
-    const changes = journal.filter((entry) => entry.seq > since).map((entry) => entry.change);
-    return [answer, (view) => changes.reduce((replayed, change) => change(replayed), view)];
+    return [answer, release()];
   } finally {
-    if (--fetchesOnTheirWay === 0) journal.length = 0;
+    release();
   }
 }
 
@@ -133,6 +149,51 @@ function rememberOpenView(): void {
 }
 
 /**
+ * A view's first messages asked for before it opens: a link to it was pressed, and the click
+ * (a tenth of a second later for a person) will open it. Kept a few seconds for that click,
+ * with the changes events make meanwhile, as for any fetch on its way.
+ */
+let prefetched: { key: string; answer: Promise<MessagesAnswer>; release: () => FeedChange; expiry: ReturnType<typeof setTimeout> } | undefined;
+const PREFETCH_KEPT_MS = 5_000;
+
+function dropPrefetched(): void {
+  if (!prefetched) return;
+  clearTimeout(prefetched.expiry);
+  prefetched.release();
+  prefetched = undefined;
+}
+
+/** Asks for a view's first messages ahead of its opening, unless it is open or remembered. */
+export function prefetchNarrow(terms: NarrowTerm[]): void {
+  const key = narrowKey(terms);
+  if (prefetched?.key === key || recentViews.has(key) || narrowKey(feed.value.terms) === key) return;
+  dropPrefetched();
+  const release = keepChanges();
+  const answer = requestMessages(apiNarrow(terms), 'first_unread', FIRST_BATCH, FIRST_BATCH);
+  answer.catch(() => {});
+  prefetched = { key, answer, release, expiry: setTimeout(dropPrefetched, PREFETCH_KEPT_MS) };
+}
+
+/** The prefetched messages of this view, with the changes made since they were asked for (once); undefined if they failed. */
+async function takePrefetched(key: string): Promise<[MessagesAnswer, FeedChange] | undefined> {
+  const taken = prefetched;
+  if (taken?.key !== key) {
+    dropPrefetched();
+    return undefined;
+  }
+  clearTimeout(taken.expiry);
+  prefetched = undefined;
+  try {
+    const answer = await taken.answer;
+    return [answer, taken.release()];
+  } catch {
+    return undefined;
+  } finally {
+    taken.release();
+  }
+}
+
+/**
  * Opens a narrow. A view seen recently is shown at once, as it was left, and fetched again
  * behind it; any other is fetched around its first unread message (or the newest).
  */
@@ -141,6 +202,7 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
   keptUnread.clear();
   rememberOpenView();
   const key = narrowKey(terms);
+  const ahead = anchor === 'first_unread' ? takePrefetched(key) : (dropPrefetched(), undefined);
   const remembered = anchor === 'first_unread' ? recentViews.get(key) : undefined;
   recentViews.delete(key);
   if (remembered) {
@@ -158,10 +220,12 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
   // The page's first view may have been asked for before the app was loaded.
   const early = takeEarlyMessages(terms, anchor);
   try {
-    let answered: [MessagesAnswer, FeedChange] | undefined;
-    if (early) {
+    let answered: [MessagesAnswer, FeedChange] | undefined = await ahead;
+    let answeredEarly = false;
+    if (early && !answered) {
       try {
         answered = await catchingUp(early);
+        answeredEarly = true;
       } catch {
         // Asked again below.
       }
@@ -185,7 +249,7 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
     // The early answer may have been read on the server before the event queue began, so a
     // change between the two would be in neither: the view is fetched again, after the first
     // frame (the queue has begun by now, and what it brings meanwhile is replayed).
-    if (answered && feed.value.messages.length > 0) requestAnimationFrame(() => setTimeout(() => void refreshOpenView(mine)));
+    if (answeredEarly && feed.value.messages.length > 0) requestAnimationFrame(() => setTimeout(() => void refreshOpenView(mine)));
   } catch (err) {
     if (mine !== generation) return;
     feed.value = { ...feed.value, loading: false, error: (err as Error).message };
@@ -230,6 +294,7 @@ async function refreshOpenView(mine: number): Promise<void> {
 /** Fetches the view again around the selected message, after the event queue was lost. */
 export function reloadFeed(): Promise<void> {
   recentViews.clear();
+  dropPrefetched();
   return openNarrow(feed.value.terms, selectedId.value ?? 'first_unread');
 }
 

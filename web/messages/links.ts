@@ -1,9 +1,9 @@
 import { get } from '../api';
-import { narrowHash } from '../app/narrow';
+import { narrowHash, parseHash } from '../app/narrow';
 import { hashNames } from '../app/nav';
 import { session } from '../state';
 import type { Message, NarrowTerm } from '../types';
-import { matchesNarrow, openNarrow } from './feed';
+import { matchesNarrow, openNarrow, prefetchNarrow } from './feed';
 import { reportError, showNotice } from '../ui/Toasts';
 
 /**
@@ -69,6 +69,21 @@ export async function openAddressedNarrow(terms: NarrowTerm[]): Promise<void> {
     return openNarrow(rest, message ? withId : 'first_unread');
   }
   return openNarrow(rest, near ?? 'first_unread');
+}
+
+/**
+ * Pressing a link to a view (the sidebar's channels and topics, a recipient bar, a channel
+ * link in a message) asks for the view's messages at once, so the click that follows opens
+ * it with them: a person's click takes about a tenth of a second from press to release.
+ */
+export function prefetchOnPress(event: PointerEvent): void {
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  const href = (event.target as Element | null)?.closest?.('a[href]')?.getAttribute('href');
+  const hash = href ? internalHash(href) : undefined;
+  if (!hash) return;
+  const shown = parseHash(hash);
+  if (shown.kind !== 'narrow' || shown.terms.some((t) => t.operator === 'near' || t.operator === 'with')) return;
+  prefetchNarrow(shown.terms);
 }
 
 /** The hash of a link into this organization's app (`#narrow/...`, `/#narrow/...`, or this host's full address), else undefined. */
