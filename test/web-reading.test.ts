@@ -165,6 +165,10 @@ test('near/ID and with/ID open the conversation at that message, selected; Copy 
   const page = web.page;
   assert.equal(await selectedMessage(page), target);
   assert.ok(await inView(page, target), 'the message is scrolled into view');
+  // The newer messages fetched at the window's edge come in below without moving the reader.
+  await waitUntil(async () => (await page.locator('.message-row[data-message-id]').count()) === ids.length, 'the rest of the topic is fetched');
+  await page.waitForTimeout(300);
+  assert.ok(await inView(page, target), 'the message is still in view');
   assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), `#${channel.name} › Castle`);
 
   // The combined feed at a message.

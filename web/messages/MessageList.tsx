@@ -191,6 +191,10 @@ function toggleSpoiler(event: MouseEvent): void {
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
 }
 
+/** The messages a view's first frame draws before and after its anchor: about a screenful (the rest follow in the next task). */
+const FIRST_FRAME_BEFORE = 8;
+const FIRST_FRAME_AFTER = 8;
+
 /** How long a view just opened waits before fetching beyond what it shows (scrolling fetches at once). */
 const EDGE_FETCH_SETTLE_MS = 400;
 
@@ -214,10 +218,35 @@ export function MessageList() {
   const current = feed.value;
   const self = session.value?.user_id ?? 0;
   const echoes = current.foundNewest ? localEchoes.value.filter((m) => matchesNarrow(m, current.terms, self) !== false) : [];
-  const messages = [...current.messages, ...echoes];
+  const all = [...current.messages, ...echoes];
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
-  const place = useRef<{ opened: number; first: number | undefined; height: number; top: number }>({ opened: -1, first: undefined, height: 0, top: 0 });
+  const place = useRef<{ opened: number; first: number | undefined; height: number; top: number; partial: boolean; foundNewest: boolean }>({
+    opened: -1,
+    first: undefined,
+    height: 0,
+    top: 0,
+    partial: false,
+    foundNewest: false,
+  });
+
+  // A view's first frame draws the messages around its anchor, about a screenful; the rest
+  // (older ones above, kept in place) are drawn in the next task, so the view shows sooner.
+  const [drawnWhole, setDrawnWhole] = useState(-1);
+  const anchorIndex = current.anchorId === null ? -1 : all.findIndex((m) => m.id === current.anchorId);
+  const partial = !current.loading && current.opened !== drawnWhole && anchorIndex >= 0;
+  const messages = partial ? all.slice(Math.max(0, anchorIndex - FIRST_FRAME_BEFORE), anchorIndex + FIRST_FRAME_AFTER + 1) : all;
+  const drawnFromStart = messages[0] === all[0];
+  useEffect(() => {
+    if (!partial) return;
+    const opened = current.opened;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setDrawnWhole(opened))));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [partial, current.opened]);
 
   // Seen messages are marked read: those in view while the page is visible.
   const observer = useRef<IntersectionObserver | null>(null);
@@ -273,19 +302,25 @@ export function MessageList() {
     const el = scroller.current;
     if (!el) return;
     const prev = place.current;
-    const first = current.messages[0]?.id;
+    const first = messages[0]?.id;
     if (!current.loading && prev.opened !== current.opened) {
       // A view just opened: its anchor (the first unread message, the newest, or where the reader left it) in sight.
       const anchor = current.anchorId === null ? null : el.querySelector<HTMLElement>(`[data-message-id="${current.anchorId}"]`);
       if (anchor && current.anchorId !== current.messages.at(-1)?.id) anchor.scrollIntoView({ block: 'center' });
       else el.scrollTop = el.scrollHeight;
-      stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      // Too few drawn to fill the screen: the rest now, before the frame is painted.
+      if (partial && el.scrollHeight <= el.clientHeight) setDrawnWhole(current.opened);
     } else if (prev.first !== undefined && first !== undefined && first < prev.first) {
       el.scrollTop = prev.top + (el.scrollHeight - prev.height);
-    } else if (stickToBottom.current) {
+    } else if (stickToBottom.current && !prev.partial && prev.foundNewest) {
+      // At the newest messages, what arrives keeps the reader at the bottom; a batch of newer
+      // messages fetched at the window's edge is read from where the reader is.
       el.scrollTop = el.scrollHeight;
     }
-    place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop };
+    // Whether the reader is at the bottom now: messages added below without a scroll (a batch
+    // at the window's edge, the rest of a view after its first frame) may have moved it away.
+    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop, partial, foundNewest: current.foundNewest };
   });
 
   // A view shorter than the screen never scrolls, so its edges are fetched from here as well,
@@ -347,8 +382,8 @@ export function MessageList() {
 
   return (
     <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={onContentClick}>
-      {current.foundOldest && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
-      {!current.foundOldest && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
+      {current.foundOldest && drawnFromStart && messages.length > 0 && <p class="feed-edge">This is the beginning of the conversation.</p>}
+      {!(current.foundOldest && drawnFromStart) && !current.loading && messages.length > 0 && <p class="feed-edge">Loading older messages…</p>}
       {current.loading && <p class="feed-edge">Loading…</p>}
       {current.error && (
         <p class="feed-edge" role="alert">

@@ -280,12 +280,15 @@ async function refreshOpenView(mine: number): Promise<void> {
     const old = known.get(m.id);
     return old && same(old, m) ? old : m;
   });
-  // Older messages fetched by scrolling meanwhile, and those that arrived live while the
-  // answer was on its way, stay.
+  // Older messages fetched by scrolling meanwhile stay, and so do newer ones when the answer
+  // reached as far as what was shown: those that arrived live while it was on its way, or a
+  // batch fetched at the window's edge meanwhile (which carries on from there).
   const last = messages.at(-1)?.id ?? first;
   messages.unshift(...latest.messages.filter((m) => m.id < first));
-  if (answer.found_newest) messages.push(...latest.messages.filter((m) => m.id > last));
-  const refreshed = replay({ ...latest, messages, foundNewest: answer.found_newest });
+  const reachedShown = answer.found_newest || last >= shown.messages[shown.messages.length - 1].id;
+  const newer = reachedShown ? latest.messages.filter((m) => m.id > last) : [];
+  messages.push(...newer);
+  const refreshed = replay({ ...latest, messages, foundNewest: answer.found_newest || (newer.length > 0 && latest.foundNewest) });
   const unchanged = refreshed.messages.length === latest.messages.length && refreshed.messages.every((m, i) => m === latest.messages[i]);
   if (unchanged && latest.foundNewest === refreshed.foundNewest) return;
   feed.value = { ...refreshed, anchorId: null };
