@@ -21,6 +21,7 @@ import { resumePushRegistrations } from './push/actions';
 import { backgroundSettled } from './push/background';
 import { rescheduleDelivery, stopDelivery } from './scheduled-messages/delivery';
 import { startRetention, stopRetention } from './messages/retention';
+import { notifyWhatLastQueueMissed } from './messages/withheld-notifications';
 import { stopFullMemberPromotion, updateFullMembers } from './groups/full-members';
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
@@ -218,6 +219,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   updateFullMembers(stoa);
   // Messages older than the retention policy keeps go now, and then once a day.
   startRetention(stoa);
+  // A person's last queue going notifies them of the messages it never delivered.
+  stoa.queues.onLastQueueGone = (queue, unacknowledged) => notifyWhatLastQueueMissed(stoa, queue, unacknowledged);
   // Abandoned queues are collected on every registration too; this catches quiet periods.
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // What a burst of work grew (V8's heap, SQLite's cache, caches) is given back once it is over.

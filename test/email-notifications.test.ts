@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ParsedMail } from 'mailparser';
+import { backgroundSettled } from '../lib/push/background';
 import { createChannel } from './support/channels';
 import type { Client } from './support/client';
 import { MailCatcher } from './support/mail';
@@ -247,6 +248,39 @@ describe('missed-message emails', () => {
     const [mail] = await newMails(bob.email, 0, 1);
     assert.match(mail.text ?? '', /Still there\?/);
     assert.doesNotMatch(mail.text ?? '', /You are here/);
+  });
+
+  test("what an open client never fetched is mailed once the person's last queue goes, but nothing twice (Zulip's missedmessage hook)", async () => {
+    const alice = await person('Alice');
+    const bob = await person('Bob');
+    const channel = await sharedChannel(alice, bob);
+    const group = await server.owner.post('/user_groups/create', { name: 'acoustics', description: 'Sound people', members: [bob.userId] });
+    assert.equal(group.status, 200, JSON.stringify(group.body));
+    const registered = await bob.post('/register', { event_types: ['message'] });
+    assert.equal(registered.status, 200);
+    assert.equal((await bob.post('/users/me/presence', { status: 'active' })).status, 200);
+    await sendMessage(alice, { type: 'private', to: [bob.userId], content: 'While you were here' });
+    await sendMessage(alice, { type: 'stream', to: channel.id, topic: 'studio', content: '@*acoustics* the speakers hum' });
+    clock.advance(121 * SECOND);
+    assert.equal(await settledCount(bob.email), 0, 'held back while the client is open and active');
+    // Idle for a while (the client stopped reporting activity): mailed at once, as before.
+    clock.advance(20 * SECOND);
+    await sendMessage(alice, { type: 'private', to: [bob.userId], content: 'Mailed already' });
+    clock.advance(121 * SECOND);
+    const [first] = await newMails(bob.email, 0, 1);
+    assert.match(first.text ?? '', /Mailed already/);
+
+    // The client never comes back: its queue is collected, and what it held is mailed.
+    server.stoa.queues.collectGarbage();
+    assert.equal(server.stoa.queues.find(registered.body.queue_id), undefined, 'the queue is gone');
+    await backgroundSettled(server.stoa);
+    clock.advance(121 * SECOND);
+    const [direct, mention] = await newMails(bob.email, 1, 2);
+    assert.match(direct.text ?? '', /While you were here/);
+    assert.doesNotMatch(direct.text ?? '', /Mailed already/, 'a message already mailed is not mailed again');
+    assert.match(mention.text ?? '', /the speakers hum/);
+    assert.match(mention.text ?? '', /@acoustics was mentioned in/);
+    assert.equal(await settledCount(bob.email), 3);
   });
 
   test('the unsubscribe link works without a login, by GET or by a mail program\'s one-click POST, and turns them off', async () => {

@@ -546,6 +546,23 @@ describe('what the app reads from newer servers', () => {
     ]);
   });
 
+  test('"Report message", which the app offers once a moderation channel is set, is answered as the app expects', async () => {
+    const { messageId } = await sharedChannel();
+    const moderators = await createChannel(server.owner, { invite_only: true });
+    assert.equal((await server.owner.patch('/realm', { moderation_request_channel_id: moderators.id })).status, 200);
+    try {
+      const { state } = await appQueue();
+      assert.equal(state.realm_moderation_request_channel_id, moderators.id, 'what makes the app offer the action');
+      // lib/api/route/messages.dart: reportMessage posts report_type and description, raw.
+      await app.ok('POST', `messages/${messageId}/report`, { report_type: raw('spam'), description: raw('Not again.') });
+      const refused = await app.request('POST', `messages/${messageId}/report`, { report_type: raw('other') });
+      assert.equal(refused.status, 400);
+      assertDecodes(refused.body, API_ERROR, 'the refusal');
+    } finally {
+      await server.owner.patch('/realm', { moderation_request_channel_id: -1 });
+    }
+  });
+
   test('an edit naming the content it replaces (prev_content_sha256) is refused once someone else changed it', async () => {
     const { id: channelId } = await sharedChannel();
     const messageId = await sendMessage(server.owner, { type: 'stream', to: channelId, topic: 'edits', content: 'first draft' });

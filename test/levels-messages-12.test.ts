@@ -175,13 +175,15 @@ describe('linkifiers (levels 471 and 478)', () => {
     ok(await server.owner.delete(`/realm/filters/${created.id}`));
   });
 
-  test('refuse reverse-linkification fields that do not fit the pattern, field by field', async () => {
+  test('refuse reverse-linkification fields that do not fit the pattern, in Zulip\'s words', async () => {
+    // Zulip checks the example and the reverse template on the linkifier as a whole (`__all__`),
+    // stopping at the first fault; alternative URL templates are checked as a field.
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ reverse_template: '#{id}' }, 'reverse_template', 'A reverse template needs an example input.'],
-      [{ example_input: 'issue 12' }, 'example_input', 'Example input does not match the linkifier pattern.'],
-      [{ example_input: '#12', reverse_template: '#{number}' }, 'reverse_template', "Group 'number' in reverse template is not present in linkifier pattern."],
-      [{ example_input: '#12', reverse_template: 'issue {id}' }, 'reverse_template', 'Reverse template does not turn the example input back into itself.'],
-      [{ example_input: '#12', reverse_template: '#{id' }, 'reverse_template', 'Invalid reverse template.'],
+      [{ example_input: 'issue 12' }, '__all__', 'Example input does not match the linkifier pattern.'],
+      [{ example_input: '#12', reverse_template: '#{number}' }, '__all__', "Group 'number' in auto-conversion field is not present in linkifier pattern."],
+      [{ example_input: '#12', reverse_template: 'issue {id}' }, '__all__', 'Example text does not match auto-conversion field.'],
+      [{ example_input: '#12', reverse_template: '#{id' }, '__all__', "Invalid auto-conversion field: missing '}' character."],
+      [{ example_input: '#12', reverse_template: '#{}{id}' }, '__all__', 'Invalid auto-conversion field: empty field name.'],
       [{ alternative_url_templates: ['https://example.com/{id'] }, 'alternative_url_templates', 'Invalid URL template.'],
       [{ alternative_url_templates: ['https://example.com/{other}'] }, 'alternative_url_templates', "Group 'other' in alternative URL template is not present in linkifier pattern."],
     ];
@@ -190,7 +192,20 @@ describe('linkifiers (levels 471 and 478)', () => {
       assert.deepEqual([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', msg], JSON.stringify(params));
       assert.deepEqual(response.body.errors, { [field]: [msg] });
     }
-    const plain = ok(await server.owner.post('/realm/filters', { ...ISSUES, example_input: '#7', reverse_template: '#{id}' }));
+    // A reverse template without an example is refused outright, without field errors.
+    const alone = await server.owner.post('/realm/filters', { ...ISSUES, reverse_template: '#{id}' });
+    assert.deepEqual([alone.status, alone.body.code, alone.body.errors], [400, 'BAD_REQUEST', undefined]);
+    assert.equal(alone.body.msg, 'Example text is required when auto-conversion field is set.');
+    // The example is searched, as messages are, and a lone closing brace is a literal.
+    const plain = ok(await server.owner.post('/realm/filters', { ...ISSUES, example_input: 'see #7', reverse_template: 'see #{id}' }));
+    const brace = ok(
+      await server.owner.post('/realm/filters', {
+        pattern: 'T-(?P<id>[0-9]+)',
+        url_template: 'https://example.com/t/{id}',
+        example_input: '}T-4',
+        reverse_template: '}T-{id}',
+      }),
+    );
     const literal = ok(
       await server.owner.post('/realm/filters', {
         pattern: '\\{(?P<key>[A-Z]+)\\}',
@@ -202,8 +217,8 @@ describe('linkifiers (levels 471 and 478)', () => {
     const notJson = await server.owner.post('/realm/filters', { ...ISSUES, alternative_url_templates: 'https://example.com/{id}' });
     assert.equal(notJson.status, 400);
     assert.equal(notJson.body.code, 'BAD_REQUEST');
-    assert.deepEqual(ok(await server.owner.get('/realm/linkifiers')).linkifiers.map((l: { id: number }) => l.id), [plain.id, literal.id]);
-    for (const id of [plain.id, literal.id]) ok(await server.owner.delete(`/realm/filters/${id}`));
+    assert.deepEqual(ok(await server.owner.get('/realm/linkifiers')).linkifiers.map((l: { id: number }) => l.id), [plain.id, brace.id, literal.id]);
+    for (const id of [plain.id, brace.id, literal.id]) ok(await server.owner.delete(`/realm/filters/${id}`));
   });
 });
 

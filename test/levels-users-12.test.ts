@@ -368,7 +368,7 @@ describe('PATCH /settings for other users (feature level 444)', () => {
     const listeners = await Promise.all([named, inGroup, bystander].map((client) => listen12(client)));
 
     const response = await server.owner.patch('/settings', {
-      target_users: JSON.stringify({ user_ids: [named.userId], group_ids: [group] }),
+      target_users: JSON.stringify({ user_ids: [named.userId], group_ids: [group], skip_if_already_edited: false }),
       twenty_four_hour_time: true,
       emojiset: 'text',
     });
@@ -430,31 +430,68 @@ describe('PATCH /settings for other users (feature level 444)', () => {
     ok(await server.owner.patch('/settings', { target_users: JSON.stringify({ user_ids: [other.userId], skip_if_already_edited: true }), enter_sends: true }), 'again');
     assert.equal((await settings(other)).enter_sends, true);
     // Without skipping, everyone named gets the value.
-    ok(await server.owner.patch('/settings', { target_users: JSON.stringify({ user_ids: [chooser.userId] }), enter_sends: false }), 'forced');
+    ok(
+      await server.owner.patch('/settings', { target_users: JSON.stringify({ user_ids: [chooser.userId], skip_if_already_edited: false }), enter_sends: false }),
+      'forced',
+    );
     assert.equal((await settings(chooser)).enter_sends, false);
   });
 
-  test('refused for non-administrators, unknown people and groups, bots, and account fields; a refused request changes nothing', async () => {
+  test("refused as Zulip refuses: non-administrators, unknown people and groups, no one named, security-sensitive settings; a refused request changes nothing", async () => {
     const member = await server.createUser('Mo Member');
     const target = await server.createUser('Ty Target');
-    const bot = ok(await server.owner.post('/bots', { full_name: 'Settings Bot', short_name: 'settingsbot' }), 'bot').user_id;
-    const deactivated = await server.createUser('De Activated');
-    ok(await server.owner.delete(`/users/${deactivated.userId}`), 'deactivate');
-    const targets = (t: object) => JSON.stringify(t);
+    const targets = (t: object) => JSON.stringify({ skip_if_already_edited: false, ...t });
     assertError(await member.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), emojiset: 'text' }), 400, 'Must be an organization administrator');
-    for (const id of [999999, bot, deactivated.userId]) {
-      assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId, id] }), emojiset: 'text' }), 400, `Invalid user ID: ${id}`);
-    }
+    assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId, 999999] }), emojiset: 'text' }), 400, 'Invalid user ID: 999999');
     assertError(await server.owner.patch('/settings', { target_users: targets({ group_ids: [999999] }), emojiset: 'text' }), 400, 'Invalid user group');
-    assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), full_name: 'Renamed' }), 400, "'full_name' cannot be changed for other users.");
-    assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), timezone: 'Europe/Paris' }), 400, "'timezone' cannot be changed for other users.");
+    for (const nobody of [{}, { user_ids: [], group_ids: [] }]) {
+      assertError(await server.owner.patch('/settings', { target_users: targets(nobody), emojiset: 'text' }), 400, 'Either user_ids or group_ids must be provided.');
+    }
+    const unsaid = await server.owner.patch('/settings', { target_users: JSON.stringify({ user_ids: [target.userId] }), emojiset: 'text' });
+    assertError(unsaid, 400, 'target_users["skip_if_already_edited"] is missing');
+    const refusedForOthers = [
+      { timezone: 'Europe/Paris' },
+      { email: 'new@example.com' },
+      { new_password: 'a-new-password-1', old_password: 'x' },
+      { presence_enabled: 'false' },
+      { send_read_receipts: 'false' },
+      { allow_private_data_export: 'true' },
+      { email_address_visibility: '5' },
+      { enable_digest_emails: 'false' },
+      { emojiset: 'text', send_private_typing_notifications: 'false' },
+    ];
+    for (const params of refusedForOthers) {
+      assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), ...params }), 400, 'Cannot change this setting for other users.');
+    }
     assertError(await server.owner.patch('/settings', { target_users: targets({ user_ids: [target.userId] }), emojiset: 'no such set' }), 400, 'Invalid emojiset');
     const malformed = await server.owner.patch('/settings', { target_users: targets({ users: [target.userId] }), emojiset: 'text' });
     assert.equal(malformed.status, 400, JSON.stringify(malformed.body));
     assert.equal(malformed.body.result, 'error');
     const state = await register(target, { fetch_event_types: ['user_settings', 'realm_user'] });
     assert.equal(state.user_settings.emojiset, 'google');
+    assert.equal(state.user_settings.presence_enabled, true);
     assert.equal(state.full_name, 'Ty Target');
+  });
+
+  test('reaches deactivated people named, passes over bots and the name, as Zulip does', async () => {
+    const target = await server.createUser('Al Active');
+    const away = await server.createUser('De Activated');
+    ok(await server.owner.delete(`/users/${away.userId}`), 'deactivate');
+    const bot = ok(await server.owner.post('/bots', { full_name: 'Settings Bot', short_name: 'settingsbot' }), 'bot').user_id as number;
+    ok(
+      await server.owner.patch('/settings', {
+        target_users: JSON.stringify({ user_ids: [target.userId, away.userId, bot], skip_if_already_edited: false }),
+        emojiset: 'text',
+        full_name: 'Not Renamed',
+      }),
+      'bulk',
+    );
+    const stored = (userId: number) =>
+      server.stoa.db.prepare("SELECT value FROM user_settings WHERE user_id = ? AND name = 'emojiset'").pluck().get(userId);
+    assert.equal(stored(target.userId), '"text"');
+    assert.equal(stored(away.userId), '"text"', 'the change holds for someone who comes back');
+    assert.equal(stored(bot), undefined);
+    assert.equal(ok(await server.owner.get(`/users/${target.userId}`), 'get').user.full_name, 'Al Active');
   });
 });
 

@@ -283,6 +283,55 @@ describe('push registration by device', () => {
     assert.equal((await recipient.post('/mobile_push/e2ee/test_notification')).body.code, 'NO_ACTIVE_PUSH_DEVICE');
   });
 
+  test("what the phone decrypts reads as zulip-flutter's notifications.dart reads it: messages of both kinds, and removals", async () => {
+    const [sender, recipient, third] = [await server.createUser('Sol Sender'), await server.createUser('Ria Reader'), await server.createUser('Tim Third')];
+    const deviceId = await newDevice(recipient);
+    const { pushKey, secret } = newPushKey();
+    await recipient.post('/mobile_push/register', { device_id: deviceId, push_key: pushKey, push_key_id: 9, ...tokenFields('ria-phone') });
+    await backgroundSettled(server.stoa);
+    const register = relay.to('push/e2ee/register').slice(-1)[0].body;
+    // Zulip's bouncer request (register-remote-push-device in zulip-12.yaml), with the relay's realm_url.
+    assert.deepEqual(Object.keys(register).sort(), ['bouncer_public_key', 'encrypted_push_registration', 'realm_url', 'realm_uuid', 'token_id']);
+
+    /** The next encrypted notification, opened, with its envelope checked. */
+    const next = async (send: () => Promise<unknown>) => {
+      const before = relay.to('push/e2ee/notify').length;
+      await send();
+      await backgroundSettled(server.stoa);
+      const [request] = relay.to('push/e2ee/notify').slice(before)[0].body.push_requests;
+      assert.deepEqual(Object.keys(request).sort(), ['encrypted_data', 'push_key_id', 'token_id']);
+      assert.equal(request.push_key_id, 9);
+      return openNotification(request.encrypted_data, secret);
+    };
+    /** The fields MessageFcmMessage requires, of the types it reads (ints as numbers, URLs absolute). */
+    const readAsApp = (payload: Record<string, any>) => {
+      assert.equal(payload.type, 'message');
+      assert.equal(new URL(payload.realm_url).origin, new URL(server.url).origin);
+      for (const key of ['user_id', 'sender_id', 'message_id', 'time']) assert.equal(typeof payload[key], 'number', key);
+      assert.ok(new URL(payload.sender_avatar_url).protocol.startsWith('http'), 'an absolute avatar URL');
+      assert.equal(typeof payload.sender_full_name, 'string');
+      assert.equal(typeof payload.content, 'string');
+      return payload;
+    };
+
+    const direct = readAsApp(await next(() => sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId, third.userId]), content: 'All **three**' })));
+    assert.equal(direct.user_id, recipient.userId);
+    assert.equal(direct.content, 'All three');
+    assert.deepEqual(direct.recipient_user_ids, [sender.userId, recipient.userId, third.userId].sort((a, b) => a - b));
+    assert.ok(!('channel_id' in direct), 'a direct message has no channel');
+
+    await sender.post('/users/me/subscriptions', { subscriptions: [{ name: 'app lounge' }], principals: [sender.userId, recipient.userId] });
+    const inChannel = readAsApp(await next(() => sender.post('/messages', { type: 'stream', to: 'app lounge', topic: 'news', content: '@**Ria Reader** look' })));
+    assert.equal(typeof inChannel.channel_id, 'number');
+    assert.deepEqual([inChannel.channel_name, inChannel.topic], ['app lounge', 'news']);
+    assert.ok(!('recipient_user_ids' in inChannel));
+
+    const removal = await next(() => recipient.post('/messages/flags', { messages: JSON.stringify([direct.message_id, inChannel.message_id]), op: 'add', flag: 'read' }));
+    assert.equal(removal.type, 'remove');
+    assert.equal(removal.user_id, recipient.userId);
+    assert.deepEqual(removal.message_ids, [direct.message_id, inChannel.message_id]);
+  });
+
   test('registrations survive a restart, and one the relay never got is sent when the server starts again', async () => {
     const user = await server.createUser();
     const [done, interrupted] = [await newDevice(user), await newDevice(user)];

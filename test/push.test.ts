@@ -271,4 +271,76 @@ describe('push notifications while the person is active elsewhere', () => {
     assert.equal((await recipient.patch('/settings', { enable_online_push_notifications: true })).status, 200);
     assert.equal(await pushesAfter('pushed even so'), 1, 'they asked for pushes while online');
   });
+
+  test("what a client never fetched is pushed when the person's last queue goes (Zulip's missedmessage hook)", async () => {
+    const [sender, recipient] = [await server.createUser('Sam'), await server.createUser('Rae')];
+    await recipient.post('/users/me/android_gcm_reg_id', { token: 'rae-phone' });
+    assert.equal((await recipient.patch('/settings', { enable_online_push_notifications: false })).status, 200);
+    const pushedTexts = (from: number) => relay.to('push/notify').slice(from).map((p) => p.body.gcm_payload.content as string);
+    const dm = async (content: string) => {
+      const sent = await sender.post('/messages', { type: 'direct', to: JSON.stringify([recipient.userId]), content });
+      assert.equal(sent.status, 200);
+      return sent.body.id as number;
+    };
+    const open = async (timeout = 60) => {
+      const registered = await recipient.post('/register', { event_types: JSON.stringify(['message']), idle_queue_timeout: timeout });
+      assert.equal(registered.status, 200);
+      assert.equal((await recipient.post('/users/me/presence', { status: 'active' })).status, 200);
+      return registered.body.queue_id as string;
+    };
+    /** The queue's lifespan passes without a poll; collection takes it. */
+    const idle = async (seconds = 61) => {
+      clock.advance(seconds * 1000);
+      server.stoa.queues.collectGarbage();
+      await backgroundSettled(server.stoa);
+    };
+
+    // Read in the browser? Not pushed while the tab is open; pushed once the tab's queue is gone.
+    let before = relay.to('push/notify').length;
+    const queueId = await open();
+    await dm('are you still there?');
+    await backgroundSettled(server.stoa);
+    assert.deepEqual(pushedTexts(before), [], 'held back while a client is open');
+    await idle();
+    assert.equal(server.stoa.queues.find(queueId), undefined, 'the queue is gone');
+    assert.deepEqual(pushedTexts(before), ['are you still there?']);
+    await idle();
+    assert.deepEqual(pushedTexts(before), ['are you still there?'], 'once only');
+
+    // A message read meanwhile, or one the client fetched and acknowledged, is not pushed.
+    before = relay.to('push/notify').length;
+    const reading = await open();
+    const readId = await dm('read elsewhere');
+    assert.equal((await recipient.post('/messages/flags', { messages: JSON.stringify([readId]), op: 'add', flag: 'read' })).status, 200);
+    await dm('fetched by the client');
+    const fetched = await recipient.get('/events', { queue_id: reading, last_event_id: -1, dont_block: true });
+    assert.equal(fetched.status, 200);
+    const lastId = Math.max(...(fetched.body.events as Array<{ id: number }>).map((e) => e.id));
+    await dm('never fetched');
+    assert.equal((await recipient.get('/events', { queue_id: reading, last_event_id: lastId, dont_block: true })).status, 200);
+    await idle();
+    assert.deepEqual(pushedTexts(before), ['never fetched'], 'only what the client never acknowledged');
+
+    // While another client of theirs stays open, a queue going is not the last: nothing yet.
+    before = relay.to('push/notify').length;
+    const phone = await open(600);
+    // Polled once, it lives its full lifespan (a queue never polled goes after a minute).
+    assert.equal((await recipient.get('/events', { queue_id: phone, last_event_id: -1, dont_block: true })).status, 200);
+    const shortLived = await open(60);
+    await dm('the phone app is still open');
+    await idle();
+    assert.equal(server.stoa.queues.find(shortLived), undefined);
+    assert.deepEqual(pushedTexts(before), [], 'another queue of theirs still receives messages');
+    // A client that deletes its queue (a closed tab) counts as gone too.
+    const closing = await open();
+    await dm('closed the tab');
+    for (const queue of [...server.stoa.queues.queuesOf(recipient.userId)]) {
+      if (queue.id === closing) continue;
+      server.stoa.queues.delete(queue);
+    }
+    assert.deepEqual(pushedTexts(before), []);
+    assert.equal((await recipient.delete('/events', { queue_id: closing })).status, 200);
+    await backgroundSettled(server.stoa);
+    assert.deepEqual(pushedTexts(before), ['closed the tab']);
+  });
 });

@@ -261,6 +261,12 @@ export class EventQueues {
   private readonly ledger: Ledger = { bytes: 0, released: 0 };
   /** How many events were turned into JSON: one per distinct event object, however many queues got it. */
   serializedEvents = 0;
+  /**
+   * Told when a user's last queue goes (collected when idle, deleted by its client, dropped
+   * for holding too much), with the events its client never acknowledged: Zulip's
+   * missedmessage hook sends then the notifications it held back while the client was open.
+   */
+  onLastQueueGone: ((queue: EventQueue, unacknowledged: PendingEvents) => void) | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -291,7 +297,8 @@ export class EventQueues {
     if (this.clock.now() - this.lastCollection >= COLLECT_ON_REGISTER_EVERY_MS) this.collectGarbage();
     let mine = this.byUser.get(settings.userId);
     if (!mine) this.byUser.set(settings.userId, (mine = new Set()));
-    while (mine.size >= this.options.maxQueuesPerUser) this.delete(idlest(mine));
+    // The user is here, registering: the queue given up for the new one is not their last.
+    while (mine.size >= this.options.maxQueuesPerUser) this.remove(idlest(mine), false);
     const queue = new EventQueue(settings, this.clock.now(), this.ledger);
     this.byId.set(queue.id, queue);
     mine.add(queue);
@@ -311,9 +318,15 @@ export class EventQueues {
   }
 
   delete(queue: EventQueue): void {
+    this.remove(queue, true);
+  }
+
+  private remove(queue: EventQueue, mayBeLast: boolean): void {
     if (!this.byId.delete(queue.id)) return;
     this.byUser.get(queue.userId)?.delete(queue);
-    if (this.byUser.get(queue.userId)?.size === 0) this.byUser.delete(queue.userId);
+    const last = this.byUser.get(queue.userId)?.size === 0;
+    if (last) this.byUser.delete(queue.userId);
+    if (last && mayBeLast && this.onLastQueueGone) this.onLastQueueGone(queue, queue.contents());
     if (queue.parked) {
       clearTimeout(queue.parked.heartbeat);
       const { answer } = queue.parked;

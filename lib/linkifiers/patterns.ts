@@ -45,14 +45,14 @@ export function compilePattern(pattern: string): CompiledPattern {
 }
 
 /**
- * The named groups' values when the pattern matches the whole of `text` (a linkifier's example
- * input), or undefined when it does not. A group that took no part in the match is empty.
+ * The named groups' values at the pattern's first match in `text` (a linkifier's example
+ * input), or undefined when it matches nowhere. A group that took no part in the match is empty.
  */
 export function exampleGroups(pattern: string, text: string): Record<string, string> | undefined {
   const { RE2JS } = (re2js ??= require('re2js') as typeof import('re2js'));
   const regex = RE2JS.compile(pattern);
   const matcher = regex.matcher(text);
-  if (!matcher.matches()) return undefined;
+  if (!matcher.find()) return undefined;
   const names = Object.keys(regex.namedGroups());
   return Object.fromEntries(names.map((name) => [name, matcher.group(name) ?? '']));
 }

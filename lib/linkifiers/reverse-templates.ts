@@ -1,39 +1,37 @@
 /**
- * A linkifier's reverse template (level 471) writes the text a URL stands for, from the groups
- * its URL template took: `{name}` is a group's value, `{{` and `}}` are literal braces.
+ * A linkifier's reverse template (level 471; Zulip's settings call it the "auto-conversion
+ * field") writes the text a URL stands for, from the groups the pattern took: `{name}` is a
+ * group's value, `{{` and `}}` are literal braces, and any other character (a lone `}` too)
+ * stands for itself.
  */
-export type ReverseTemplatePart = { literal: string } | { variable: string };
 
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Why a reverse template cannot be expanded, in Zulip's words. */
+export class ReverseTemplateError extends Error {}
 
-/** The template's parts, or undefined when a brace is neither doubled nor around a group name. */
-export function parseReverseTemplate(template: string): ReverseTemplatePart[] | undefined {
-  const parts: ReverseTemplatePart[] = [];
-  let literal = '';
-  for (let i = 0; i < template.length; i++) {
-    const char = template[i];
-    if ((char === '{' || char === '}') && template[i + 1] === char) {
-      literal += char;
-      i++;
-    } else if (char === '{') {
-      const close = template.indexOf('}', i);
-      const name = close === -1 ? '' : template.slice(i + 1, close);
-      if (!VARIABLE.test(name)) return undefined;
-      if (literal !== '') parts.push({ literal });
-      literal = '';
-      parts.push({ variable: name });
-      i = close;
-    } else if (char === '}') {
-      return undefined;
+/**
+ * The text the template writes from a match's `values`; throws a ReverseTemplateError when a
+ * `{` is never closed, closes on an empty name, or names a group the pattern does not have.
+ */
+export function expandReverseTemplate(template: string, values: Readonly<Record<string, string>>, groups: ReadonlySet<string>): string {
+  let output = '';
+  for (let i = 0; i < template.length; ) {
+    if (template.startsWith('{{', i) || template.startsWith('}}', i)) {
+      output += template[i];
+      i += 2;
+    } else if (template[i] === '{') {
+      const close = template.indexOf('}', i + 1);
+      if (close === -1) throw new ReverseTemplateError("Invalid auto-conversion field: missing '}' character.");
+      const name = template.slice(i + 1, close);
+      if (name === '') throw new ReverseTemplateError('Invalid auto-conversion field: empty field name.');
+      if (!groups.has(name)) {
+        throw new ReverseTemplateError(`Group '${name}' in auto-conversion field is not present in linkifier pattern.`);
+      }
+      output += values[name] ?? '';
+      i = close + 1;
     } else {
-      literal += char;
+      output += template[i];
+      i += 1;
     }
   }
-  if (literal !== '') parts.push({ literal });
-  return parts;
-}
-
-/** The text a parsed reverse template writes from these values. */
-export function fillReverseTemplate(parts: readonly ReverseTemplatePart[], values: Readonly<Record<string, string>>): string {
-  return parts.map((part) => ('literal' in part ? part.literal : (values[part.variable] ?? ''))).join('');
+  return output;
 }

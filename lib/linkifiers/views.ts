@@ -7,7 +7,7 @@ import { Role } from '../users/queries';
 import { addLinkifier, removeLinkifier, reorderLinkifiers, updateLinkifier } from './actions';
 import { compilePattern, exampleGroups } from './patterns';
 import type { LinkifierFields } from './queries';
-import { fillReverseTemplate, parseReverseTemplate } from './reverse-templates';
+import { expandReverseTemplate, ReverseTemplateError } from './reverse-templates';
 import { INVALID_URL_TEMPLATE, templateVariables } from './url-templates';
 
 const FILTER_ID = { filter_id: /^\d+$/ };
@@ -34,6 +34,12 @@ interface LinkifierParams {
 function requireAdministrator({ user }: Call<unknown>): void {
   if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
 }
+
+/**
+ * Zulip refuses a reverse template without an example input with its own error for a parameter
+ * that needs another, naming the two as its settings page does; this wording is Stoa's.
+ */
+const REVERSE_TEMPLATE_WITHOUT_EXAMPLE = 'Example text is required when auto-conversion field is set.';
 
 function linkifierNotFound() {
   return badRequest('Linkifier not found.');
@@ -64,11 +70,12 @@ function firstMissing(variables: readonly string[], groups: ReadonlySet<string>)
 }
 
 /**
- * Checks a linkifier as Zulip does: both fields filled, the pattern valid RE2, the template
- * valid RFC 6570, its variables exactly the pattern's named groups, and the pattern unique.
- * The reverse-linkification fields (levels 471 and 478): each alternative URL template valid
- * RFC 6570 with only the pattern's groups; a reverse template only beside an example input,
- * which the pattern must match, and from whose groups it must write that example back.
+ * Checks a linkifier as Zulip's model does. The fields first: both filled, the template valid
+ * RFC 6570, each alternative URL template (level 478) valid with only the pattern's groups.
+ * Then the object as a whole, stopping at its first fault: the pattern valid RE2; a reverse
+ * template only beside an example input (refused outright, without the field errors); the
+ * example matched by the pattern and written back by the reverse template (level 471); the URL
+ * template's variables exactly the pattern's named groups. Last, the pattern unique.
  */
 function checkLinkifier(stoa: Stoa, fields: LinkifierFields, id?: number): void {
   const { pattern, url_template: urlTemplate } = fields;
@@ -80,17 +87,6 @@ function checkLinkifier(stoa: Stoa, fields: LinkifierFields, id?: number): void 
 
   const compiled = compilePattern(pattern);
   const groups = new Set('error' in compiled ? [] : compiled.groups);
-  if ('error' in compiled) {
-    errors.add(null, compiled.error);
-  } else if (variables !== undefined) {
-    const notInPattern = firstMissing(variables, groups);
-    const [notInTemplate] = compiled.groups.filter((name) => !variables.includes(name)).sort();
-    if (notInPattern !== undefined) {
-      errors.add(null, `Group '${notInPattern}' in URL template is not present in linkifier pattern.`);
-    } else if (notInTemplate !== undefined) {
-      errors.add(null, `Group '${notInTemplate}' in linkifier pattern is not present in URL template.`);
-    }
-  }
   for (const alternative of fields.alternative_url_templates) {
     const alternativeVariables = templateVariables(alternative);
     if (alternativeVariables === undefined) {
@@ -103,37 +99,35 @@ function checkLinkifier(stoa: Stoa, fields: LinkifierFields, id?: number): void 
       break;
     }
   }
-  checkReverseFields(fields, 'error' in compiled ? undefined : groups, errors);
+  const wholeObjectError = 'error' in compiled ? compiled.error : linkifierError(fields, groups, variables);
+  if (wholeObjectError !== undefined) errors.add(null, wholeObjectError);
   const existing = errors.has('pattern') ? undefined : stoa.linkifiers.byPattern(pattern);
   if (existing && existing.id !== id) errors.add(null, 'Realm filter with this Realm and Pattern already exists.');
   errors.check();
 }
 
-/** The example input and reverse template, against a pattern that compiled (`groups`) or not. */
-function checkReverseFields(fields: LinkifierFields, groups: ReadonlySet<string> | undefined, errors: FieldErrors): void {
+/** The first fault of a linkifier whose pattern compiled (to `groups`) as a whole, if any. */
+function linkifierError(fields: LinkifierFields, groups: ReadonlySet<string>, variables: readonly string[] | undefined): string | undefined {
   const { example_input: example, reverse_template: reverse } = fields;
-  const values = example === null || groups === undefined ? undefined : exampleGroups(fields.pattern, example);
-  if (example !== null && groups !== undefined && values === undefined) {
-    errors.add('example_input', 'Example input does not match the linkifier pattern.');
+  if (reverse !== null && example === null) throw badRequest(REVERSE_TEMPLATE_WITHOUT_EXAMPLE);
+  if (example !== null) {
+    const values = exampleGroups(fields.pattern, example);
+    if (values === undefined) return 'Example input does not match the linkifier pattern.';
+    if (reverse !== null) {
+      try {
+        if (expandReverseTemplate(reverse, values, groups) !== example) return 'Example text does not match auto-conversion field.';
+      } catch (err) {
+        if (err instanceof ReverseTemplateError) return err.message;
+        throw err;
+      }
+    }
   }
-  if (reverse === null) return;
-  if (example === null) {
-    errors.add('reverse_template', 'A reverse template needs an example input.');
-    return;
-  }
-  const parts = parseReverseTemplate(reverse);
-  if (parts === undefined) {
-    errors.add('reverse_template', 'Invalid reverse template.');
-    return;
-  }
-  if (groups === undefined) return;
-  const variables = parts.flatMap((part) => ('variable' in part ? [part.variable] : []));
+  if (variables === undefined) return undefined;
   const notInPattern = firstMissing(variables, groups);
-  if (notInPattern !== undefined) {
-    errors.add('reverse_template', `Group '${notInPattern}' in reverse template is not present in linkifier pattern.`);
-  } else if (values !== undefined && fillReverseTemplate(parts, values) !== example) {
-    errors.add('reverse_template', 'Reverse template does not turn the example input back into itself.');
-  }
+  if (notInPattern !== undefined) return `Group '${notInPattern}' in URL template is not present in linkifier pattern.`;
+  const notInTemplate = firstMissing([...groups], new Set(variables));
+  if (notInTemplate !== undefined) return `Group '${notInTemplate}' in linkifier pattern is not present in URL template.`;
+  return undefined;
 }
 
 export const getLinkifiers = endpoint({

@@ -1,3 +1,4 @@
+import type { EventQueue } from '../events/queues';
 import { onCommit, write } from '../events/send';
 import { Flag } from '../messages/flags';
 import { directParticipants, narrowSlug } from '../messages/conversations';
@@ -79,6 +80,34 @@ function isAway(stoa: Stoa, userId: number): boolean {
 }
 
 /**
+ * The messages already waiting for (or sent in) an email while a queue of the person was
+ * open: when that queue goes, they are not mailed again (Zulip's `email_notified`).
+ */
+const emailedWhileOpen = new WeakMap<EventQueue, Set<number>>();
+
+/** Puts the message into the person's batch (starting one if none is waiting). */
+function addToBatch(stoa: Stoa, user: UserRow, message: MessageRow, trigger: EmailTrigger, mentionedGroupId: number | null): void {
+  const batchMs = Number(userSettings(stoa, user).email_notifications_batching_period_seconds) * 1000;
+  stoa.email.addPending({
+    user_id: user.id,
+    message_id: message.id,
+    trigger,
+    mentioned_group_id: trigger === 'mention' ? mentionedGroupId : null,
+    due_ms: stoa.email.batchDueOf(user.id) ?? stoa.clock.now() + batchMs,
+  });
+  for (const queue of stoa.queues.queuesOf(user.id)) {
+    let emailed = emailedWhileOpen.get(queue);
+    if (!emailed) emailedWhileOpen.set(queue, (emailed = new Set()));
+    emailed.add(message.id);
+  }
+}
+
+/** Whether the person can be mailed at all. */
+function mailable(user: UserRow | undefined): user is UserRow {
+  return user !== undefined && user.is_active === 1 && user.is_bot === 0 && user.delivery_email !== '';
+}
+
+/**
  * Called by sendMessage for every new message, inside its transaction: the recipients it
  * would email wait for their batch. Only with --smtp.
  */
@@ -93,17 +122,49 @@ export function queueMissedMessageEmails(
   for (const [userId, bits] of flags) {
     if (userId === message.sender_id) continue;
     const user = stoa.users.byId(userId);
-    if (!user || !user.is_active || user.is_bot || user.delivery_email === '') continue;
+    if (!mailable(user)) continue;
     const trigger = emailTrigger(stoa, user, message, bits);
+    // Someone with a client open reads it there; if they never do, it is mailed when that
+    // client's queue goes (emailWithheldMessages).
     if (trigger === undefined || !isAway(stoa, userId)) continue;
-    const batchMs = Number(userSettings(stoa, user).email_notifications_batching_period_seconds) * 1000;
-    stoa.email.addPending({
-      user_id: userId,
-      message_id: message.id,
-      trigger,
-      mentioned_group_id: trigger === 'mention' && !mentions.userIds.has(userId) ? smallestMentionedGroup(stoa, userId, mentions.groupIds) : null,
-      due_ms: stoa.email.batchDueOf(userId) ?? stoa.clock.now() + batchMs,
-    });
+    const groupId = mentions.userIds.has(userId) ? null : smallestMentionedGroup(stoa, userId, mentions.groupIds);
+    addToBatch(stoa, user, message, trigger, groupId);
+    queued = true;
+  }
+  if (queued) onCommit(stoa, () => rescheduleMissedMessageEmails(stoa));
+}
+
+/**
+ * The group whose mention reached the person, read back from the rendered message: none when
+ * they were mentioned by name, else the smallest mentioned group they are in.
+ */
+function mentionedGroupOf(stoa: Stoa, userId: number, message: MessageRow): number | null {
+  const html = message.rendered_content;
+  if (html.includes(`class="user-mention" data-user-id="${userId}"`)) return null;
+  const groupIds = [...html.matchAll(/class="user-group-mention" data-user-group-id="(\d+)"/g)].map((m) => Number(m[1]));
+  return smallestMentionedGroup(stoa, userId, new Set(groupIds));
+}
+
+/**
+ * Zulip's missedmessage hook, for email: the person's last open client (`queue`) went without
+ * reading these messages, so those that would have been mailed to someone away, and were not,
+ * join their batch now. `flags` are the person's flags of each message now: one read meanwhile
+ * is left alone. Call inside `write`.
+ */
+export function emailWithheldMessages(
+  stoa: Stoa,
+  user: UserRow,
+  queue: EventQueue,
+  messages: ReadonlyArray<{ message: MessageRow; flags: number }>,
+): void {
+  if (!stoa.mailer.configured || !mailable(user)) return;
+  const emailed = emailedWhileOpen.get(queue);
+  let queued = false;
+  for (const { message, flags } of messages) {
+    if (message.sender_id === user.id || emailed?.has(message.id)) continue;
+    const trigger = emailTrigger(stoa, user, message, flags);
+    if (trigger === undefined) continue;
+    addToBatch(stoa, user, message, trigger, trigger === 'mention' ? mentionedGroupOf(stoa, user.id, message) : null);
     queued = true;
   }
   if (queued) onCommit(stoa, () => rescheduleMissedMessageEmails(stoa));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DeviceRow } from '../devices/queries';
 import { sendEvent, write } from '../events/send';
 import { ApiError, badRequest } from '../http/errors';
+import { directParticipants } from '../messages/conversations';
 import { Flag } from '../messages/flags';
 import { isIdle } from '../presence/actions';
 import type { MessageRow } from '../messages/queries';
@@ -319,6 +320,20 @@ function wantsPush(stoa: Stoa, user: UserRow, message: MessageRow, bits: number)
   return own === null ? settings.enable_stream_push_notifications === true : own === 1;
 }
 
+/** Whether the user has a phone to push to: a legacy token or a registered device. */
+function hasPhone(stoa: Stoa, userId: number): boolean {
+  return stoa.push.tokensOfUser(userId).length > 0 || stoa.devices.pushable(userId).length > 0;
+}
+
+function noticeOf(stoa: Stoa, message: MessageRow, directUserIds: number[]): Notice {
+  return {
+    message,
+    sender: stoa.users.byId(message.sender_id)!,
+    directUserIds: message.stream_id === null ? directUserIds : [],
+    channelName: message.stream_id === null ? null : (stoa.channels.byId(message.stream_id)?.name ?? null),
+  };
+}
+
 /**
  * Called by sendMessage for every new message, inside its transaction: picks the recipients
  * to notify and leaves the relay work to run after the commit, without waiting for it.
@@ -330,21 +345,34 @@ export function notifyMobileDevices(stoa: Stoa, message: MessageRow, flags: Read
     if (userId === message.sender_id) continue;
     const user = stoa.users.byId(userId);
     if (!user || !user.is_active || user.is_bot) continue;
-    if (stoa.push.tokensOfUser(userId).length === 0 && stoa.devices.pushable(userId).length === 0) continue;
+    if (!hasPhone(stoa, userId)) continue;
     // Someone reading elsewhere sees the message there: their phone is told only if they asked
-    // for that (enable_online_push_notifications), as on Zulip.
+    // for that (enable_online_push_notifications), as on Zulip. If they never see it there,
+    // their phone is told when that client's queue goes (pushWithheldMessages).
     if (!isIdle(stoa, userId) && userSettings(stoa, user).enable_online_push_notifications !== true) continue;
     if (wantsPush(stoa, user, message, bits)) recipients.push(user);
   }
   if (recipients.length === 0) return;
-  const notice: Notice = {
-    message,
-    sender: stoa.users.byId(message.sender_id)!,
-    directUserIds: message.stream_id === null ? [...flags.keys()].sort((a, b) => a - b) : [],
-    channelName: message.stream_id === null ? null : (stoa.channels.byId(message.stream_id)?.name ?? null),
-  };
+  const notice = noticeOf(stoa, message, [...flags.keys()].sort((a, b) => a - b));
   for (const recipient of recipients) {
     inBackground(stoa, `notifying user ${recipient.id} of message ${message.id}`, () => pushMessage(stoa, recipient, notice));
+  }
+}
+
+/**
+ * Zulip's missedmessage hook, for phones: the user's last open client went without reading
+ * these messages (its queue still held them), so those that would have been pushed to someone
+ * away, and were not pushed then, are pushed now. `flags` are the user's flags of each message
+ * now: one read meanwhile, or already showing on their phone, is left alone.
+ */
+export function pushWithheldMessages(stoa: Stoa, user: UserRow, messages: ReadonlyArray<{ message: MessageRow; flags: number }>): void {
+  if (!relayConfigured(stoa) || !hasPhone(stoa, user.id)) return;
+  for (const { message, flags } of messages) {
+    if (message.sender_id === user.id || flags & Flag.active_mobile_push_notification) continue;
+    if (!wantsPush(stoa, user, message, flags)) continue;
+    const direct = message.stream_id === null ? directParticipants(stoa, message.recipient_id).map((u) => u.id) : [];
+    const notice = noticeOf(stoa, message, direct.sort((a, b) => a - b));
+    inBackground(stoa, `notifying user ${user.id} of message ${message.id}`, () => pushMessage(stoa, user, notice));
   }
 }
 

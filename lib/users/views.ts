@@ -228,6 +228,8 @@ const SETTINGS_PARAMS: Record<string, ParamSchema> = {
       group_ids: { type: 'array', items: { type: 'integer' } },
       skip_if_already_edited: { type: 'boolean' },
     },
+    // Zulip's description leaves it optional, but its parser requires it.
+    required: ['skip_if_already_edited'],
     additionalProperties: false,
   },
 };
@@ -235,7 +237,7 @@ const SETTINGS_PARAMS: Record<string, ParamSchema> = {
 interface TargetUsers {
   user_ids?: number[];
   group_ids?: number[];
-  skip_if_already_edited?: boolean;
+  skip_if_already_edited: boolean;
 }
 
 interface AccountParams {
@@ -247,31 +249,53 @@ interface AccountParams {
 }
 
 /**
- * The people a change for many users reaches: those named, and the active members of the
- * groups named (through their subgroups too). Only people have these settings; bots do not.
+ * The people a change for many users reaches, as Zulip finds them: those named, deactivated or
+ * not (so the change holds if they come back), and the active members of the groups named
+ * (through their subgroups too). Settings are people's: bots, named or in a group, are passed over.
  */
 function targetUserIds(stoa: Stoa, target: TargetUsers): number[] {
+  const userIds = target.user_ids ?? [];
+  const groupIds = target.group_ids ?? [];
+  if (userIds.length === 0 && groupIds.length === 0) throw badRequest('Either user_ids or group_ids must be provided.');
   const ids = new Set<number>();
-  for (const id of target.user_ids ?? []) {
+  for (const id of userIds) {
     const person = stoa.users.byId(id);
-    if (!person || !person.is_active || person.is_bot) throw badRequest(`Invalid user ID: ${id}`);
-    ids.add(id);
+    if (!person) throw badRequest(`Invalid user ID: ${id}`);
+    if (!person.is_bot) ids.add(id);
   }
-  for (const groupId of target.group_ids ?? []) {
+  for (const groupId of groupIds) {
     const group = accessGroupToRead(stoa, groupId);
     for (const id of stoa.groups.recursiveMemberIds(group.id)) {
-      const person = stoa.users.byId(id);
-      if (person?.is_active && !person.is_bot) ids.add(id);
+      const member = stoa.users.byId(id);
+      if (member?.is_active && !member.is_bot) ids.add(id);
     }
   }
   return [...ids].sort((a, b) => a - b);
 }
 
-/** Settings an administrator may change for others: those the organization's defaults for new users hold. */
+/**
+ * What an administrator may not change for others (Zulip's "security sensitive" settings, and
+ * the account's address, password and time zone), refused in Zulip's words. The name and the
+ * old password are not settings: Zulip passes over them in a change for others.
+ */
+const NOT_FOR_OTHER_USERS: ReadonlySet<string> = new Set([
+  'email',
+  'new_password',
+  'timezone',
+  'allow_private_data_export',
+  'email_address_visibility',
+  'enable_digest_emails',
+  'enable_login_emails',
+  'enable_marketing_emails',
+  'presence_enabled',
+  'send_private_typing_notifications',
+  'send_read_receipts',
+  'send_stream_typing_notifications',
+]);
+
 function checkSettingsForOthers(params: AccountParams, settings: Record<string, SettingValue>): void {
-  const account = (['full_name', 'email', 'old_password', 'new_password'] as const).find((name) => params[name] !== undefined);
-  const personal = account ?? Object.keys(settings).find((name) => NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(name));
-  if (personal !== undefined) throw badRequest(`'${personal}' cannot be changed for other users.`);
+  const named = [...Object.keys(settings), ...(['email', 'new_password'] as const).filter((name) => params[name] !== undefined)];
+  if (named.some((name) => NOT_FOR_OTHER_USERS.has(name))) throw badRequest('Cannot change this setting for other users.');
 }
 
 export const updateSettings = endpoint<AccountParams & Record<string, SettingValue | undefined>>({
@@ -283,13 +307,16 @@ export const updateSettings = endpoint<AccountParams & Record<string, SettingVal
         .filter(([, v]) => v !== undefined)
         .map(([name, value]) => [name, currentSettingValue(name, value)]),
     ) as Record<string, SettingValue>;
-    for (const [name, value] of Object.entries(settings)) checkSetting(name, value);
     if (target_users !== undefined) {
       requireAdministrator(user);
       checkSettingsForOthers(params, settings);
-      changeSettingsOfUsers(stoa, targetUserIds(stoa, target_users), settings, target_users.skip_if_already_edited ?? false);
+      const userIds = targetUserIds(stoa, target_users);
+      // Zulip does not check these values for others; Stoa does, so no one is given a bad one.
+      for (const [name, value] of Object.entries(settings)) checkSetting(name, value);
+      changeSettingsOfUsers(stoa, userIds, settings, target_users.skip_if_already_edited);
       return {};
     }
+    for (const [name, value] of Object.entries(settings)) checkSetting(name, value);
 
     let fullName: string | undefined;
     if (full_name !== undefined) {
