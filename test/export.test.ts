@@ -14,6 +14,7 @@ import {
   REALM_GROUP_SETTINGS,
   realmField,
   REQUIRED_REALM_TABLES,
+  STOA_EXTRAS_FILE,
   STREAM_GROUP_SETTINGS,
   USER_GROUP_SETTINGS,
   ZULIP_TARGET_VERSION,
@@ -69,6 +70,8 @@ interface Fixture {
   member: Client & { userId: number };
   guest: Client & { userId: number };
   botId: number;
+  /** An outgoing-webhook bot of the owner's. */
+  outgoingBotId: number;
   publicStream: number;
   privateStream: number;
   starredMessage: number;
@@ -175,6 +178,25 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   ok(await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }), 'linkifier');
   ok(await owner.patch('/realm', { topics_policy: 'disable_empty_topic' }), 'topics policy');
 
+  // What Zulip 10.2 keeps in tables of its own: scheduled messages (to a channel, one person
+  // and a group), a reminder (which Zulip 10.2 cannot hold), a saved snippet, an outgoing
+  // webhook and the organization's defaults for new users (one Zulip 10 has, one it has not).
+  const later = Math.floor(Date.now() / 1000) + 86_400;
+  const schedule = async (params: Row) => ok(await member.post('/scheduled_messages', { ...params, scheduled_delivery_timestamp: later }), 'schedule');
+  await schedule({ type: 'stream', to: publicStream, topic: 'later', content: 'see you tomorrow' });
+  await schedule({ type: 'direct', to: [server.ownerId], content: 'a private word, later' });
+  await schedule({ type: 'direct', to: [server.ownerId, admin.userId], content: 'the three of us, later' });
+  ok(await member.post('/reminders', { message_id: starredMessage, scheduled_delivery_timestamp: later, note: 'answer this' }), 'reminder');
+  ok(await member.post('/saved_snippets', { title: 'Greeting', content: 'Hello there!' }), 'snippet');
+  const hook = ok(
+    await owner.post('/bots', { full_name: 'Hook Out', short_name: 'hookout', bot_type: 3, payload_url: JSON.stringify('https://bots.example.com/hook') }),
+    'outgoing bot',
+  );
+  ok(
+    await owner.patch('/realm/user_settings_defaults', { web_home_view: 'recent', enter_sends: true, resolved_topic_notice_auto_read_policy: 'never' }),
+    'defaults',
+  );
+
   return {
     ownerId: server.ownerId,
     admin,
@@ -182,6 +204,7 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
     member,
     guest,
     botId: bot.user_id,
+    outgoingBotId: hook.user_id,
     publicStream,
     privateStream,
     starredMessage,
@@ -218,6 +241,7 @@ function checkImportable(exported: Unpacked): void {
     zerver_userprofile: USER_SETTINGS.map((d) => d.name),
     zerver_userprofile_mirrordummy: USER_SETTINGS.map((d) => d.name),
     zerver_subscription: SUBSCRIPTION_SETTINGS,
+    zerver_realmuserdefault: USER_SETTINGS.map((d) => d.name),
   };
   for (const [table, rows] of Object.entries(tables)) {
     if (!Array.isArray(rows)) continue;
@@ -481,6 +505,37 @@ describe('data exports in Zulip format', () => {
     assert.equal(status.emoji_code, String(fixture.emojiId));
     assert.deepEqual(realm.zerver_realmfilter.map((f: Row) => f.url_template), ['https://tracker.example.com/{id}']);
     assert.deepEqual(realm.zerver_realmauthenticationmethod.map((m: Row) => m.name), ['Email']);
+
+    // Scheduled messages, saved snippets, outgoing webhooks and new users' defaults are in
+    // Zulip's own tables, where its importer restores them.
+    assert.deepEqual(
+      realm.zerver_scheduledmessage.map((m: Row) => [m.sender, m.recipient, m.stream, m.subject, m.content, m.delivery_type, m.delivered, m.read_by_sender]),
+      [
+        [fixture.member.userId, generalRecipient, fixture.publicStream, 'later', 'see you tomorrow', 1, false, false],
+        [fixture.member.userId, ownerPersonal, null, '', 'a private word, later', 1, false, false],
+        [fixture.member.userId, groupRecipient.id, null, '', 'the three of us, later', 1, false, false],
+      ],
+    );
+    const snippet = realm.zerver_savedsnippet[0];
+    assert.deepEqual([realm.zerver_savedsnippet.length, snippet.user_profile, snippet.title, snippet.content], [1, fixture.member.userId, 'Greeting', 'Hello there!']);
+    assert.ok(Math.abs(snippet.date_created - Date.now() / 1000) < 600, 'date_created in seconds');
+    assert.deepEqual(
+      realm.zerver_service.map((service: Row) => [service.user_profile, service.name, service.base_url, service.interface, service.token]),
+      [[fixture.outgoingBotId, 'hookout', 'https://bots.example.com/hook', 1, '']],
+      'a service without its token: a credential stays behind',
+    );
+    const defaults = realm.zerver_realmuserdefault;
+    assert.equal(defaults.length, 1);
+    assert.deepEqual([defaults[0].web_home_view, defaults[0].enter_sends, defaults[0].emojiset], ['recent_topics', true, 'google']);
+    assert.ok(!('timezone' in defaults[0]) && !('resolved_topic_notice_auto_read_policy' in defaults[0]), 'only fields of Zulip 10.2');
+    // What Zulip 10.2 has no place for stays in stoa.json: the reminder, the newer default.
+    const stoa = JSON.parse(readFileSync(path.join(exported.root, STOA_EXTRAS_FILE), 'utf8'));
+    assert.deepEqual(
+      stoa.tables.scheduled_messages.map((m: Row) => [m.sender_id, m.reminder_target_message_id, m.reminder_note]),
+      [[fixture.member.userId, fixture.starredMessage, 'answer this']],
+    );
+    assert.deepEqual(stoa.realm_user_settings_defaults, { resolved_topic_notice_auto_read_policy: 'never' });
+    assert.ok(!('saved_snippets' in stoa.tables) && !('bot_services' in stoa.tables));
   });
 
   test('admins export through the API without private data of people who did not consent', async () => {
@@ -531,6 +586,10 @@ describe('data exports in Zulip format', () => {
     assert.ok(userMessages.every((um) => [fixture.ownerId, fixture.member.userId, fixture.botId].includes(um.user_profile)));
     // Private data of people who did not consent stays behind.
     assert.ok(realm.zerver_subscription.every((s: Row) => [fixture.ownerId, fixture.member.userId].includes(s.user_profile) || s.color === '#c2c2c2'));
+    // The member's scheduled messages and snippet, the owner's outgoing webhook: they consented.
+    assert.equal(realm.zerver_scheduledmessage.length, 3);
+    assert.equal(realm.zerver_savedsnippet.length, 1);
+    assert.deepEqual(realm.zerver_service.map((service: Row) => service.user_profile), [fixture.outgoingBotId]);
 
   });
 

@@ -15,6 +15,8 @@ import {
   REALM_PLAIN_SETTINGS,
   realmField,
   RecipientType,
+  EARLIER_STOA_EXTRA_TABLES,
+  ScheduledDeliveryType,
   STOA_EXTRA_TABLES,
   STOA_EXTRAS_FILE,
   STOA_REACTION_TYPE,
@@ -891,6 +893,16 @@ function convertPersonalLists(c: Conversion): void {
     presence.forEach((p, i) => (p.last_update_id = i + 1));
   }
   for (const row of presence) add('user_presence', row);
+  const snippetFields = new Fields('zerver_savedsnippet');
+  for (const snippet of table('zerver_savedsnippet')) {
+    add('saved_snippets', {
+      id: snippetFields.int(snippet, 'id'),
+      user_id: userRef(snippetFields, snippet, 'user_profile'),
+      title: snippetFields.str(snippet, 'title'),
+      content: snippetFields.str(snippet, 'content'),
+      date_created: Math.floor(snippetFields.optSeconds(snippet, 'date_created') ?? realmCreated),
+    });
+  }
 }
 
 /** Linkifiers and code playgrounds. */
@@ -947,21 +959,17 @@ function convertRealmDomains(c: Conversion): void {
   }
 }
 
-/** Zulip's ScheduledMessage.delivery_type values. */
-const ZULIP_SEND_LATER = 1;
-const ZULIP_REMIND = 2;
-
-/** Zulip's scheduled messages and reminders, bots' storage and outgoing webhooks (a Stoa export has the first and the last in stoa.json). */
+/** Zulip's scheduled messages and reminders, bots' storage and outgoing webhooks (a Stoa export has its reminders in stoa.json). */
 function convertScheduledMessagesAndServices(c: Conversion): void {
   const { warnings, add, table, clients, userIdMap, userRef, recipients, groupMembers } = c;
   const scheduledFields: Fields = new Fields('zerver_scheduledmessage');
   for (const m of table('zerver_scheduledmessage')) {
     // Zulip's delivery types: 1 sends the message later, 2 is a reminder of another message,
     // sent back to oneself by the notification bot (level 381), with an optional note (415).
-    const deliveryType = scheduledFields.optInt(m, 'delivery_type') ?? ZULIP_SEND_LATER;
-    if (deliveryType !== ZULIP_SEND_LATER && deliveryType !== ZULIP_REMIND) scheduledFields.fail(m, 'delivery_type', '1 or 2');
-    const reminderOf = deliveryType === ZULIP_REMIND ? scheduledFields.optInt(m, 'reminder_target_message_id') : null;
-    if (deliveryType === ZULIP_REMIND && reminderOf === null) {
+    const deliveryType = scheduledFields.optInt(m, 'delivery_type') ?? ScheduledDeliveryType.SEND_LATER;
+    if (deliveryType !== ScheduledDeliveryType.SEND_LATER && deliveryType !== ScheduledDeliveryType.REMIND) scheduledFields.fail(m, 'delivery_type', '1 or 2');
+    const reminderOf = deliveryType === ScheduledDeliveryType.REMIND ? scheduledFields.optInt(m, 'reminder_target_message_id') : null;
+    if (deliveryType === ScheduledDeliveryType.REMIND && reminderOf === null) {
       warnings.push(`zerver_scheduledmessage (id ${show(m.id)}): a reminder of no message; left out`);
       continue;
     }
@@ -1021,7 +1029,9 @@ function convertStoaExtras(c: Conversion, extras: Row): void {
   const { tables, warnings, add, streams } = c;
   const defaults = extras.realm_user_settings_defaults ?? {};
   if (typeof defaults !== 'object' || defaults === null || Array.isArray(defaults)) throw new ImportError(`${STOA_EXTRAS_FILE}: realm_user_settings_defaults must be an object`);
-  tables.realm_user_settings_defaults = [];
+  // These are the defaults zerver_realmuserdefault has no field for (all of them, from an
+  // earlier export): each replaces what that table gave.
+  tables.realm_user_settings_defaults = (tables.realm_user_settings_defaults ?? []).filter((row) => !Object.hasOwn(defaults, row.name as string));
   for (const [name, value] of Object.entries(defaults)) {
     const def = USER_SETTINGS_BY_NAME.get(name);
     if (def && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name, value: JSON.stringify(value) });
@@ -1043,7 +1053,7 @@ function convertStoaExtras(c: Conversion, extras: Row): void {
     }
   }
   const extraTables = (extras.tables ?? {}) as Row;
-  for (const [name, columns] of Object.entries(STOA_EXTRA_TABLES)) {
+  for (const [name, columns] of Object.entries({ ...STOA_EXTRA_TABLES, ...EARLIER_STOA_EXTRA_TABLES })) {
     const fields = new Fields(`${STOA_EXTRAS_FILE}: ${name}`);
     for (const extra of tableOf(extraTables, name, STOA_EXTRAS_FILE)) {
       const row: StoaRow = {};
