@@ -261,8 +261,7 @@ const INHERENT_REGISTER_KEYS: Record<string, string> = {
 
 /**
  * Fields that an export does not carry: a bot's API key and an outgoing webhook's token
- * (exports carry no credentials; Zulip's importer makes them anew too), and the date the
- * server's own bots joined (Zulip's format names them by email only).
+ * (exports carry no credentials; Zulip's importer makes them anew too).
  */
 function withoutUncarried(state: Row): Row {
   const copy = structuredClone(state);
@@ -270,7 +269,6 @@ function withoutUncarried(state: Row): Row {
     delete bot.api_key;
     for (const service of bot.services ?? []) delete service.token;
   }
-  for (const bot of copy.cross_realm_bots ?? []) delete bot.date_joined;
   return copy;
 }
 

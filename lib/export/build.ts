@@ -713,6 +713,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   const copied = (table: keyof typeof STOA_EXTRA_TABLES, rows: Row[]) => rows.map((r) => pick(r, STOA_EXTRA_TABLES[table]));
   const stoaExtras: StoaExtras = {
     realm_user_settings_defaults: newerDefaults,
+    system_bots: systemBots.map((bot) => ({ id: bot.id, email: bot.delivery_email, full_name: bot.full_name, date_joined_ms: bot.date_joined_ms })),
     streams: streams.map((s) => ({ id: s.id, ...pick(s, STREAM_EXTRA_COLUMNS) })),
     columns: {
       users: realmUsers.map((u) => ({ id: u.id, ...pick(u, EXTRA_COLUMNS.users) })),

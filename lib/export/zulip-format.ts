@@ -550,6 +550,11 @@ export interface StoaExtras {
    * zerver_realmuserdefault).
    */
   realm_user_settings_defaults: Record<string, unknown>;
+  /**
+   * The server's own bots as this server names them, by ID: zerver_userprofile_crossrealm
+   * has each by its name at Zulip's domain only, and the import looks them up here.
+   */
+  system_bots: Array<{ id: number; email: string; full_name: string; date_joined_ms: number }>;
   /** Per channel, by its ID: the columns of STREAM_EXTRA_COLUMNS. */
   streams: Array<Record<string, unknown>>;
   /** Per table of EXTRA_COLUMNS, by row ID: those columns. */

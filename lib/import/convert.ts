@@ -191,10 +191,19 @@ export function convertExport(data: ExportContents): ImportPlan {
   let nextUserId = Math.max(0, ...users.keys(), ...crossRealm.map((b) => crossFields.int(b, 'id'))) + 1;
   const userIdMap = new Map<number, number>();
   const systemBotRecipients: Array<{ recipient: number; userId: number }> = [];
-  const makeSystemBot = (email: string, id: number) => {
+  // A Stoa export names each by its own address, name and joining date in stoa.json.
+  const stoaSystemBots = new Map<number, Row>();
+  const stoaBotFields = new Fields(`${STOA_EXTRAS_FILE}: system_bots`);
+  for (const bot of data.stoa ? tableOf(data.stoa, 'system_bots', STOA_EXTRAS_FILE) : []) stoaSystemBots.set(stoaBotFields.int(bot, 'id'), bot);
+  const makeSystemBot = (email: string, id: number, exportedId?: number) => {
     const local = email.split('@')[0];
-    const name = local.split(/[-_.]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
-    const address = email === CROSS_REALM_BOT_EMAIL.notificationBot ? NOTIFICATION_BOT_EMAIL : `${local}@${INTERNAL_EMAIL_DOMAIN}`;
+    const known = exportedId === undefined ? undefined : stoaSystemBots.get(exportedId);
+    const name = known ? stoaBotFields.str(known, 'full_name') : local.split(/[-_.]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+    const address = known
+      ? stoaBotFields.str(known, 'email')
+      : email === CROSS_REALM_BOT_EMAIL.notificationBot
+        ? NOTIFICATION_BOT_EMAIL
+        : `${local}@${INTERNAL_EMAIL_DOMAIN}`;
     const bot: StoaRow = {
       id,
       email: address,
@@ -207,7 +216,7 @@ export function convertExport(data: ExportContents): ImportPlan {
       is_bot: 1,
       bot_type: GENERIC_BOT,
       is_system_bot: 1,
-      date_joined_ms: realmCreated * 1000,
+      date_joined_ms: known ? stoaBotFields.int(known, 'date_joined_ms') : realmCreated * 1000,
     };
     users.set(id, bot);
     return bot;
@@ -220,7 +229,7 @@ export function convertExport(data: ExportContents): ImportPlan {
     // Cross-realm IDs come from another organization's numbering and may clash with ours.
     const id = users.has(exportedId) ? nextUserId++ : exportedId;
     userIdMap.set(exportedId, id);
-    systemBots.push(makeSystemBot(email, id));
+    systemBots.push(makeSystemBot(email, id, exportedId));
     const recipient = crossFields.optInt(b, 'recipient_id');
     if (recipient !== null) systemBotRecipients.push({ recipient, userId: id });
   }
