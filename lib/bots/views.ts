@@ -1,6 +1,6 @@
 import { accessChannelByName } from '../channels/access';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, ownerRequired } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, insufficientPermission, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/actions';
@@ -26,9 +26,6 @@ function requireMember(user: UserRow): void {
   if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
 }
 
-function insufficientPermission() {
-  return badRequest('Insufficient permission');
-}
 
 /** A bot the caller may administer: their own, or any bot for an administrator. */
 export function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
@@ -47,11 +44,18 @@ function botEmailFor(stoa: Stoa, rawShortName: string): string {
   return `${shortName}-bot@${botEmailDomain(stoa.site)}`;
 }
 
-/** Bots are named apart from everyone active, so people can tell them from each other. */
-function checkBotNameFree(stoa: Stoa, fullName: string): void {
-  if (stoa.users.inRealm().some((other) => other.is_active && other.full_name === fullName)) {
-    throw badRequest('Name is already in use!');
+/**
+ * Bots are named apart from everyone active, so people can tell them from each other; a bot
+ * brought back is told what to do about the one that took its name, in Zulip's words.
+ */
+function checkBotNameFree(stoa: Stoa, fullName: string, reactivating = false): void {
+  if (!stoa.users.inRealm().some((other) => other.is_active && other.full_name === fullName)) return;
+  if (reactivating) {
+    throw badRequest(
+      `There is already an active bot named "${fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
   }
+  throw badRequest('Name is already in use.');
 }
 
 /** A channel name, or "" for none, as the caller may name it. */
@@ -95,7 +99,7 @@ function checkCanCreate(stoa: Stoa, user: UserRow, botType: number): void {
 export function checkBotReactivation(stoa: Stoa, user: UserRow, botId: number): void {
   const bot = accessBot(stoa, user, botId);
   checkCanCreate(stoa, user, bot.bot_type ?? BotType.GENERIC);
-  checkBotNameFree(stoa, bot.full_name);
+  checkBotNameFree(stoa, bot.full_name, true);
 }
 
 interface CreateParams {

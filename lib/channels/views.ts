@@ -2,7 +2,7 @@ import { accessBot } from '../bots/views';
 import { write } from '../events/send';
 import { GROUP_SETTING_VALUE_SCHEMA, parseGroupSettingValue, type GroupSettingValue } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { checkCanPost } from '../messages/addressing';
 import { postSubscriptionNotices } from '../messages/notices';
@@ -37,9 +37,6 @@ const PRINCIPALS: ParamSchema = {
 };
 const INCLUDE_SUBSCRIBERS: ParamSchema = { type: ['boolean', 'string'], enum: [true, false, 'partial'], default: false };
 
-function insufficientPermission(): ApiError {
-  return badRequest('Insufficient permission');
-}
 
 /**
  * Administrators may always change a channel's delicate settings; others (already able to

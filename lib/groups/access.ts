@@ -1,4 +1,4 @@
-import { badRequest, type ApiError } from '../http/errors';
+import { badRequest, insufficientPermission, type ApiError } from '../http/errors';
 import { CHANNEL_GROUP_SETTINGS } from '../channels/queries';
 import { REALM_SETTINGS, SYSTEM_GROUP_NAMES } from '../realm/settings';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
@@ -48,9 +48,6 @@ export const USER_GROUP_SETTINGS: Record<
   can_remove_members_group: { permission: MANAGERS, default: 'role:nobody', forSystemGroups: 'role:nobody' },
 };
 
-export function insufficientPermission(): ApiError {
-  return badRequest('Insufficient permission');
-}
 
 export function invalidUserGroup(): ApiError {
   return badRequest('Invalid user group');

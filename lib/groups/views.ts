@@ -1,5 +1,5 @@
 import { endpoint } from '../http/endpoint';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
@@ -8,7 +8,6 @@ import {
   accessGroupForUpdate,
   accessGroupToRead,
   groupUsage,
-  insufficientPermission,
   refuseGuests,
   USER_GROUP_SETTINGS,
 } from './access';
