@@ -5,6 +5,7 @@ import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/actions';
 import { botEmailDomain } from '../users/email-visibility';
+import { refuseGuests } from '../users/access';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/names';
@@ -22,9 +23,6 @@ const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role
 /** What may come before "-bot@" in a bot's email. */
 const SHORT_NAME_SHAPE = /^[A-Za-z0-9._+-]+$/;
 
-function requireMember(user: UserRow): void {
-  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
-}
 
 
 /** A bot the caller may administer: their own, or any bot for an administrator. */
@@ -139,7 +137,7 @@ export const createBotView = endpoint<CreateParams>({
 
 /** Checks everything first, then creates the bot, then gives it the avatar it came with. */
 async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreateParams, avatar: AvatarImages | undefined) {
-  requireMember(user);
+  refuseGuests(user);
   const payloadUrl = params.payload_url === undefined ? '' : checkPayloadUrl('payload_url', params.payload_url);
   const shortName = params.short_name.trim();
   const email = botEmailFor(stoa, shortName);
@@ -186,7 +184,7 @@ function botAvatarReceiver(stoa: Stoa) {
 export const getBots = endpoint({
   params: NO_PARAMS,
   view: ({ stoa, user }) => {
-    requireMember(user);
+    refuseGuests(user);
     const bots = stoa.users.botsOwnedBy(user.id).filter((bot) => bot.is_active);
     return {
       bots: bots.map((bot) => ({
@@ -246,7 +244,7 @@ export const updateBotView = endpoint<UpdateParams>({
 
 /** Checks everything first, then changes what the request names, the avatar last. */
 async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar: AvatarImages | undefined) {
-  requireMember(user);
+  refuseGuests(user);
   const bot = accessBot(stoa, user, params.bot_id);
   const fullName = params.full_name?.trim();
   const renamed = fullName !== undefined && fullName !== bot.full_name;
@@ -318,7 +316,7 @@ export const deactivateBotView = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,
   view: ({ stoa, user, params }) => {
-    requireMember(user);
+    refuseGuests(user);
     const bot = accessBot(stoa, user, params.bot_id);
     if (!bot.is_active) throw badRequest('User is already deactivated');
     deactivateUser(stoa, bot.id);
@@ -331,7 +329,7 @@ export const getBotApiKey = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,
   view: ({ stoa, user, params }) => {
-    requireMember(user);
+    refuseGuests(user);
     return { api_key: accessBot(stoa, user, params.bot_id).api_key };
   },
 });
@@ -340,7 +338,7 @@ export const regenerateBotApiKeyView = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,
   view: ({ stoa, user, params }) => {
-    requireMember(user);
+    refuseGuests(user);
     const bot = accessBot(stoa, user, params.bot_id);
     return { api_key: regenerateBotApiKey(stoa, bot.id) };
   },

@@ -3,12 +3,12 @@ import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { refuseGuests } from '../users/access';
 import type { UserRow } from '../users/queries';
 import {
   accessGroupForUpdate,
   accessGroupToRead,
   groupUsage,
-  refuseGuests,
   USER_GROUP_SETTINGS,
 } from './access';
 import {

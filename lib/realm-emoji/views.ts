@@ -7,6 +7,7 @@ import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { makeEmojiImages } from '../uploads/images';
 import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
+import { refuseGuests } from '../users/access';
 import { Role } from '../users/queries';
 import { addRealmEmoji, deactivateRealmEmoji } from './actions';
 import { emojiPathId, realmEmojiDict } from './present';
@@ -40,7 +41,7 @@ export const uploadRealmEmojiView = endpoint<{ emoji_name: string }>({
   view: async ({ stoa, user, params, req }) => {
     const files = (req as Request).files ?? [];
     try {
-      if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+      refuseGuests(user);
       // Spaces are how people type underscores in names.
       const name = params.emoji_name.trim().replace(/ /g, '_');
       checkEmojiName(name);
