@@ -579,7 +579,12 @@ describe('data exports in Zulip format', () => {
     const dummies = realm.zerver_userprofile_mirrordummy.map((u: Row) => u.id);
     for (const id of [fixture.admin.userId, fixture.moderator.userId, fixture.guest.userId]) assert.ok(dummies.includes(id));
     for (const id of [fixture.ownerId, fixture.member.userId, fixture.botId]) assert.ok(realm.zerver_userprofile.some((u: Row) => u.id === id));
-    assert.ok(realm.zerver_userprofile_mirrordummy.every((u: Row) => u.is_active === false && !('twenty_four_hour_time' in u)));
+    // Their settings are the organization's defaults for new users, as Zulip writes them.
+    assert.ok(realm.zerver_userprofile_mirrordummy.every((u: Row) => u.is_active === false));
+    for (const u of realm.zerver_userprofile_mirrordummy) {
+      assert.deepEqual([u.web_home_view, u.enter_sends, u.twenty_four_hour_time], ['recent_topics', true, false], `user ${u.id}`);
+    }
+    assert.equal(realm.zerver_userprofile.find((u: Row) => u.id === fixture.ownerId).twenty_four_hour_time, true, 'a consenting person keeps theirs');
     // Messages the consenting users could read are in; usermessages only for them.
     const ids = new Set(messages.map((m) => m.id));
     for (const id of [fixture.starredMessage, fixture.privateMessage, fixture.dmMessage, fixture.groupDmMessage]) assert.ok(ids.has(id), `message ${id}`);

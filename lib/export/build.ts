@@ -249,6 +249,23 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   }
   if (file.zerver_message.length > 0) messageFiles.push(file);
 
+  // ---- The organization's defaults for new users, in Zulip's RealmUserDefault.
+  const storedDefaults = new Map(
+    all<{ name: string; value: string }>('SELECT name, value FROM realm_user_settings_defaults ORDER BY name').map((d) => [d.name, JSON.parse(d.value)]),
+  );
+  const zerverRealmUserDefault: Row = { id: 1, realm: realmId };
+  /** Defaults Zulip 10 has no field for, where the organization changed them. */
+  const newerDefaults: Record<string, unknown> = {};
+  for (const def of USER_SETTINGS) {
+    if (NOT_ORGANIZATION_DEFAULTS.has(def.name)) continue;
+    const value = storedDefaults.has(def.name) ? storedDefaults.get(def.name) : def.default;
+    const setting = zulip10UserSetting(def.name, value);
+    if (setting) zerverRealmUserDefault[def.name] = setting.value;
+    else if (storedDefaults.has(def.name)) newerDefaults[def.name] = value;
+  }
+
+  /** Fields of the RealmUserDefault row that are no personal setting to copy onto a user row. */
+  const notUserSettings = new Set(['id', 'realm', ...USER_ROW_SETTINGS]);
   // ---- Users.
   const privateAllowed = (userId: number) => consenting.has(userId);
   const dummyEmail = (userId: number) => `exported-user-${userId}@export.invalid`;
@@ -287,12 +304,15 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       user_permissions: [],
       groups: [],
     };
-    // Personal settings are private data: without consent they take Zulip's defaults.
+    // Personal settings are private data: without consent they are the organization's
+    // defaults for new users, as in Zulip's consent exports (the email visibility aside).
     if (privateAllowed(u.id)) {
       for (const def of USER_SETTINGS) {
         const setting = USER_ROW_SETTINGS.has(def.name) ? undefined : zulip10UserSetting(def.name, userSetting(u.id, def.name));
         if (setting) row[def.name] = setting.value;
       }
+    } else {
+      for (const [name, value] of Object.entries(zerverRealmUserDefault)) if (!notUserSettings.has(name)) row[name] = value;
     }
     if (!full && !privateAllowed(u.id)) {
       if (options.type === ExportType.FULL_WITH_CONSENT && u.is_active) {
@@ -694,20 +714,6 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     token: '',
     interface: service.interface,
   }));
-  const storedDefaults = new Map(
-    all<{ name: string; value: string }>('SELECT name, value FROM realm_user_settings_defaults ORDER BY name').map((d) => [d.name, JSON.parse(d.value)]),
-  );
-  const zerverRealmUserDefault: Row = { id: 1, realm: realmId };
-  /** Defaults Zulip 10 has no field for, where the organization changed them. */
-  const newerDefaults: Record<string, unknown> = {};
-  for (const def of USER_SETTINGS) {
-    if (NOT_ORGANIZATION_DEFAULTS.has(def.name)) continue;
-    const value = storedDefaults.has(def.name) ? storedDefaults.get(def.name) : def.default;
-    const setting = zulip10UserSetting(def.name, value);
-    if (setting) zerverRealmUserDefault[def.name] = setting.value;
-    else if (storedDefaults.has(def.name)) newerDefaults[def.name] = value;
-  }
-
   // ---- What only Stoa keeps, for stoa.json: copied as stored, private tables as above.
   const pick = (row: Row, columns: object) => Object.fromEntries(Object.keys(columns).map((c) => [c, row[c]]));
   const copied = (table: keyof typeof STOA_EXTRA_TABLES, rows: Row[]) => rows.map((r) => pick(r, STOA_EXTRA_TABLES[table]));
