@@ -186,6 +186,9 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   await schedule({ type: 'stream', to: publicStream, topic: 'later', content: 'see you tomorrow' });
   await schedule({ type: 'direct', to: [server.ownerId], content: 'a private word, later' });
   await schedule({ type: 'direct', to: [server.ownerId, admin.userId], content: 'the three of us, later' });
+  // A file only a scheduled message links: Zulip exports it with that message.
+  const laterUpload = ok(await member.upload('/user_uploads', [{ name: 'later.txt', bytes: 'for later', type: 'text/plain' }]), 'upload').url as string;
+  await schedule({ type: 'stream', to: publicStream, topic: 'later', content: `[later.txt](${laterUpload})` });
   ok(await member.post('/reminders', { message_id: starredMessage, scheduled_delivery_timestamp: later, note: 'answer this' }), 'reminder');
   ok(await member.post('/saved_snippets', { title: 'Greeting', content: 'Hello there!' }), 'snippet');
   const hook = ok(
@@ -350,6 +353,10 @@ function checkImportable(exported: Unpacked): void {
     assert.ok(uploadPaths.has(a.path_id), `attachment ${a.path_id} has its file`);
     assert.ok(Array.isArray(a.messages) && Array.isArray(a.scheduled_messages));
     for (const id of a.messages) assert.ok(messageIds.has(id));
+    for (const id of a.scheduled_messages) {
+      const scheduled = realm.zerver_scheduledmessage.find((m: Row) => m.id === id);
+      assert.ok(scheduled?.has_attachment && scheduled.content.includes(a.path_id), 'the scheduled message links the path');
+    }
     const linking = messages.filter((m) => a.messages.includes(m.id));
     for (const m of linking) {
       assert.equal(m.has_attachment, true);
@@ -476,8 +483,8 @@ describe('data exports in Zulip format', () => {
     assert.equal(records.emoji[0].name, 'party_parrot');
 
     // The upload, linked from its message, with its file; the avatar with its file.
-    assert.deepEqual(attachments.map((a) => a.path_id), [fixture.uploadPath]);
-    assert.deepEqual(attachments[0].messages, [fixture.uploadMessage]);
+    const notes = attachments.find((a) => a.path_id === fixture.uploadPath)!;
+    assert.deepEqual(notes.messages, [fixture.uploadMessage]);
     assert.equal(readFileSync(path.join(exported.root, 'uploads', fixture.uploadPath), 'utf8'), 'some notes');
     assert.deepEqual(records.avatars.map((r) => r.user_profile_id), [fixture.member.userId]);
     assert.equal((await sharp(path.join(exported.root, 'avatars', records.avatars[0].path)).metadata()).format, 'png');
@@ -514,8 +521,14 @@ describe('data exports in Zulip format', () => {
         [fixture.member.userId, generalRecipient, fixture.publicStream, 'later', 'see you tomorrow', 1, false, false],
         [fixture.member.userId, ownerPersonal, null, '', 'a private word, later', 1, false, false],
         [fixture.member.userId, groupRecipient.id, null, '', 'the three of us, later', 1, false, false],
+        [fixture.member.userId, generalRecipient, fixture.publicStream, 'later', realm.zerver_scheduledmessage[3].content, 1, false, false],
       ],
     );
+    // The file only the last one links leaves with it.
+    const laterFile = attachments.find((a) => a.file_name === 'later.txt')!;
+    assert.deepEqual([laterFile.messages, laterFile.scheduled_messages], [[], [realm.zerver_scheduledmessage[3].id]]);
+    assert.deepEqual(realm.zerver_scheduledmessage.map((m: Row) => m.has_attachment), [false, false, false, true]);
+    assert.equal(readFileSync(path.join(exported.root, 'uploads', laterFile.path_id), 'utf8'), 'for later');
     const snippet = realm.zerver_savedsnippet[0];
     assert.deepEqual([realm.zerver_savedsnippet.length, snippet.user_profile, snippet.title, snippet.content], [1, fixture.member.userId, 'Greeting', 'Hello there!']);
     assert.ok(Math.abs(snippet.date_created - Date.now() / 1000) < 600, 'date_created in seconds');
@@ -592,7 +605,7 @@ describe('data exports in Zulip format', () => {
     // Private data of people who did not consent stays behind.
     assert.ok(realm.zerver_subscription.every((s: Row) => [fixture.ownerId, fixture.member.userId].includes(s.user_profile) || s.color === '#c2c2c2'));
     // The member's scheduled messages and snippet, the owner's outgoing webhook: they consented.
-    assert.equal(realm.zerver_scheduledmessage.length, 3);
+    assert.equal(realm.zerver_scheduledmessage.length, 4);
     assert.equal(realm.zerver_savedsnippet.length, 1);
     assert.deepEqual(realm.zerver_service.map((service: Row) => service.user_profile), [fixture.outgoingBotId]);
 

@@ -558,6 +558,48 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       reaction_type: ZULIP_REACTION_TYPE[r.reaction_type],
     }));
 
+  // ---- Scheduled messages, in the table Zulip 10.2's importer restores them from, for people
+  // whose private data may leave (the files they link leave with them, below).
+  const dmGroupRecipient = new Map(dmGroups.map((g) => [g.user_ids, g.recipient_id]));
+  /** A scheduled message's recipient in Zulip's model, or undefined where the export has none for it. */
+  const scheduledRecipient = (s: Row): number | undefined => {
+    const to = JSON.parse(s.to_ids) as number[];
+    if (s.type === 'stream') return streamById.get(to[0])?.recipient_id;
+    const people = [...new Set([...to, s.sender_id as number])].sort((a, b) => a - b);
+    if (people.length <= 2) return personalRecipient.get(people.find((id) => id !== s.sender_id) ?? s.sender_id);
+    const recipient = dmGroupRecipient.get(people.join(','));
+    return recipient !== undefined && recipient !== null && exportedGroupRecipients.has(recipient) ? recipient : undefined;
+  };
+  const zerverScheduledMessages: Row[] = [];
+  /** What Zulip 10.2 cannot hold (see STOA_EXTRA_TABLES), for stoa.json. */
+  const scheduledForStoa: Row[] = [];
+  for (const s of mine(all('SELECT * FROM scheduled_messages ORDER BY id'), 'sender_id')) {
+    const recipient = scheduledRecipient(s);
+    if (s.reminder_target_message_id !== null || recipient === undefined || !exportedRecipients.has(recipient)) {
+      scheduledForStoa.push(s);
+      continue;
+    }
+    zerverScheduledMessages.push({
+      id: s.id,
+      sender: s.sender_id,
+      recipient,
+      subject: s.topic,
+      content: s.content,
+      rendered_content: s.rendered_content,
+      sending_client: clientId(s.sending_client),
+      stream: s.type === 'stream' ? (JSON.parse(s.to_ids) as number[])[0] : null,
+      realm: realmId,
+      scheduled_timestamp: s.scheduled_timestamp,
+      read_by_sender: bool(s.read_by_sender),
+      delivered: bool(s.delivered),
+      delivered_message: messageIds.has(s.delivered_message_id) ? s.delivered_message_id : null,
+      // Set below, from the uploads the content links.
+      has_attachment: false,
+      failed: bool(s.failed),
+      failure_message: s.failure_message,
+      delivery_type: ScheduledDeliveryType.SEND_LATER,
+    });
+  }
   // ---- Files. A file that has gone missing is left out with its row, since the importer
   // copies every file a records.json lists.
   const files: ZulipExport['files'] = {
@@ -579,11 +621,16 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     if (!attachmentMessages.has(link.attachment_id)) attachmentMessages.set(link.attachment_id, []);
     attachmentMessages.get(link.attachment_id)!.push(link.message_id);
   }
+  // Stoa does not keep which uploads a scheduled message claims: it is the sender's uploads its
+  // content links, as Zulip claims them when the message is scheduled.
+  const scheduledLinking = (a: Row) =>
+    zerverScheduledMessages.filter((m) => m.sender === a.owner_id && String(m.content).includes(`/user_uploads/${a.path_id}`));
   const zerverAttachments: Row[] = [];
   for (const a of all('SELECT * FROM attachments ORDER BY id')) {
-    const linked = attachmentMessages.get(a.id);
-    // Zulip exports the files its exported messages link, and no others.
-    if (!linked || !realmUserIds.has(a.owner_id)) continue;
+    const linked = attachmentMessages.get(a.id) ?? [];
+    const scheduled = scheduledLinking(a);
+    // Zulip exports the files its exported messages and scheduled messages link, and no others.
+    if ((linked.length === 0 && scheduled.length === 0) || !realmUserIds.has(a.owner_id)) continue;
     const owner = userById.get(a.owner_id)!;
     const record: FileRecord = {
       realm_id: realmId,
@@ -609,8 +656,9 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       is_realm_public: null,
       is_web_public: null,
       messages: linked,
-      scheduled_messages: [],
+      scheduled_messages: scheduled.map((m) => m.id),
     });
+    for (const m of scheduled) m.has_attachment = true;
   }
   for (const u of realmUsers) {
     if (u.avatar_source !== 'U') continue;
@@ -653,49 +701,8 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     if (row.avatar_source === 'U' && !withAvatar.has(row.id)) row.avatar_source = 'G';
   }
 
-  // ---- Scheduled messages, saved snippets, outgoing webhooks' services and the defaults for
-  // new users, in the tables Zulip 10.2's importer restores them from. Zulip exports the first
-  // three only for people whose private data may leave, as the tables above.
-  const dmGroupRecipient = new Map(dmGroups.map((g) => [g.user_ids, g.recipient_id]));
-  /** A scheduled message's recipient in Zulip's model, or undefined where the export has none for it. */
-  const scheduledRecipient = (s: Row): number | undefined => {
-    const to = JSON.parse(s.to_ids) as number[];
-    if (s.type === 'stream') return streamById.get(to[0])?.recipient_id;
-    const people = [...new Set([...to, s.sender_id as number])].sort((a, b) => a - b);
-    if (people.length <= 2) return personalRecipient.get(people.find((id) => id !== s.sender_id) ?? s.sender_id);
-    const recipient = dmGroupRecipient.get(people.join(','));
-    return recipient !== undefined && recipient !== null && exportedGroupRecipients.has(recipient) ? recipient : undefined;
-  };
-  const zerverScheduledMessages: Row[] = [];
-  /** What Zulip 10.2 cannot hold (see STOA_EXTRA_TABLES), for stoa.json. */
-  const scheduledForStoa: Row[] = [];
-  for (const s of mine(all('SELECT * FROM scheduled_messages ORDER BY id'), 'sender_id')) {
-    const recipient = scheduledRecipient(s);
-    if (s.reminder_target_message_id !== null || recipient === undefined || !exportedRecipients.has(recipient)) {
-      scheduledForStoa.push(s);
-      continue;
-    }
-    zerverScheduledMessages.push({
-      id: s.id,
-      sender: s.sender_id,
-      recipient,
-      subject: s.topic,
-      content: s.content,
-      rendered_content: s.rendered_content,
-      sending_client: clientId(s.sending_client),
-      stream: s.type === 'stream' ? (JSON.parse(s.to_ids) as number[])[0] : null,
-      realm: realmId,
-      scheduled_timestamp: s.scheduled_timestamp,
-      read_by_sender: bool(s.read_by_sender),
-      delivered: bool(s.delivered),
-      delivered_message: messageIds.has(s.delivered_message_id) ? s.delivered_message_id : null,
-      // Zulip sets it when the message claims an upload; Stoa does not keep it for scheduled messages.
-      has_attachment: s.content.includes('/user_uploads/'),
-      failed: bool(s.failed),
-      failure_message: s.failure_message,
-      delivery_type: ScheduledDeliveryType.SEND_LATER,
-    });
-  }
+  // ---- Saved snippets and outgoing webhooks' services, in the tables Zulip 10.2's importer
+  // restores them from, for people whose private data may leave.
   const zerverSavedSnippets = mine(all('SELECT * FROM saved_snippets ORDER BY id')).map((snippet) => ({
     id: snippet.id,
     realm: realmId,
