@@ -97,7 +97,7 @@ describe('bots', () => {
     assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: '  ' })), 'Bad name or username');
     assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: 'a b' })), 'Bad name or username');
     assert.equal(await refusal(member.post('/bots', { full_name: '', short_name: unique('x') })), 'Name too short!');
-    assert.equal(await refusal(member.post('/bots', { full_name: 'Taken Name', short_name: unique('x') })), 'Name is already in use!');
+    assert.equal(await refusal(member.post('/bots', { full_name: 'Taken Name', short_name: unique('x') })), 'Name is already in use.');
     assert.equal(await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), bot_type: 4 })), 'Invalid bot type');
     assert.equal(
       await refusal(member.post('/bots', { full_name: 'X Bot', short_name: unique('x'), default_sending_stream: 'no such channel' })),
@@ -230,7 +230,10 @@ describe('bots', () => {
     assert.equal(await refusal(stranger.post(`/users/${bot.user_id}/reactivate`)), 'Insufficient permission');
     // Another bot took the name meanwhile: the sleeper cannot come back under it.
     const usurper = (await stranger.post('/bots', { full_name: name, short_name: unique('usurper') })).body;
-    assert.equal(await refusal(owner.post(`/users/${bot.user_id}/reactivate`)), 'Name is already in use!');
+    assert.equal(
+      await refusal(owner.post(`/users/${bot.user_id}/reactivate`)),
+      `There is already an active bot named "${name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
     await stranger.delete(`/bots/${usurper.user_id}`);
 
     const events = await listen12(owner, { event_types: ['realm_user'] });

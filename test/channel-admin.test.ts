@@ -88,7 +88,7 @@ describe('PATCH /streams/{stream_id}', () => {
     const open = await createChannel(server.owner);
     const secret = await createChannel(server.owner, { invite_only: true });
     const denied = await member.patch(`/streams/${open.id}`, { description: 'x' });
-    assert.equal(denied.body.code, 'CANNOT_ADMINISTER_CHANNEL');
+    assert.equal(denied.body.code, 'BAD_REQUEST');
     assert.equal(denied.body.msg, 'You do not have permission to administer this channel.');
     assert.equal((await member.patch(`/streams/${secret.id}`, { description: 'x' })).body.msg, 'Invalid channel ID');
     // The creator of a channel administers it.

@@ -176,7 +176,7 @@ describe('the channel permission matrix', () => {
       if (isAdmin(role)) {
         assert.equal(response.status, 200, `${role} / ${kind}`);
       } else if (content(role, kind)) {
-        assert.equal(response.body.code, 'CANNOT_ADMINISTER_CHANNEL', `${role} / ${kind}`);
+        assert.equal(response.body.code, 'BAD_REQUEST', `${role} / ${kind}`);
       } else {
         assert.equal(response.body.msg, 'Invalid channel ID', `${role} / ${kind}`);
         assertNoLeak(response.body, role, kind, name);

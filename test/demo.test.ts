@@ -297,6 +297,61 @@ describe('--demo on a data folder that is not empty', () => {
   });
 });
 
+describe('the demo organization through an export and back', () => {
+  /** What each person sees of the organization: people and bots, channels, every message. */
+  async function seenBy(server: TestServer): Promise<Map<string, unknown>> {
+    const seen = new Map<string, unknown>();
+    for (const [, email] of PEOPLE) {
+      const client = await devLogin(server, email);
+      const users = await client.get('/users', { include_custom_profile_fields: true });
+      const state = await client.post('/register', { fetch_event_types: JSON.stringify(['realm_bot', 'subscription', 'realm_user']) });
+      assert.equal(state.status, 200, JSON.stringify(state.body));
+      // Stoa keeps a one-to-one conversation under one recipient; Zulip 10.2's format addresses
+      // each message to its receiver, and the import makes the conversation anew.
+      const messages = (await allMessages(client)).map((m) => (m.type === 'private' && m.display_recipient.length <= 2 ? { ...m, recipient_id: undefined } : m));
+      seen.set(email, {
+        users: users.body.members,
+        crossRealmBots: state.body.cross_realm_bots,
+        bots: (state.body.realm_bots as any[]).map(({ api_key: _key, services, ...bot }) => ({ ...bot, services: services.map(({ token: _token, ...s }: any) => s) })),
+        subscriptions: state.body.subscriptions,
+        messages,
+      });
+    }
+    return seen;
+  }
+
+  test("its five system bots keep their own addresses, and everyone sees the same people, bots, channels and messages", async () => {
+    const work = tempDir('stoa-demo-export-');
+    const source = path.join(work, 'source');
+    const demo = await startDemo({ data: source });
+    const before = await seenBy(demo);
+    await demo.close();
+
+    const tarball = path.join(work, 'demo.tar.gz');
+    const exported = spawnStoa(['export', '--data', source, '--output', tarball]);
+    assert.equal(await exported.exited, 0, exported.output());
+    const copy = path.join(work, 'copy');
+    const imported = spawnStoa(['import', tarball, '--data', copy]);
+    assert.equal(await imported.exited, 0, imported.output());
+    assert.match(imported.output(), /Imported "Zulip Dev" into .+: 13 users, 6 channels, \d+ messages/);
+
+    const again = await TestServer.start({ dev: true, data: copy });
+    try {
+      const after = await seenBy(again);
+      const iago = before.get('iago@zulip.com') as any;
+      assert.deepEqual(
+        iago.crossRealmBots.map((b: any) => b.email).sort(),
+        ['emailgateway@zulip.com', 'nagios-receive-bot@zulip.com', 'nagios-send-bot@zulip.com', 'notification-bot@stoa.local', 'welcome-bot@zulip.com'],
+      );
+      assert.equal(iago.bots.length, 3);
+      for (const [, email] of PEOPLE) assert.deepEqual(after.get(email), before.get(email), `what ${email} sees`);
+    } finally {
+      await again.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
 /**
  * Requests built from the example values zulip.yaml gives each parameter, as Zulip's
  * documentation shows them in its curl examples: path parameters substituted, and the

@@ -14,6 +14,7 @@ import {
   REALM_GROUP_SETTINGS,
   realmField,
   REQUIRED_REALM_TABLES,
+  STOA_EXTRAS_FILE,
   STREAM_GROUP_SETTINGS,
   USER_GROUP_SETTINGS,
   ZULIP_TARGET_VERSION,
@@ -69,6 +70,8 @@ interface Fixture {
   member: Client & { userId: number };
   guest: Client & { userId: number };
   botId: number;
+  /** An outgoing-webhook bot of the owner's. */
+  outgoingBotId: number;
   publicStream: number;
   privateStream: number;
   starredMessage: number;
@@ -175,6 +178,28 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
   ok(await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/{id}' }), 'linkifier');
   ok(await owner.patch('/realm', { topics_policy: 'disable_empty_topic' }), 'topics policy');
 
+  // What Zulip 10.2 keeps in tables of its own: scheduled messages (to a channel, one person
+  // and a group), a reminder (which Zulip 10.2 cannot hold), a saved snippet, an outgoing
+  // webhook and the organization's defaults for new users (one Zulip 10 has, one it has not).
+  const later = Math.floor(Date.now() / 1000) + 86_400;
+  const schedule = async (params: Row) => ok(await member.post('/scheduled_messages', { ...params, scheduled_delivery_timestamp: later }), 'schedule');
+  await schedule({ type: 'stream', to: publicStream, topic: 'later', content: 'see you tomorrow' });
+  await schedule({ type: 'direct', to: [server.ownerId], content: 'a private word, later' });
+  await schedule({ type: 'direct', to: [server.ownerId, admin.userId], content: 'the three of us, later' });
+  // A file only a scheduled message links: Zulip exports it with that message.
+  const laterUpload = ok(await member.upload('/user_uploads', [{ name: 'later.txt', bytes: 'for later', type: 'text/plain' }]), 'upload').url as string;
+  await schedule({ type: 'stream', to: publicStream, topic: 'later', content: `[later.txt](${laterUpload})` });
+  ok(await member.post('/reminders', { message_id: starredMessage, scheduled_delivery_timestamp: later, note: 'answer this' }), 'reminder');
+  ok(await member.post('/saved_snippets', { title: 'Greeting', content: 'Hello there!' }), 'snippet');
+  const hook = ok(
+    await owner.post('/bots', { full_name: 'Hook Out', short_name: 'hookout', bot_type: 3, payload_url: JSON.stringify('https://bots.example.com/hook') }),
+    'outgoing bot',
+  );
+  ok(
+    await owner.patch('/realm/user_settings_defaults', { web_home_view: 'recent', enter_sends: true, resolved_topic_notice_auto_read_policy: 'never' }),
+    'defaults',
+  );
+
   return {
     ownerId: server.ownerId,
     admin,
@@ -182,6 +207,7 @@ async function buildOrganization(server: TestServer): Promise<Fixture> {
     member,
     guest,
     botId: bot.user_id,
+    outgoingBotId: hook.user_id,
     publicStream,
     privateStream,
     starredMessage,
@@ -218,6 +244,7 @@ function checkImportable(exported: Unpacked): void {
     zerver_userprofile: USER_SETTINGS.map((d) => d.name),
     zerver_userprofile_mirrordummy: USER_SETTINGS.map((d) => d.name),
     zerver_subscription: SUBSCRIPTION_SETTINGS,
+    zerver_realmuserdefault: USER_SETTINGS.map((d) => d.name),
   };
   for (const [table, rows] of Object.entries(tables)) {
     if (!Array.isArray(rows)) continue;
@@ -326,6 +353,10 @@ function checkImportable(exported: Unpacked): void {
     assert.ok(uploadPaths.has(a.path_id), `attachment ${a.path_id} has its file`);
     assert.ok(Array.isArray(a.messages) && Array.isArray(a.scheduled_messages));
     for (const id of a.messages) assert.ok(messageIds.has(id));
+    for (const id of a.scheduled_messages) {
+      const scheduled = realm.zerver_scheduledmessage.find((m: Row) => m.id === id);
+      assert.ok(scheduled?.has_attachment && scheduled.content.includes(a.path_id), 'the scheduled message links the path');
+    }
     const linking = messages.filter((m) => a.messages.includes(m.id));
     for (const m of linking) {
       assert.equal(m.has_attachment, true);
@@ -452,8 +483,8 @@ describe('data exports in Zulip format', () => {
     assert.equal(records.emoji[0].name, 'party_parrot');
 
     // The upload, linked from its message, with its file; the avatar with its file.
-    assert.deepEqual(attachments.map((a) => a.path_id), [fixture.uploadPath]);
-    assert.deepEqual(attachments[0].messages, [fixture.uploadMessage]);
+    const notes = attachments.find((a) => a.path_id === fixture.uploadPath)!;
+    assert.deepEqual(notes.messages, [fixture.uploadMessage]);
     assert.equal(readFileSync(path.join(exported.root, 'uploads', fixture.uploadPath), 'utf8'), 'some notes');
     assert.deepEqual(records.avatars.map((r) => r.user_profile_id), [fixture.member.userId]);
     assert.equal((await sharp(path.join(exported.root, 'avatars', records.avatars[0].path)).metadata()).format, 'png');
@@ -481,6 +512,43 @@ describe('data exports in Zulip format', () => {
     assert.equal(status.emoji_code, String(fixture.emojiId));
     assert.deepEqual(realm.zerver_realmfilter.map((f: Row) => f.url_template), ['https://tracker.example.com/{id}']);
     assert.deepEqual(realm.zerver_realmauthenticationmethod.map((m: Row) => m.name), ['Email']);
+
+    // Scheduled messages, saved snippets, outgoing webhooks and new users' defaults are in
+    // Zulip's own tables, where its importer restores them.
+    assert.deepEqual(
+      realm.zerver_scheduledmessage.map((m: Row) => [m.sender, m.recipient, m.stream, m.subject, m.content, m.delivery_type, m.delivered, m.read_by_sender]),
+      [
+        [fixture.member.userId, generalRecipient, fixture.publicStream, 'later', 'see you tomorrow', 1, false, false],
+        [fixture.member.userId, ownerPersonal, null, '', 'a private word, later', 1, false, false],
+        [fixture.member.userId, groupRecipient.id, null, '', 'the three of us, later', 1, false, false],
+        [fixture.member.userId, generalRecipient, fixture.publicStream, 'later', realm.zerver_scheduledmessage[3].content, 1, false, false],
+      ],
+    );
+    // The file only the last one links leaves with it.
+    const laterFile = attachments.find((a) => a.file_name === 'later.txt')!;
+    assert.deepEqual([laterFile.messages, laterFile.scheduled_messages], [[], [realm.zerver_scheduledmessage[3].id]]);
+    assert.deepEqual(realm.zerver_scheduledmessage.map((m: Row) => m.has_attachment), [false, false, false, true]);
+    assert.equal(readFileSync(path.join(exported.root, 'uploads', laterFile.path_id), 'utf8'), 'for later');
+    const snippet = realm.zerver_savedsnippet[0];
+    assert.deepEqual([realm.zerver_savedsnippet.length, snippet.user_profile, snippet.title, snippet.content], [1, fixture.member.userId, 'Greeting', 'Hello there!']);
+    assert.ok(Math.abs(snippet.date_created - Date.now() / 1000) < 600, 'date_created in seconds');
+    assert.deepEqual(
+      realm.zerver_service.map((service: Row) => [service.user_profile, service.name, service.base_url, service.interface, service.token]),
+      [[fixture.outgoingBotId, 'hookout', 'https://bots.example.com/hook', 1, '']],
+      'a service without its token: a credential stays behind',
+    );
+    const defaults = realm.zerver_realmuserdefault;
+    assert.equal(defaults.length, 1);
+    assert.deepEqual([defaults[0].web_home_view, defaults[0].enter_sends, defaults[0].emojiset], ['recent_topics', true, 'google']);
+    assert.ok(!('timezone' in defaults[0]) && !('resolved_topic_notice_auto_read_policy' in defaults[0]), 'only fields of Zulip 10.2');
+    // What Zulip 10.2 has no place for stays in stoa.json: the reminder, the newer default.
+    const stoa = JSON.parse(readFileSync(path.join(exported.root, STOA_EXTRAS_FILE), 'utf8'));
+    assert.deepEqual(
+      stoa.tables.scheduled_messages.map((m: Row) => [m.sender_id, m.reminder_target_message_id, m.reminder_note]),
+      [[fixture.member.userId, fixture.starredMessage, 'answer this']],
+    );
+    assert.deepEqual(stoa.realm_user_settings_defaults, { resolved_topic_notice_auto_read_policy: 'never' });
+    assert.ok(!('saved_snippets' in stoa.tables) && !('bot_services' in stoa.tables));
   });
 
   test('admins export through the API without private data of people who did not consent', async () => {
@@ -524,13 +592,22 @@ describe('data exports in Zulip format', () => {
     const dummies = realm.zerver_userprofile_mirrordummy.map((u: Row) => u.id);
     for (const id of [fixture.admin.userId, fixture.moderator.userId, fixture.guest.userId]) assert.ok(dummies.includes(id));
     for (const id of [fixture.ownerId, fixture.member.userId, fixture.botId]) assert.ok(realm.zerver_userprofile.some((u: Row) => u.id === id));
-    assert.ok(realm.zerver_userprofile_mirrordummy.every((u: Row) => u.is_active === false && !('twenty_four_hour_time' in u)));
+    // Their settings are the organization's defaults for new users, as Zulip writes them.
+    assert.ok(realm.zerver_userprofile_mirrordummy.every((u: Row) => u.is_active === false));
+    for (const u of realm.zerver_userprofile_mirrordummy) {
+      assert.deepEqual([u.web_home_view, u.enter_sends, u.twenty_four_hour_time], ['recent_topics', true, false], `user ${u.id}`);
+    }
+    assert.equal(realm.zerver_userprofile.find((u: Row) => u.id === fixture.ownerId).twenty_four_hour_time, true, 'a consenting person keeps theirs');
     // Messages the consenting users could read are in; usermessages only for them.
     const ids = new Set(messages.map((m) => m.id));
     for (const id of [fixture.starredMessage, fixture.privateMessage, fixture.dmMessage, fixture.groupDmMessage]) assert.ok(ids.has(id), `message ${id}`);
     assert.ok(userMessages.every((um) => [fixture.ownerId, fixture.member.userId, fixture.botId].includes(um.user_profile)));
     // Private data of people who did not consent stays behind.
     assert.ok(realm.zerver_subscription.every((s: Row) => [fixture.ownerId, fixture.member.userId].includes(s.user_profile) || s.color === '#c2c2c2'));
+    // The member's scheduled messages and snippet, the owner's outgoing webhook: they consented.
+    assert.equal(realm.zerver_scheduledmessage.length, 4);
+    assert.equal(realm.zerver_savedsnippet.length, 1);
+    assert.deepEqual(realm.zerver_service.map((service: Row) => service.user_profile), [fixture.outgoingBotId]);
 
   });
 

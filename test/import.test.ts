@@ -174,13 +174,16 @@ async function buildOrganization(server: TestServer): Promise<Organization> {
   ok(await member.post('/user_topics', { stream_id: general, topic: 'files', visibility_policy: 1 }), 'mute topic');
   ok(await admin.post('/user_topics', { stream_id: general, topic: 'greetings', visibility_policy: 3 }), 'follow topic');
 
-  // What Zulip's export format has no place for, which Stoa's export carries in stoa.json:
-  // drafts, a scheduled message, a saved snippet, organization defaults for new users, a
-  // poll's votes, a channel's topics policy and newer permissions, an outgoing webhook.
+  // What Zulip 10.2 keeps in tables of its own (zerver_scheduledmessage, zerver_savedsnippet,
+  // zerver_service, zerver_realmuserdefault): scheduled messages, a saved snippet, the
+  // organization's defaults for new users (one of them newer than Zulip 10, kept in stoa.json),
+  // an outgoing webhook (below). And what Zulip's format has no place for, which Stoa's export
+  // carries in stoa.json: drafts, a poll's votes, a channel's topics policy and newer permissions.
   ok(await member.post('/drafts', { drafts: JSON.stringify([{ type: 'stream', to: [general], topic: 'later', content: 'half a thought', timestamp: 1_700_000_000 }]) }), 'draft');
   ok(await member.post('/scheduled_messages', { type: 'stream', to: general, topic: 'later', content: 'see you tomorrow', scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 }), 'scheduled');
+  ok(await member.post('/scheduled_messages', { type: 'direct', to: JSON.stringify([admin.userId]), content: 'a word for later', scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 90_000 }), 'scheduled direct');
   ok(await member.post('/saved_snippets', { title: 'Greeting', content: 'Hello there!' }), 'snippet');
-  ok(await owner.patch('/realm/user_settings_defaults', { twenty_four_hour_time: true }), 'defaults');
+  ok(await owner.patch('/realm/user_settings_defaults', { twenty_four_hour_time: true, resolved_topic_notice_auto_read_policy: 'never' }), 'defaults');
   const poll = await send(owner, { type: 'stream', to: general, topic: 'lunch', content: '/poll Lunch?\nPizza\nSalad' });
   ok(await member.post('/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }), 'vote');
   ok(await owner.patch(`/streams/${secret}`, { topics_policy: 'disable_empty_topic', can_delete_own_message_group: JSON.stringify({ new: server.groupId('role:members') }) }), 'channel policy');
@@ -258,8 +261,7 @@ const INHERENT_REGISTER_KEYS: Record<string, string> = {
 
 /**
  * Fields that an export does not carry: a bot's API key and an outgoing webhook's token
- * (exports carry no credentials; Zulip's importer makes them anew too), and the date the
- * server's own bots joined (Zulip's format names them by email only).
+ * (exports carry no credentials; Zulip's importer makes them anew too).
  */
 function withoutUncarried(state: Row): Row {
   const copy = structuredClone(state);
@@ -267,7 +269,6 @@ function withoutUncarried(state: Row): Row {
     delete bot.api_key;
     for (const service of bot.services ?? []) delete service.token;
   }
-  for (const bot of copy.cross_realm_bots ?? []) delete bot.date_joined;
   return copy;
 }
 
@@ -433,25 +434,31 @@ describe('stoa import', () => {
     }
   });
 
-  test("stoa.json keeps people's drafts, scheduled messages, reminders, snippets and views to what they consented to", async () => {
+  test("exports keep people's drafts, scheduled messages, reminders, snippets and views to what they consented to", async () => {
     const tar = await import('tar');
-    const extras = async (type: string) => {
+    const exported = async (type: string) => {
       const file = path.join(work, `${type}.tar.gz`);
       const child = spawnStoa(['export', '--data', first.data, '--output', file, '--type', type]);
       assert.equal(await child.exited, 0, child.output());
       const into = path.join(work, `${type}-unpacked`);
       mkdirSync(into);
       await tar.x({ file, cwd: into });
-      return JSON.parse(readFileSync(path.join(into, readdirSync(into)[0], 'stoa.json'), 'utf8'));
+      const read = (name: string) => JSON.parse(readFileSync(path.join(into, readdirSync(into)[0], name), 'utf8'));
+      return { realm: read('realm.json'), stoa: read('stoa.json') };
     };
-    const full = await extras('full');
-    const counts = { drafts: 1, scheduled_messages: 2, saved_snippets: 1, navigation_views: 2, onboarding_steps_seen: 1 };
-    for (const [table, count] of Object.entries(counts)) assert.equal(full.tables[table].length, count, `a full export has the ${table}`);
+    const full = await exported('full');
+    // The reminder stays in stoa.json: Zulip 10.2's scheduled messages cannot hold one.
+    const stoaCounts = { drafts: 1, scheduled_messages: 1, navigation_views: 2, onboarding_steps_seen: 1 };
+    for (const [table, count] of Object.entries(stoaCounts)) assert.equal(full.stoa.tables[table].length, count, `a full export has the ${table}`);
+    const zulipCounts = { zerver_scheduledmessage: 2, zerver_savedsnippet: 1 };
+    for (const [table, count] of Object.entries(zulipCounts)) assert.equal(full.realm[table].length, count, `a full export has the ${table}`);
     // Nobody in this organization turned on allow_private_data_export.
-    const consent = await extras('consent');
-    for (const table of Object.keys(counts)) assert.deepEqual(consent.tables[table], [], `a consent export has no ${table}`);
-    assert.equal(consent.tables.default_stream_groups.length, 1, 'organization data is not private');
-    assert.deepEqual(consent.realm_user_settings_defaults, { twenty_four_hour_time: true }, 'organization settings are not private');
+    const consent = await exported('consent');
+    for (const table of Object.keys(stoaCounts)) assert.deepEqual(consent.stoa.tables[table], [], `a consent export has no ${table}`);
+    for (const table of Object.keys(zulipCounts)) assert.deepEqual(consent.realm[table], [], `a consent export has no ${table}`);
+    assert.equal(consent.stoa.tables.default_stream_groups.length, 1, 'organization data is not private');
+    assert.equal(consent.realm.zerver_realmuserdefault[0].twenty_four_hour_time, true, 'organization settings are not private');
+    assert.deepEqual(consent.stoa.realm_user_settings_defaults, { resolved_topic_notice_auto_read_policy: 'never' }, 'nor those Zulip 10.2 has no field for');
   });
 
   test('reads an unpacked export folder as well as its tarball', async () => {
@@ -530,6 +537,11 @@ describe('stoa import of an export made by Zulip', () => {
     assert.equal(state.realm_can_create_public_channel_group, ids.groups['role:administrators']);
     assert.equal(state.realm_user_settings_defaults.emojiset, 'google-blob');
     assert.equal(state.realm_user_settings_defaults.enter_sends, true);
+    assert.equal(state.realm_user_settings_defaults.twenty_four_hour_time, true);
+    assert.deepEqual(
+      (state.saved_snippets as Row[]).map((snippet) => [snippet.id, snippet.title, snippet.content, snippet.date_created]),
+      [[7, 'Standup', 'Yesterday:\nToday:', 1_700_000_900]],
+    );
     const frontend = (state.realm_user_groups as Row[]).find((g) => g.name === 'frontend')!;
     assert.deepEqual(frontend.members, [ids.bob]);
     assert.deepEqual(frontend.can_manage_group, { direct_members: [ids.alice], direct_subgroups: [] });

@@ -139,7 +139,7 @@ describe('POST /realm/emoji/{emoji_name}', () => {
   test('only administrators may hide a built-in emoji; guests may not add; the organization may restrict members', async () => {
     const member = await server.createUser();
     const image = await png(10, 10);
-    refusal(await addEmoji(member, 'smile', image), 'Only administrators can override built-in emoji.');
+    refusal(await addEmoji(member, 'smile', image), 'Only administrators can override default emoji.');
 
     const guest = await server.createUser();
     await server.owner.patch(`/users/${guest.userId}`, { role: 600 });

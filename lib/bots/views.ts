@@ -1,10 +1,11 @@
 import { accessChannelByName } from '../channels/access';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, ownerRequired } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, insufficientPermission, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/actions';
 import { botEmailDomain } from '../users/email-visibility';
+import { refuseGuests } from '../users/access';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/names';
@@ -22,13 +23,7 @@ const ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role
 /** What may come before "-bot@" in a bot's email. */
 const SHORT_NAME_SHAPE = /^[A-Za-z0-9._+-]+$/;
 
-function requireMember(user: UserRow): void {
-  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
-}
 
-function insufficientPermission() {
-  return badRequest('Insufficient permission');
-}
 
 /** A bot the caller may administer: their own, or any bot for an administrator. */
 export function accessBot(stoa: Stoa, user: UserRow, botId: number): UserRow {
@@ -47,11 +42,18 @@ function botEmailFor(stoa: Stoa, rawShortName: string): string {
   return `${shortName}-bot@${botEmailDomain(stoa.site)}`;
 }
 
-/** Bots are named apart from everyone active, so people can tell them from each other. */
-function checkBotNameFree(stoa: Stoa, fullName: string): void {
-  if (stoa.users.inRealm().some((other) => other.is_active && other.full_name === fullName)) {
-    throw badRequest('Name is already in use!');
+/**
+ * Bots are named apart from everyone active, so people can tell them from each other; a bot
+ * brought back is told what to do about the one that took its name, in Zulip's words.
+ */
+function checkBotNameFree(stoa: Stoa, fullName: string, reactivating = false): void {
+  if (!stoa.users.inRealm().some((other) => other.is_active && other.full_name === fullName)) return;
+  if (reactivating) {
+    throw badRequest(
+      `There is already an active bot named "${fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
   }
+  throw badRequest('Name is already in use.');
 }
 
 /** A channel name, or "" for none, as the caller may name it. */
@@ -95,7 +97,7 @@ function checkCanCreate(stoa: Stoa, user: UserRow, botType: number): void {
 export function checkBotReactivation(stoa: Stoa, user: UserRow, botId: number): void {
   const bot = accessBot(stoa, user, botId);
   checkCanCreate(stoa, user, bot.bot_type ?? BotType.GENERIC);
-  checkBotNameFree(stoa, bot.full_name);
+  checkBotNameFree(stoa, bot.full_name, true);
 }
 
 interface CreateParams {
@@ -135,7 +137,7 @@ export const createBotView = endpoint<CreateParams>({
 
 /** Checks everything first, then creates the bot, then gives it the avatar it came with. */
 async function createBotWithAvatar(stoa: Stoa, user: UserRow, params: CreateParams, avatar: AvatarImages | undefined) {
-  requireMember(user);
+  refuseGuests(user);
   const payloadUrl = params.payload_url === undefined ? '' : checkPayloadUrl('payload_url', params.payload_url);
   const shortName = params.short_name.trim();
   const email = botEmailFor(stoa, shortName);
@@ -182,7 +184,7 @@ function botAvatarReceiver(stoa: Stoa) {
 export const getBots = endpoint({
   params: NO_PARAMS,
   view: ({ stoa, user }) => {
-    requireMember(user);
+    refuseGuests(user);
     const bots = stoa.users.botsOwnedBy(user.id).filter((bot) => bot.is_active);
     return {
       bots: bots.map((bot) => ({
@@ -242,7 +244,7 @@ export const updateBotView = endpoint<UpdateParams>({
 
 /** Checks everything first, then changes what the request names, the avatar last. */
 async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar: AvatarImages | undefined) {
-  requireMember(user);
+  refuseGuests(user);
   const bot = accessBot(stoa, user, params.bot_id);
   const fullName = params.full_name?.trim();
   const renamed = fullName !== undefined && fullName !== bot.full_name;
@@ -314,7 +316,7 @@ export const deactivateBotView = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,
   view: ({ stoa, user, params }) => {
-    requireMember(user);
+    refuseGuests(user);
     const bot = accessBot(stoa, user, params.bot_id);
     if (!bot.is_active) throw badRequest('User is already deactivated');
     deactivateUser(stoa, bot.id);
@@ -327,7 +329,7 @@ export const getBotApiKey = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,
   view: ({ stoa, user, params }) => {
-    requireMember(user);
+    refuseGuests(user);
     return { api_key: accessBot(stoa, user, params.bot_id).api_key };
   },
 });
@@ -336,7 +338,7 @@ export const regenerateBotApiKeyView = endpoint<{ bot_id: number }>({
   params: { properties: { bot_id: { type: 'integer' } }, required: ['bot_id'] },
   pathPatterns: BOT_ID,
   view: ({ stoa, user, params }) => {
-    requireMember(user);
+    refuseGuests(user);
     const bot = accessBot(stoa, user, params.bot_id);
     return { api_key: regenerateBotApiKey(stoa, bot.id) };
   },

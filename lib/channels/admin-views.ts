@@ -6,7 +6,7 @@ import {
 } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
-import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, insufficientPermission } from '../http/errors';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -36,9 +36,6 @@ import {
 import { accessChannelFolder } from './folders';
 import { mayChange, parseRetention, TOPICS_POLICIES } from './views';
 
-function insufficientPermission(): ApiError {
-  return badRequest('Insufficient permission');
-}
 
 function contentAccessRequired(): ApiError {
   return badRequest('Channel content access is required.');
@@ -54,7 +51,8 @@ function accessChannelToAdminister(stoa: Stoa, user: UserRow, channelId: number)
   if (user.role <= Role.ADMINISTRATOR) return channel;
   if (user.role !== Role.GUEST && holdsChannelSetting(stoa, user, channel, 'can_administer_channel_group')) return channel;
   if (hasContentAccess(stoa, user, channel)) {
-    throw new ApiError('CANNOT_ADMINISTER_CHANNEL', 'You do not have permission to administer this channel.');
+    // Zulip 10.2 has a CANNOT_ADMINISTER_CHANNEL code, but this refusal does not use it: BAD_REQUEST.
+    throw badRequest('You do not have permission to administer this channel.');
   }
   throw invalidChannelId();
 }

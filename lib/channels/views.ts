@@ -2,13 +2,13 @@ import { accessBot } from '../bots/views';
 import { write } from '../events/send';
 import { GROUP_SETTING_VALUE_SCHEMA, parseGroupSettingValue, type GroupSettingValue } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { checkCanPost } from '../messages/addressing';
 import { postSubscriptionNotices } from '../messages/notices';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { canAccessUser } from '../users/access';
+import { canAccessUser, refuseGuests } from '../users/access';
 import { Role, type UserRow } from '../users/queries';
 import {
   accessChannelById,
@@ -37,9 +37,6 @@ const PRINCIPALS: ParamSchema = {
 };
 const INCLUDE_SUBSCRIBERS: ParamSchema = { type: ['boolean', 'string'], enum: [true, false, 'partial'], default: false };
 
-function insufficientPermission(): ApiError {
-  return badRequest('Insufficient permission');
-}
 
 /**
  * Administrators may always change a channel's delicate settings; others (already able to
@@ -49,9 +46,6 @@ export function mayChange(stoa: Stoa, user: UserRow, realmKey: string): boolean 
   return user.role <= Role.ADMINISTRATOR || userHasRealmPermission(stoa, user, realmKey);
 }
 
-function requireNonGuest(user: UserRow): void {
-  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
-}
 
 /** The users named by principals (IDs or API emails); the caller when there are none. */
 function resolvePrincipals(stoa: Stoa, caller: UserRow, principals: Array<number | string> | undefined): UserRow[] {
@@ -210,7 +204,7 @@ export const subscribe = endpoint<SubscribeParams>({
 
 /** POST /users/me/subscriptions, also the `add` half of PATCH /users/me/subscriptions. */
 function subscribeAsAsked(stoa: Stoa, user: UserRow, params: SubscribeParams) {
-  requireNonGuest(user);
+  refuseGuests(user);
   const specsFor = newChannelSettings(stoa, user, params);
   const users = resolvePrincipals(stoa, user, params.principals);
 
@@ -284,7 +278,7 @@ export const createChannelView = endpoint<CreateChannelParams>({
     required: ['name', 'subscribers'],
   },
   view: ({ stoa, user, params }) => {
-    requireNonGuest(user);
+    refuseGuests(user);
     const specsFor = newChannelSettings(stoa, user, params);
     const name = checkChannelName(params.name);
     if (stoa.channels.byName(name)) throw new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`, 409);

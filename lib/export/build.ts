@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Db } from '../db';
 import { REALM_SETTINGS } from '../realm/settings';
-import { USER_SETTINGS } from '../users/settings';
+import { NOT_ORGANIZATION_DEFAULTS, USER_SETTINGS } from '../users/settings';
 import {
   CROSS_REALM_BOT_EMAIL,
   DATE_FIELDS,
@@ -18,6 +18,7 @@ import {
   realmField,
   RecipientType,
   RENDERED_CONTENT_VERSION,
+  ScheduledDeliveryType,
   STREAM_GROUP_SETTINGS,
   STOA_EXTRA_TABLES,
   type StoaExtras,
@@ -248,6 +249,23 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
   }
   if (file.zerver_message.length > 0) messageFiles.push(file);
 
+  // ---- The organization's defaults for new users, in Zulip's RealmUserDefault.
+  const storedDefaults = new Map(
+    all<{ name: string; value: string }>('SELECT name, value FROM realm_user_settings_defaults ORDER BY name').map((d) => [d.name, JSON.parse(d.value)]),
+  );
+  const zerverRealmUserDefault: Row = { id: 1, realm: realmId };
+  /** Defaults Zulip 10 has no field for, where the organization changed them. */
+  const newerDefaults: Record<string, unknown> = {};
+  for (const def of USER_SETTINGS) {
+    if (NOT_ORGANIZATION_DEFAULTS.has(def.name)) continue;
+    const value = storedDefaults.has(def.name) ? storedDefaults.get(def.name) : def.default;
+    const setting = zulip10UserSetting(def.name, value);
+    if (setting) zerverRealmUserDefault[def.name] = setting.value;
+    else if (storedDefaults.has(def.name)) newerDefaults[def.name] = value;
+  }
+
+  /** Fields of the RealmUserDefault row that are no personal setting to copy onto a user row. */
+  const notUserSettings = new Set(['id', 'realm', ...USER_ROW_SETTINGS]);
   // ---- Users.
   const privateAllowed = (userId: number) => consenting.has(userId);
   const dummyEmail = (userId: number) => `exported-user-${userId}@export.invalid`;
@@ -286,12 +304,15 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       user_permissions: [],
       groups: [],
     };
-    // Personal settings are private data: without consent they take Zulip's defaults.
+    // Personal settings are private data: without consent they are the organization's
+    // defaults for new users, as in Zulip's consent exports (the email visibility aside).
     if (privateAllowed(u.id)) {
       for (const def of USER_SETTINGS) {
         const setting = USER_ROW_SETTINGS.has(def.name) ? undefined : zulip10UserSetting(def.name, userSetting(u.id, def.name));
         if (setting) row[def.name] = setting.value;
       }
+    } else {
+      for (const [name, value] of Object.entries(zerverRealmUserDefault)) if (!notUserSettings.has(name)) row[name] = value;
     }
     if (!full && !privateAllowed(u.id)) {
       if (options.type === ExportType.FULL_WITH_CONSENT && u.is_active) {
@@ -537,6 +558,48 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       reaction_type: ZULIP_REACTION_TYPE[r.reaction_type],
     }));
 
+  // ---- Scheduled messages, in the table Zulip 10.2's importer restores them from, for people
+  // whose private data may leave (the files they link leave with them, below).
+  const dmGroupRecipient = new Map(dmGroups.map((g) => [g.user_ids, g.recipient_id]));
+  /** A scheduled message's recipient in Zulip's model, or undefined where the export has none for it. */
+  const scheduledRecipient = (s: Row): number | undefined => {
+    const to = JSON.parse(s.to_ids) as number[];
+    if (s.type === 'stream') return streamById.get(to[0])?.recipient_id;
+    const people = [...new Set([...to, s.sender_id as number])].sort((a, b) => a - b);
+    if (people.length <= 2) return personalRecipient.get(people.find((id) => id !== s.sender_id) ?? s.sender_id);
+    const recipient = dmGroupRecipient.get(people.join(','));
+    return recipient !== undefined && recipient !== null && exportedGroupRecipients.has(recipient) ? recipient : undefined;
+  };
+  const zerverScheduledMessages: Row[] = [];
+  /** What Zulip 10.2 cannot hold (see STOA_EXTRA_TABLES), for stoa.json. */
+  const scheduledForStoa: Row[] = [];
+  for (const s of mine(all('SELECT * FROM scheduled_messages ORDER BY id'), 'sender_id')) {
+    const recipient = scheduledRecipient(s);
+    if (s.reminder_target_message_id !== null || recipient === undefined || !exportedRecipients.has(recipient)) {
+      scheduledForStoa.push(s);
+      continue;
+    }
+    zerverScheduledMessages.push({
+      id: s.id,
+      sender: s.sender_id,
+      recipient,
+      subject: s.topic,
+      content: s.content,
+      rendered_content: s.rendered_content,
+      sending_client: clientId(s.sending_client),
+      stream: s.type === 'stream' ? (JSON.parse(s.to_ids) as number[])[0] : null,
+      realm: realmId,
+      scheduled_timestamp: s.scheduled_timestamp,
+      read_by_sender: bool(s.read_by_sender),
+      delivered: bool(s.delivered),
+      delivered_message: messageIds.has(s.delivered_message_id) ? s.delivered_message_id : null,
+      // Set below, from the uploads the content links.
+      has_attachment: false,
+      failed: bool(s.failed),
+      failure_message: s.failure_message,
+      delivery_type: ScheduledDeliveryType.SEND_LATER,
+    });
+  }
   // ---- Files. A file that has gone missing is left out with its row, since the importer
   // copies every file a records.json lists.
   const files: ZulipExport['files'] = {
@@ -558,11 +621,16 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     if (!attachmentMessages.has(link.attachment_id)) attachmentMessages.set(link.attachment_id, []);
     attachmentMessages.get(link.attachment_id)!.push(link.message_id);
   }
+  // Stoa does not keep which uploads a scheduled message claims: it is the sender's uploads its
+  // content links, as Zulip claims them when the message is scheduled.
+  const scheduledLinking = (a: Row) =>
+    zerverScheduledMessages.filter((m) => m.sender === a.owner_id && String(m.content).includes(`/user_uploads/${a.path_id}`));
   const zerverAttachments: Row[] = [];
   for (const a of all('SELECT * FROM attachments ORDER BY id')) {
-    const linked = attachmentMessages.get(a.id);
-    // Zulip exports the files its exported messages link, and no others.
-    if (!linked || !realmUserIds.has(a.owner_id)) continue;
+    const linked = attachmentMessages.get(a.id) ?? [];
+    const scheduled = scheduledLinking(a);
+    // Zulip exports the files its exported messages and scheduled messages link, and no others.
+    if ((linked.length === 0 && scheduled.length === 0) || !realmUserIds.has(a.owner_id)) continue;
     const owner = userById.get(a.owner_id)!;
     const record: FileRecord = {
       realm_id: realmId,
@@ -588,8 +656,9 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       is_realm_public: null,
       is_web_public: null,
       messages: linked,
-      scheduled_messages: [],
+      scheduled_messages: scheduled.map((m) => m.id),
     });
+    for (const m of scheduled) m.has_attachment = true;
   }
   for (const u of realmUsers) {
     if (u.avatar_source !== 'U') continue;
@@ -632,13 +701,32 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     if (row.avatar_source === 'U' && !withAvatar.has(row.id)) row.avatar_source = 'G';
   }
 
+  // ---- Saved snippets and outgoing webhooks' services, in the tables Zulip 10.2's importer
+  // restores them from, for people whose private data may leave.
+  const zerverSavedSnippets = mine(all('SELECT * FROM saved_snippets ORDER BY id')).map((snippet) => ({
+    id: snippet.id,
+    realm: realmId,
+    user_profile: snippet.user_id,
+    title: snippet.title,
+    content: snippet.content,
+    date_created: snippet.date_created,
+  }));
+  let serviceId = 1;
+  const zerverServices = mine(all('SELECT * FROM bot_services ORDER BY bot_id'), 'bot_id').map((service) => ({
+    id: serviceId++,
+    name: service.name,
+    user_profile: service.bot_id,
+    base_url: service.base_url,
+    // A credential stays behind; Zulip's importer gives every service a new token anyway.
+    token: '',
+    interface: service.interface,
+  }));
   // ---- What only Stoa keeps, for stoa.json: copied as stored, private tables as above.
   const pick = (row: Row, columns: object) => Object.fromEntries(Object.keys(columns).map((c) => [c, row[c]]));
   const copied = (table: keyof typeof STOA_EXTRA_TABLES, rows: Row[]) => rows.map((r) => pick(r, STOA_EXTRA_TABLES[table]));
   const stoaExtras: StoaExtras = {
-    realm_user_settings_defaults: Object.fromEntries(
-      all<{ name: string; value: string }>('SELECT name, value FROM realm_user_settings_defaults ORDER BY name').map((d) => [d.name, JSON.parse(d.value)]),
-    ),
+    realm_user_settings_defaults: newerDefaults,
+    system_bots: systemBots.map((bot) => ({ id: bot.id, email: bot.delivery_email, full_name: bot.full_name, date_joined_ms: bot.date_joined_ms })),
     streams: streams.map((s) => ({ id: s.id, ...pick(s, STREAM_EXTRA_COLUMNS) })),
     columns: {
       users: realmUsers.map((u) => ({ id: u.id, ...pick(u, EXTRA_COLUMNS.users) })),
@@ -651,8 +739,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
         all('SELECT * FROM channel_folders ORDER BY id').map((f) => ({ ...f, creator_id: realmUserIds.has(f.creator_id) ? f.creator_id : null })),
       ),
       drafts: copied('drafts', mine(all('SELECT * FROM drafts ORDER BY id'))),
-      saved_snippets: copied('saved_snippets', mine(all('SELECT * FROM saved_snippets ORDER BY id'))),
-      scheduled_messages: copied('scheduled_messages', mine(all('SELECT * FROM scheduled_messages ORDER BY id'), 'sender_id')),
+      scheduled_messages: copied('scheduled_messages', scheduledForStoa),
       navigation_views: copied('navigation_views', mine(all('SELECT * FROM navigation_views ORDER BY id'))),
       onboarding_steps_seen: copied('onboarding_steps_seen', mine(all('SELECT * FROM onboarding_steps_seen ORDER BY user_id, step'))),
       user_settings_edited: copied('user_settings_edited', mine(all('SELECT * FROM user_settings_edited ORDER BY user_id, name'))),
@@ -665,7 +752,6 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
         'submessages',
         all('SELECT * FROM submessages ORDER BY id').filter((m) => messageIds.has(m.message_id) && realmUserIds.has(m.sender_id)),
       ),
-      bot_services: copied('bot_services', all('SELECT * FROM bot_services ORDER BY bot_id').filter((b) => realmUserIds.has(b.bot_id))),
     },
   };
 
@@ -708,6 +794,10 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
     zerver_muteduser: zerverMutedUsers,
     zerver_userstatus: zerverStatuses,
     zerver_alertword: zerverAlertWords,
+    zerver_scheduledmessage: zerverScheduledMessages,
+    zerver_savedsnippet: zerverSavedSnippets,
+    zerver_service: zerverServices,
+    zerver_realmuserdefault: [zerverRealmUserDefault],
     import_source: 'zulip',
   };
   checkDateFields(realmJson);

@@ -12,10 +12,8 @@
  *   model_to_dict writes them; dates are UNIX seconds as floats;
  * - the tables listed in REQUIRED_REALM_TABLES are read unconditionally, so they must exist
  *   even when empty.
- * Left out on purpose: saved snippets (Zulip 10's importer loads zerver_savedsnippet without
- * converting its date_created back from seconds, so a row with it fails and a row without it
- * fails on newer importers); drafts, push devices and widget submessages, which Zulip does
- * not export either.
+ * Left out on purpose: drafts, push devices and widget submessages, which Zulip does not
+ * export either.
  */
 
 import { CHANNEL_GROUP_SETTINGS, RecipientType, SUBSCRIPTION_SETTINGS as CHANNEL_SUBSCRIPTION_SETTINGS } from '../channels/queries';
@@ -79,6 +77,10 @@ export const OPTIONAL_REALM_TABLES = [
   'zerver_usertopic',
   'zerver_muteduser',
   'zerver_userstatus',
+  'zerver_scheduledmessage',
+  'zerver_savedsnippet',
+  'zerver_service',
+  'zerver_realmuserdefault',
 ] as const;
 
 /**
@@ -97,6 +99,8 @@ export const DATE_FIELDS: Record<string, readonly string[]> = {
   zerver_usertopic: ['last_updated'],
   zerver_userstatus: ['timestamp'],
   zerver_userpresence: ['last_active_time', 'last_connected_time'],
+  zerver_scheduledmessage: ['scheduled_timestamp'],
+  zerver_savedsnippet: ['date_created'],
 };
 
 /**
@@ -133,6 +137,17 @@ export const FOREIGN_KEYS: Record<string, Record<string, string>> = {
   zerver_message: { sender: 'zerver_userprofile', recipient: 'zerver_recipient', sending_client: 'zerver_client', realm: 'zerver_realm' },
   zerver_usermessage: { user_profile: 'zerver_userprofile', message: 'zerver_message' },
   zerver_attachment: { owner: 'zerver_userprofile', realm: 'zerver_realm' },
+  zerver_scheduledmessage: {
+    sender: 'zerver_userprofile',
+    recipient: 'zerver_recipient',
+    sending_client: 'zerver_client',
+    stream: 'zerver_stream',
+    realm: 'zerver_realm',
+    delivered_message: 'zerver_message',
+  },
+  zerver_savedsnippet: { realm: 'zerver_realm', user_profile: 'zerver_userprofile' },
+  zerver_service: { user_profile: 'zerver_userprofile' },
+  zerver_realmuserdefault: { realm: 'zerver_realm' },
 };
 
 /**
@@ -443,7 +458,19 @@ export const ZULIP_FIELDS: Record<string, readonly string[]> = {
     'id', 'file_name', 'path_id', 'realm', 'owner', 'create_time', 'size', 'content_type', 'is_realm_public',
     'is_web_public', 'messages', 'scheduled_messages',
   ],
+  zerver_scheduledmessage: [
+    'id', 'sender', 'recipient', 'subject', 'content', 'rendered_content', 'sending_client', 'stream', 'realm',
+    'scheduled_timestamp', 'read_by_sender', 'delivered', 'delivered_message', 'has_attachment', 'failed',
+    'failure_message', 'delivery_type',
+  ],
+  zerver_savedsnippet: ['id', 'realm', 'user_profile', 'title', 'content', 'date_created'],
+  zerver_service: ['id', 'name', 'user_profile', 'base_url', 'token', 'interface'],
+  // Besides these, every personal setting Zulip 10 has (zulip10UserSetting), except the timezone.
+  zerver_realmuserdefault: ['id', 'realm'],
 };
+
+/** Zulip's ScheduledMessage.delivery_type values: 1 sends the message later, 2 is a reminder. */
+export const ScheduledDeliveryType = { SEND_LATER: 1, REMIND: 2 } as const;
 
 /**
  * Stoa's own file in the export folder: what Zulip's format has no place for, so that a move
@@ -457,17 +484,18 @@ export type ExtraColumn = 'int' | 'int?' | 'str' | 'str?' | 'num';
 
 /**
  * Tables of stoa.json, each copied row by row with these columns of Stoa's table of the same
- * name: the export selects them, the import checks and inserts them. Drafts, scheduled
- * messages and reminders, saved snippets, navigation views, onboarding steps and which
- * settings a user has changed are private data, exported as the other private tables are.
+ * name: the export selects them, the import checks and inserts them. Drafts, reminders,
+ * navigation views, onboarding steps and which settings a user has changed are private data,
+ * exported as the other private tables are. Scheduled messages go in Zulip's
+ * zerver_scheduledmessage; here are only those Zulip 10.2 cannot hold: reminders (its
+ * ScheduledMessage has no field for the message a reminder is about, and its delivery worker
+ * refuses a reminder) and direct messages to a group that the export leaves out.
  * Devices and push tokens stay behind: they belong to logins, which an import ends (every
  * API key is made anew), and a channel's email token is a credential like a bot's.
- * An outgoing-webhook bot's token is a credential: it is made anew on import, as Zulip does.
  */
 export const STOA_EXTRA_TABLES = {
   channel_folders: { id: 'int', name: 'str', description: 'str', rendered_description: 'str', date_created: 'int', creator_id: 'int?', is_archived: 'int', position: 'int' },
   drafts: { id: 'int', user_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', last_edit_time: 'num' },
-  saved_snippets: { id: 'int', user_id: 'int', title: 'str', content: 'str', date_created: 'int' },
   scheduled_messages: {
     id: 'int', sender_id: 'int', type: 'str', to_ids: 'str', topic: 'str', content: 'str', rendered_content: 'str',
     sending_client: 'str', scheduled_timestamp: 'int', read_by_sender: 'int', delivered: 'int', delivered_message_id: 'int?',
@@ -479,9 +507,18 @@ export const STOA_EXTRA_TABLES = {
   default_stream_groups: { id: 'int', name: 'str', description: 'str' },
   default_stream_group_channels: { group_id: 'int', stream_id: 'int' },
   submessages: { id: 'int', message_id: 'int', sender_id: 'int', msg_type: 'str', content: 'str' },
-  bot_services: { bot_id: 'int', name: 'str', base_url: 'str', interface: 'int' },
 } as const satisfies Record<string, Record<string, ExtraColumn>>;
 export type StoaExtraTable = keyof typeof STOA_EXTRA_TABLES;
+
+/**
+ * Tables that earlier exports wrote into stoa.json and now go in Zulip's zerver_savedsnippet
+ * and zerver_service: still read from such an export. An outgoing-webhook bot's token is a
+ * credential, made anew on import as Zulip does.
+ */
+export const EARLIER_STOA_EXTRA_TABLES = {
+  saved_snippets: { id: 'int', user_id: 'int', title: 'str', content: 'str', date_created: 'int' },
+  bot_services: { bot_id: 'int', name: 'str', base_url: 'str', interface: 'int' },
+} as const satisfies Record<string, Record<string, ExtraColumn>>;
 
 /** Columns of a channel that Zulip 10's Stream has no field for. */
 export const STREAM_EXTRA_COLUMNS: Record<string, ExtraColumn> = {
@@ -507,8 +544,17 @@ export type ExtraColumnsTable = keyof typeof EXTRA_COLUMNS;
 
 /** What stoa.json holds. */
 export interface StoaExtras {
-  /** The organization's defaults for new users' settings, by name (Zulip 10's RealmUserDefault). */
+  /**
+   * The organization's defaults for new users' settings that Zulip 10's RealmUserDefault has no
+   * field for, by name, where they differ from Stoa's defaults (the rest are in
+   * zerver_realmuserdefault).
+   */
   realm_user_settings_defaults: Record<string, unknown>;
+  /**
+   * The server's own bots as this server names them, by ID: zerver_userprofile_crossrealm
+   * has each by its name at Zulip's domain only, and the import looks them up here.
+   */
+  system_bots: Array<{ id: number; email: string; full_name: string; date_joined_ms: number }>;
   /** Per channel, by its ID: the columns of STREAM_EXTRA_COLUMNS. */
   streams: Array<Record<string, unknown>>;
   /** Per table of EXTRA_COLUMNS, by row ID: those columns. */

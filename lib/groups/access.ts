@@ -1,9 +1,9 @@
-import { badRequest, type ApiError } from '../http/errors';
+import { badRequest, insufficientPermission, type ApiError } from '../http/errors';
 import { CHANNEL_GROUP_SETTINGS } from '../channels/queries';
 import { REALM_SETTINGS, SYSTEM_GROUP_NAMES } from '../realm/settings';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { Role, type UserRow } from '../users/queries';
+import type { UserRow } from '../users/queries';
 import { GROUP_SETTINGS, type GroupRow, type GroupSettingName } from './queries';
 import { holdsGroupSetting, type GroupPermission } from './settings';
 
@@ -48,9 +48,6 @@ export const USER_GROUP_SETTINGS: Record<
   can_remove_members_group: { permission: MANAGERS, default: 'role:nobody', forSystemGroups: 'role:nobody' },
 };
 
-export function insufficientPermission(): ApiError {
-  return badRequest('Insufficient permission');
-}
 
 export function invalidUserGroup(): ApiError {
   return badRequest('Invalid user group');
@@ -60,10 +57,6 @@ function groupIsDeactivated(): ApiError {
   return badRequest('User group is deactivated.');
 }
 
-/** Guests may not look at or change user groups through the API. */
-export function refuseGuests(user: UserRow): void {
-  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
-}
 
 /** Whether the user holds one of the group's own settings. */
 export function holdsUserGroupSetting(stoa: Stoa, user: UserRow, group: GroupRow, setting: GroupSettingName): boolean {

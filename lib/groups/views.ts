@@ -1,15 +1,14 @@
 import { endpoint } from '../http/endpoint';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
+import { refuseGuests } from '../users/access';
 import type { UserRow } from '../users/queries';
 import {
   accessGroupForUpdate,
   accessGroupToRead,
   groupUsage,
-  insufficientPermission,
-  refuseGuests,
   USER_GROUP_SETTINGS,
 } from './access';
 import {

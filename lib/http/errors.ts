@@ -89,6 +89,14 @@ export function administratorRequired(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
 }
 
+/**
+ * Zulip's refusal of an action a role or a group setting does not allow (acting on another
+ * person, a bot or a group, or what an organization permission gates): 400, BAD_REQUEST.
+ */
+export function insufficientPermission(): ApiError {
+  return badRequest('Insufficient permission');
+}
+
 /** The refusal of an action only organization owners may take. */
 export function ownerRequired(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');

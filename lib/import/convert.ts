@@ -15,6 +15,8 @@ import {
   REALM_PLAIN_SETTINGS,
   realmField,
   RecipientType,
+  EARLIER_STOA_EXTRA_TABLES,
+  ScheduledDeliveryType,
   STOA_EXTRA_TABLES,
   STOA_EXTRAS_FILE,
   STOA_REACTION_TYPE,
@@ -189,10 +191,19 @@ export function convertExport(data: ExportContents): ImportPlan {
   let nextUserId = Math.max(0, ...users.keys(), ...crossRealm.map((b) => crossFields.int(b, 'id'))) + 1;
   const userIdMap = new Map<number, number>();
   const systemBotRecipients: Array<{ recipient: number; userId: number }> = [];
-  const makeSystemBot = (email: string, id: number) => {
+  // A Stoa export names each by its own address, name and joining date in stoa.json.
+  const stoaSystemBots = new Map<number, Row>();
+  const stoaBotFields = new Fields(`${STOA_EXTRAS_FILE}: system_bots`);
+  for (const bot of data.stoa ? tableOf(data.stoa, 'system_bots', STOA_EXTRAS_FILE) : []) stoaSystemBots.set(stoaBotFields.int(bot, 'id'), bot);
+  const makeSystemBot = (email: string, id: number, exportedId?: number) => {
     const local = email.split('@')[0];
-    const name = local.split(/[-_.]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
-    const address = email === CROSS_REALM_BOT_EMAIL.notificationBot ? NOTIFICATION_BOT_EMAIL : `${local}@${INTERNAL_EMAIL_DOMAIN}`;
+    const known = exportedId === undefined ? undefined : stoaSystemBots.get(exportedId);
+    const name = known ? stoaBotFields.str(known, 'full_name') : local.split(/[-_.]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+    const address = known
+      ? stoaBotFields.str(known, 'email')
+      : email === CROSS_REALM_BOT_EMAIL.notificationBot
+        ? NOTIFICATION_BOT_EMAIL
+        : `${local}@${INTERNAL_EMAIL_DOMAIN}`;
     const bot: StoaRow = {
       id,
       email: address,
@@ -205,7 +216,7 @@ export function convertExport(data: ExportContents): ImportPlan {
       is_bot: 1,
       bot_type: GENERIC_BOT,
       is_system_bot: 1,
-      date_joined_ms: realmCreated * 1000,
+      date_joined_ms: known ? stoaBotFields.int(known, 'date_joined_ms') : realmCreated * 1000,
     };
     users.set(id, bot);
     return bot;
@@ -218,7 +229,7 @@ export function convertExport(data: ExportContents): ImportPlan {
     // Cross-realm IDs come from another organization's numbering and may clash with ours.
     const id = users.has(exportedId) ? nextUserId++ : exportedId;
     userIdMap.set(exportedId, id);
-    systemBots.push(makeSystemBot(email, id));
+    systemBots.push(makeSystemBot(email, id, exportedId));
     const recipient = crossFields.optInt(b, 'recipient_id');
     if (recipient !== null) systemBotRecipients.push({ recipient, userId: id });
   }
@@ -891,6 +902,16 @@ function convertPersonalLists(c: Conversion): void {
     presence.forEach((p, i) => (p.last_update_id = i + 1));
   }
   for (const row of presence) add('user_presence', row);
+  const snippetFields = new Fields('zerver_savedsnippet');
+  for (const snippet of table('zerver_savedsnippet')) {
+    add('saved_snippets', {
+      id: snippetFields.int(snippet, 'id'),
+      user_id: userRef(snippetFields, snippet, 'user_profile'),
+      title: snippetFields.str(snippet, 'title'),
+      content: snippetFields.str(snippet, 'content'),
+      date_created: Math.floor(snippetFields.optSeconds(snippet, 'date_created') ?? realmCreated),
+    });
+  }
 }
 
 /** Linkifiers and code playgrounds. */
@@ -947,21 +968,17 @@ function convertRealmDomains(c: Conversion): void {
   }
 }
 
-/** Zulip's ScheduledMessage.delivery_type values. */
-const ZULIP_SEND_LATER = 1;
-const ZULIP_REMIND = 2;
-
-/** Zulip's scheduled messages and reminders, bots' storage and outgoing webhooks (a Stoa export has the first and the last in stoa.json). */
+/** Zulip's scheduled messages and reminders, bots' storage and outgoing webhooks (a Stoa export has its reminders in stoa.json). */
 function convertScheduledMessagesAndServices(c: Conversion): void {
   const { warnings, add, table, clients, userIdMap, userRef, recipients, groupMembers } = c;
   const scheduledFields: Fields = new Fields('zerver_scheduledmessage');
   for (const m of table('zerver_scheduledmessage')) {
     // Zulip's delivery types: 1 sends the message later, 2 is a reminder of another message,
     // sent back to oneself by the notification bot (level 381), with an optional note (415).
-    const deliveryType = scheduledFields.optInt(m, 'delivery_type') ?? ZULIP_SEND_LATER;
-    if (deliveryType !== ZULIP_SEND_LATER && deliveryType !== ZULIP_REMIND) scheduledFields.fail(m, 'delivery_type', '1 or 2');
-    const reminderOf = deliveryType === ZULIP_REMIND ? scheduledFields.optInt(m, 'reminder_target_message_id') : null;
-    if (deliveryType === ZULIP_REMIND && reminderOf === null) {
+    const deliveryType = scheduledFields.optInt(m, 'delivery_type') ?? ScheduledDeliveryType.SEND_LATER;
+    if (deliveryType !== ScheduledDeliveryType.SEND_LATER && deliveryType !== ScheduledDeliveryType.REMIND) scheduledFields.fail(m, 'delivery_type', '1 or 2');
+    const reminderOf = deliveryType === ScheduledDeliveryType.REMIND ? scheduledFields.optInt(m, 'reminder_target_message_id') : null;
+    if (deliveryType === ScheduledDeliveryType.REMIND && reminderOf === null) {
       warnings.push(`zerver_scheduledmessage (id ${show(m.id)}): a reminder of no message; left out`);
       continue;
     }
@@ -1021,7 +1038,9 @@ function convertStoaExtras(c: Conversion, extras: Row): void {
   const { tables, warnings, add, streams } = c;
   const defaults = extras.realm_user_settings_defaults ?? {};
   if (typeof defaults !== 'object' || defaults === null || Array.isArray(defaults)) throw new ImportError(`${STOA_EXTRAS_FILE}: realm_user_settings_defaults must be an object`);
-  tables.realm_user_settings_defaults = [];
+  // These are the defaults zerver_realmuserdefault has no field for (all of them, from an
+  // earlier export): each replaces what that table gave.
+  tables.realm_user_settings_defaults = (tables.realm_user_settings_defaults ?? []).filter((row) => !Object.hasOwn(defaults, row.name as string));
   for (const [name, value] of Object.entries(defaults)) {
     const def = USER_SETTINGS_BY_NAME.get(name);
     if (def && valueFitsSchema(def.schema, value)) add('realm_user_settings_defaults', { name, value: JSON.stringify(value) });
@@ -1043,7 +1062,7 @@ function convertStoaExtras(c: Conversion, extras: Row): void {
     }
   }
   const extraTables = (extras.tables ?? {}) as Row;
-  for (const [name, columns] of Object.entries(STOA_EXTRA_TABLES)) {
+  for (const [name, columns] of Object.entries({ ...STOA_EXTRA_TABLES, ...EARLIER_STOA_EXTRA_TABLES })) {
     const fields = new Fields(`${STOA_EXTRAS_FILE}: ${name}`);
     for (const extra of tableOf(extraTables, name, STOA_EXTRAS_FILE)) {
       const row: StoaRow = {};

@@ -2,9 +2,10 @@ import { hasConfirmationKeyFormat } from '../auth/credentials';
 import { signIn } from '../auth/session-views';
 import { canAddSubscribers, accessChannelById } from '../channels/access';
 import { unixSeconds } from '../clock';
-import { accessGroupForUpdate, refuseGuests } from '../groups/access';
+import { accessGroupForUpdate } from '../groups/access';
+import { refuseGuests } from '../users/access';
 import { answerErrorAfterCommit, endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
-import { ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import { MAX_WELCOME_MESSAGE_LENGTH } from '../realm/welcome';
 import type { Stoa } from '../stoa';
@@ -134,7 +135,7 @@ export const sendEmailInvites = endpoint<InviteParams & { invitee_emails: string
   view: (call) => {
     const { stoa, user, params } = call;
     refuseGuests(user);
-    if (!userHasRealmPermission(stoa, user, 'realm_can_invite_users_group')) throw badRequest('Insufficient permission');
+    if (!userHasRealmPermission(stoa, user, 'realm_can_invite_users_group')) throw insufficientPermission();
     requireOutgoingMail(stoa);
     const spec = checkedInviteSpec(stoa, user, params);
     const emails = parseInviteeEmails(params.invitee_emails);
@@ -182,7 +183,7 @@ export const createMultiuseInvite = endpoint<InviteParams>({
   },
   view: ({ stoa, user, params }) => {
     refuseGuests(user);
-    if (!userHasRealmPermission(stoa, user, 'realm_create_multiuse_invite_group')) throw badRequest('Insufficient permission');
+    if (!userHasRealmPermission(stoa, user, 'realm_create_multiuse_invite_group')) throw insufficientPermission();
     const invite = createInvite(stoa, checkedInviteSpec(stoa, user, params));
     return { invite_link: inviteLink(stoa, invite) };
   },

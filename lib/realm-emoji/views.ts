@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import { emojiCodeByName } from '../markdown/emoji';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { makeEmojiImages } from '../uploads/images';
 import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
+import { refuseGuests } from '../users/access';
 import { Role } from '../users/queries';
 import { addRealmEmoji, deactivateRealmEmoji } from './actions';
 import { emojiPathId, realmEmojiDict } from './present';
@@ -40,15 +41,15 @@ export const uploadRealmEmojiView = endpoint<{ emoji_name: string }>({
   view: async ({ stoa, user, params, req }) => {
     const files = (req as Request).files ?? [];
     try {
-      if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+      refuseGuests(user);
       // Spaces are how people type underscores in names.
       const name = params.emoji_name.trim().replace(/ /g, '_');
       checkEmojiName(name);
-      if (!userHasRealmPermission(stoa, user, 'realm_can_add_custom_emoji_group')) throw badRequest('Insufficient permission');
+      if (!userHasRealmPermission(stoa, user, 'realm_can_add_custom_emoji_group')) throw insufficientPermission();
       if (stoa.realmEmoji.activeByName(name)) throw badRequest('A custom emoji with this name already exists.');
       if (files.length !== 1) throw badRequest('You must upload exactly one file.');
       if (emojiCodeByName(name) !== null && user.role > Role.ADMINISTRATOR) {
-        throw badRequest('Only administrators can override built-in emoji.');
+        throw badRequest('Only administrators can override default emoji.');
       }
       const [file] = files;
       checkFileSize(file, MAX_EMOJI_FILE_SIZE_MIB);

@@ -1,6 +1,6 @@
 import { checkEmoji, completeEmoji, reactionTypeNamesFor, type EmojiChoice, type ReactionTypeNames } from '../emoji/choice';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { badRequest } from '../http/errors';
+import { badRequest, insufficientPermission } from '../http/errors';
 import { requireHuman } from '../presence/views';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -79,7 +79,7 @@ export const updateStatusForUserView = endpoint<UpdateStatusParams & { user_id: 
   params: { properties: { user_id: { type: 'integer' }, ...STATUS_PARAMS }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw badRequest('Insufficient permission');
+    if (user.role > Role.ADMINISTRATOR) throw insufficientPermission();
     const target = statusHolder(stoa, params.user_id);
     updateUserStatus(stoa, target, checkedChange(stoa, params));
     return {};

@@ -1,7 +1,13 @@
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { standInEmail } from './email-visibility';
+import { badRequest } from '../http/errors';
 import { Role, type UserRow } from './queries';
+
+/** Zulip's refusal of guests where only members may act (its require_member_or_admin). */
+export function refuseGuests(user: UserRow): void {
+  if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+}
 
 /**
  * Who may see whom: the organization's can_access_all_users_group, as Zulip has it since 8.0.

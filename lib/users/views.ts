@@ -4,7 +4,7 @@ import { sessionOf } from '../http/auth';
 import { checkSpectatorAccess } from '../channels/access';
 import { accessGroupToRead } from '../groups/access';
 import { endpoint, NO_PARAMS, spectatorEndpoint } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, missingArgument, ownerRequired } from '../http/errors';
+import { administratorRequired, ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { changeProfileValues } from '../profile-fields/actions';
 import { allProfileValues, profileValuesOf } from '../profile-fields/present';
@@ -70,7 +70,7 @@ function accessUserToAdminister(
 ): UserRow {
   if (target.is_bot && !allow.bots) throw noSuchUser();
   if (!target.is_active && !allow.deactivated) throw badRequest('User is deactivated');
-  if (actor.role > Role.ADMINISTRATOR && target.bot_owner_id !== actor.id) throw badRequest('Insufficient permission');
+  if (actor.role > Role.ADMINISTRATOR && target.bot_owner_id !== actor.id) throw insufficientPermission();
   return target;
 }
 
@@ -87,7 +87,7 @@ function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow 
 
 /** Reading a user the viewer may not see (a guest, under can_access_all_users_group) is refused as on Zulip. */
 function checkCanRead(stoa: Stoa, viewer: UserRow, target: UserRow): UserRow {
-  if (!canAccessUser(stoa, viewer, target)) throw badRequest('Insufficient permission');
+  if (!canAccessUser(stoa, viewer, target)) throw insufficientPermission();
   return target;
 }
 
