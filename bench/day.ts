@@ -36,6 +36,15 @@ const SERVER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'
 const REQUEST_TIMEOUT_MS = 30_000;
 /** A long poll gets a heartbeat within 50 s; past this it has failed. */
 const POLL_TIMEOUT_MS = 90_000;
+/**
+ * A kept-alive connection left unused this long is closed by the client. It must be shorter
+ * than the server's keep-alive timeout (65 s, announced in each answer's Keep-Alive header):
+ * otherwise the server closes idle connections first, and a request the client writes on one
+ * at that moment is answered by a reset (ECONNRESET). Node's agent keeps free sockets forever
+ * unless given a timeout (it heeds the server's Keep-Alive hint only to shorten its own
+ * timeout); browsers close idle connections themselves and retry a request reset on reuse.
+ */
+const IDLE_SOCKET_MS = 55_000;
 
 /** What the web client asks for at registration (web/register.ts), with subscribers as in the issue. */
 // As the web client registers, but with subscribers, as the issue's simulated people ask.
@@ -93,7 +102,7 @@ interface WorkerReport {
 
 function worker(setup: WorkerSetup): Promise<WorkerReport> {
   const base = new URL(setup.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 4096 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 4096, timeout: IDLE_SOCKET_MS });
   const endAt = setup.startAt + setup.durationMs;
   const report: WorkerReport = {
     latencies: {},
@@ -183,7 +192,8 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
       });
       req.on('error', (err) => {
         // Polls still parked when the day ends are cut off, which is no failure.
-        if (wallNow() < endAt) failed(kind, String(err));
+        const when = `${((wallNow() - setup.startAt) / 1000).toFixed(1)} s into the day`;
+        if (wallNow() < endAt) failed(kind, `${String(err)} (${req.reusedSocket ? 'on a reused connection' : 'on a new connection'}, ${when})`);
         resolve(null);
       });
       req.end(body);
@@ -376,6 +386,15 @@ async function waitForListening(logFile: string, exited: () => boolean): Promise
   }
 }
 
+/** Connections dropped because a listening socket's queue was full, on the whole machine (TcpExt ListenOverflows). */
+function listenOverflows(): number {
+  const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('TcpExt:'))
+    .map((line) => line.split(/\s+/));
+  return Number(values[names.indexOf('ListenOverflows')]);
+}
+
 const fixed = (n: number | undefined, digits = 1) => (n === undefined ? '-' : n.toFixed(digits));
 
 async function drive(): Promise<void> {
@@ -413,6 +432,7 @@ async function drive(): Promise<void> {
   console.log(`${people} people for ${durationMs / 1000} s against ${path.relative(process.cwd(), bundle)} at ${url} (server pid ${pid}, ${fixed(idleRss)} MB idle)`);
 
   const loadBefore = loadavg()[0];
+  const overflowsBefore = listenOverflows();
   const workerCount = Math.max(1, Math.min(Number(args.workers), people));
   const startAt = wallNow() + 1000;
   const samples: ServerSample[] = [];
@@ -493,6 +513,7 @@ async function drive(): Promise<void> {
   );
   // On a shared machine the server waits for a core: its latencies then measure the machine.
   console.log(`machine load average: ${fixed(loadBefore, 2)} before, ${fixed(loadavg()[0], 2)} after`);
+  console.log(`listen queue overflows during the day (the whole machine's): ${(listenOverflows() - overflowsBefore).toLocaleString()}`);
   console.log(`load workers: ${workerCount}, ${fixed((workerCpu / seconds) * 100)}% of one core together`);
   const samplesOfErrors = reports.flatMap((r) => r.errorSamples).slice(0, 10);
   if (samplesOfErrors.length) console.log(`\nerrors, first few:\n${samplesOfErrors.join('\n')}`);
