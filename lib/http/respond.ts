@@ -10,11 +10,10 @@ import { bodyJson } from './json';
 export type Log = (line: string) => void;
 
 function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // The headers in one writeHead rather than a setHeader each: every woken long poll comes
+  // through here, and setHeader's bookkeeping was a visible share of answering a fan-out.
   // Node sets Content-Length for a body given whole; no ETag or freshness check is wanted.
-  res.end(text);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8' }).end(text);
 }
 
 /** A view's fields in a success body, with the parameters this endpoint ignored. */
