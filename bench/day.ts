@@ -87,6 +87,8 @@ interface WorkerSetup {
 interface WorkerReport {
   latencies: Record<string, number[]>;
   errors: Record<string, number>;
+  /** Failures counted by cause (a status, a timeout, a reset on a new or reused connection). */
+  errorCauses: Record<string, number>;
   errorSamples: string[];
   polls: number;
   heartbeats: number;
@@ -107,6 +109,7 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
   const report: WorkerReport = {
     latencies: {},
     errors: {},
+    errorCauses: {},
     errorSamples: [],
     polls: 0,
     heartbeats: 0,
@@ -132,8 +135,9 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
   const words = vocabulary();
   const text = () => Array.from({ length: 4 + Math.floor(random() * 16) }, () => pick(words)).join(' ');
 
-  function failed(kind: string, detail: string): void {
+  function failed(kind: string, detail: string, cause: string): void {
     report.errors[kind] = (report.errors[kind] ?? 0) + 1;
+    report.errorCauses[cause] = (report.errorCauses[cause] ?? 0) + 1;
     if (report.errorSamples.length < 20) report.errorSamples.push(`${kind}: ${detail.slice(0, 300)}`);
   }
 
@@ -176,14 +180,14 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
           const elapsed = performance.now() - started;
           const raw = Buffer.concat(chunks);
           if (res.statusCode !== 200) {
-            failed(kind, `${res.statusCode} ${raw.toString().slice(0, 200)}`);
+            failed(kind, `${res.statusCode} ${raw.toString().slice(0, 200)}`, `HTTP ${res.statusCode}`);
             return resolve(null);
           }
           if (kind !== 'events') (report.latencies[kind] ??= []).push(elapsed);
           resolve({ body: JSON.parse(raw.toString()), bytes: raw.length, at });
         });
         res.on('error', (err) => {
-          failed(kind, String(err));
+          failed(kind, String(err), `response ${(err as NodeJS.ErrnoException).code ?? err.message}`);
           resolve(null);
         });
       });
@@ -193,7 +197,9 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
       req.on('error', (err) => {
         // Polls still parked when the day ends are cut off, which is no failure.
         const when = `${((wallNow() - setup.startAt) / 1000).toFixed(1)} s into the day`;
-        if (wallNow() < endAt) failed(kind, `${String(err)} (${req.reusedSocket ? 'on a reused connection' : 'on a new connection'}, ${when})`);
+        const connection = req.reusedSocket ? 'on a reused connection' : 'on a new connection';
+        const cause = `${(err as NodeJS.ErrnoException).code ?? err.message} ${connection}`;
+        if (wallNow() < endAt) failed(kind, `${String(err)} (${connection}, ${when})`, cause);
         resolve(null);
       });
       req.end(body);
@@ -515,6 +521,9 @@ async function drive(): Promise<void> {
   console.log(`machine load average: ${fixed(loadBefore, 2)} before, ${fixed(loadavg()[0], 2)} after`);
   console.log(`listen queue overflows during the day (the whole machine's): ${(listenOverflows() - overflowsBefore).toLocaleString()}`);
   console.log(`load workers: ${workerCount}, ${fixed((workerCpu / seconds) * 100)}% of one core together`);
+  const causes = new Map<string, number>();
+  for (const r of reports) for (const [cause, n] of Object.entries(r.errorCauses)) causes.set(cause, (causes.get(cause) ?? 0) + n);
+  if (causes.size) console.log(`\nerrors by cause: ${[...causes].map(([cause, n]) => `${cause}: ${n}`).join('; ')}`);
   const samplesOfErrors = reports.flatMap((r) => r.errorSamples).slice(0, 10);
   if (samplesOfErrors.length) console.log(`\nerrors, first few:\n${samplesOfErrors.join('\n')}`);
 }
