@@ -36,6 +36,15 @@ const SERVER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'
 const REQUEST_TIMEOUT_MS = 30_000;
 /** A long poll gets a heartbeat within 50 s; past this it has failed. */
 const POLL_TIMEOUT_MS = 90_000;
+/**
+ * A kept-alive connection left unused this long is closed by the client. It must be shorter
+ * than the server's keep-alive timeout (65 s, announced in each answer's Keep-Alive header):
+ * otherwise the server closes idle connections first, and a request the client writes on one
+ * at that moment is answered by a reset (ECONNRESET). Node's agent keeps free sockets forever
+ * unless given a timeout (it heeds the server's Keep-Alive hint only to shorten its own
+ * timeout); browsers close idle connections themselves and retry a request reset on reuse.
+ */
+const IDLE_SOCKET_MS = 55_000;
 
 /** What the web client asks for at registration (web/register.ts), with subscribers as in the issue. */
 // As the web client registers, but with subscribers, as the issue's simulated people ask.
@@ -78,6 +87,8 @@ interface WorkerSetup {
 interface WorkerReport {
   latencies: Record<string, number[]>;
   errors: Record<string, number>;
+  /** Failures counted by cause (a status, a timeout, a reset on a new or reused connection). */
+  errorCauses: Record<string, number>;
   errorSamples: string[];
   polls: number;
   heartbeats: number;
@@ -93,11 +104,12 @@ interface WorkerReport {
 
 function worker(setup: WorkerSetup): Promise<WorkerReport> {
   const base = new URL(setup.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 4096 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 4096, timeout: IDLE_SOCKET_MS });
   const endAt = setup.startAt + setup.durationMs;
   const report: WorkerReport = {
     latencies: {},
     errors: {},
+    errorCauses: {},
     errorSamples: [],
     polls: 0,
     heartbeats: 0,
@@ -123,8 +135,9 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
   const words = vocabulary();
   const text = () => Array.from({ length: 4 + Math.floor(random() * 16) }, () => pick(words)).join(' ');
 
-  function failed(kind: string, detail: string): void {
+  function failed(kind: string, detail: string, cause: string): void {
     report.errors[kind] = (report.errors[kind] ?? 0) + 1;
+    report.errorCauses[cause] = (report.errorCauses[cause] ?? 0) + 1;
     if (report.errorSamples.length < 20) report.errorSamples.push(`${kind}: ${detail.slice(0, 300)}`);
   }
 
@@ -167,14 +180,14 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
           const elapsed = performance.now() - started;
           const raw = Buffer.concat(chunks);
           if (res.statusCode !== 200) {
-            failed(kind, `${res.statusCode} ${raw.toString().slice(0, 200)}`);
+            failed(kind, `${res.statusCode} ${raw.toString().slice(0, 200)}`, `HTTP ${res.statusCode}`);
             return resolve(null);
           }
           if (kind !== 'events') (report.latencies[kind] ??= []).push(elapsed);
           resolve({ body: JSON.parse(raw.toString()), bytes: raw.length, at });
         });
         res.on('error', (err) => {
-          failed(kind, String(err));
+          failed(kind, String(err), `response ${(err as NodeJS.ErrnoException).code ?? err.message}`);
           resolve(null);
         });
       });
@@ -183,7 +196,10 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
       });
       req.on('error', (err) => {
         // Polls still parked when the day ends are cut off, which is no failure.
-        if (wallNow() < endAt) failed(kind, String(err));
+        const when = `${((wallNow() - setup.startAt) / 1000).toFixed(1)} s into the day`;
+        const connection = req.reusedSocket ? 'on a reused connection' : 'on a new connection';
+        const cause = `${(err as NodeJS.ErrnoException).code ?? err.message} ${connection}`;
+        if (wallNow() < endAt) failed(kind, `${String(err)} (${connection}, ${when})`, cause);
         resolve(null);
       });
       req.end(body);
@@ -376,6 +392,15 @@ async function waitForListening(logFile: string, exited: () => boolean): Promise
   }
 }
 
+/** Connections dropped because a listening socket's queue was full, on the whole machine (TcpExt ListenOverflows). */
+function listenOverflows(): number {
+  const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('TcpExt:'))
+    .map((line) => line.split(/\s+/));
+  return Number(values[names.indexOf('ListenOverflows')]);
+}
+
 const fixed = (n: number | undefined, digits = 1) => (n === undefined ? '-' : n.toFixed(digits));
 
 async function drive(): Promise<void> {
@@ -413,6 +438,7 @@ async function drive(): Promise<void> {
   console.log(`${people} people for ${durationMs / 1000} s against ${path.relative(process.cwd(), bundle)} at ${url} (server pid ${pid}, ${fixed(idleRss)} MB idle)`);
 
   const loadBefore = loadavg()[0];
+  const overflowsBefore = listenOverflows();
   const workerCount = Math.max(1, Math.min(Number(args.workers), people));
   const startAt = wallNow() + 1000;
   const samples: ServerSample[] = [];
@@ -493,7 +519,11 @@ async function drive(): Promise<void> {
   );
   // On a shared machine the server waits for a core: its latencies then measure the machine.
   console.log(`machine load average: ${fixed(loadBefore, 2)} before, ${fixed(loadavg()[0], 2)} after`);
+  console.log(`listen queue overflows during the day (the whole machine's): ${(listenOverflows() - overflowsBefore).toLocaleString()}`);
   console.log(`load workers: ${workerCount}, ${fixed((workerCpu / seconds) * 100)}% of one core together`);
+  const causes = new Map<string, number>();
+  for (const r of reports) for (const [cause, n] of Object.entries(r.errorCauses)) causes.set(cause, (causes.get(cause) ?? 0) + n);
+  if (causes.size) console.log(`\nerrors by cause: ${[...causes].map(([cause, n]) => `${cause}: ${n}`).join('; ')}`);
   const samplesOfErrors = reports.flatMap((r) => r.errorSamples).slice(0, 10);
   if (samplesOfErrors.length) console.log(`\nerrors, first few:\n${samplesOfErrors.join('\n')}`);
 }

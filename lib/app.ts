@@ -19,9 +19,9 @@ import {
 import { webPublicChannelsEnabled } from './realm/settings-store';
 import { compileEndpoint } from './http/endpoint';
 import { ApiError, withSessionChallenge } from './http/errors';
-import { longPollListener } from './http/long-poll';
+import { isLongPoll, longPollListener } from './http/long-poll';
 import { parseBody, parseBodyOrJson, parseBodyWithFiles, requestParams } from './http/params';
-import { logRequest, pathOf, sendError, type Log } from './http/respond';
+import { pathOf, requestLogger, sendError, type Log } from './http/respond';
 import { mountAccountPages } from './mail/pages';
 import { ACCOUNT_ROUTES, ACCOUNTS_PREFIX, API_PREFIX, JSON_PREFIX, ROUTES, type Method, type Route } from './http/routes';
 import { refuseWhileDeactivated } from './realm/deactivation';
@@ -65,8 +65,9 @@ function notFound(): ApiError {
  */
 export function createRequestListener(stoa: Stoa, log: Log): RequestListener {
   const serve = longPollListener(stoa, createApp(stoa, log), log);
+  const logRequest = requestLogger(log, isLongPoll);
   return (req, res) => {
-    logRequest(req, res, log);
+    logRequest(req, res);
     // Refused here, before either path routes it: Express would fail decoding a path
     // parameter deep in its router, and the long-poll path compares the raw path.
     const undecodable = undecodablePath(req.url);

@@ -116,10 +116,20 @@ export function zuliprcText(email: string, apiKey: string, site: string): string
   return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
 }
 
+/**
+ * Connections the kernel holds for us until we accept them (capped by the system's
+ * net.core.somaxconn). Node accepts only between callbacks: when a crowd arrives at once,
+ * each registering, the server can be busy for seconds with requests already read, and with
+ * Node's default of 511 the queue overflows: new connections are dropped (the client waits
+ * to try again) or, their handshake done, reset (ECONNRESET). A waiting connection costs the
+ * kernel little.
+ */
+const LISTEN_BACKLOG = 4096;
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(port, host, LISTEN_BACKLOG, () => {
       server.off('error', reject);
       resolve();
     });

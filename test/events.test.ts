@@ -166,15 +166,19 @@ describe('GET /events outside Express', () => {
   // Plain polls take a lean path that skips Express (lib/http/long-poll.ts); whatever that
   // path does not take must still get the answers of the general one.
 
-  test('reports parameters it does not know and logs the poll without its query string', async () => {
+  test('reports parameters it does not know and logs a failed poll without its query string', async () => {
     const { queue_id } = await registerQueue(server.owner);
     server.logs.length = 0;
     const response = await getEvents(server.owner, { queue_id, last_event_id: -1, dont_block: true, colour: 'blue' });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body.ignored_parameters_unsupported, ['colour']);
-    assert.deepEqual(server.logs.filter((line) => line.includes('/events')).map((line) => line.replace(/[\d.]+ms$/, 'ms')), [
-      'GET /api/v1/events 200 ms',
+    // An answered poll has no line of its own (the log sums them up: test/http.test.ts).
+    const failed = await getEvents(server.owner, { queue_id: `${queue_id}x`, last_event_id: -1, dont_block: true, colour: 'blue' });
+    assert.equal(failed.status, 400);
+    assert.deepEqual(server.logs.filter((line) => line.includes('/events') && !line.includes('long poll')).map((line) => line.replace(/[\d.]+ms$/, 'ms')), [
+      'GET /api/v1/events 400 ms',
     ]);
+    assert.ok(!server.logs.some((line) => line.includes(queue_id) || line.includes('colour')));
   });
 
   test('answers a missing, malformed or wrong login as every endpoint does', async () => {

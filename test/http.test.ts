@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLongPoll } from '../lib/http/long-poll';
+import { requestLogger } from '../lib/http/respond';
 import { Client } from './support/client';
 import { TestServer } from './support/server';
 
@@ -217,5 +221,42 @@ describe('the request log', () => {
     assert.equal(lines.length, 1);
     assert.match(lines[0], /^GET \/api\/v1\/users\/me 200 \d+\.\dms$/);
     assert.ok(!server.logs.some((line) => line.includes('hunter2')));
+  });
+
+  test('sums up long polls answered instead of a line each, and logs a failed poll in full', async () => {
+    const registered = await server.owner.post('/register', { event_types: ['message'] });
+    assert.equal(registered.status, 200);
+    server.logs.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const polled = await server.owner.get('/events', { queue_id: registered.body.queue_id, last_event_id: -1, dont_block: true });
+      assert.equal(polled.status, 200);
+    }
+    const failed = await server.owner.get('/events', { queue_id: 'no-such-queue', last_event_id: -1, dont_block: true });
+    assert.equal(failed.body.code, 'BAD_EVENT_QUEUE_ID');
+    const pollLines = server.logs.filter((line) => line.includes('/events'));
+    // At most the minute's sum can fall on these polls; the failure is its own line.
+    assert.ok(pollLines.filter((line) => / 200 /.test(line)).length === 0, pollLines.join('\n'));
+    assert.ok(pollLines.filter((line) => /long polls? answered/.test(line)).length <= 1, pollLines.join('\n'));
+    assert.equal(pollLines.filter((line) => /^GET \/api\/v1\/events 400 \d+\.\dms$/.test(line)).length, 1, pollLines.join('\n'));
+  });
+
+  test('the sum of long polls comes once a minute, counting the polls answered since the last', () => {
+    let clock = 0;
+    const lines: string[] = [];
+    const logRequest = requestLogger((line) => lines.push(line), isLongPoll, () => clock);
+    const answer = (method: string, url: string, statusCode = 200) => {
+      const res = new EventEmitter() as EventEmitter & { writableFinished: boolean; statusCode: number };
+      Object.assign(res, { writableFinished: true, statusCode });
+      logRequest({ method, url } as IncomingMessage, res as unknown as ServerResponse);
+      clock += 1000;
+      res.emit('close');
+    };
+    for (let i = 0; i < 59; i++) answer('GET', '/api/v1/events?queue_id=q&last_event_id=3');
+    answer('POST', '/api/v1/messages');
+    assert.deepEqual(lines, ['POST /api/v1/messages 200 1000.0ms']);
+    answer('GET', '/json/events?queue_id=q');
+    assert.deepEqual(lines.slice(1), ['GET /events: 60 long polls answered in the last 61 s']);
+    answer('GET', '/api/v1/events?queue_id=q');
+    assert.equal(lines.length, 2);
   });
 });

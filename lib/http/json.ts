@@ -8,10 +8,11 @@ export class JsonText {
  * except that a JsonText value goes in verbatim instead of being serialized again.
  */
 export function bodyJson(fields: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(fields)) {
+  let text = '';
+  for (const key in fields) {
+    const value = fields[key];
     if (value === undefined) continue; // as JSON.stringify leaves such a field out
-    parts.push(`${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`);
+    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`;
   }
-  return `{${parts.join(',')}}`;
+  return text === '' ? '{}' : `${text}}`;
 }

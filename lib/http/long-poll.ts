@@ -14,6 +14,11 @@ import { API_PREFIX, JSON_PREFIX } from './routes';
 const EVENTS_PATH = `${API_PREFIX}/events`;
 const JSON_EVENTS_PATH = `${JSON_PREFIX}/events`;
 
+/** A poll of an event queue, by an API client or the browser. */
+export function isLongPoll(method: string | undefined, path: string): boolean {
+  return method === 'GET' && (path === EVENTS_PATH || path === JSON_EVENTS_PATH);
+}
+
 /**
  * GET /events served from Node's request event, without Express.
  *
@@ -30,9 +35,8 @@ const JSON_EVENTS_PATH = `${JSON_PREFIX}/events`;
 export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log): RequestListener {
   const run = compileEndpoint(stoa, getEvents);
   return (req, res) => {
-    if (req.method !== 'GET' || hasBody(req)) return fallback(req, res);
     const path = pathOf(req.url);
-    if (path !== EVENTS_PATH && path !== JSON_EVENTS_PATH) return fallback(req, res);
+    if (!isLongPoll(req.method, path) || hasBody(req)) return fallback(req, res);
     const fields = queryFields(req.url!);
     const user = pollCaller(stoa, req, path, fields.get('queue_id'));
     if (!user) return fallback(req, res);

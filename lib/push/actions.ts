@@ -422,9 +422,11 @@ async function pushToUser(
  */
 export function withdrawPushNotifications(stoa: Stoa, userIds: readonly number[] | null, messageIds: readonly number[]): void {
   if (messageIds.length === 0) return;
-  const only = userIds === null ? null : new Set(userIds);
-  const showing = stoa.push.showingOfMessages(messageIds).filter((row) => only === null || only.has(row.user_id));
-  withdraw(stoa, showing);
+  if (userIds === null) return withdraw(stoa, stoa.push.showingOfMessages(messageIds));
+  withdraw(
+    stoa,
+    [...new Set(userIds)].sort((a, b) => a - b).flatMap((userId) => stoa.push.showingOfUserMessages(userId, messageIds)),
+  );
 }
 
 /** Withdraws every notification showing on the user's phones (they marked everything read). */

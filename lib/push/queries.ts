@@ -40,6 +40,12 @@ export function preparePushQueries(db: Statements) {
     `SELECT user_id, message_id FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?)) AND (flags & ${ACTIVE}) != 0
      ORDER BY user_id, message_id`,
   );
+  // Through the user's partial index: reading by message would visit every receiver's row of
+  // each message (a thousand for a channel with everyone) to find the one user's.
+  const showingOfUserMessages = db.prepare<[number, string], { user_id: number; message_id: number }>(
+    `SELECT user_id, message_id FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?)) AND (flags & ${ACTIVE}) != 0
+     ORDER BY message_id`,
+  );
   const showingOfUser = db.prepare<[number], { user_id: number; message_id: number }>(
     `SELECT user_id, message_id FROM user_messages WHERE user_id = ? AND (flags & ${ACTIVE}) != 0 ORDER BY message_id`,
   );
@@ -66,6 +72,8 @@ export function preparePushQueries(db: Statements) {
     markNotified: (userId: number, messageId: number) => markNotified.run(userId, messageId).changes > 0,
     /** The (user, message) pairs among these messages whose notification is showing. */
     showingOfMessages: (messageIds: readonly number[]) => showingOfMessages.all(JSON.stringify(messageIds)),
+    /** Those of these messages whose notification is showing on the user's phones. */
+    showingOfUserMessages: (userId: number, messageIds: readonly number[]) => showingOfUserMessages.all(userId, JSON.stringify(messageIds)),
     /** Every message whose notification is showing on the user's phones. */
     showingOfUser: (userId: number) => showingOfUser.all(userId),
     clearShowing: (userId: number, messageId: number) => void clearShowing.run(userId, messageId),
