@@ -13,12 +13,14 @@
  * first round or two instead of growing by about the same amount every round.
  *
  *   npm run bench:memory -- [--rounds 6] [--requests 5000] [--users 40] [--concurrency 24]
- *     [--bundle path/to/stoa.js ...] [--json]
+ *     [--bundle path/to/stoa.js ...] [--npm-start] [--json]
  *
  * With several --bundle, each is measured in turn in the same run (to compare two builds).
+ * --npm-start measures the server as `npm start` runs it (package.json's start command) instead,
+ * or after the given bundles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +42,7 @@ const { values: args } = parseArgs({
     /** Leave out the requests with bodies of up to 1.7 MB (to tell their cost from the rest). */
     'no-large-bodies': { type: 'boolean', default: false },
     bundle: { type: 'string', multiple: true },
+    'npm-start': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -78,13 +81,26 @@ type Random = ReturnType<typeof random>;
 
 type Server = { child: ChildProcess; url: string; probes: string[] };
 
+/** Stands for the server as `npm start` runs it, in the list of servers to measure. */
+const NPM_START = 'npm start';
+const root = path.resolve(__dirname, '..');
+
+/** Node's arguments that start the server: the bundle, or package.json's start command (without `node`). */
+function serverCommand(server: string): string[] {
+  if (server !== NPM_START) return [server];
+  const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
+  const [node, ...rest] = scripts.start.split(/\s+/);
+  if (node !== 'node') throw new Error(`npm start does not run node: ${scripts.start}`);
+  return rest;
+}
+
 function startServer(bundle: string, data: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const probe = args.probe ? ['--require', path.join(__dirname, 'memory-probe.cjs')] : [];
     const child = spawn(
       process.execPath,
-      [...probe, bundle, '--data', data, '--port', '0', '--admin-email', OWNER.email, '--admin-password', OWNER.password],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      [...probe, ...serverCommand(bundle), '--data', data, '--port', '0', '--admin-email', OWNER.email, '--admin-password', OWNER.password],
+      { stdio: ['ignore', 'pipe', 'pipe'], cwd: root },
     );
     const probes: string[] = [];
     let errorText = '';
@@ -153,6 +169,11 @@ function narrow(r: Random, users: string[]): unknown[] {
     );
   }
   return terms;
+}
+
+/** A narrow of 10,000 terms, more than SQLite takes in one statement. */
+function hugeNarrow(n: number): unknown[] {
+  return Array.from({ length: 10_000 }, (_, i) => ({ operator: 'topic', operand: `topic ${n}-${i}`, negated: true }));
 }
 
 type Request = { method: string; path: string; auth: string | null; form?: Record<string, unknown>; raw?: string };
@@ -227,9 +248,12 @@ function floodRequest(r: Random, n: number, auths: string[], emails: string[], m
         return { method: 'POST', path: '/messages/flags/narrow', auth, form: { anchor: 'newest', num_before: 10, num_after: 0, narrow: narrow(r, emails), op: 'add', flag: 'read' } };
     }
   }
-  switch (r.int(8)) {
+  switch (r.int(9)) {
     case 0:
       return { method: r.pick(['GET', 'POST', 'PATCH']), path: `/no/such/endpoint/${n}`, auth };
+    case 8:
+      // A narrow too large for one SQL statement (10,000 terms): refused with a 400.
+      return { method: 'POST', path: '/messages/flags/narrow', auth, form: { anchor: 'newest', num_before: 10, num_after: 0, op: 'add', flag: 'read', narrow: hugeNarrow(n) } };
     case 1:
       return { method: 'GET', path: '/messages', auth, form: { anchor: 'newest', num_before: 'many', narrow: '{not json' } };
     case 2:
@@ -368,7 +392,8 @@ async function measure(bundle: string): Promise<BundleResult> {
 }
 
 async function main(): Promise<void> {
-  const bundles = args.bundle?.length ? args.bundle.map((b) => path.resolve(b)) : [await buildBundle()];
+  const bundles = args.bundle?.length ? args.bundle.map((b) => path.resolve(b)) : args['npm-start'] ? [] : [await buildBundle()];
+  if (args['npm-start']) bundles.push(NPM_START);
   const machine = { nproc: cpus().length, node: process.version, loadBefore: loadavg()[0] };
   log(`${machine.nproc} CPUs, Node ${machine.node}, load average ${machine.loadBefore.toFixed(2)}; ${ROUNDS} rounds of ${REQUESTS} requests, ${CONCURRENCY} at a time`);
   const results = [];
