@@ -87,12 +87,14 @@ function keepChanges(): () => FeedChange {
 /** Waits for a fetch of messages; the answer comes with a function replaying the changes made while it was on its way. */
 async function catchingUp(request: Promise<MessagesAnswer>): Promise<[MessagesAnswer, FeedChange]> {
   const release = keepChanges();
+  let answer: MessagesAnswer;
   try {
-    const answer = await request;
-    return [answer, release()];
-  } finally {
+    answer = await request;
+  } catch (err) {
     release();
+    throw err;
   }
+  return [answer, release()];
 }
 
 function fetchMessages(terms: NarrowTerm[], anchor: string | number, before: number, after: number): Promise<[MessagesAnswer, FeedChange]> {
@@ -183,14 +185,14 @@ async function takePrefetched(key: string): Promise<[MessagesAnswer, FeedChange]
   }
   clearTimeout(taken.expiry);
   prefetched = undefined;
+  let answer: MessagesAnswer;
   try {
-    const answer = await taken.answer;
-    return [answer, taken.release()];
+    answer = await taken.answer;
   } catch {
-    return undefined;
-  } finally {
     taken.release();
+    return undefined;
   }
+  return [answer, taken.release()];
 }
 
 /**
