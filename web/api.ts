@@ -26,17 +26,27 @@ export function setCsrfToken(token: string | undefined): void {
   csrfFromLogin = token;
 }
 
+/**
+ * The CSRF cookie, read once: reading `document.cookie` asks the browser's cookie store
+ * synchronously, which took tens of milliseconds while a page was loading. The cookie changes
+ * only at a login, whose answer carries the new token (`setCsrfToken`), so one read is enough.
+ */
+let csrfCookieRead: { value: string | undefined } | undefined;
 function csrfCookie(): string | undefined {
-  const cookie = document.cookie.split(/;\s*/).find((part) => part.startsWith('csrftoken='));
-  return cookie ? decodeURIComponent(cookie.slice('csrftoken='.length)) : undefined;
+  if (!csrfCookieRead) {
+    const cookie = document.cookie.split(/;\s*/).find((part) => part.startsWith('csrftoken='));
+    csrfCookieRead = { value: cookie ? decodeURIComponent(cookie.slice('csrftoken='.length)) : undefined };
+  }
+  return csrfCookieRead.value;
 }
 
 export function hasCsrfCookie(): boolean {
   return csrfCookie() !== undefined;
 }
 
+/** The token a login or session answer carried is the current one; before either, the cookie's. */
 function csrfToken(): string {
-  return csrfCookie() ?? csrfFromLogin ?? '';
+  return csrfFromLogin ?? csrfCookie() ?? '';
 }
 
 export type Params = Record<string, unknown>;
