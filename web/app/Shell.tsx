@@ -18,7 +18,7 @@ import { Compose } from '../compose/Compose';
 import { Inbox } from '../views/Inbox';
 import { MessageList } from '../messages/MessageList';
 import { replyTo } from '../messages/MessageRow';
-import { prefetchOnPress } from '../messages/links';
+import { navigateOnClick, prefetchOnPress } from '../messages/links';
 import { People } from '../people/People';
 import { PeopleOverlays } from '../people/Overlays';
 import { mutedUsers, openStatusDialog, presenceEnabled } from '../people/state';
@@ -221,11 +221,14 @@ export function Shell() {
       setPeopleOpen(false);
       setSidebarOpen(false);
     };
+    const onClick = (event: MouseEvent) => navigateOnClick(event, onHashChange);
     window.addEventListener('hashchange', onHashChange);
     document.addEventListener('pointerdown', prefetchOnPress, { capture: true, passive: true });
+    document.addEventListener('click', onClick);
     return () => {
       window.removeEventListener('hashchange', onHashChange);
       document.removeEventListener('pointerdown', prefetchOnPress, { capture: true });
+      document.removeEventListener('click', onClick);
     };
   }, [ready]);
 
