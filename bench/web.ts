@@ -16,6 +16,7 @@ import { get } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { DEFAULTS } from '../lib/config';
 import { startServer } from '../lib/server';
@@ -81,7 +82,9 @@ const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(va
 async function transferredSizes(base: string): Promise<Array<[string, number]>> {
   const page = await (await fetch(`${base}/`)).text();
   const assets = [...page.matchAll(/(?:src|href)="(\/static\/web\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
-  return Promise.all(
+  // The page's own script, written into it, counted as if sent compressed on its own.
+  const inline = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m): [string, number] => ['script in the page', gzipSync(m[1]).length]);
+  const files = await Promise.all(
     assets.map(
       (asset) =>
         new Promise<[string, number]>((resolve, reject) => {
@@ -93,6 +96,7 @@ async function transferredSizes(base: string): Promise<Array<[string, number]>> 
         }),
     ),
   );
+  return [...inline, ...files];
 }
 
 async function main(): Promise<void> {

@@ -89,6 +89,29 @@ test('the first view\'s messages are asked for beside the registration, not afte
   }
 });
 
+test('the page\'s own script sends the first requests before any of the app\'s files has arrived', { skip: NO_CHROMIUM }, async () => {
+  const { channelId, web } = await channelWithReader(['before the app']);
+  try {
+    // Every script file is held until the registration and the view's messages are asked for:
+    // were they sent by the app's files, the page would never get that far.
+    const registration = web.page.waitForRequest((r) => new URL(r.url()).pathname === '/json/register', { timeout: 15_000 });
+    const messages = web.page.waitForRequest((r) => firstFetchOf(channelId)(new URL(r.url())), { timeout: 15_000 });
+    const scripts = /\/static\/web\/.*\.js$/;
+    await web.page.route(scripts, async (route: Route) => {
+      await Promise.all([registration, messages]);
+      await route.continue();
+    });
+    await openAnew(web, `#narrow/channel/${channelId}`);
+    await web.page.locator('.message-content', { hasText: 'before the app' }).waitFor();
+    await web.page.unroute(scripts);
+    assert.deepEqual(await texts(web.page), ['before the app']);
+    // The page's security policy let its own script run (a refused script is reported here).
+    assert.deepEqual(web.problems, []);
+  } finally {
+    await web.context.close();
+  }
+});
+
 test('a message sent and a message edited between the early messages and the registration are shown, once and edited', { skip: NO_CHROMIUM }, async () => {
   const { channelId, writer, web, ids } = await channelWithReader(['first', 'to be edited']);
   try {

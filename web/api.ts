@@ -11,6 +11,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A failure from the page's own script (web/early.ts, a bundle of its own with its own copy of
+ * ApiError) as this bundle's ApiError, so that `instanceof ApiError` holds for it too.
+ */
+export function adoptApiError(err: unknown): unknown {
+  if (err instanceof ApiError || !(err instanceof Error) || !('status' in err) || !('code' in err)) return err;
+  const foreign = err as ApiError;
+  return new ApiError(foreign.message, foreign.status, foreign.code, foreign.body);
+}
+
 let csrfFromLogin: string | undefined;
 
 /** Why the login page is shown: `?signed-out=deactivated` says the account was deactivated. */

@@ -1,7 +1,7 @@
 import 'katex/dist/katex.min.css';
 import './styles.css';
-import { startEarlyRequests } from './app/early';
+import { earlyRequestsSent, startEarlyRequests } from './app/early';
 
-// The first requests go out before the app's code has arrived (the page preloads it alongside).
-startEarlyRequests();
+// The page's own script sent the first requests; a page without it (an old copy) sends them here.
+if (!earlyRequestsSent()) startEarlyRequests();
 void import('./app/start');

@@ -5,6 +5,7 @@ interface EmbeddedWebBundle {
   script: string;
   stylesheet: string;
   preloads: string[];
+  pageScript: string;
   assets: Array<{ name: string; contentType: string; base64: string }>;
 }
 
@@ -16,13 +17,14 @@ export interface WebFiles {
   script: string;
   stylesheet: string;
   preloads: string[];
+  pageScript: string;
   byName: Map<string, WebAsset>;
 }
 
 let loading: Promise<WebFiles> | undefined;
 
 function indexed(bundle: WebBundle): WebFiles {
-  return { script: bundle.script, stylesheet: bundle.stylesheet, preloads: bundle.preloads, byName: new Map(bundle.assets.map((asset) => [asset.name, asset])) };
+  return { script: bundle.script, stylesheet: bundle.stylesheet, preloads: bundle.preloads, pageScript: bundle.pageScript, byName: new Map(bundle.assets.map((asset) => [asset.name, asset])) };
 }
 
 /**
@@ -37,6 +39,7 @@ export function webFiles(): Promise<WebFiles> {
         script: embedded.script,
         stylesheet: embedded.stylesheet,
         preloads: embedded.preloads,
+        pageScript: embedded.pageScript,
         assets: embedded.assets.map(({ name, contentType, base64 }) => ({ name, contentType, body: Buffer.from(base64, 'base64') })),
       });
     }
@@ -56,6 +59,7 @@ export function embeddableBundle(bundle: WebBundle): EmbeddedWebBundle {
     script: bundle.script,
     stylesheet: bundle.stylesheet,
     preloads: bundle.preloads,
+    pageScript: bundle.pageScript,
     assets: bundle.assets.map(({ name, contentType, body }) => ({ name, contentType, base64: body.toString('base64') })),
   };
 }

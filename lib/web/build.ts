@@ -21,10 +21,15 @@ export interface WebBundle {
    * download beside the script, not after it.
    */
   preloads: string[];
+  /** The page's own script (web/early.ts), written into the page itself: it sends the first requests before any file arrives. */
+  pageScript: string;
 }
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ENTRY = path.join(ROOT, 'web', 'main.tsx');
+const PAGE_SCRIPT = path.join(ROOT, 'web', 'early.ts');
+/** The browsers the client is built for. */
+const TARGET = ['es2020', 'chrome100', 'firefox100', 'safari15'];
 /** The app itself, which the page's first script imports once its early requests are sent. */
 const APP_START = path.join('web', 'app', 'start.tsx');
 /** The first view's component, which every lazily loaded part is bundled as depending on (see firstViewTogether). */
@@ -99,7 +104,7 @@ export async function buildWebBundle(): Promise<WebBundle> {
     // with import() when first needed; esbuild puts each such part in a chunk of its own.
     splitting: true,
     chunkNames: 'chunk-[hash]',
-    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    target: TARGET,
     jsx: 'automatic',
     jsxImportSource: 'preact',
     minify: true,
@@ -122,7 +127,30 @@ export async function buildWebBundle(): Promise<WebBundle> {
   const outputs = result.metafile.outputs;
   const appStart = Object.entries(outputs).find(([, output]) => output.entryPoint === APP_START)?.[0];
   if (!appStart) throw new Error('The web client build made no chunk for the app');
-  return { assets, script: script.name, stylesheet: stylesheet.name, preloads: staticImports(outputs, [script.name, path.basename(appStart)]) };
+  const preloads = staticImports(outputs, [script.name, path.basename(appStart)]);
+  return { assets, script: script.name, stylesheet: stylesheet.name, preloads, pageScript: await buildPageScript() };
+}
+
+/** web/early.ts as one classic script, to be written into the page. */
+async function buildPageScript(): Promise<string> {
+  const result = await build({
+    entryPoints: [PAGE_SCRIPT],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    platform: 'browser',
+    format: 'iife',
+    target: TARGET,
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    tsconfig: path.join(ROOT, 'web', 'tsconfig.json'),
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles[0].text.trim();
+  // Inside <script>, only "</script" could end it early; esbuild writes none, and this keeps it so.
+  if (/<\/script/i.test(text)) throw new Error('The page script holds "</script"');
+  return text;
 }
 
 /** The chunks `roots` need to run, in order: each root's static imports (and theirs), and the later roots themselves. */

@@ -1,5 +1,6 @@
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { escapeHtml } from '../mail/outgoing';
 import type { Stoa } from '../stoa';
@@ -15,13 +16,14 @@ export const WEB_PAGE_PATHS = ['/', '/login', '/join/:key'];
  * The page's Content-Security-Policy: scripts and styles only from files of this server (no
  * inline script can run, whatever a message holds), except inline style attributes, which
  * KaTeX's rendered math needs; pictures from here, data: URLs and, unless --no-gravatar,
- * gravatar; requests only to this server.
+ * gravatar; requests only to this server. `pageScript` is the one inline script allowed, by
+ * its hash: the client's page's own (see pageHtml).
  */
-export function contentSecurityPolicy(stoa: Stoa): string {
+export function contentSecurityPolicy(stoa: Stoa, pageScript?: string): string {
   const images = ["'self'", 'data:', 'blob:', ...(stoa.config.gravatar ? ['https://secure.gravatar.com'] : [])];
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    `script-src 'self'${pageScript === undefined ? '' : ` 'sha256-${createHash('sha256').update(pageScript).digest('base64')}'`}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src ${images.join(' ')}`,
     "font-src 'self'",
@@ -33,7 +35,7 @@ export function contentSecurityPolicy(stoa: Stoa): string {
   ].join('; ');
 }
 
-/** An HTML document: the head every page has (title, stylesheet, and what `head` adds), then `body`. */
+/** An HTML document: the head every page has (title, what `head` adds, stylesheet), then `body`. */
 function htmlDocument(files: WebFiles, title: string, head: string[], body: string[]): string {
   return [
     '<!doctype html>',
@@ -45,8 +47,9 @@ function htmlDocument(files: WebFiles, title: string, head: string[], body: stri
     // No icon yet; saying so spares the browser a request for /favicon.ico.
     '<link rel="icon" href="data:,">',
     `<title>${escapeHtml(title)}</title>`,
-    `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
+    // Before the stylesheet: an inline script after one would wait for it to load.
     ...head,
+    `<link rel="stylesheet" href="${WEB_STATIC_PATH}/${files.stylesheet}">`,
     '</head>',
     '<body>',
     ...body,
@@ -61,6 +64,8 @@ function pageHtml(files: WebFiles): string {
     files,
     'Stoa',
     [
+      // The first requests go out from here, while the browser fetches the files below.
+      `<script>${files.pageScript}</script>`,
       `<script type="module" src="${WEB_STATIC_PATH}/${files.script}"></script>`,
       ...files.preloads.map((chunk) => `<link rel="modulepreload" href="${WEB_STATIC_PATH}/${chunk}">`),
     ],
@@ -88,21 +93,23 @@ export async function sendPlainPage(stoa: Stoa, res: Response, status: number, t
 
 /** Adds the web client's page and files to the app, before its final 404. */
 export function mountWebClient(app: express.Express, stoa: Stoa): void {
-  const policy = contentSecurityPolicy(stoa);
-  let html: string | undefined;
+  let built: { html: string; policy: string } | undefined;
 
   const page = async (_req: Request, res: Response, next: NextFunction) => {
     try {
-      html ??= pageHtml(await webFiles());
+      if (!built) {
+        const files = await webFiles();
+        built = { html: pageHtml(files), policy: contentSecurityPolicy(stoa, files.pageScript) };
+      }
     } catch (err) {
       return next(err);
     }
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Content-Security-Policy', policy);
+    res.setHeader('Content-Security-Policy', built.policy);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
-    res.end(html);
+    res.end(built.html);
   };
   for (const path of WEB_PAGE_PATHS) app.get(path, page);
 

@@ -1,14 +1,15 @@
-import { get, hasCsrfCookie } from '../api';
+import { adoptApiError, get, hasCsrfCookie } from '../api';
 import { FIRST_BATCH, apiNarrow, namesOnlyByIds, requestMessages, type MessagesAnswer } from '../messages/fetch';
 import { requestRegistration, type RegisterAnswer } from '../register';
 import type { NarrowTerm } from '../types';
 import { parseHash } from './narrow';
 
 /**
- * The page's first requests, sent by its first (small) script before the rest of the app has
- * arrived: the session check, the registration (when the page holds a CSRF token), and the
- * messages of the view the address names. The app takes each answer when it gets that far,
- * so the server works on them while the browser is still loading and compiling the app.
+ * The page's first requests: the session check, the registration (when the page holds a CSRF
+ * token), and the messages of the view the address names. The page sends them from a small
+ * script written into it (web/early.ts, built on its own), before any of the app's files have
+ * arrived, and leaves them in `window.stoaEarly`; the app takes each answer when it gets that
+ * far, so the server works on them while the browser is still loading and compiling the app.
  */
 
 export interface SessionAnswer {
@@ -22,9 +23,29 @@ export interface SessionAnswer {
 /** The home view's address, remembered from the last visit, for an address that names no view. */
 export const HOME_HASH_KEY = 'stoa-home-hash';
 
-let session: Promise<SessionAnswer> | undefined;
-let registration: Promise<RegisterAnswer> | undefined;
-let messages: { terms: NarrowTerm[]; anchor: string | number; answer: Promise<MessagesAnswer> } | undefined;
+/** The early requests on their way, each taken (and cleared) by the part of the app that wants it. */
+interface EarlyRequests {
+  session?: Promise<SessionAnswer>;
+  registration?: Promise<RegisterAnswer>;
+  messages?: { terms: NarrowTerm[]; anchor: string | number; answer: Promise<MessagesAnswer> };
+}
+
+declare global {
+  interface Window {
+    /** Set by startEarlyRequests, in the page's own script or, failing that, the app's first one. */
+    stoaEarly?: EarlyRequests;
+  }
+}
+
+/** An early request's answer as the app sees its own: a failure is the app's ApiError (see adoptApiError). */
+function adopted<T>(answer: Promise<T> | undefined): Promise<T> | undefined {
+  return answer?.catch((err: unknown) => {
+    throw adoptApiError(err);
+  });
+}
+
+/** Whether the page's own script has sent the early requests already. */
+export const earlyRequestsSent = (): boolean => window.stoaEarly !== undefined;
 
 /** Settles a promise nobody may wait for yet without an unhandled rejection; its taker sees the failure. */
 function quietly<T>(promise: Promise<T>): Promise<T> {
@@ -45,33 +66,34 @@ function firstNarrow(): { terms: NarrowTerm[]; anchor: string | number } | undef
 }
 
 export function startEarlyRequests(): void {
+  const early: EarlyRequests = (window.stoaEarly = {});
   const path = location.pathname.replace(/\/+$/, '');
   if (path === '/login' || path.startsWith('/join/')) return;
-  session = quietly(get<SessionAnswer>('/accounts/session'));
+  early.session = quietly(get<SessionAnswer>('/accounts/session'));
   // The CSRF cookie comes and goes with the session: without it the page is most likely signed
   // out, and the registration (which needs the token) waits for the session's answer.
   if (!hasCsrfCookie()) return;
-  registration = quietly(requestRegistration());
+  early.registration = quietly(requestRegistration());
   const first = firstNarrow();
   if (first) {
     // Names are not needed: every channel and person in the narrow is named by ID.
     const answer = quietly(requestMessages(apiNarrow(first.terms, { channelId: () => undefined, userId: () => undefined, self: () => undefined }), first.anchor, FIRST_BATCH, FIRST_BATCH));
-    messages = { ...first, answer };
+    early.messages = { ...first, answer };
   }
 }
 
 /** The early session check's answer (once), or undefined when none was sent. */
 export function takeEarlySession(): Promise<SessionAnswer> | undefined {
-  const taken = session;
-  session = undefined;
-  return taken;
+  const taken = window.stoaEarly?.session;
+  delete window.stoaEarly?.session;
+  return adopted(taken);
 }
 
 /** The early registration's answer (once), or undefined when none was sent. */
 export function takeEarlyRegistration(): Promise<RegisterAnswer> | undefined {
-  const taken = registration;
-  registration = undefined;
-  return taken;
+  const taken = window.stoaEarly?.registration;
+  delete window.stoaEarly?.registration;
+  return adopted(taken);
 }
 
 /**
@@ -80,8 +102,8 @@ export function takeEarlyRegistration(): Promise<RegisterAnswer> | undefined {
  * the view again once the event queue is running.
  */
 export function takeEarlyMessages(terms: NarrowTerm[], anchor: string | number): Promise<MessagesAnswer> | undefined {
-  const taken = messages;
-  messages = undefined;
+  const taken = window.stoaEarly?.messages;
+  delete window.stoaEarly?.messages;
   if (!taken || taken.anchor !== anchor || JSON.stringify(taken.terms) !== JSON.stringify(terms)) return undefined;
-  return taken.answer;
+  return adopted(taken.answer);
 }
