@@ -215,7 +215,9 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
       feed.value = { ...remembered, messages, opened: mine };
       selectedId.value = remembered.anchorId;
     });
-    await refreshOpenView(mine);
+    // Fetched again after the first frame: starting a request costs the switch a few
+    // milliseconds, and the answer comes after that frame anyway.
+    refreshAfterFirstFrame(mine);
     return;
   }
   feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: mine };
@@ -251,11 +253,16 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
     // The early answer may have been read on the server before the event queue began, so a
     // change between the two would be in neither: the view is fetched again, after the first
     // frame (the queue has begun by now, and what it brings meanwhile is replayed).
-    if (answeredEarly && feed.value.messages.length > 0) requestAnimationFrame(() => setTimeout(() => void refreshOpenView(mine)));
+    if (answeredEarly && feed.value.messages.length > 0) refreshAfterFirstFrame(mine);
   } catch (err) {
     if (mine !== generation) return;
     feed.value = { ...feed.value, loading: false, error: (err as Error).message };
   }
+}
+
+/** refreshOpenView once the view's first frame is drawn. */
+function refreshAfterFirstFrame(mine: number): void {
+  requestAnimationFrame(() => setTimeout(() => void refreshOpenView(mine)));
 }
 
 /**
