@@ -1,5 +1,5 @@
 import { Icon } from '../ui/icons';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { patch, post } from '../api';
 import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
@@ -200,7 +200,7 @@ export function Shell() {
   const menuButtonRef = useRef<HTMLButtonElement>(null);
 
   // An opened menu takes the focus, on its first item, as menus do.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (menuOpen) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [menuOpen]);
 

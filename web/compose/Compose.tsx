@@ -304,7 +304,7 @@ function ScheduleMenu({ onClose, onSchedule }: { onClose: () => void; onSchedule
   const [custom, setCustom] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
   const times = suggestedTimes();
-  useEffect(() => {
+  useLayoutEffect(() => {
     menu.current?.querySelector<HTMLElement>('[role="menuitem"], input')?.focus();
   }, [custom]);
   return (
@@ -378,7 +378,7 @@ export function Compose() {
     compose.value = { ...compose.value, ...change };
   };
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (composeFocus.value.count > 0) form.current?.querySelector<HTMLElement>(FOCUS_TARGETS[composeFocus.value.field])?.focus();
   }, [composeFocus.value]);
 

@@ -137,7 +137,7 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const mine = message.sender_id === session.value?.user_id;
   const form = useRef<HTMLFormElement>(null);
   // The editor takes the focus once its text is in (`e` opens it from the keyboard).
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!mine || content !== null) (form.current?.querySelector('textarea') ?? form.current?.querySelector('input'))?.focus();
   }, [content === null]);
   useEffect(() => {
@@ -258,7 +258,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const deleteButton = useRef<HTMLButtonElement>(null);
   const cancelDelete = useRef<HTMLButtonElement>(null);
   // The question takes the focus (on the harmless answer); closing it gives it back.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (confirmingDelete) cancelDelete.current?.focus();
   }, [confirmingDelete]);
   const closePicker = () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { isTopicMuted, topicKey, topics, unreadCounts } from '../state';
@@ -34,7 +34,7 @@ export function TopicList({ channelId, channelName, openTopic, zoomed, onZoom, o
   const [filter, setFilter] = useState('');
   const filterBox = useRef<HTMLInputElement>(null);
   // Zooming in puts the cursor in the filter, as Zulip does.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (zoomed) filterBox.current?.focus();
   }, [zoomed]);
   const counts = unreadCounts.value;
