@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { assertValidResponse, openapiAvailable } from './support/openapi';
+import { TestServer } from './support/server';
+
+// The `realm` part of /register is the same for everyone and is kept between registrations
+// until one of the tables it is made of is written. Each kind of write must show in the next
+// registration, whoever makes it.
+
+let server: TestServer;
+before(async () => {
+  server = await TestServer.start();
+});
+after(() => server.close());
+
+async function realmState(): Promise<Record<string, any>> {
+  const response = await server.owner.post('/register', { fetch_event_types: ['realm'] });
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  if (openapiAvailable) assertValidResponse('post', '/register', 200, response.body);
+  return response.body;
+}
+
+describe('the kept realm state of /register', () => {
+  test('is the same answer twice without a write', async () => {
+    const { queue_id: firstQueue, ...first } = await realmState();
+    const { queue_id: secondQueue, ...second } = await realmState();
+    assert.notEqual(firstQueue, secondQueue);
+    assert.deepEqual(second, first);
+  });
+
+  test('follows a change of the organization’s row (its name)', async () => {
+    assert.equal((await realmState()).realm_name, 'Stoa');
+    assert.equal((await server.owner.patch('/realm', { name: 'Agora' })).status, 200);
+    assert.equal((await realmState()).realm_name, 'Agora');
+  });
+
+  test('follows a change of a setting, and the values computed from it', async () => {
+    assert.equal((await realmState()).realm_avatar_changes_disabled, false);
+    assert.equal((await server.owner.patch('/realm', { avatar_changes_disabled: true })).status, 200);
+    assert.equal((await realmState()).realm_avatar_changes_disabled, true);
+    const moderators = server.groupId('role:moderators');
+    assert.equal((await server.owner.patch('/realm', { can_create_public_channel_group: { new: moderators } })).status, 200);
+    const state = await realmState();
+    assert.equal(state.realm_can_create_public_channel_group, moderators);
+    assert.equal(state.realm_create_public_stream_policy, 4, 'the legacy policy follows the group');
+  });
+
+  test('follows the members of an ad-hoc group a setting names, deactivations included', async () => {
+    const first = await server.createUser('First');
+    const second = await server.createUser('Second');
+    const value = { direct_members: [first.userId, second.userId], direct_subgroups: [] };
+    assert.equal((await server.owner.patch('/realm', { can_resolve_topics_group: { new: value } })).status, 200);
+    assert.deepEqual((await realmState()).realm_can_resolve_topics_group, value);
+    // Deactivating writes only the user's row: the group's stored members are unchanged.
+    assert.equal((await server.owner.delete(`/users/${second.userId}`)).status, 200);
+    assert.deepEqual((await realmState()).realm_can_resolve_topics_group, { direct_members: [first.userId], direct_subgroups: [] });
+  });
+});
