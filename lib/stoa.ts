@@ -171,6 +171,7 @@ const SPECTATOR_ADDRESSES_COUNTED = 1000;
 const WATCHED_TABLES = [
   'realm',
   'realm_settings',
+  'streams',
   'users',
   'subscriptions',
   'custom_profile_field_values',

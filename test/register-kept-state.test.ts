@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertValidResponse, openapiAvailable } from './support/openapi';
 import { TestServer } from './support/server';
+import { createChannel } from './support/channels';
 
 // The `realm` part of /register is the same for everyone and is kept between registrations
-// until one of the tables it is made of is written. Each kind of write must show in the next
-// registration, whoever makes it.
+// until one of the tables it is made of is written, as are the channels' rows. Each kind of
+// write must show in the next registration, whoever makes it.
 
 let server: TestServer;
 before(async () => {
@@ -54,5 +55,27 @@ describe('the kept realm state of /register', () => {
     // Deactivating writes only the user's row: the group's stored members are unchanged.
     assert.equal((await server.owner.delete(`/users/${second.userId}`)).status, 200);
     assert.deepEqual((await realmState()).realm_can_resolve_topics_group, { direct_members: [first.userId], direct_subgroups: [] });
+  });
+
+  test('follows a channel created, renamed and archived (streams and subscriptions)', async () => {
+    const channel = await createChannel(server.owner);
+    const listed = async () => {
+      const response = await server.owner.post('/register', { fetch_event_types: ['stream', 'subscription'] });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      if (openapiAvailable) assertValidResponse('post', '/register', 200, response.body);
+      const stream = response.body.streams.find((s: { stream_id: number }) => s.stream_id === channel.id);
+      const subscription = response.body.subscriptions.find((s: { stream_id: number }) => s.stream_id === channel.id);
+      return { stream, subscription };
+    };
+    assert.equal((await listed()).stream.name, channel.name);
+    assert.equal((await server.owner.patch(`/streams/${channel.id}`, { new_name: `${channel.name} renamed`, description: 'Renamed.' })).status, 200);
+    const renamed = await listed();
+    assert.equal(renamed.stream.name, `${channel.name} renamed`);
+    assert.equal(renamed.subscription.name, `${channel.name} renamed`);
+    assert.equal(renamed.subscription.description, 'Renamed.');
+    assert.equal((await server.owner.delete(`/streams/${channel.id}`)).status, 200);
+    const archived = await listed();
+    assert.equal(archived.stream, undefined, 'an archived channel reaches only clients that handle them');
+    assert.equal(archived.subscription, undefined);
   });
 });
