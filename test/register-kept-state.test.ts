@@ -78,4 +78,22 @@ describe('the kept realm state of /register', () => {
     assert.equal(archived.stream, undefined, 'an archived channel reaches only clients that handle them');
     assert.equal(archived.subscription, undefined);
   });
+
+  test('lists the cross-realm bots alike for each role, whoever registered first', async () => {
+    const member = await server.createUser('Bot watcher');
+    const bots = async (client: typeof server.owner) => {
+      const response = await client.post('/register', { fetch_event_types: ['realm_user'] });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      if (openapiAvailable) assertValidResponse('post', '/register', 200, response.body);
+      return response.body.cross_realm_bots as Array<{ email: string; delivery_email: string | null; is_system_bot: boolean }>;
+    };
+    const ownersView = await bots(server.owner);
+    const membersView = await bots(member);
+    assert.ok(ownersView.length > 0 && ownersView.every((bot) => bot.is_system_bot));
+    assert.deepEqual(membersView.map((bot) => bot.email), ownersView.map((bot) => bot.email));
+    // The server's bots show their addresses to everyone.
+    assert.deepEqual(membersView, ownersView);
+    assert.ok(ownersView.every((bot) => bot.delivery_email === bot.email));
+    assert.deepEqual(await bots(server.owner), ownersView);
+  });
 });
