@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
   const cpuBefore = cpuSeconds(server.pid!);
   const started = performance.now();
+  const clientCpuBefore = process.cpuUsage();
   const failures: string[] = [];
   const answers = await Promise.all(
     organization.people.map(async (person) => {
@@ -68,9 +69,10 @@ async function main(): Promise<void> {
           body,
           signal: AbortSignal.timeout(30_000),
         });
-        const text = await response.text();
+        // Read as bytes, not decoded: one client process takes in the whole crowd's answers.
+        const bytes = (await response.arrayBuffer()).byteLength;
         if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-        return { ms: performance.now() - sent, bytes: Buffer.byteLength(text) };
+        return { ms: performance.now() - sent, bytes, sentAt: sent - started };
       } catch (err) {
         failures.push(String(err));
         return null;
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
   );
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(server.pid!) - cpuBefore;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   server.kill('SIGTERM');
   await new Promise((resolve) => server.on('exit', resolve));
   rmSync(data, { recursive: true, force: true });
@@ -89,7 +92,11 @@ async function main(): Promise<void> {
   console.log(`${organization.people.length} registrations within ${args.arrival} s against ${path.relative(process.cwd(), bundle)}`);
   console.log(`answered ${answered.length}, failed ${failures.length}${failures.length ? ` (${failures[0]})` : ''}`);
   console.log(`latency: p50 ${fixed(percentile(times, 0.5))} ms, p99 ${fixed(percentile(times, 0.99))} ms, max ${fixed(times.at(-1))} ms; answer ${(answered[0]?.bytes ?? 0) / 1024 | 0} KB`);
+  const slowest = [...answered].sort((a, b) => b.ms - a.ms).slice(0, 10);
+  console.log(`the ten slowest were sent ${slowest.map((a) => (a.sentAt / 1000).toFixed(1)).join(', ')} s into the storm`);
   console.log(`server CPU: ${cpu.toFixed(1)} s over ${wallSeconds.toFixed(1)} s, ${((cpu * 1000) / organization.people.length).toFixed(1)} ms a registration`);
+  // One client process for the whole crowd: if it is near a core, latencies are partly its own.
+  console.log(`this client's CPU: ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s`);
   console.log(`machine load average: ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`);
 }
 
