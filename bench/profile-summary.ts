@@ -2,7 +2,10 @@
  * Reads a V8 CPU profile (node --cpu-prof) and prints where the time went: the functions with
  * the most time of their own, and the functions whose calls (children included) took the most.
  *
- *   node --import tsx bench/profile-summary.ts <file.cpuprofile> [--top N]
+ *   node --import tsx bench/profile-summary.ts <file.cpuprofile> [--top N] [--under NAME]
+ *
+ * With --under, only the samples taken inside a call of a function of that name count (for
+ * example `--under register`: what one kind of request spends its time on).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,7 +23,7 @@ interface Profile {
   endTime: number;
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '30' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '30' }, under: { type: 'string' } } });
 const profile: Profile = JSON.parse(readFileSync(positionals[0], 'utf8'));
 const top = Number(values.top);
 
@@ -38,8 +41,15 @@ const name = (node: ProfileNode) => {
 const self = new Map<string, number>();
 const total = new Map<string, number>();
 let all = 0;
+const inside = (id: number) => {
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    if (byId.get(at)!.callFrame.functionName === values.under) return true;
+  }
+  return false;
+};
 profile.samples.forEach((id, i) => {
   const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+  if (values.under !== undefined && !inside(id)) return;
   all += ms;
   const node = byId.get(id)!;
   self.set(name(node), (self.get(name(node)) ?? 0) + ms);

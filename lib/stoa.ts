@@ -167,8 +167,11 @@ const SPECTATOR_DOWNLOAD_FILES_COUNTED = 500;
 export const SPECTATOR_REQUESTS_PER_ADDRESS = { max: 100, windowMs: 60_000 };
 const SPECTATOR_ADDRESSES_COUNTED = 1000;
 
-/** The tables whose shared state (people, subscribers) is kept between requests. */
+/** The tables whose shared state (people, subscribers, the organization's settings) is kept between requests. */
 const WATCHED_TABLES = [
+  'realm',
+  'realm_settings',
+  'streams',
   'users',
   'subscriptions',
   'custom_profile_field_values',

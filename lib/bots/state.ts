@@ -1,3 +1,4 @@
+import { JsonText } from '../http/json';
 import type { StateContext } from '../events/state-context';
 import { INTEGRATIONS } from '../integrations/table';
 import { botsAdministeredBy, presentBot } from './present';
@@ -14,14 +15,19 @@ export function realmBotsState({ stoa, user }: StateContext): Record<string, unk
  * `input_type`). No integration takes settings at bot creation, so `config_options` is empty.
  */
 export function incomingWebhookBotsState(): Record<string, unknown> {
+  return { realm_incoming_webhook_bots: (incomingWebhookBots ??= new JsonText(JSON.stringify(describeIncomingWebhookBots()))) };
+}
+
+/** The list never changes while the server runs: it is serialized once (14 KB). */
+let incomingWebhookBots: JsonText | undefined;
+
+function describeIncomingWebhookBots() {
   const integrations = [...new Set(INTEGRATIONS.values())].sort((a, b) => a.name.localeCompare(b.name));
-  return {
-    realm_incoming_webhook_bots: integrations.map((integration) => ({
-      name: integration.name,
-      display_name: integration.menuName ?? integration.displayName,
-      all_event_types: integration.eventTypes ? [...integration.eventTypes] : null,
-      config_options: [],
-      url_options: (integration.urlOptions ?? []).map((option) => ({ key: option.key, label: option.label, input_type: option.inputType })),
-    })),
-  };
+  return integrations.map((integration) => ({
+    name: integration.name,
+    display_name: integration.menuName ?? integration.displayName,
+    all_event_types: integration.eventTypes ? [...integration.eventTypes] : null,
+    config_options: [],
+    url_options: (integration.urlOptions ?? []).map((option) => ({ key: option.key, label: option.label, input_type: option.inputType })),
+  }));
 }

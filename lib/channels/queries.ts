@@ -188,12 +188,16 @@ export function prepareChannelQueries(db: Statements, writes: TableWrites) {
     'INSERT INTO channel_email_addresses (stream_id, creator_id, sender_id, email_token) VALUES (?, ?, ?, ?)',
   );
   const colorsOf = db.prepare<[number], { color: string }>('SELECT color FROM subscriptions WHERE user_id = ?');
+  // Every /register reads every channel several times (subscriptions, streams, access): the
+  // rows are kept, frozen, until a channel is written.
+  const keptChannels = new KeptWhileUnwritten<readonly ChannelRow[]>(writes, ['streams']);
 
   return {
     byId: (id: number) => byId.get(id),
     /** By name, without regard to case. */
     byName: (name: string) => byName.get(channelNameKey(name)),
-    all: () => all.all(),
+    /** Every channel, oldest first (a new array of shared, frozen rows). */
+    all: (): ChannelRow[] => [...keptChannels.get(() => Object.freeze(all.all().map((row) => Object.freeze(row))))],
     /** Inserts a channel and its recipient; returns the channel's ID. */
     insert: (channel: NewChannel): number => {
       const id = Number(insert.run({ ...channel, name_key: channelNameKey(channel.name) }).lastInsertRowid);

@@ -19,7 +19,7 @@ export function prepareRealmQueries(db: Statements) {
   const insert = db.prepare<[string, string, number, string]>(
     'INSERT INTO realm (id, name, string_id, date_created, uuid) VALUES (1, ?, ?, ?, ?)',
   );
-  const setting = db.prepare<[string], { value: string }>('SELECT value FROM realm_settings WHERE key = ?');
+  const allSettings = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM realm_settings');
   const storeSetting = db.prepare<[string, string]>(
     'INSERT INTO realm_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
@@ -28,9 +28,13 @@ export function prepareRealmQueries(db: Statements) {
   const setDeactivated = db.prepare<[number]>('UPDATE realm SET deactivated = ? WHERE id = 1');
   // Every request asks whether the organization is deactivated, some several times: the row is
   // kept, frozen, until it is written here or a transaction rolls back (`forget`), as user rows are.
+  // The settings are kept the same way: a registration reads all 150 of them, and permission
+  // checks read some on most requests.
   let kept: RealmRow | undefined;
+  let keptSettings: Map<string, string> | undefined;
   const forget = () => {
     kept = undefined;
+    keptSettings = undefined;
   };
   const writing =
     <A extends unknown[]>(fn: (...args: A) => void) =>
@@ -41,12 +45,12 @@ export function prepareRealmQueries(db: Statements) {
   return {
     forget,
     /** A stored organization setting as JSON text; undefined while it has its default. */
-    setting: (key: string) => setting.get(key)?.value,
+    setting: (key: string) => (keptSettings ??= new Map(allSettings.all().map((row) => [row.key, row.value]))).get(key),
     /** The organization, or undefined before the first start has created it. */
     get: (): RealmRow | undefined => (kept ??= freeze(get.get())),
     insert: writing((name: string, stringId: string, dateCreated: number) => void insert.run(name, stringId, dateCreated, randomUUID())),
     /** Stores a setting's value (JSON-encoded here), default or not. */
-    storeSetting: (key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value)),
+    storeSetting: writing((key: string, value: unknown) => void storeSetting.run(key, JSON.stringify(value))),
     setName: writing((name: string) => void setName.run(name)),
     setDescription: writing((description: string) => void setDescription.run(description)),
     setDeactivated: writing((deactivated: boolean) => void setDeactivated.run(deactivated ? 1 : 0)),

@@ -11,6 +11,8 @@ import { botEmailDomain } from '../users/email-visibility';
 import { realmPermissionSettings, REALM_SERVER_FACTS, REALM_SETTINGS } from './settings';
 import { realmSetting, serverWebPublicStreamsEnabled } from './settings-store';
 import { realmImagesState } from './images';
+import { JsonText } from '../http/json';
+import { KeptWhileUnwritten } from '../table-writes';
 
 /** When this server process started: clients compare it to notice a server restart. */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
@@ -59,10 +61,33 @@ function loginMethods(stoa: Stoa): Record<string, { enabled: boolean; available:
 }
 
 /**
- * Register state for fetch type `realm`: the organization's settings, the server's limits,
- * and the values computed from both.
+ * What the `realm` state is made of besides the server's configuration: the organization's row
+ * and settings, and the groups that group settings name (with the active members of unnamed
+ * ones, so the users too).
  */
-export function realmState({ stoa }: StateContext): Record<string, unknown> {
+const REALM_STATE_TABLES = ['realm', 'realm_settings', 'user_groups', 'user_group_members', 'user_group_subgroups', 'users'];
+
+const keptRealmStates = new WeakMap<Stoa, { site: string; kept: KeptWhileUnwritten<Record<string, JsonText>> }>();
+
+/**
+ * Register state for fetch type `realm`: the organization's settings, the server's limits,
+ * and the values computed from both. It is the same for everyone, so it is kept, each value
+ * as JSON, until one of its tables is written: a crowd arriving at once otherwise reads and
+ * serializes 150 settings and the permission descriptions once per person.
+ */
+export function realmState({ stoa }: StateContext): Record<string, JsonText> {
+  let entry = keptRealmStates.get(stoa);
+  if (entry?.site !== stoa.site) keptRealmStates.set(stoa, (entry = { site: stoa.site, kept: new KeptWhileUnwritten(stoa.tableWrites, REALM_STATE_TABLES) }));
+  return entry.kept.get(() => {
+    const fields: Record<string, JsonText> = {};
+    for (const [key, value] of Object.entries(buildRealmState(stoa))) {
+      if (value !== undefined) fields[key] = new JsonText(JSON.stringify(value));
+    }
+    return fields;
+  });
+}
+
+function buildRealmState(stoa: Stoa): Record<string, unknown> {
   const realm = stoa.realm.get()!;
   const state: Record<string, unknown> = { ...REALM_SERVER_FACTS };
   for (const def of REALM_SETTINGS) {

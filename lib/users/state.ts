@@ -16,6 +16,22 @@ function crossRealmBots(stoa: Stoa, viewer: UserRow | null, clientGravatar: bool
     .map((bot) => ({ ...presentUser(viewer, bot, { avatars: stoa.avatars, clientGravatar, profileData: null }), is_system_bot: true }));
 }
 
+const keptBots = new WeakMap<Stoa, Map<string, KeptWhileUnwritten<JsonText>>>();
+
+/**
+ * The cross-realm bots as JSON, for a viewer of a role, kept as the people are (what a viewer
+ * sees of a bot depends only on the viewer's role, unless the viewer is a bot, perhaps one of them).
+ */
+function crossRealmBotsAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): unknown {
+  if (viewer.is_bot) return crossRealmBots(stoa, viewer, clientGravatar);
+  let shapes = keptBots.get(stoa);
+  if (!shapes) keptBots.set(stoa, (shapes = new Map()));
+  const shape = `${viewer.role} ${clientGravatar}`;
+  let kept = shapes.get(shape);
+  if (!kept) shapes.set(shape, (kept = new KeptWhileUnwritten(stoa.tableWrites, PEOPLE_TABLES)));
+  return kept.get(() => new JsonText(JSON.stringify(crossRealmBots(stoa, { ...viewer, id: -1 }, clientGravatar))));
+}
+
 /**
  * A JSON array of people, made once, and where each person's object lies in it, so that one
  * of them can be replaced (the viewer's own) without joining the array again.
@@ -131,7 +147,7 @@ export function realmUserState({ stoa, user, queue }: StateContext): Record<stri
     email: user.email,
     delivery_email: user.delivery_email,
     full_name: user.full_name,
-    cross_realm_bots: crossRealmBots(stoa, user, queue.clientGravatar),
+    cross_realm_bots: crossRealmBotsAsJson(stoa, user, queue.clientGravatar),
   };
 }
 
