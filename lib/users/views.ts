@@ -4,7 +4,7 @@ import { sessionOf } from '../http/auth';
 import { checkSpectatorAccess } from '../channels/access';
 import { accessGroupToRead } from '../groups/access';
 import { endpoint, NO_PARAMS, spectatorEndpoint } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { changeProfileValues } from '../profile-fields/actions';
 import { allProfileValues, profileValuesOf } from '../profile-fields/present';
@@ -26,7 +26,7 @@ import {
   type SettingValue,
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
-import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder } from './access';
+import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder, requireAdministrator } from './access';
 import { checkFullName, EMAIL_SHAPE, MIN_PASSWORD_LENGTH } from './names';
 import { checkOwnEmailChange, startEmailChange } from '../mail/account-emails';
 import { presentUser } from './present';
@@ -365,10 +365,6 @@ export const updateRealmUserSettingsDefaults = endpoint<Record<string, SettingVa
     return {};
   },
 });
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
 
 /** Zulip's refusal to leave an organization without an owner, or without anyone. */
 function cannotDeactivateLast(isLastOwner: boolean): ApiError {
