@@ -491,10 +491,10 @@ export const reactivateUserView = endpoint<{ user_id: number }>({
 export const deactivateOwnAccount = endpoint({
   params: NO_PARAMS,
   view: ({ stoa, user }) => {
+    // Zulip's order: the only active account (bots count, the system bots do not), then the
+    // only owner.
+    if (stoa.users.activeIds().length === 1) throw cannotDeactivateLast(false);
     if (isOnlyOwner(stoa, user)) throw cannotDeactivateLast(true);
-    if (!user.is_bot && stoa.users.activeIds().filter((id) => !stoa.users.byId(id)!.is_bot).length === 1) {
-      throw cannotDeactivateLast(false);
-    }
     deactivateUser(stoa, user.id);
     return {};
   },
