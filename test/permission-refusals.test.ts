@@ -8,7 +8,9 @@ import { TestServer } from './support/server';
  * What Zulip 10.2 answers a member or a guest who asks for what their role does not allow, read
  * from its source (the require_realm_admin / require_realm_owner / require_member_or_admin
  * decorators, access_bot_by_id, access_user_group_for_update, the channel administration
- * check, the emoji and invitation views): each refusal's status, code and words.
+ * check, the emoji and invitation views; sending, deleting, reactions, scheduled messages,
+ * drafts, attachments, topic muting, subscriptions, statuses and muting): each refusal's status,
+ * code and words.
  */
 const ADMIN_REQUIRED = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' };
 const OWNER_REQUIRED = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization owner' };
@@ -89,5 +91,216 @@ describe('permission refusals answer in Zulip 10.2\'s words, codes and statuses'
     assert.deepEqual(await refusal(guest.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'lounge' }]), principals: JSON.stringify([member.userId]) })), NOT_FOR_GUESTS);
     const image = await png({ r: 0, g: 0, b: 200 });
     assert.deepEqual(await refusal(guest.upload('/realm/emoji/guest_parrot', [{ name: 'parrot.png', bytes: image, type: 'image/png' }])), NOT_FOR_GUESTS);
+  });
+});
+
+describe("refusals of what one does with messages, subscriptions and other people's things", () => {
+  let server: TestServer;
+  let member: Client & { userId: number };
+  let guest: Client & { userId: number };
+  let lounge: number;
+  let secret: number;
+  let ownersMessage: number;
+  before(async () => {
+    server = await TestServer.start();
+    member = await server.createUser('Mel Member');
+    guest = await server.createUser('Gus Guest');
+    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'lounge' }], principals: [server.ownerId, member.userId] }), 'lounge');
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'secret' }], invite_only: true }), 'secret');
+    const streams = ok(await server.owner.get('/streams'), 'streams').streams as any[];
+    lounge = streams.find((s) => s.name === 'lounge').stream_id;
+    secret = streams.find((s) => s.name === 'secret').stream_id;
+    ownersMessage = ok(await server.owner.post('/messages', { type: 'stream', to: lounge, topic: 'hello', content: 'mine' }), 'send').id;
+  });
+  after(() => server?.close());
+
+  test('sending: channel permissions, guests, archived channels and direct messages', async () => {
+    const admins = JSON.stringify({ new: server.groupId('role:administrators') });
+    ok(await server.owner.patch(`/streams/${lounge}`, { can_send_message_group: admins }), 'admins only');
+    assert.deepEqual(await refusal(member.post('/messages', { type: 'stream', to: lounge, topic: 't', content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'You do not have permission to post in this channel.',
+    });
+    const everyone = JSON.stringify({ new: server.groupId('role:everyone') });
+    ok(await server.owner.patch(`/streams/${lounge}`, { can_send_message_group: everyone }), 'everyone again');
+    // A guest writes only where subscribed (or to web-public channels).
+    assert.deepEqual(await refusal(guest.post('/messages', { type: 'stream', to: lounge, topic: 't', content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "Not authorized to send to channel 'lounge'",
+    });
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'attic' }] }), 'attic');
+    const attic = (ok(await server.owner.get('/streams'), 'streams').streams as any[]).find((s) => s.name === 'attic').stream_id;
+    ok(await server.owner.delete(`/streams/${attic}`), 'archive');
+    assert.deepEqual(await refusal(server.owner.post('/messages', { type: 'stream', to: attic, topic: 't', content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "Not authorized to send to channel 'attic'",
+    });
+    const nobody = JSON.stringify({ new: server.groupId('role:nobody') });
+    ok(await server.owner.patch('/realm', { direct_message_permission_group: nobody }), 'no DMs');
+    assert.deepEqual(await refusal(member.post('/messages', { type: 'direct', to: JSON.stringify([guest.userId]), content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Direct messages are disabled in this organization.',
+    });
+    ok(await server.owner.patch('/realm', { direct_message_permission_group: admins }), 'admins authorize DMs');
+    assert.deepEqual(await refusal(member.post('/messages', { type: 'direct', to: JSON.stringify([guest.userId]), content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'This conversation does not include any users who can authorize it.',
+    });
+    ok(await server.owner.patch('/realm', { direct_message_permission_group: everyone, direct_message_initiator_group: admins }), 'admins start DMs');
+    assert.deepEqual(await refusal(member.post('/messages', { type: 'direct', to: JSON.stringify([guest.userId]), content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'You do not have permission to initiate direct message conversations.',
+    });
+    ok(await server.owner.patch('/realm', { direct_message_initiator_group: everyone }), 'everyone starts DMs');
+  });
+
+  test("deleting and reacting to others' messages", async () => {
+    assert.deepEqual(await refusal(member.delete(`/messages/${ownersMessage}`)), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "You don't have permission to delete this message",
+    });
+    const own = ok(await member.post('/messages', { type: 'stream', to: lounge, topic: 'hello', content: 'oops' }), 'send').id;
+    const admins = JSON.stringify({ new: server.groupId('role:administrators') });
+    ok(await server.owner.patch('/realm', { can_delete_own_message_group: admins }), 'admins delete');
+    assert.deepEqual(await refusal(member.delete(`/messages/${own}`)), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "You don't have permission to delete this message",
+    });
+    ok(await server.owner.patch('/realm', { can_delete_own_message_group: JSON.stringify({ new: server.groupId('role:everyone') }) }), 'everyone');
+    assert.deepEqual(await refusal(member.post(`/streams/${lounge}/delete_topic`, { topic_name: 'hello' })), ADMIN_REQUIRED);
+    // The guest is in neither the channel nor the message's recipients.
+    assert.deepEqual(await refusal(guest.post(`/messages/${ownersMessage}/reactions`, { emoji_name: 'smile' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Invalid message(s)',
+    });
+  });
+
+  test("someone else's scheduled messages, reminders, drafts and attachments are not found", async () => {
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    const scheduled = ok(
+      await server.owner.post('/scheduled_messages', { type: 'stream', to: lounge, topic: 't', content: 'later', scheduled_delivery_timestamp: later }),
+      'schedule',
+    ).scheduled_message_id;
+    assert.deepEqual(await refusal(member.delete(`/scheduled_messages/${scheduled}`)), { status: 404, code: 'BAD_REQUEST', msg: 'Scheduled message does not exist' });
+    const reminder = ok(await server.owner.post('/reminders', { message_id: ownersMessage, scheduled_delivery_timestamp: later }), 'remind').reminder_id;
+    assert.deepEqual(await refusal(member.delete(`/reminders/${reminder}`)), { status: 404, code: 'BAD_REQUEST', msg: 'Reminder does not exist' });
+    const draft = ok(
+      await server.owner.post('/drafts', { drafts: JSON.stringify([{ type: 'stream', to: [lounge], topic: 't', content: 'draft', timestamp: 1 }]) }),
+      'draft',
+    ).ids[0];
+    assert.deepEqual(await refusal(member.delete(`/drafts/${draft}`)), { status: 404, code: 'BAD_REQUEST', msg: 'Draft does not exist' });
+    const upload = ok(await server.owner.upload('/user_uploads', [{ name: 'a.txt', bytes: Buffer.from('hello'), type: 'text/plain' }]), 'upload');
+    const attachment = (ok(await server.owner.get('/attachments'), 'attachments').attachments as any[]).find((a) => upload.url.endsWith(a.path_id)).id;
+    assert.deepEqual(await refusal(member.delete(`/attachments/${attachment}`)), { status: 400, code: 'BAD_REQUEST', msg: 'Invalid attachment' });
+  });
+
+  test('subscriptions: subscribing and unsubscribing others, private channels, creating channels', async () => {
+    const admins = JSON.stringify({ new: server.groupId('role:administrators') });
+    // The organization's permission (role:members by default) holds in every channel.
+    ok(await server.owner.patch('/realm', { can_add_subscribers_group: admins }), 'admins add');
+    assert.deepEqual(await refusal(member.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'lounge' }]), principals: JSON.stringify([guest.userId]) })), INSUFFICIENT);
+    assert.deepEqual(await refusal(member.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['lounge']), principals: JSON.stringify([server.ownerId]) })), INSUFFICIENT);
+    assert.deepEqual(await refusal(member.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'secret' }]) })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Unable to access channel (secret).',
+    });
+    ok(await server.owner.patch('/realm', { can_create_private_channel_group: admins, can_create_public_channel_group: admins }), 'admins create');
+    assert.deepEqual(await refusal(member.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'hideout' }]), invite_only: true })), INSUFFICIENT);
+    assert.deepEqual(await refusal(member.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'plaza' }]) })), INSUFFICIENT);
+    assert.deepEqual(await refusal(member.post('/channels/create', { name: 'plaza', subscribers: JSON.stringify([member.userId]) })), INSUFFICIENT);
+  });
+
+  test('muting topics (the deprecated endpoint) needs access to the channel, not a subscription', async () => {
+    const newcomer = await server.createUser('Nia Newcomer');
+    ok(await newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: lounge, topic: 'noise', op: 'add' }), 'unsubscribed mute');
+    assert.deepEqual(await refusal(newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: secret, topic: 'noise', op: 'add' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Invalid channel ID',
+    });
+    assert.deepEqual(await refusal(newcomer.patch('/users/me/subscriptions/muted_topics', { stream: 'secret', topic: 'noise', op: 'add' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "Invalid channel name 'secret'",
+    });
+    // Unmuting asks only that the channel exists.
+    ok(await newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: secret, topic: 'noise', op: 'remove' }), 'unmute');
+    assert.deepEqual(await refusal(newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: 999999, topic: 'noise', op: 'remove' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Topic is not muted',
+    });
+  });
+
+  test("muting oneself, others' bots' keys", async () => {
+    assert.deepEqual(await refusal(member.post(`/users/me/muted_users/${member.userId}`)), { status: 400, code: 'BAD_REQUEST', msg: 'Cannot mute self' });
+    const bot = ok(await server.owner.post('/bots', { full_name: 'Key Bot', short_name: 'keybot' }), 'bot').user_id;
+    assert.deepEqual(await refusal(member.post(`/bots/${bot}/api_key/regenerate`)), INSUFFICIENT);
+    assert.deepEqual(await refusal(guest.post(`/bots/${bot}/api_key/regenerate`)), NOT_FOR_GUESTS);
+  });
+});
+
+describe('refusals where guests may see only some people (can_access_all_users_group)', () => {
+  let server: TestServer;
+  let guest: Client & { userId: number };
+  let stranger: Client & { userId: number };
+  before(async () => {
+    server = await TestServer.start();
+    guest = await server.createUser('Gus Guest');
+    stranger = await server.createUser('Sam Stranger');
+    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+    ok(await server.owner.patch('/realm', { can_access_all_users_group: JSON.stringify({ new: server.groupId('role:members') }) }), 'limit');
+  });
+  after(() => server?.close());
+
+  test("another person's status", async () => {
+    assert.deepEqual(await refusal(guest.get(`/users/${stranger.userId}/status`)), INSUFFICIENT);
+    ok(await stranger.get(`/users/${server.ownerId}/status`), 'a member sees everyone');
+  });
+
+  test('a direct message to someone unseen is refused for that before their deactivation', async () => {
+    ok(await server.owner.delete(`/users/${stranger.userId}`), 'deactivate');
+    assert.deepEqual(await refusal(guest.post('/messages', { type: 'direct', to: JSON.stringify([stranger.userId]), content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'You do not have permission to access some of the recipients.',
+    });
+    // The owner may see everyone and is told the account is gone.
+    const email = (ok(await server.owner.get(`/users/${stranger.userId}`), 'user').user as any).email;
+    assert.deepEqual(await refusal(server.owner.post('/messages', { type: 'direct', to: JSON.stringify([stranger.userId]), content: 'x' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: `'${email}' is no longer using Zulip.`,
+    });
+  });
+});
+
+describe('deactivating oneself', () => {
+  test('the only account is refused as the only user, before as the only owner', async () => {
+    const server = await TestServer.start();
+    try {
+      const { status, body } = await server.owner.delete('/users/me');
+      assert.equal(status, 400);
+      assert.deepEqual(body, {
+        result: 'error',
+        msg: 'Cannot deactivate the only user.',
+        code: 'CANNOT_DEACTIVATE_LAST_USER',
+        entity: 'user',
+        is_last_owner: false,
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,11 +1,11 @@
 import { accessChannelByName } from '../channels/access';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, insufficientPermission, ownerRequired } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { changeDeliveryEmail, changeRole, deactivateUser } from '../users/actions';
 import { botEmailDomain } from '../users/email-visibility';
-import { refuseGuests } from '../users/access';
+import { refuseGuests, requireAdministrator } from '../users/access';
 import { Role, type RoleValue, type UserRow } from '../users/queries';
 import { changeFullName } from '../users/settings-store';
 import { checkFullName } from '../users/names';
@@ -264,7 +264,7 @@ async function updateBot(stoa: Stoa, user: UserRow, params: UpdateParams, avatar
     if ((newRole === Role.OWNER || bot.role === Role.OWNER) && user.role !== Role.OWNER) {
       throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
     }
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
   }
   if (params.bot_owner_id !== undefined) {
     const owner = stoa.users.byId(params.bot_owner_id);

@@ -6,7 +6,7 @@ import {
 } from '../groups/settings';
 import { endpoint } from '../http/endpoint';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../messages/topics';
-import { administratorRequired, ApiError, badRequest, insufficientPermission } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
@@ -35,6 +35,7 @@ import {
 } from './queries';
 import { accessChannelFolder } from './folders';
 import { mayChange, parseRetention, TOPICS_POLICIES } from './views';
+import { requireAdministrator } from '../users/access';
 
 
 function contentAccessRequired(): ApiError {
@@ -203,7 +204,7 @@ const DEFAULT_CHANNEL_PARAMS = { properties: { stream_id: { type: 'integer' } },
 export const addDefaultChannelView = endpoint<{ stream_id: number }>({
   params: DEFAULT_CHANNEL_PARAMS,
   view: ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
     if (channel.invite_only) throw badRequest('Private channels cannot be made default.');
     updateChannel(stoa, channel.id, { isDefault: true });
@@ -215,7 +216,7 @@ export const addDefaultChannelView = endpoint<{ stream_id: number }>({
 export const removeDefaultChannelView = endpoint<{ stream_id: number }>({
   params: DEFAULT_CHANNEL_PARAMS,
   view: ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata' });
     updateChannel(stoa, channel.id, { isDefault: false });
     return {};

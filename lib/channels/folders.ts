@@ -2,14 +2,14 @@ import { unixSeconds } from '../clock';
 import type { StateContext } from '../events/state-context';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
-import { administratorRequired, badRequest } from '../http/errors';
+import { badRequest } from '../http/errors';
 import { markdownContextFor } from '../markdown/context';
 import { renderMarkdown } from '../markdown/render';
 import { CHANNEL_FOLDER_DESCRIPTION_MAX, CHANNEL_FOLDER_NAME_MAX } from '../realm/settings';
 import type { Stoa } from '../stoa';
-import { Role, type UserRow } from '../users/queries';
 import { isUnprintable } from './names';
 import type { ChannelFolderRow } from './queries';
+import { requireAdministrator } from '../users/access';
 
 /**
  * Channel folders: named groups of channels that clients list together, in an order the
@@ -33,10 +33,6 @@ export function presentChannelFolder(folder: ChannelFolderRow): Record<string, u
 
 function everyone(stoa: Stoa): number[] {
   return stoa.users.activeIds();
-}
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
 }
 
 /** A folder by ID, or Zulip's refusal. */

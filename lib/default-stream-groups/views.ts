@@ -2,9 +2,9 @@ import { accessChannelByName } from '../channels/access';
 import type { ChannelRow } from '../channels/queries';
 import type { StateContext } from '../events/state-context';
 import { endpoint } from '../http/endpoint';
-import { administratorRequired, badRequest } from '../http/errors';
+import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
-import { Role, type UserRow } from '../users/queries';
+import { Role } from '../users/queries';
 import {
   addChannelsToDefaultStreamGroup,
   createDefaultStreamGroup,
@@ -14,6 +14,7 @@ import {
   removeDefaultStreamGroup,
 } from './actions';
 import type { DefaultStreamGroupRow } from './queries';
+import { requireAdministrator } from '../users/access';
 
 /**
  * Default channel groups: named sets of channels that people signing up may choose to join
@@ -24,10 +25,6 @@ import type { DefaultStreamGroupRow } from './queries';
 const MAX_NAME_LENGTH = 60;
 const GROUP_ID = { group_id: /^\d+$/ };
 const CHANNEL_NAMES = { type: 'array', items: { type: 'string' } } as const;
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
 
 function accessGroup(stoa: Stoa, groupId: number): DefaultStreamGroupRow {
   const group = stoa.defaultStreamGroups.byId(groupId);

@@ -2,21 +2,17 @@ import type { NextFunction, Request, Response } from 'express';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, ownerRequired } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
-import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { deleteExport, exportsRoot, requestExport } from './actions';
 import { presentRealmExports } from './present';
 import { EXPORT_TYPE_NAMES, ExportType, type ExportTypeValue } from './zulip-format';
+import { requireAdministrator, requireOwner } from '../users/access';
 
 /** Zulip's limit: this many exports an organization may ask for in a week. */
 export const EXPORTS_PER_WEEK = 5;
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
 
 export const listExports = endpoint({
   params: NO_PARAMS,
@@ -37,7 +33,7 @@ export const createExport = endpoint<{ export_type: string }>({
     requireAdministrator(user);
     const type = exportTypeNamed(params.export_type);
     if (type === ExportType.FULL_WITHOUT_CONSENT) {
-      if (user.role !== Role.OWNER) throw ownerRequired();
+      requireOwner(user);
       if (stoa.realm.get()!.owner_full_content_access !== 1) {
         throw badRequest('Full exports without member consent are not allowed in this organization.');
       }

@@ -1,14 +1,14 @@
 import type { StateContext } from '../events/state-context';
-import { endpoint, NO_PARAMS, type Call } from '../http/endpoint';
-import { administratorRequired, badRequest } from '../http/errors';
+import { endpoint, NO_PARAMS } from '../http/endpoint';
+import { badRequest } from '../http/errors';
 import { BLANK_FIELD, FieldErrors } from '../http/field-errors';
 import type { Stoa } from '../stoa';
-import { Role } from '../users/queries';
 import { addLinkifier, removeLinkifier, reorderLinkifiers, updateLinkifier } from './actions';
 import { compilePattern, exampleGroups } from './patterns';
 import type { LinkifierFields } from './queries';
 import { expandReverseTemplate, ReverseTemplateError } from './reverse-templates';
 import { INVALID_URL_TEMPLATE, templateVariables } from './url-templates';
+import { requireAdministrator } from '../users/access';
 
 const FILTER_ID = { filter_id: /^\d+$/ };
 const LINKIFIER = {
@@ -29,10 +29,6 @@ interface LinkifierParams {
   example_input?: string;
   reverse_template?: string;
   alternative_url_templates?: string[];
-}
-
-function requireAdministrator({ user }: Call<unknown>): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
 }
 
 /**
@@ -138,7 +134,7 @@ export const getLinkifiers = endpoint({
 export const addLinkifierView = endpoint<LinkifierParams>({
   params: LINKIFIER,
   view: (call) => {
-    requireAdministrator(call);
+    requireAdministrator(call.user);
     const fields = requestedFields(call.params);
     checkLinkifier(call.stoa, fields);
     return { id: addLinkifier(call.stoa, fields) };
@@ -149,7 +145,7 @@ export const updateLinkifierView = endpoint<LinkifierParams & { filter_id: numbe
   pathPatterns: FILTER_ID,
   params: LINKIFIER,
   view: (call) => {
-    requireAdministrator(call);
+    requireAdministrator(call.user);
     const { stoa, params } = call;
     const current = stoa.linkifiers.byId(params.filter_id);
     if (!current) throw linkifierNotFound();
@@ -164,7 +160,7 @@ export const removeLinkifierView = endpoint<{ filter_id: number }>({
   pathPatterns: FILTER_ID,
   params: { properties: { filter_id: { type: 'integer' } } },
   view: (call) => {
-    requireAdministrator(call);
+    requireAdministrator(call.user);
     if (!call.stoa.linkifiers.byId(call.params.filter_id)) throw linkifierNotFound();
     removeLinkifier(call.stoa, call.params.filter_id);
     return {};
@@ -177,7 +173,7 @@ export const reorderLinkifiersView = endpoint<{ ordered_linkifier_ids: number[] 
     required: ['ordered_linkifier_ids'],
   },
   view: (call) => {
-    requireAdministrator(call);
+    requireAdministrator(call.user);
     const ids = call.params.ordered_linkifier_ids;
     const unique = new Set(ids);
     if (unique.size < ids.length) throw badRequest('The ordered list must not contain duplicated linkifiers');

@@ -183,12 +183,13 @@ export function directRecipients(stoa: Stoa, to: unknown): UserRow[] {
  * others in it, or the sender alone for a note to self.
  */
 export function checkCanSendDirect(stoa: Stoa, sender: UserRow, recipients: readonly UserRow[]): void {
+  // A guest may write only to people they may see (can_access_all_users_group); Zulip checks
+  // this before whether everyone named is still active.
+  const accessible = accessCheckFor(stoa, sender);
+  if (!recipients.every(accessible)) throw badRequest('You do not have permission to access some of the recipients.');
   for (const recipient of recipients) {
     if (!recipient.is_active) throw badRequest(`'${recipient.email}' is no longer using Zulip.`);
   }
-  // A guest may write only to people they may see (can_access_all_users_group).
-  const accessible = accessCheckFor(stoa, sender);
-  if (!recipients.every(accessible)) throw badRequest('You do not have permission to access some of the recipients.');
   if (sender.is_bot || recipients.every((r) => r.is_bot || r.id === sender.id)) return;
   const everyone = [sender, ...recipients];
   const permissionGroup = realmSetting(stoa, 'realm_direct_message_permission_group') as number;

@@ -4,16 +4,17 @@ import { accessChannelById, holdsChannelSetting } from '../channels/access';
 import { perShape, type EventQueue } from '../events/queues';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
-import { administratorRequired, badRequest } from '../http/errors';
+import { badRequest } from '../http/errors';
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import { withdrawPushNotifications } from '../push/actions';
 import type { Stoa } from '../stoa';
 import { setTopicVisibility } from '../user-topics/actions';
 import { VisibilityPolicy } from '../user-topics/queries';
-import { Role, type UserRow } from '../users/queries';
+import { type UserRow } from '../users/queries';
 import { accessMessage, canAccessMessage, canReadChannelHistory, messagesAudience } from './access';
 import type { MessageRow } from './queries';
 import { displayTopic, EMPTY_TOPIC_DISPLAY_NAME } from './topics';
+import { requireAdministrator } from '../users/access';
 
 function cannotDelete() {
   return badRequest("You don't have permission to delete this message");
@@ -109,7 +110,7 @@ export const deleteTopicView = endpoint<{ stream_id: number; topic_name: string 
   },
   pathPatterns: { stream_id: /^\d+$/ },
   view: async ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
     const topic = params.topic_name === EMPTY_TOPIC_DISPLAY_NAME ? '' : params.topic_name;
     const onlyOwnHistory = canReadChannelHistory(stoa, user, channel) ? undefined : user.id;

@@ -1,12 +1,12 @@
 import type { StateContext } from '../events/state-context';
 import { endpoint } from '../http/endpoint';
-import { administratorRequired, badRequest, missingArgument } from '../http/errors';
+import { badRequest, missingArgument } from '../http/errors';
 import { BLANK_FIELD, FieldErrors } from '../http/field-errors';
 import { INVALID_URL_TEMPLATE, templateVariables } from '../linkifiers/url-templates';
 import type { Stoa } from '../stoa';
-import { Role, type UserRow } from '../users/queries';
 import { addPlayground, removePlayground } from './actions';
 import { presentPlayground } from './queries';
+import { requireAdministrator } from '../users/access';
 
 /** Zulip's longest language name. */
 const MAX_LANGUAGE_LENGTH = 40;
@@ -18,10 +18,6 @@ interface PlaygroundParams {
   url_template: string;
   highlighter_language?: string;
   pygments_language?: string;
-}
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
 }
 
 /** The language by the specification's name or Zulip's, checked as Zulip checks it. */

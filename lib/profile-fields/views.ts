@@ -1,11 +1,12 @@
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, badRequest } from '../http/errors';
+import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { addField, changeProfileValues, removeField, reorderFields, updateField, type ProfileChange } from './actions';
 import { presentFields } from './present';
 import { FieldType, type ProfileFieldRow } from './queries';
 import { checkProfileValue, isUrl, type ProfileValue } from './values';
+import { requireAdministrator } from '../users/access';
 
 const NAME_LIMIT = 40;
 const HINT_LIMIT = 80;
@@ -20,10 +21,6 @@ const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { name: string; hint: string }> 
 };
 
 type FieldData = Record<string, string | Record<string, string>>;
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
 
 function fieldNotFound(id: number) {
   return badRequest(`Field id ${id} not found.`);

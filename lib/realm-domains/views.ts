@@ -1,10 +1,10 @@
 import type { StateContext } from '../events/state-context';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { badRequest, ownerRequired } from '../http/errors';
+import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
-import { Role, type UserRow } from '../users/queries';
 import { removeRealmDomain, setRealmDomain } from './actions';
 import { presentRealmDomain } from './queries';
+import { requireOwner } from '../users/access';
 
 /** Why a domain is no domain, in Zulip's words; undefined for a good one. */
 function domainProblem(domain: string): string | undefined {
@@ -18,10 +18,6 @@ function domainProblem(domain: string): string | undefined {
     if (!/^[a-z0-9-]*$/.test(label)) return "Domain can only have letters, numbers, '.' and '-'s.";
   }
   return undefined;
-}
-
-function requireOwner(user: UserRow): void {
-  if (user.role !== Role.OWNER) throw ownerRequired();
 }
 
 function requireDomain(stoa: Stoa, domain: string): string {

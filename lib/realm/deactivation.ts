@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
-import { badRequest, ownerRequired, realmDeactivated } from '../http/errors';
+import { badRequest, realmDeactivated } from '../http/errors';
 import type { Stoa } from '../stoa';
-import { Role } from '../users/queries';
 import { REALM_SERVER_FACTS } from './settings';
+import { requireOwner } from '../users/access';
 
 /**
  * POST /realm/deactivate: an owner closes the organization. Stoa serves one organization, so
@@ -17,7 +17,7 @@ import { REALM_SERVER_FACTS } from './settings';
 export const deactivateRealmView = endpoint<{ deletion_delay_days?: number | null }>({
   params: { properties: { deletion_delay_days: { type: 'integer', nullable: true } } },
   view: ({ stoa, user, params }) => {
-    if (user.role !== Role.OWNER) throw ownerRequired();
+    requireOwner(user);
     const days = params.deletion_delay_days ?? null;
     const max = REALM_SERVER_FACTS.server_max_deactivated_realm_deletion_days as number | null;
     const min = REALM_SERVER_FACTS.server_min_deactivated_realm_deletion_days as number | null;

@@ -1,12 +1,12 @@
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import { redirectWithQuery } from '../http/respond';
 import { squareImage, wideImage } from '../uploads/images';
 import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
-import { Role, type UserRow } from '../users/queries';
 import { changeRealmImage, realmImageFile, realmImageUrl, type RealmImage } from './images';
 import { REALM_SERVER_FACTS } from './settings';
+import { requireAdministrator } from '../users/access';
 
 /**
  * POST, DELETE and GET /realm/icon and /realm/logo (with `night` for the dark logo):
@@ -20,10 +20,6 @@ const MAX_LOGO_MIB = REALM_SERVER_FACTS.max_logo_file_size_mib as number;
 const ICON_SIZE = 100;
 const LOGO_BOX = { width: 800, height: 100 };
 const NIGHT = { night: { type: 'boolean' } } as const;
-
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
 
 function badImage() {
   return new ApiError('BAD_IMAGE', 'Could not decode image; did you upload an image file?');

@@ -7,7 +7,7 @@ import {
   type GroupSettingValue,
 } from '../groups/settings';
 import { endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, ownerRequired } from '../http/errors';
+import { ApiError, badRequest, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { markdownContextFor } from '../markdown/context';
 import { renderMarkdown } from '../markdown/render';
@@ -19,6 +19,7 @@ import { updateRealm, type RealmChanges } from './settings-actions';
 import { REALM_SERVER_FACTS, REALM_SETTINGS, type RealmSettingDef } from './settings';
 import { realmSetting, webPublicChannelsEnabled } from './settings-store';
 import { realmIconUrl } from './images';
+import { requireAdministrator } from '../users/access';
 
 /** Which login methods exist: passwords always, the development login only with --dev. */
 function authenticationMethods(stoa: Stoa): Record<string, boolean> {
@@ -194,7 +195,7 @@ type UpdateRealmParams = Record<string, unknown> & { name?: string; description?
 export const updateRealmView = endpoint<UpdateRealmParams>({
   params: { properties: REALM_PARAMS },
   view: ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
     const requested = REALM_SETTINGS.filter((def) => params[paramName(def)] !== undefined);
     if (user.role !== Role.OWNER && requested.some((def) => def.ownerOnly)) throw ownerRequired();
 

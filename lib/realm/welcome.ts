@@ -1,6 +1,5 @@
 import { write } from '../events/send';
 import { endpoint } from '../http/endpoint';
-import { administratorRequired } from '../http/errors';
 import { sendMessage } from '../messages/actions';
 import { normalizeContent } from '../messages/addressing';
 import { noticeOptions } from '../messages/notices';
@@ -9,6 +8,7 @@ import { INTERNAL_EMAIL_DOMAIN } from '../users/email-visibility';
 import { Role, type UserRow } from '../users/queries';
 import { createSystemBot } from './actions';
 import { realmSetting } from './settings-store';
+import { requireAdministrator } from '../users/access';
 
 /**
  * The Welcome Bot's custom message (Zulip's level 416): text an organization's administrators
@@ -84,7 +84,7 @@ export const testWelcomeMessageView = endpoint<{ welcome_message_custom_text: st
     required: ['welcome_message_custom_text'],
   },
   view: ({ stoa, user, params }) => {
-    if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+    requireAdministrator(user);
     return { message_id: sendWelcomeMessage(stoa, user, params.welcome_message_custom_text) };
   },
 });

@@ -1,4 +1,4 @@
-import { accessChannelById, hasContentAccess, invalidChannelId, isSubscribed } from '../channels/access';
+import { accessChannelById, hasContentAccess, invalidChannelId } from '../channels/access';
 import type { ChannelRow } from '../channels/queries';
 import { endpoint } from '../http/endpoint';
 import { badRequest, missingArgument } from '../http/errors';
@@ -34,20 +34,29 @@ export const updateUserTopic = endpoint<{ stream_id: number; topic: string; visi
   },
 });
 
-/** The channel of a muted-topics request, by ID (preferred) or by name; exactly one of them. */
-function mutedTopicChannel(stoa: Stoa, user: UserRow, params: { stream_id?: number; stream?: string }): ChannelRow {
+/**
+ * The channel of a muted-topics request, by ID (preferred) or by name; exactly one of them.
+ * Muting needs access to the channel's content, as Zulip's access_stream_by_id (no
+ * subscription); unmuting only that the channel exists, whatever the caller may see, and is
+ * refused in Zulip's words "Topic is not muted" otherwise.
+ */
+function mutedTopicChannel(stoa: Stoa, user: UserRow, params: { stream_id?: number; stream?: string; op: 'add' | 'remove' }): ChannelRow {
   if (params.stream_id !== undefined && params.stream !== undefined) {
     throw badRequest('Unsupported parameter combination: stream_id, stream', { parameters: 'stream_id, stream' });
   }
   if (params.stream_id === undefined && params.stream === undefined) throw missingArgument('stream_id');
   const channel = params.stream_id !== undefined ? stoa.channels.byId(params.stream_id) : stoa.channels.byName(params.stream!);
+  if (params.op === 'remove') {
+    if (!channel) throw badRequest('Topic is not muted');
+    return channel;
+  }
   const invalid = () =>
     params.stream_id !== undefined ? invalidChannelId() : badRequest(`Invalid channel name '${params.stream}'`);
   if (!channel || channel.is_archived || !hasContentAccess(stoa, user, channel)) throw invalid();
   return channel;
 }
 
-/** The deprecated muting endpoint: muting needs a subscription; unmuting always succeeds. */
+/** The deprecated muting endpoint: POST /user_topics with only "muted" and "inherit". */
 export const updateMutedTopic = endpoint<{ stream_id?: number; stream?: string; topic: string; op: 'add' | 'remove' }>({
   params: {
     properties: {
@@ -60,12 +69,7 @@ export const updateMutedTopic = endpoint<{ stream_id?: number; stream?: string; 
   },
   view: ({ stoa, user, params }) => {
     const channel = mutedTopicChannel(stoa, user, params);
-    if (params.op === 'add') {
-      if (!isSubscribed(stoa, user, channel)) throw badRequest(`Not subscribed to channel ID ${channel.id}`);
-      setTopicVisibility(stoa, user.id, channel, params.topic, VisibilityPolicy.MUTED);
-    } else {
-      setTopicVisibility(stoa, user.id, channel, params.topic, VisibilityPolicy.INHERIT);
-    }
+    setTopicVisibility(stoa, user.id, channel, params.topic, params.op === 'add' ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT);
     return {};
   },
 });

@@ -1,12 +1,22 @@
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { standInEmail } from './email-visibility';
-import { badRequest } from '../http/errors';
+import { administratorRequired, badRequest, ownerRequired } from '../http/errors';
 import { Role, type UserRow } from './queries';
 
 /** Zulip's refusal of guests where only members may act (its require_member_or_admin). */
 export function refuseGuests(user: UserRow): void {
   if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+}
+
+/** Zulip's refusal of everyone but administrators and owners (its require_realm_admin). */
+export function requireAdministrator(user: UserRow): void {
+  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
+}
+
+/** Zulip's refusal of everyone but owners (its require_realm_owner). */
+export function requireOwner(user: UserRow): void {
+  if (user.role !== Role.OWNER) throw ownerRequired();
 }
 
 /**

@@ -4,7 +4,7 @@ import { sessionOf } from '../http/auth';
 import { checkSpectatorAccess } from '../channels/access';
 import { accessGroupToRead } from '../groups/access';
 import { endpoint, NO_PARAMS, spectatorEndpoint } from '../http/endpoint';
-import { administratorRequired, ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
+import { ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { changeProfileValues } from '../profile-fields/actions';
 import { allProfileValues, profileValuesOf } from '../profile-fields/present';
@@ -26,7 +26,7 @@ import {
   type SettingValue,
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
-import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder } from './access';
+import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder, requireAdministrator } from './access';
 import { checkFullName, EMAIL_SHAPE, MIN_PASSWORD_LENGTH } from './names';
 import { checkOwnEmailChange, startEmailChange } from '../mail/account-emails';
 import { presentUser } from './present';
@@ -366,10 +366,6 @@ export const updateRealmUserSettingsDefaults = endpoint<Record<string, SettingVa
   },
 });
 
-function requireAdministrator(user: UserRow): void {
-  if (user.role > Role.ADMINISTRATOR) throw administratorRequired();
-}
-
 /** Zulip's refusal to leave an organization without an owner, or without anyone. */
 function cannotDeactivateLast(isLastOwner: boolean): ApiError {
   const entity = isLastOwner ? 'organization owner' : 'user';
@@ -495,10 +491,10 @@ export const reactivateUserView = endpoint<{ user_id: number }>({
 export const deactivateOwnAccount = endpoint({
   params: NO_PARAMS,
   view: ({ stoa, user }) => {
+    // Zulip's order: the only active account (bots count, the system bots do not), then the
+    // only owner.
+    if (stoa.users.activeIds().length === 1) throw cannotDeactivateLast(false);
     if (isOnlyOwner(stoa, user)) throw cannotDeactivateLast(true);
-    if (!user.is_bot && stoa.users.activeIds().filter((id) => !stoa.users.byId(id)!.is_bot).length === 1) {
-      throw cannotDeactivateLast(false);
-    }
     deactivateUser(stoa, user.id);
     return {};
   },
