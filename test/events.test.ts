@@ -228,7 +228,7 @@ describe('GET /events outside Express', () => {
 describe('GET /events, a plain poll', () => {
   /** One poll as raw bytes: status, the headers that describe the body, and the body's text. */
   function rawPoll(client: Client, query: Record<string, string>) {
-    const { email, apiKey } = client.credentials;
+    const { email, apiKey } = client.credentials!;
     return new Promise<{ status: number; type: string | undefined; length: string | undefined; text: string }>((resolve, reject) => {
       const req = request(`${server.url}/api/v1/events?${new URLSearchParams(query)}`, {
         headers: { authorization: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` },
