@@ -216,12 +216,15 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
     const dmFrom: number[] = [];
     let channels: number[] = [];
     let queue: { id: string; lastEventId: number } | null = null;
+    /** The newest presence change this person holds, sent with each report as the web client does (web/live.ts). */
+    let presenceLastUpdateId = -1;
 
     const register = async () => {
       const answer = await request('register', 'POST', '/register', auth, REGISTER_FORM);
       if (!answer) return false;
       report.registerBytes.push(answer.bytes);
       queue = { id: answer.body.queue_id, lastEventId: answer.body.last_event_id };
+      presenceLastUpdateId = answer.body.presence_last_update_id ?? -1;
       channels = (answer.body.subscriptions as Array<{ stream_id: number }>).map((s) => s.stream_id);
       const unreads = answer.body.unread_msgs;
       for (const group of [...unreads.streams, ...unreads.pms, ...unreads.huddles]) for (const id of group.unread_message_ids) unread.add(id);
@@ -273,7 +276,13 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
 
     const presence = async () => {
       while (wallNow() < endAt) {
-        await request('presence', 'POST', '/users/me/presence', auth, { status: 'active', new_user_input: true, slim_presence: true });
+        const answer = await request('presence', 'POST', '/users/me/presence', auth, {
+          status: 'active',
+          new_user_input: true,
+          slim_presence: true,
+          last_update_id: presenceLastUpdateId,
+        });
+        if (answer) presenceLastUpdateId = answer.body.presence_last_update_id;
         await pause(60_000);
       }
     };

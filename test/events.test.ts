@@ -225,6 +225,50 @@ describe('GET /events outside Express', () => {
   });
 });
 
+describe('GET /events, a plain poll', () => {
+  /** One poll as raw bytes: status, the headers that describe the body, and the body's text. */
+  function rawPoll(client: Client, query: Record<string, string>) {
+    const { email, apiKey } = client.credentials!;
+    return new Promise<{ status: number; type: string | undefined; length: string | undefined; text: string }>((resolve, reject) => {
+      const req = request(`${server.url}/api/v1/events?${new URLSearchParams(query)}`, {
+        headers: { authorization: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], length: res.headers['content-length'], text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  test('answers byte for byte as the endpoint does, woken or at once, and refuses alike', async () => {
+    const user = await server.createUser();
+    const { queue_id } = await registerQueue(user, { event_types: ['alert_words'] });
+    // Parked, then woken: a plain poll (queue and last event id only).
+    const woken = rawPoll(user, { queue_id, last_event_id: '-1' });
+    assert.equal(await within(woken, 100), 'pending');
+    await user.post('/users/me/alert_words', { alert_words: ['bodily'] });
+    const plain = await woken;
+    // The same events again through the endpoint's general path (one more parameter).
+    const general = await rawPoll(user, { queue_id, last_event_id: '-1', dont_block: 'false' });
+    assert.equal(plain.status, 200);
+    assert.deepEqual(plain, general);
+    const body = JSON.parse(plain.text);
+    assert.deepEqual(body, { result: 'success', msg: '', events: [{ type: 'alert_words', alert_words: ['bodily'], id: 0 }], queue_id });
+    // Answered at once when events wait.
+    assert.deepEqual(await rawPoll(user, { queue_id, last_event_id: '-1' }), general);
+    // An event id the queue never had, and another person's queue, are refused as by the endpoint.
+    const unknown = await rawPoll(user, { queue_id, last_event_id: '7' });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(JSON.parse(unknown.text), { result: 'error', msg: 'Event 7 was not in this queue', code: 'BAD_REQUEST' });
+    const other = await rawPoll(server.owner, { queue_id, last_event_id: '0' });
+    assert.equal(other.status, 400);
+    assert.equal(JSON.parse(other.text).code, 'BAD_EVENT_QUEUE_ID');
+  });
+});
+
 describe('DELETE /events', () => {
   test('deletes the queue', async () => {
     const { queue_id } = await registerQueue(server.owner);

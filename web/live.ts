@@ -93,6 +93,7 @@ async function register(answer?: RegisterAnswer): Promise<void> {
       .map((c) => ({ userIds: [...c.user_ids].sort((a, b) => a - b), maxMessageId: c.max_message_id }))
       .sort((a, b) => b.maxMessageId - a.maxMessageId);
     presences.value = new Map(Object.entries(answer.presences).map(([id, p]) => [Number(id), { active: p.active_timestamp, idle: p.idle_timestamp }]));
+    presenceLastUpdateId = answer.presence_last_update_id ?? -1;
     realmEmoji.value = new Map(Object.entries(answer.realm_emoji));
     userGroups.value = new Map((answer.realm_user_groups ?? []).map((g) => [g.id, g]));
     if (answer.user_settings) applyUserSettings(answer.user_settings);
@@ -169,16 +170,28 @@ async function pollLoop(): Promise<void> {
   }
 }
 
-/** Reports presence now and every minute, and reads everyone's. */
+/**
+ * The newest presence change this client holds (from /register, then from each report's
+ * answer). Each report sends it, as Zulip's web app does, and is answered with only what
+ * changed since, instead of everyone's presence every minute.
+ */
+let presenceLastUpdateId = -1;
+
+/** Reports presence now and every minute, and reads what changed in everyone's. */
 function startPresence(): void {
   const report = async () => {
     try {
-      const answer = await post<{ presences?: Record<string, { active_timestamp: number; idle_timestamp: number }> }>('/json/users/me/presence', {
+      const answer = await post<{
+        presences?: Record<string, { active_timestamp: number; idle_timestamp: number }>;
+        presence_last_update_id?: number;
+      }>('/json/users/me/presence', {
         status: document.hasFocus() ? 'active' : 'idle',
         new_user_input: document.hasFocus(),
         slim_presence: true,
+        last_update_id: presenceLastUpdateId,
       });
       if (answer.presences) mergePresences(answer.presences);
+      if (answer.presence_last_update_id !== undefined) presenceLastUpdateId = answer.presence_last_update_id;
     } catch {
       // Presence is best effort.
     }

@@ -34,6 +34,7 @@ export interface RegisterAnswer {
   };
   recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
   presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
+  presence_last_update_id?: number;
   realm_emoji: Record<string, RealmEmoji>;
   realm_user_groups?: UserGroup[];
   user_topics?: UserTopic[];

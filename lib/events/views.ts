@@ -1,10 +1,11 @@
 import { reactionTypeNamesFor } from '../emoji/choice';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCookie } from '../http/cookies';
 import { endpoint, spectatorEndpoint } from '../http/endpoint';
 import { missingArgument } from '../http/errors';
 import { JsonText } from '../http/json';
-import type { EventQueues, PendingEvents } from './queues';
+import type { EventQueue, EventQueues, PendingEvents } from './queues';
+import type { Stoa } from '../stoa';
 import { register, REGISTER_PARAMS, queueSettings, registerSpectator } from './register';
 import type { RegisterParams } from './state-context';
 
@@ -40,6 +41,28 @@ function eventsJson(queues: EventQueues, pending: PendingEvents): JsonText {
   return new JsonText(queues.toJson(pending));
 }
 
+/**
+ * A poll of a known queue, after its parameters: drops what the client acknowledged, then
+ * answers with what waits, or parks until an event or the heartbeat comes. The one way a poll
+ * is taken, by this endpoint and by the long-poll path's plain polls (lib/http/long-poll.ts).
+ */
+export function takePoll(
+  stoa: Stoa,
+  queue: EventQueue,
+  lastEventId: number,
+  dontBlock: boolean,
+  res: ServerResponse,
+  answer: (pending: PendingEvents) => void,
+): void {
+  queue.acknowledge(lastEventId);
+  queue.touch(stoa.clock.now());
+  if (queue.size > 0 || dontBlock) return answer(queue.contents());
+  stoa.queues.park(queue, answer);
+  // A client that hangs up frees its poll at once; nobody is left to answer. (The response's
+  // close, not the request's: a request closes once its body is read.)
+  res.once('close', () => stoa.queues.release(queue, answer));
+}
+
 export const getEvents = endpoint<GetEventsParams>({
   params: {
     properties: {
@@ -57,19 +80,17 @@ export const getEvents = endpoint<GetEventsParams>({
       return { events: [], queue_id: queue.id };
     }
     const queue = stoa.queues.get(user.id, params.queue_id);
-    if (params.last_event_id === undefined) throw missingArgument('last_event_id');
-    queue.acknowledge(params.last_event_id);
-    queue.touch(stoa.clock.now());
+    const lastEventId = params.last_event_id;
+    if (lastEventId === undefined) throw missingArgument('last_event_id');
     const reply = (pending: PendingEvents) => ({ events: eventsJson(stoa.queues, pending), queue_id: queue.id });
-    if (queue.size > 0 || params.dont_block) return reply(queue.contents());
-
-    return new Promise<Record<string, unknown>>((resolve) => {
-      const answer = (pending: PendingEvents) => resolve(reply(pending));
-      stoa.queues.park(queue, answer);
-      // A client that hangs up frees its poll at once; nobody is left to answer. (The
-      // response's close, not the request's: a request closes once its body is read.)
-      res.once('close', () => stoa.queues.release(queue, answer));
+    // Answered now (events wait, or dont_block), or later through the promise.
+    let immediate: Record<string, unknown> | undefined;
+    let settle: ((fields: Record<string, unknown>) => void) | undefined;
+    takePoll(stoa, queue, lastEventId, params.dont_block, res, (pending) => {
+      if (settle) settle(reply(pending));
+      else immediate = reply(pending);
     });
+    return immediate ?? new Promise<Record<string, unknown>>((resolve) => (settle = resolve));
   },
 });
 

@@ -1,13 +1,15 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import parseBasicAuth from 'basic-auth';
-import { getEvents } from '../events/views';
+import type { EventQueue, PendingEvents } from '../events/queues';
+import { afterCommit } from '../events/send';
+import { getEvents, takePoll } from '../events/views';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { checkApiKey, checkSession } from './auth';
 import { compileEndpoint } from './endpoint';
 import { ApiError } from './errors';
 import { hasBody, queryFields } from './params';
-import { pathOf, sendError, type Log } from './respond';
+import { pathOf, sendError, sendJson, type Log } from './respond';
 import { API_PREFIX, JSON_PREFIX } from './routes';
 
 /** The paths of the route table's GET /events, which this serves in its stead: API clients' and the browser's. */
@@ -41,11 +43,52 @@ export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log
     const user = pollCaller(stoa, req, path, fields.get('queue_id'));
     if (!user) return fallback(req, res);
     try {
+      const plain = plainPoll(stoa, user, fields);
+      if (plain) return takePoll(stoa, plain.queue, plain.lastEventId, false, res, (pending) => answerPoll(stoa, req, res, plain.queue, pending, log));
       run(req, res, user, fields, {})?.catch((err: unknown) => sendError(req, res, err, log));
     } catch (err) {
       sendError(req, res, err, log);
     }
   };
+}
+
+/** An event id as clients send it: -1 before any event, else a count, in plain decimal digits. */
+const PLAIN_EVENT_ID = /^(?:-1|0|[1-9]\d{0,14})$/;
+
+/**
+ * The poll every client makes again and again: its own queue, the last event id, nothing
+ * else. Such a poll skips the endpoint's general machinery (parameter validation, the view's
+ * promise, the success body built field by field); anything else (another parameter, a value
+ * written otherwise, someone else's or an unknown queue) goes through the endpoint, whose
+ * answers and errors are then the only ones there are.
+ */
+function plainPoll(stoa: Stoa, user: UserRow, fields: Map<string, string>): { queue: EventQueue; lastEventId: number } | undefined {
+  if (fields.size !== 2) return undefined;
+  const queueId = fields.get('queue_id');
+  const lastEventId = fields.get('last_event_id');
+  if (queueId === undefined || lastEventId === undefined || !PLAIN_EVENT_ID.test(lastEventId)) return undefined;
+  const queue = stoa.queues.find(queueId);
+  if (!queue || queue.userId !== user.id) return undefined;
+  return { queue, lastEventId: Number(lastEventId) };
+}
+
+/** The start of a poll's success body: the same bytes the endpoint writes, field by field. */
+const POLL_ANSWER_START = '{"result":"success","msg":"","events":';
+
+/**
+ * Answers a plain poll, as the endpoint would: once nothing uncommitted can be seen, with the
+ * body the endpoint writes. A woken poll is answered after the turn's other answers (a
+ * microtask), as the endpoint's promise was: the sender hears first that its message went.
+ */
+function answerPoll(stoa: Stoa, req: IncomingMessage, res: ServerResponse, queue: EventQueue, pending: PendingEvents, log: Log): void {
+  const text = `${POLL_ANSWER_START}${stoa.queues.toJson(pending)},"queue_id":${JSON.stringify(queue.id)}}`;
+  queueMicrotask(() =>
+    afterCommit(stoa, (failure) => {
+      if (res.headersSent) return;
+      if (failure === null) sendJson(res, 200, text);
+      else sendError(req, res, failure, log);
+    }),
+  );
 }
 
 /** What a user's credentials are checked against: their row (API key, activity) and the organization's. */

@@ -9,7 +9,7 @@ import { bodyJson } from './json';
 
 export type Log = (line: string) => void;
 
-function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   // The headers in one writeHead rather than a setHeader each: every woken long poll comes
   // through here, and setHeader's bookkeeping was a visible share of answering a fan-out.
   // Node sets Content-Length for a body given whole; no ETag or freshness check is wanted.
