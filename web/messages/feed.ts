@@ -26,8 +26,12 @@ export interface Feed {
 const BATCH = 50;
 /** At most this many messages are kept; the far end is dropped and fetched again if needed. */
 const WINDOW = 400;
-/** Views kept in memory after they were left, so going back to one shows it at once. */
-const RECENT_VIEWS = 8;
+/**
+ * Views kept in memory after they were left, so going back to one shows it at once. Each keeps
+ * about a screenful of messages, so two dozen cost little: someone going through twenty
+ * channels in turn finds each one where it was left.
+ */
+const RECENT_VIEWS = 24;
 
 export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: 0 });
 /** The open view's narrow; unlike `feed`, it changes only when another view opens. */
