@@ -221,9 +221,13 @@ describe("refusals of what one does with messages, subscriptions and other peopl
     assert.deepEqual(await refusal(member.post('/channels/create', { name: 'plaza', subscribers: JSON.stringify([member.userId]) })), INSUFFICIENT);
   });
 
-  test('muting topics (the deprecated endpoint) needs access to the channel, not a subscription', async () => {
+  test('muting topics (the deprecated endpoint) needs access to the channel and, as the specification says, a subscription', async () => {
     const newcomer = await server.createUser('Nia Newcomer');
-    ok(await newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: lounge, topic: 'noise', op: 'add' }), 'unsubscribed mute');
+    assert.deepEqual(await refusal(newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: lounge, topic: 'noise', op: 'add' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: `Not subscribed to channel ID ${lounge}`,
+    });
     assert.deepEqual(await refusal(newcomer.patch('/users/me/subscriptions/muted_topics', { stream_id: secret, topic: 'noise', op: 'add' })), {
       status: 400,
       code: 'BAD_REQUEST',
