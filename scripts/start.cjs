@@ -30,6 +30,8 @@ function newest(file) {
 
 const built = newest(bundle);
 if (built === 0 || SOURCES.some((source) => newest(path.join(root, source)) > built)) {
+  // The build takes seconds (half a minute on a busy machine): say what the wait is for.
+  console.log(built === 0 ? 'Building dist/stoa.js (first start)…' : 'Building dist/stoa.js (a source changed)…');
   const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build.ts'), bundle], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
