@@ -2,7 +2,7 @@ import { batch } from '@preact/signals';
 import { onRealmExportEvent } from './admin/exports';
 import { ApiError, get, leaveDeactivated, post } from './api';
 import { takeEarlyRegistration } from './app/early';
-import { requestRegistration, type RegisterAnswer, type UserTopic } from './register';
+import { requestRegistration, type RegisterAnswer, type SlimPresence, type UserTopic } from './register';
 import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFromCombinedFeed, feed, reloadFeed, removeMessages, updateFeedMessages } from './messages/feed';
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
@@ -182,7 +182,7 @@ function startPresence(): void {
   const report = async () => {
     try {
       const answer = await post<{
-        presences?: Record<string, { active_timestamp: number; idle_timestamp: number }>;
+        presences?: Record<string, SlimPresence>;
         presence_last_update_id?: number;
       }>('/json/users/me/presence', {
         status: document.hasFocus() ? 'active' : 'idle',
@@ -200,7 +200,7 @@ function startPresence(): void {
   setInterval(report, 60_000);
 }
 
-function mergePresences(changes: Record<string, { active_timestamp: number; idle_timestamp: number }>): void {
+function mergePresences(changes: Record<string, SlimPresence>): void {
   updateMap(presences, (copy) => {
     for (const [id, p] of Object.entries(changes)) copy.set(Number(id), { active: p.active_timestamp, idle: p.idle_timestamp });
   });
@@ -564,7 +564,7 @@ function applyEvent(event: Record<string, unknown>): void {
     case 'typing':
       return onTyping(event);
     case 'presence':
-      return mergePresences(event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>);
+      return mergePresences(event.presences as Record<string, SlimPresence>);
     case 'realm_user':
       return onRealmUser(event);
     case 'user_settings':

@@ -14,6 +14,12 @@ export interface UserTopic {
   visibility_policy: number;
 }
 
+/** One person's presence as `slim_presence` gives it. */
+export interface SlimPresence {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
 export interface RegisterAnswer {
   queue_id: string;
   last_event_id: number;
@@ -33,7 +39,7 @@ export interface RegisterAnswer {
     mentions: number[];
   };
   recent_private_conversations: Array<{ user_ids: number[]; max_message_id: number }>;
-  presences: Record<string, { active_timestamp: number; idle_timestamp: number }>;
+  presences: Record<string, SlimPresence>;
   presence_last_update_id?: number;
   realm_emoji: Record<string, RealmEmoji>;
   realm_user_groups?: UserGroup[];
