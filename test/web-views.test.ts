@@ -77,3 +77,42 @@ test('a view left and opened again is shown from memory, then what changed meanw
   );
   assert.deepEqual(user.problems, []);
 });
+
+test('the view on the screen stays while the next one is fetched, and "Loading…" replaces it only if the answer is slow', { skip: NO_CHROMIUM }, async () => {
+  const ada = await web.server.createUser('Ada Lovelace');
+  const first = await channelFor(ada);
+  const second = await channelFor(ada);
+  await post(first.name, 'in the first channel');
+  await post(second.name, 'in the second channel');
+  const user = await web.open(ada.credentials.email, `#narrow/channel/${first.id}`);
+  const { page } = user;
+  await page.locator('.message-row', { hasText: 'in the first channel' }).waitFor();
+  // The second channel's messages are held back until released.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === '/json/messages' && url.searchParams.get('narrow')?.includes(String(second.id)) === true,
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  const link = page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${second.name}\\b`) });
+  // Right after the click, once the page has redrawn what the click changed (a zero-delay
+  // timer runs after it, and before the hold's own timer), the first channel is still shown.
+  const right = await link.evaluate(async (anchor) => {
+    (anchor as unknown as { click(): void }).click();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null; body: { textContent: string | null } } }).document;
+    return { busy: doc.querySelector('[role="feed"][aria-busy="true"]') !== null, text: doc.body.textContent ?? '' };
+  });
+  assert.equal(right.busy, false, 'no empty, busy list right after the click');
+  assert.ok(right.text.includes('in the first channel'), 'the first channel is still on the screen');
+  // The answer is slow: after a moment "Loading…" shows, and the view when it comes.
+  await page.locator('[role="feed"][aria-busy="true"]').waitFor({ state: 'attached' });
+  await page.getByText('Loading…', { exact: true }).waitFor();
+  assert.equal(await page.locator('.message-row', { hasText: 'in the first channel' }).count(), 0);
+  release();
+  await page.locator('.message-row', { hasText: 'in the second channel' }).waitFor();
+  assert.deepEqual(user.problems, []);
+});

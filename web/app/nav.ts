@@ -71,8 +71,9 @@ export function followHash(): void {
   }
   // An address without a view (the app's own root) shows the person's home view.
   const next = parseHash(location.hash.length > 1 && !profile ? location.hash : homeHash());
+  const listShown = view.value.kind === 'narrow';
   view.value = next;
-  if (next.kind === 'narrow') void openAddressedNarrow(next.terms);
+  if (next.kind === 'narrow') void openAddressedNarrow(next.terms, listShown);
 }
 
 /** The narrow's channel ID and topic, when it is a channel (and topic) narrow. */

@@ -200,10 +200,20 @@ async function takePrefetched(key: string): Promise<[MessagesAnswer, FeedChange]
 }
 
 /**
- * Opens a narrow. A view seen recently is shown at once, as it was left, and fetched again
- * behind it; any other is fetched around its first unread message (or the newest).
+ * How long the view on the screen stays while the next one's messages are on their way,
+ * before "Loading…" replaces it. Most answers come within a few tens of milliseconds: the
+ * next view then replaces the last in one frame, as a page does, instead of an empty list
+ * drawn (and its rows removed) only to be drawn over at once.
  */
-export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 'first_unread'): Promise<void> {
+const HOLD_SHOWN_MS = 200;
+
+/**
+ * Opens a narrow. A view seen recently is shown at once, as it was left, and fetched again
+ * behind it; any other is fetched around its first unread message (or the newest). With
+ * `holdShown` (the message list is on the screen), the view shown stays until the answer, or
+ * for HOLD_SHOWN_MS at most.
+ */
+export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 'first_unread', holdShown = false): Promise<void> {
   const mine = ++generation;
   keptUnread.clear();
   rememberOpenView();
@@ -224,7 +234,11 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
     refreshAfterFirstFrame(mine);
     return;
   }
-  feed.value = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: mine };
+  const loading: Feed = { terms, messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: mine };
+  const shown = feed.value;
+  const hold = holdShown && !shown.loading && shown.error === null && shown.messages.length > 0;
+  const holding = hold ? setTimeout(() => mine === generation && (feed.value = loading), HOLD_SHOWN_MS) : undefined;
+  if (!hold) feed.value = loading;
   // The page's first view may have been asked for before the app was loaded.
   const early = takeEarlyMessages(terms, anchor);
   try {
@@ -239,6 +253,7 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
       }
     }
     const [answer, replay] = answered ?? (await fetchMessages(terms, anchor, FIRST_BATCH, FIRST_BATCH));
+    clearTimeout(holding);
     if (mine !== generation) return;
     const anchorId = answer.found_anchor || anchor === 'first_unread' ? answer.anchor : (answer.messages.at(-1)?.id ?? null);
     batch(() => {
@@ -259,8 +274,9 @@ export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 
     // frame (the queue has begun by now, and what it brings meanwhile is replayed).
     if (answeredEarly && feed.value.messages.length > 0) refreshAfterFirstFrame(mine);
   } catch (err) {
+    clearTimeout(holding);
     if (mine !== generation) return;
-    feed.value = { ...feed.value, loading: false, error: (err as Error).message };
+    feed.value = { ...loading, loading: false, error: (err as Error).message };
   }
 }
 

@@ -49,8 +49,9 @@ function messageIdOf(terms: NarrowTerm[], operator: 'near' | 'with'): number | u
  * Opens a narrow from the address bar. `near/ID` opens the rest of the narrow at that message,
  * selected; `with/ID` does too, but follows the message to the conversation it is in now when
  * it was moved out of the one named (the address is corrected to say where it is).
+ * `holdShown`: the message list is on the screen (see openNarrow).
  */
-export async function openAddressedNarrow(terms: NarrowTerm[]): Promise<void> {
+export async function openAddressedNarrow(terms: NarrowTerm[], holdShown = false): Promise<void> {
   const near = messageIdOf(terms, 'near');
   const withId = messageIdOf(terms, 'with');
   const rest = terms.filter((t) => t.operator !== 'near' && t.operator !== 'with');
@@ -64,11 +65,11 @@ export async function openAddressedNarrow(terms: NarrowTerm[]): Promise<void> {
     if (message && matchesNarrow(message, rest, session.value?.user_id ?? 0) !== true) {
       const where = conversationTerms(message);
       history.replaceState(history.state, '', `${narrowHash(where, hashNames)}/with/${withId}`);
-      return openNarrow(where, withId);
+      return openNarrow(where, withId, holdShown);
     }
-    return openNarrow(rest, message ? withId : 'first_unread');
+    return openNarrow(rest, message ? withId : 'first_unread', holdShown);
   }
-  return openNarrow(rest, near ?? 'first_unread');
+  return openNarrow(rest, near ?? 'first_unread', holdShown);
 }
 
 /**
