@@ -116,3 +116,50 @@ test('the view on the screen stays while the next one is fetched, and "Loadingâ€
   await page.locator('.message-row', { hasText: 'in the second channel' }).waitFor();
   assert.deepEqual(user.problems, []);
 });
+
+test('placing a view just opened at its first unread message fetches nothing more until the view has settled', { skip: NO_CHROMIUM }, async () => {
+  const ada = await web.server.createUser('Ada Lovelace');
+  const readAll = async (channelId: number) =>
+    ada.post('/messages/flags/narrow', { anchor: 'oldest', num_before: 0, num_after: 1000, narrow: JSON.stringify([{ operator: 'channel', operand: channelId }]), op: 'add', flag: 'read' });
+  // A channel read to its end: it opens at its newest message, scrolled to the bottom.
+  const other = await channelFor(ada);
+  for (let i = 0; i < 40; i++) await post(other.name, `other ${i}`);
+  await readAll(other.id);
+  // A channel read up to its 41st note: it opens scrolled to that note, 8 notes below its top.
+  const channel = await channelFor(ada);
+  const ids: number[] = [];
+  for (let i = 0; i < 80; i++) ids.push(await post(channel.name, `note ${i}`));
+  await readAll(channel.id);
+  await ada.post('/messages/flags', { messages: JSON.stringify(ids.slice(40)), op: 'remove', flag: 'read' });
+  const user = await web.open(ada.credentials.email, `#narrow/channel/${other.id}`);
+  await user.page.locator('.message-row', { hasText: 'other 39' }).waitFor();
+  // Notes, in the page, when messages are asked for and when the message list scrolls.
+  await user.page.evaluate(() => {
+    const page = globalThis as unknown as {
+      fetch: (input: unknown, init?: unknown) => Promise<unknown>;
+      document: { addEventListener(type: string, listener: (e: { target: unknown }) => void, capture: boolean): void };
+      performance: { now(): number };
+      noted: { fetches: number[]; scrolls: number[] };
+    };
+    page.noted = { fetches: [], scrolls: [] };
+    const fetch = page.fetch.bind(page);
+    page.fetch = (input, init) => {
+      if (String(input).includes('/json/messages?')) page.noted.fetches.push(page.performance.now());
+      return fetch(input, init);
+    };
+    page.document.addEventListener('scroll', (e) => {
+      if ((e.target as { classList?: { contains(c: string): boolean } }).classList?.contains('message-scroller')) page.noted.scrolls.push(page.performance.now());
+    }, true);
+  });
+  await user.page.getByRole('navigation').getByRole('link', { name: new RegExp(`^${channel.name}\\b`) }).click();
+  await user.page.locator('.message-row', { hasText: 'note 40' }).waitFor();
+  // Near the top of what was fetched: once the view has settled, older notes are fetched.
+  const noted = async () => (await user.page.evaluate('noted')) as { fetches: number[]; scrolls: number[] };
+  await waitUntil(async () => (await noted()).fetches.length >= 2, 'older messages are fetched once the view has settled');
+  const { fetches, scrolls } = await noted();
+  assert.ok(scrolls.length > 0, 'placing the view at its anchor scrolled the list');
+  // A fetch made by the scroll's own handler starts within the scroll's task, a millisecond at most after it.
+  const byScroll = fetches.slice(1).filter((at) => scrolls.some((scrolled) => at >= scrolled && at - scrolled < 1));
+  assert.deepEqual(byScroll, [], 'no fetch was made by the scroll that placed the view');
+  assert.deepEqual(user.problems, []);
+});

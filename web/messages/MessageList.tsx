@@ -191,9 +191,13 @@ function toggleSpoiler(event: MouseEvent): void {
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
 }
 
-/** The messages a view's first frame draws before and after its anchor: about a screenful (the rest follow in the next task). */
+/**
+ * The messages a view's first frame draws: about a screenful, eight before its anchor where
+ * there are, the rest after it (or before, at the newest), so a view at its first or newest
+ * message draws as many as any other. The rest follow in the next task.
+ */
+const FIRST_FRAME_ROWS = 17;
 const FIRST_FRAME_BEFORE = 8;
-const FIRST_FRAME_AFTER = 8;
 
 /** How long a view just opened waits before fetching beyond what it shows (scrolling fetches at once). */
 const EDGE_FETCH_SETTLE_MS = 400;
@@ -235,7 +239,8 @@ export function MessageList() {
   const [drawnWhole, setDrawnWhole] = useState(-1);
   const anchorIndex = current.anchorId === null ? -1 : all.findIndex((m) => m.id === current.anchorId);
   const partial = !current.loading && current.opened !== drawnWhole && anchorIndex >= 0;
-  const messages = partial ? all.slice(Math.max(0, anchorIndex - FIRST_FRAME_BEFORE), anchorIndex + FIRST_FRAME_AFTER + 1) : all;
+  const firstFrameStart = Math.max(0, Math.min(anchorIndex - FIRST_FRAME_BEFORE, all.length - FIRST_FRAME_ROWS));
+  const messages = partial ? all.slice(firstFrameStart, firstFrameStart + FIRST_FRAME_ROWS) : all;
   const drawnFromStart = messages[0] === all[0];
   useEffect(() => {
     if (!partial) return;
@@ -349,7 +354,10 @@ export function MessageList() {
     if (!el) return;
     stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     place.current = { ...place.current, height: el.scrollHeight, top: el.scrollTop };
-    fetchNearEdges(el);
+    // The scroll that puts a view just opened at its anchor fetches nothing either: the wait
+    // above fetches what is near the edges then (where the reader has scrolled to by then).
+    const settling = openedAt.current.opened !== current.opened || performance.now() - openedAt.current.at < EDGE_FETCH_SETTLE_MS;
+    if (!settling) fetchNearEdges(el);
   };
 
   // Each message is an article of the feed, read as sender, time and text; the first of a
