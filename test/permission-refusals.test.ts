@@ -308,3 +308,54 @@ describe('deactivating oneself', () => {
     }
   });
 });
+
+describe("unsubscribing others with the channel's can_remove_subscribers_group (Zulip's bulk_can_remove_subscribers_from_streams)", () => {
+  let server: TestServer;
+  let remover: Client & { userId: number };
+  let other: Client & { userId: number };
+  let guest: Client & { userId: number };
+  const only = (...ids: number[]) => ({ direct_members: ids, direct_subgroups: [] });
+  const channel = async (params: Record<string, unknown>) => {
+    const name = `room ${Math.random().toString(36).slice(2, 8)}`;
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [other.userId, remover.userId], ...params }), name);
+    return name;
+  };
+  const unsubscribe = (client: Client, names: string[], principals: number[]) =>
+    client.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(names), principals: JSON.stringify(principals) });
+  before(async () => {
+    server = await TestServer.start();
+    remover = await server.createUser('Rita Remover');
+    other = await server.createUser('Otto Other');
+    guest = await server.createUser('Gus Guest');
+    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+  });
+  after(() => server?.close());
+
+  test('the group is enough without being an administrator, in every channel named', async () => {
+    const allowed = await channel({ can_remove_subscribers_group: only(remover.userId) });
+    const closed = await channel({});
+    ok(await unsubscribe(remover, [allowed], [other.userId]), 'a member of the group removes someone');
+    assert.deepEqual(await refusal(unsubscribe(remover, [closed], [other.userId])), INSUFFICIENT);
+    assert.deepEqual(await refusal(unsubscribe(remover, [allowed, closed], [other.userId])), INSUFFICIENT);
+  });
+
+  test('channel administrators may in their channels, but a mixed request asks the group everywhere', async () => {
+    const administered = await channel({ can_administer_channel_group: only(remover.userId) });
+    const removable = await channel({ can_remove_subscribers_group: only(remover.userId) });
+    ok(await unsubscribe(remover, [administered], [other.userId]), 'a channel administrator removes someone');
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: administered }], principals: [other.userId] }), 'again');
+    // Zulip checks can_remove_subscribers_group in every channel once one is not administered.
+    assert.deepEqual(await refusal(unsubscribe(remover, [administered, removable], [other.userId])), INSUFFICIENT);
+  });
+
+  test('guests never may, even named in the group; anyone may unsubscribe their own bots', async () => {
+    const named = await channel({ can_remove_subscribers_group: only(guest.userId, remover.userId) });
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: named }], principals: [guest.userId] }), 'guest joins');
+    assert.deepEqual(await refusal(unsubscribe(guest, [named], [other.userId])), INSUFFICIENT);
+    const closed = await channel({});
+    const bot = ok(await remover.post('/bots', { full_name: 'Rita Bot', short_name: 'ritabot' }), 'bot').user_id;
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: closed }], principals: [bot] }), 'bot joins');
+    const left = ok(await unsubscribe(remover, [closed], [bot, remover.userId]), 'own bot and oneself');
+    assert.deepEqual(left.removed, [closed, closed]);
+  });
+});
