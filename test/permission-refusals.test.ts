@@ -359,3 +359,50 @@ describe("unsubscribing others with the channel's can_remove_subscribers_group (
     assert.deepEqual(left.removed, [closed, closed]);
   });
 });
+
+describe("Zulip 11 and 12 endpoints: channel folders, another person's status, reporting", () => {
+  let server: TestServer;
+  let member: Client & { userId: number };
+  before(async () => {
+    server = await TestServer.start();
+    member = await server.createUser('Mel Member');
+  });
+  after(() => server?.close());
+
+  test('channel folders are for administrators; a folder cannot be renamed to its own name in other letters', async () => {
+    const folder = ok(await server.owner.post('/channel_folders/create', { name: 'Engineering', description: '' }), 'folder').channel_folder_id;
+    assert.deepEqual(await refusal(member.post('/channel_folders/create', { name: 'Mine', description: '' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.patch(`/channel_folders/${folder}`, { name: 'Taken' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.patch('/channel_folders', { order: JSON.stringify([folder]) })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.patch('/channel_folders/999999', { name: 'Nowhere' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(server.owner.patch('/channel_folders/999999', { name: 'Nowhere' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Invalid channel folder ID',
+    });
+    // Zulip looks for the name among all folders, this one included.
+    assert.deepEqual(await refusal(server.owner.patch(`/channel_folders/${folder}`, { name: 'ENGINEERING' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "Channel folder 'ENGINEERING' already exists",
+    });
+  });
+
+  test("another person's status: who is named is checked before the caller's role (access_user_by_id)", async () => {
+    assert.deepEqual(await refusal(member.post(`/users/${server.ownerId}/status`, { status_text: 'away' })), INSUFFICIENT);
+    assert.deepEqual(await refusal(member.post('/users/999999/status', { status_text: 'away' })), { status: 400, code: 'BAD_REQUEST', msg: 'No such user' });
+    const gone = await server.createUser('Gone Person');
+    ok(await server.owner.delete(`/users/${gone.userId}`), 'deactivate');
+    assert.deepEqual(await refusal(member.post(`/users/${gone.userId}/status`, { status_text: 'away' })), { status: 400, code: 'BAD_REQUEST', msg: 'User is deactivated' });
+  });
+
+  test('reporting a message while the organization has no moderation request channel', async () => {
+    const id = ok(await member.post('/messages', { type: 'direct', to: JSON.stringify([member.userId]), content: 'hello' }), 'send').id;
+    assert.deepEqual(await refusal(member.post(`/messages/${id}/report`, { report_type: 'other' })), { status: 400, code: 'BAD_REQUEST', msg: 'An explanation is required.' });
+    assert.deepEqual(await refusal(member.post(`/messages/${id}/report`, { report_type: 'spam' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Message reporting is not enabled in this organization.',
+    });
+  });
+});
