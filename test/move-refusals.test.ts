@@ -198,4 +198,17 @@ describe('time limits of moves', () => {
       ok(await member.patch(`/messages/${recent}`, { topic: '✔ aging', stream_id: target, propagate_mode: 'change_all' }), 'resolved and moved');
     });
   });
+
+  test('the whole topic is counted as the mover can read it, where history is protected', async () => {
+    await withRealm({ move_messages_within_stream_limit_seconds: '60' }, async () => {
+      const guarded = await createChannel(server.owner, { invite_only: true, history_public_to_subscribers: false });
+      await post(server.owner, guarded.id, 'before you came');
+      clock.advance(200_000);
+      const joined = await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: guarded.name }], principals: [member.userId] });
+      ok(joined, 'member joins');
+      const mine = await post(member, guarded.id, 'before you came');
+      // The old message the member never received neither counts nor blocks the rename.
+      ok(await member.patch(`/messages/${mine}`, { topic: 'renamed', propagate_mode: 'change_all' }), 'renamed the topic as the member sees it');
+    });
+  });
 });

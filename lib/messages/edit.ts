@@ -138,7 +138,7 @@ function mayMoveOutOf(stoa: Stoa, actor: UserRow, origin: ChannelRow): boolean {
  * the resolving permission, and no time limit), then the channel (leaving the old one, posting
  * in the new one, its time limit), then the whole topic's time limit.
  */
-function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
+function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest): void {
   const origin = stoa.channels.byId(row.stream_id!)!;
   const destination = edit.target ?? origin;
   // Adding or removing the resolved mark counts as resolving even while changing channel.
@@ -172,16 +172,22 @@ function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit:
     }
   }
   if (edit.propagateMode === 'change_all' && !resolving && limits.length > 0) {
+    // The topic as Zulip counts it here: all of it for someone who reads the channel's history,
+    // else only the messages they have, so that the answer tells nothing of the others.
+    const readsHistory = canReadChannelHistory(stoa, actor, origin);
+    const counted = stoa.messages
+      .inTopic(row.recipient_id, row.topic)
+      .filter((m) => readsHistory || stoa.messages.flagsOf(actor.id, m.id) !== undefined);
     const oldest = now(stoa) - Math.min(...limits) - EDIT_LIMIT_GRACE_SECONDS;
-    const allowed = moved.filter((m) => m.date_sent >= oldest);
-    if (allowed.length < moved.length) {
+    const allowed = counted.filter((m) => m.date_sent >= oldest);
+    if (allowed.length < counted.length) {
       throw new ApiError(
         'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
-        `You only have permission to move the ${allowed.length}/${moved.length} most recent messages in this topic.`,
+        `You only have permission to move the ${allowed.length}/${counted.length} most recent messages in this topic.`,
         400,
         {
           first_message_id_allowed_to_move: allowed[0]?.id ?? null,
-          total_messages_in_topic: moved.length,
+          total_messages_in_topic: counted.length,
           total_messages_allowed_to_move: allowed.length,
         },
       );
@@ -518,7 +524,7 @@ export const updateMessageView = endpoint<EditParams>({
       const destination = target ?? stoa.channels.byId(row.stream_id!)!;
       checkTopicPolicy(stoa, destination, topic ?? row.topic);
       moved = messagesToMove(stoa, user, row, edit);
-      checkMovePermissions(stoa, user, row, edit, moved);
+      checkMovePermissions(stoa, user, row, edit);
       // Last, as on Zulip: moving into a topic that does not exist yet starts it; resolving a
       // topic does not count.
       const destinationTopic = topic ?? row.topic;
