@@ -406,3 +406,26 @@ describe("Zulip 11 and 12 endpoints: channel folders, another person's status, r
     });
   });
 });
+
+describe('navigation views: the built-in views of Zulip 12 include scheduled messages and reminders', () => {
+  test('they take no name, where a custom view must have one', async () => {
+    const server = await TestServer.start();
+    try {
+      for (const fragment of ['scheduled', 'reminders']) {
+        assert.deepEqual(await refusal(server.owner.post('/navigation_views', { fragment, is_pinned: true, name: 'Later' })), {
+          status: 400,
+          code: 'BAD_REQUEST',
+          msg: 'Built-in views cannot have a custom name.',
+        });
+        ok(await server.owner.post('/navigation_views', { fragment, is_pinned: false }), `${fragment} hidden`);
+      }
+      assert.deepEqual(await refusal(server.owner.post('/navigation_views', { fragment: 'narrow/channel/1', is_pinned: true })), {
+        status: 400,
+        code: 'BAD_REQUEST',
+        msg: 'Custom views must have a valid name.',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
