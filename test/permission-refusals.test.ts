@@ -308,3 +308,124 @@ describe('deactivating oneself', () => {
     }
   });
 });
+
+describe("unsubscribing others with the channel's can_remove_subscribers_group (Zulip's bulk_can_remove_subscribers_from_streams)", () => {
+  let server: TestServer;
+  let remover: Client & { userId: number };
+  let other: Client & { userId: number };
+  let guest: Client & { userId: number };
+  const only = (...ids: number[]) => ({ direct_members: ids, direct_subgroups: [] });
+  const channel = async (params: Record<string, unknown>) => {
+    const name = `room ${Math.random().toString(36).slice(2, 8)}`;
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name }], principals: [other.userId, remover.userId], ...params }), name);
+    return name;
+  };
+  const unsubscribe = (client: Client, names: string[], principals: number[]) =>
+    client.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(names), principals: JSON.stringify(principals) });
+  before(async () => {
+    server = await TestServer.start();
+    remover = await server.createUser('Rita Remover');
+    other = await server.createUser('Otto Other');
+    guest = await server.createUser('Gus Guest');
+    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+  });
+  after(() => server?.close());
+
+  test('the group is enough without being an administrator, in every channel named', async () => {
+    const allowed = await channel({ can_remove_subscribers_group: only(remover.userId) });
+    const closed = await channel({});
+    ok(await unsubscribe(remover, [allowed], [other.userId]), 'a member of the group removes someone');
+    assert.deepEqual(await refusal(unsubscribe(remover, [closed], [other.userId])), INSUFFICIENT);
+    assert.deepEqual(await refusal(unsubscribe(remover, [allowed, closed], [other.userId])), INSUFFICIENT);
+  });
+
+  test('channel administrators may in their channels, but a mixed request asks the group everywhere', async () => {
+    const administered = await channel({ can_administer_channel_group: only(remover.userId) });
+    const removable = await channel({ can_remove_subscribers_group: only(remover.userId) });
+    ok(await unsubscribe(remover, [administered], [other.userId]), 'a channel administrator removes someone');
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: administered }], principals: [other.userId] }), 'again');
+    // Zulip checks can_remove_subscribers_group in every channel once one is not administered.
+    assert.deepEqual(await refusal(unsubscribe(remover, [administered, removable], [other.userId])), INSUFFICIENT);
+  });
+
+  test('guests never may, even named in the group; anyone may unsubscribe their own bots', async () => {
+    const named = await channel({ can_remove_subscribers_group: only(guest.userId, remover.userId) });
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: named }], principals: [guest.userId] }), 'guest joins');
+    assert.deepEqual(await refusal(unsubscribe(guest, [named], [other.userId])), INSUFFICIENT);
+    const closed = await channel({});
+    const bot = ok(await remover.post('/bots', { full_name: 'Rita Bot', short_name: 'ritabot' }), 'bot').user_id;
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: closed }], principals: [bot] }), 'bot joins');
+    const left = ok(await unsubscribe(remover, [closed], [bot, remover.userId]), 'own bot and oneself');
+    assert.deepEqual(left.removed, [closed, closed]);
+  });
+});
+
+describe("Zulip 11 and 12 endpoints: channel folders, another person's status, reporting", () => {
+  let server: TestServer;
+  let member: Client & { userId: number };
+  before(async () => {
+    server = await TestServer.start();
+    member = await server.createUser('Mel Member');
+  });
+  after(() => server?.close());
+
+  test('channel folders are for administrators; a folder cannot be renamed to its own name in other letters', async () => {
+    const folder = ok(await server.owner.post('/channel_folders/create', { name: 'Engineering', description: '' }), 'folder').channel_folder_id;
+    assert.deepEqual(await refusal(member.post('/channel_folders/create', { name: 'Mine', description: '' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.patch(`/channel_folders/${folder}`, { name: 'Taken' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.patch('/channel_folders', { order: JSON.stringify([folder]) })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.patch('/channel_folders/999999', { name: 'Nowhere' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(server.owner.patch('/channel_folders/999999', { name: 'Nowhere' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Invalid channel folder ID',
+    });
+    // Zulip looks for the name among all folders, this one included.
+    assert.deepEqual(await refusal(server.owner.patch(`/channel_folders/${folder}`, { name: 'ENGINEERING' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: "Channel folder 'ENGINEERING' already exists",
+    });
+  });
+
+  test("another person's status: who is named is checked before the caller's role (access_user_by_id)", async () => {
+    assert.deepEqual(await refusal(member.post(`/users/${server.ownerId}/status`, { status_text: 'away' })), INSUFFICIENT);
+    assert.deepEqual(await refusal(member.post('/users/999999/status', { status_text: 'away' })), { status: 400, code: 'BAD_REQUEST', msg: 'No such user' });
+    const gone = await server.createUser('Gone Person');
+    ok(await server.owner.delete(`/users/${gone.userId}`), 'deactivate');
+    assert.deepEqual(await refusal(member.post(`/users/${gone.userId}/status`, { status_text: 'away' })), { status: 400, code: 'BAD_REQUEST', msg: 'User is deactivated' });
+  });
+
+  test('reporting a message while the organization has no moderation request channel', async () => {
+    const id = ok(await member.post('/messages', { type: 'direct', to: JSON.stringify([member.userId]), content: 'hello' }), 'send').id;
+    assert.deepEqual(await refusal(member.post(`/messages/${id}/report`, { report_type: 'other' })), { status: 400, code: 'BAD_REQUEST', msg: 'An explanation is required.' });
+    assert.deepEqual(await refusal(member.post(`/messages/${id}/report`, { report_type: 'spam' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Message reporting is not enabled in this organization.',
+    });
+  });
+});
+
+describe('navigation views: the built-in views of Zulip 12 include scheduled messages and reminders', () => {
+  test('they take no name, where a custom view must have one', async () => {
+    const server = await TestServer.start();
+    try {
+      for (const fragment of ['scheduled', 'reminders']) {
+        assert.deepEqual(await refusal(server.owner.post('/navigation_views', { fragment, is_pinned: true, name: 'Later' })), {
+          status: 400,
+          code: 'BAD_REQUEST',
+          msg: 'Built-in views cannot have a custom name.',
+        });
+        ok(await server.owner.post('/navigation_views', { fragment, is_pinned: false }), `${fragment} hidden`);
+      }
+      assert.deepEqual(await refusal(server.owner.post('/navigation_views', { fragment: 'narrow/channel/1', is_pinned: true })), {
+        status: 400,
+        code: 'BAD_REQUEST',
+        msg: 'Custom views must have a valid name.',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});

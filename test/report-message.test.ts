@@ -22,7 +22,7 @@ describe('reporting a message', () => {
     const user = await server.createUser();
     const id = await sendMessage(user, { type: 'direct', to: [user.userId], content: 'hello' });
     const response = await user.post(`/messages/${id}/report`, { report_type: 'spam' });
-    assert.deepEqual([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', 'Moderation request channel must be specified to enable message reporting.']);
+    assert.deepEqual([response.status, response.body.code, response.body.msg], [400, 'BAD_REQUEST', 'Message reporting is not enabled in this organization.']);
   });
 
   test('posts the report in the moderation request channel, quoting the message behind a spoiler', async () => {

@@ -47,6 +47,12 @@ function isAdministrator(user: UserRow): boolean {
   return user.role <= Role.ADMINISTRATOR;
 }
 
+/** Organization administrators, and the channel's own administrators (never guests). */
+export function administersChannel(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
+  if (isAdministrator(user)) return true;
+  return user.role !== Role.GUEST && holdsChannelSetting(stoa, user, channel, 'can_administer_channel_group');
+}
+
 /** May the user know the channel exists and see its settings and subscribers? */
 export function hasMetadataAccess(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
   if (channel.is_web_public) return true;

@@ -12,9 +12,9 @@ import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import {
   accessChannelById,
+  administersChannel,
   CHANNEL_SETTINGS,
   hasContentAccess,
-  holdsChannelSetting,
   invalidChannelId,
   isSubscribed,
 } from './access';
@@ -49,8 +49,7 @@ function contentAccessRequired(): ApiError {
 function accessChannelToAdminister(stoa: Stoa, user: UserRow, channelId: number): ChannelRow {
   const channel = stoa.channels.byId(channelId);
   if (!channel) throw invalidChannelId();
-  if (user.role <= Role.ADMINISTRATOR) return channel;
-  if (user.role !== Role.GUEST && holdsChannelSetting(stoa, user, channel, 'can_administer_channel_group')) return channel;
+  if (administersChannel(stoa, user, channel)) return channel;
   if (hasContentAccess(stoa, user, channel)) {
     // Zulip 10.2 has a CANNOT_ADMINISTER_CHANNEL code, but this refusal does not use it: BAD_REQUEST.
     throw badRequest('You do not have permission to administer this channel.');

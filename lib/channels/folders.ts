@@ -42,13 +42,16 @@ export function accessChannelFolder(stoa: Stoa, folderId: number): ChannelFolder
   return folder;
 }
 
-/** A new name: not blank, printable, and no other folder's without regard to case. */
-function checkFolderName(stoa: Stoa, name: string, folderId?: number): void {
+/**
+ * A new name: not blank, printable, and no folder's without regard to case. As on Zulip, a
+ * folder's own name counts too, so changing only its case is refused.
+ */
+function checkFolderName(stoa: Stoa, name: string): void {
   if (name.trim() === '') throw badRequest("Channel folder name can't be empty.");
   const bad = [...name].findIndex(isUnprintable);
   if (bad >= 0) throw badRequest(`Invalid character in channel folder name, at position ${bad + 1}.`);
   const key = name.toLowerCase();
-  if (stoa.channels.folders().some((f) => f.id !== folderId && f.name.toLowerCase() === key)) {
+  if (stoa.channels.folders().some((f) => f.name.toLowerCase() === key)) {
     throw badRequest(`Channel folder '${name}' already exists`);
   }
 }
@@ -111,7 +114,7 @@ export const updateChannelFolderView = endpoint<UpdateFolderParams>({
     requireAdministrator(user);
     const folder = accessChannelFolder(stoa, params.channel_folder_id);
     const rename = params.name !== undefined && params.name !== folder.name;
-    if (rename) checkFolderName(stoa, params.name!, folder.id);
+    if (rename) checkFolderName(stoa, params.name!);
     const archive = params.is_archived !== undefined && params.is_archived !== (folder.is_archived === 1);
     if (archive && params.is_archived && stoa.channels.folderInUse(folder.id)) {
       throw badRequest('You need to remove all the channels from this folder to archive it.');

@@ -65,6 +65,11 @@ function actsOnOthers(caller: UserRow, users: readonly UserRow[]): boolean {
   return users.some((user) => user.id !== caller.id);
 }
 
+/** Unsubscribing anyone but oneself and one's own bots takes a permission (as on Zulip). */
+function unsubscribesOthers(caller: UserRow, users: readonly UserRow[]): boolean {
+  return users.some((user) => user.id !== caller.id && !(user.is_bot && user.bot_owner_id === caller.id));
+}
+
 /** "realm_default" follows the organization, "unlimited" keeps forever (-1), else days. */
 export function parseRetention(value: number | string | undefined): number | null | undefined {
   if (value === undefined) return undefined;
@@ -319,7 +324,7 @@ function unsubscribeAsAsked(stoa: Stoa, user: UserRow, params: UnsubscribeParams
     if (channel && hasMetadataAccess(stoa, user, channel)) channels.push(channel);
     else missing.push(name);
   }
-  if (actsOnOthers(user, users) && !canRemoveSubscribers(stoa, user, channels)) throw insufficientPermission();
+  if (unsubscribesOthers(user, users) && !canRemoveSubscribers(stoa, user, channels)) throw insufficientPermission();
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
   const result = unsubscribeFromChannels(stoa, channels, users);
   return { removed: result.removed, not_removed: result.notRemoved };

@@ -102,10 +102,7 @@ export function channelForSend(stoa: Stoa, to: unknown): ChannelRow {
 export function checkCanPost(stoa: Stoa, user: UserRow, channel: ChannelRow): void {
   if (user.is_system_bot) return;
   const owner = user.is_bot && user.bot_owner_id !== null ? stoa.users.byId(user.bot_owner_id) : undefined;
-  const maySend = (u: UserRow) => holdsChannelSetting(stoa, u, channel, 'can_send_message_group');
-  if (!maySend(user) && !(owner && maySend(owner))) {
-    throw badRequest('You do not have permission to post in this channel.');
-  }
+  checkSendMessageGroup(stoa, user, channel, owner);
   const refused = () => badRequest(`Not authorized to send to channel '${channel.name}'`);
   if (channel.is_archived) throw refused();
   if (channel.is_web_public) return;
@@ -121,6 +118,19 @@ export function checkCanPost(stoa: Stoa, user: UserRow, channel: ChannelRow): vo
     return;
   }
   throw refused();
+}
+
+/**
+ * The channel's can_send_message_group alone; a bot may also post where its owner may. Moving
+ * messages into a channel asks only this, of the mover alone (the channel's access was checked
+ * when it was named).
+ */
+export function checkSendMessageGroup(stoa: Stoa, user: UserRow, channel: ChannelRow, owner?: UserRow): void {
+  if (user.is_system_bot) return;
+  const maySend = (u: UserRow) => holdsChannelSetting(stoa, u, channel, 'can_send_message_group');
+  if (!maySend(user) && !(owner && maySend(owner))) {
+    throw badRequest('You do not have permission to post in this channel.');
+  }
 }
 
 /** Starting a topic the channel does not have yet takes its can_create_topic_group. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { claimAttachments } from '../uploads/actions';
 import { presentAttachment } from '../uploads/present';
 import type { AttachmentRow } from '../uploads/queries';
-import { hasContentAccess, holdsChannelSetting, accessChannelById } from '../channels/access';
+import { accessChannelById, administersChannel, hasContentAccess, holdsChannelSetting } from '../channels/access';
 import { refreshFirstMessage } from '../channels/actions';
 import type { ChannelRow } from '../channels/queries';
 import { perShape, type EventQueue } from '../events/queues';
@@ -15,7 +15,7 @@ import type { Stoa } from '../stoa';
 import { Role, type UserRow } from '../users/queries';
 import { accessMessage, canReadChannelHistory } from './access';
 import { contentFlags, sendMessage, topicParticipants } from './actions';
-import { checkCanCreateTopic, checkCanPost, checkMentionPermissions, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
+import { checkCanCreateTopic, checkMentionPermissions, checkSendMessageGroup, checkTopicPolicy, normalizeContent, normalizeTopic } from './addressing';
 import { CONTENT_FLAGS, Flag, flagNames } from './flags';
 
 const MENTION_FLAGS = Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned;
@@ -92,24 +92,65 @@ function messagesToMove(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditR
   return chosen.filter((m) => m.id === row.id || readsHistory || stoa.messages.flagsOf(actor.id, m.id) !== undefined);
 }
 
-function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest, moved: MessageRow[]): void {
+/**
+ * Zulip's can_move_messages_within_channel: administrators of the organization or of the
+ * channel, and the channel's can_move_messages_within_channel_group.
+ */
+function movesWithinChannel(stoa: Stoa, actor: UserRow, channel: ChannelRow): boolean {
+  return administersChannel(stoa, actor, channel) || holdsChannelSetting(stoa, actor, channel, 'can_move_messages_within_channel_group');
+}
+
+/**
+ * Who may change a topic: the organization's permission, or the channel's, of the channel the
+ * messages leave or (when they also change channel) the one they go to.
+ */
+function mayEditTopic(stoa: Stoa, actor: UserRow, origin: ChannelRow, destination: ChannelRow): boolean {
+  return (
+    userHasRealmPermission(stoa, actor, 'realm_can_move_messages_between_topics_group') ||
+    movesWithinChannel(stoa, actor, origin) ||
+    (destination.id !== origin.id && movesWithinChannel(stoa, actor, destination))
+  );
+}
+
+/** Resolving: the organization's permission, or either channel's can_resolve_topics_group. */
+function mayResolveTopics(stoa: Stoa, actor: UserRow, origin: ChannelRow, destination: ChannelRow): boolean {
+  return (
+    userHasRealmPermission(stoa, actor, 'realm_can_resolve_topics_group') ||
+    holdsChannelSetting(stoa, actor, origin, 'can_resolve_topics_group') ||
+    (destination.id !== origin.id && holdsChannelSetting(stoa, actor, destination, 'can_resolve_topics_group'))
+  );
+}
+
+/**
+ * Moving out of a channel: organization administrators, the organization's permission, the
+ * channel's administrators and its can_move_messages_out_of_channel_group.
+ */
+function mayMoveOutOf(stoa: Stoa, actor: UserRow, origin: ChannelRow): boolean {
+  return (
+    userHasRealmPermission(stoa, actor, 'realm_can_move_messages_between_channels_group') ||
+    administersChannel(stoa, actor, origin) ||
+    holdsChannelSetting(stoa, actor, origin, 'can_move_messages_out_of_channel_group')
+  );
+}
+
+/**
+ * The permissions and time limits of a move, in Zulip's order: the topic (resolving asks only
+ * the resolving permission, and no time limit), then the channel (leaving the old one, posting
+ * in the new one, its time limit), then the whole topic's time limit.
+ */
+function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit: EditRequest): void {
   const origin = stoa.channels.byId(row.stream_id!)!;
-  const resolution = edit.topic !== undefined && edit.target === undefined ? resolutionChange(row.topic, edit.topic) : null;
+  const destination = edit.target ?? origin;
+  // Adding or removing the resolved mark counts as resolving even while changing channel.
+  const resolving = edit.topic !== undefined && resolutionChange(row.topic, edit.topic) !== null;
   const limits: number[] = [];
   if (edit.topic !== undefined) {
-    if (resolution) {
-      // The organization's permission holds everywhere; a channel can grant it to more people.
-      const allowed =
-        userHasRealmPermission(stoa, actor, 'realm_can_resolve_topics_group') ||
-        holdsChannelSetting(stoa, actor, origin, 'can_resolve_topics_group');
-      if (!allowed) {
+    if (resolving) {
+      if (!mayResolveTopics(stoa, actor, origin, destination)) {
         throw badRequest("You don't have permission to resolve topics in this channel.");
       }
     } else {
-      const allowed =
-        userHasRealmPermission(stoa, actor, 'realm_can_move_messages_between_topics_group') ||
-        holdsChannelSetting(stoa, actor, origin, 'can_move_messages_within_channel_group');
-      if (!allowed) throw badRequest("You don't have permission to edit this message");
+      if (!mayEditTopic(stoa, actor, origin, destination)) throw badRequest("You don't have permission to edit this message");
       const limit = realmSetting(stoa, 'realm_move_messages_within_stream_limit_seconds') as number | null;
       if (!isModerator(actor) && limit !== null) {
         if (now(stoa) - row.date_sent > limit + EDIT_LIMIT_GRACE_SECONDS) {
@@ -120,11 +161,8 @@ function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit:
     }
   }
   if (edit.target !== undefined) {
-    const allowed =
-      userHasRealmPermission(stoa, actor, 'realm_can_move_messages_between_channels_group') ||
-      holdsChannelSetting(stoa, actor, origin, 'can_move_messages_out_of_channel_group');
-    if (!allowed) throw badRequest("You don't have permission to move this message");
-    checkCanPost(stoa, actor, edit.target);
+    if (!mayMoveOutOf(stoa, actor, origin)) throw badRequest("You don't have permission to move this message");
+    checkSendMessageGroup(stoa, actor, edit.target);
     const limit = realmSetting(stoa, 'realm_move_messages_between_streams_limit_seconds') as number | null;
     if (!isModerator(actor) && limit !== null) {
       if (now(stoa) - row.date_sent > limit + EDIT_LIMIT_GRACE_SECONDS) {
@@ -133,17 +171,23 @@ function checkMovePermissions(stoa: Stoa, actor: UserRow, row: MessageRow, edit:
       limits.push(limit);
     }
   }
-  if (edit.propagateMode === 'change_all' && limits.length > 0) {
+  if (edit.propagateMode === 'change_all' && !resolving && limits.length > 0) {
+    // The topic as Zulip counts it here: all of it for someone who reads the channel's history,
+    // else only the messages they have, so that the answer tells nothing of the others.
+    const readsHistory = canReadChannelHistory(stoa, actor, origin);
+    const counted = stoa.messages
+      .inTopic(row.recipient_id, row.topic)
+      .filter((m) => readsHistory || stoa.messages.flagsOf(actor.id, m.id) !== undefined);
     const oldest = now(stoa) - Math.min(...limits) - EDIT_LIMIT_GRACE_SECONDS;
-    const allowed = moved.filter((m) => m.date_sent >= oldest);
-    if (allowed.length < moved.length) {
+    const allowed = counted.filter((m) => m.date_sent >= oldest);
+    if (allowed.length < counted.length) {
       throw new ApiError(
         'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
-        `You only have permission to move the ${allowed.length}/${moved.length} most recent messages in this topic.`,
+        `You only have permission to move the ${allowed.length}/${counted.length} most recent messages in this topic.`,
         400,
         {
           first_message_id_allowed_to_move: allowed[0]?.id ?? null,
-          total_messages_in_topic: moved.length,
+          total_messages_in_topic: counted.length,
           total_messages_allowed_to_move: allowed.length,
         },
       );
@@ -479,13 +523,14 @@ export const updateMessageView = endpoint<EditParams>({
     if (topic !== undefined || target !== undefined) {
       const destination = target ?? stoa.channels.byId(row.stream_id!)!;
       checkTopicPolicy(stoa, destination, topic ?? row.topic);
-      // Moving into a topic that does not exist yet starts it; resolving a topic does not count.
+      moved = messagesToMove(stoa, user, row, edit);
+      checkMovePermissions(stoa, user, row, edit);
+      // Last, as on Zulip: moving into a topic that does not exist yet starts it; resolving a
+      // topic does not count.
       const destinationTopic = topic ?? row.topic;
       const sameTopic = destination.id === row.stream_id && topicKey(destinationTopic) === row.topic_key;
       const resolving = target === undefined && topic !== undefined && resolutionChange(row.topic, topic) !== null;
       if (!sameTopic && !resolving) checkCanCreateTopic(stoa, user, destination, destinationTopic);
-      moved = messagesToMove(stoa, user, row, edit);
-      checkMovePermissions(stoa, user, row, edit, moved);
     }
     const detached = editMessage(stoa, user, row, edit, moved);
     return { detached_uploads: detached.map((attachment) => presentAttachment(stoa, attachment)) };

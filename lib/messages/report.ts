@@ -46,7 +46,7 @@ export const reportMessageView = endpoint<{ message_id: number; report_type: str
     if (params.report_type === 'other' && description === '') throw badRequest('An explanation is required.');
     const channelId = realmSetting(stoa, 'realm_moderation_request_channel_id') as number;
     const channel = channelId === -1 ? undefined : stoa.channels.byId(channelId);
-    if (!channel || channel.is_archived) throw badRequest('Moderation request channel must be specified to enable message reporting.');
+    if (!channel || channel.is_archived) throw badRequest('Message reporting is not enabled in this organization.');
     const { row: message } = accessMessage(stoa, user, params.message_id);
     const reported = stoa.users.byId(message.sender_id)!;
     const topic = channel.topics_policy === 'empty_topic_only' ? '' : `${reported.full_name} moderation`;

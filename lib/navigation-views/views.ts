@@ -15,6 +15,8 @@ const BUILT_IN_FRAGMENTS = new Set([
   'narrow/has/reaction/sender/me',
   'narrow/is/mentioned',
   'narrow/is/starred',
+  'scheduled',
+  'reminders',
 ]);
 
 /** Surrounding whitespace is no part of a fragment or a name, and neither may be blank. */
