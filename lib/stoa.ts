@@ -205,7 +205,7 @@ export function createStoa(
     groupCommitMaxMs: GROUP_COMMIT_MAX_MS,
     tableWrites,
     realm: prepareRealmQueries(statements),
-    users: prepareUserQueries(statements),
+    users: prepareUserQueries(statements, tableWrites),
     groups: prepareGroupQueries(statements, tableWrites),
     alertWords: prepareAlertWordQueries(statements),
     channels: prepareChannelQueries(statements, tableWrites),
