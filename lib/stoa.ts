@@ -212,7 +212,7 @@ export function createStoa(
     userTopics: prepareUserTopicQueries(statements),
     messages: prepareMessageQueries(statements),
     mutedUsers: prepareMutedUserQueries(statements),
-    presence: preparePresenceQueries(statements),
+    presence: preparePresenceQueries(statements, tableWrites),
     userStatus: prepareUserStatusQueries(statements),
     drafts: prepareDraftQueries(statements),
     savedSnippets: prepareSavedSnippetQueries(statements),
