@@ -14,13 +14,11 @@
  *     --profile DIR  run the server with --cpu-prof, writing its profile into DIR
  *     --bundle FILE  the server script (default dist/stoa.js)
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WEB_CLIENT_REGISTRATION } from '../web/register-params';
-import { dayOrganization, dayShape, type DayPerson } from './day-organization';
+import { processCpuSeconds, startOnDayOrganization, type DayPerson } from './day-organization';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,30 +30,12 @@ const { values: args } = parseArgs({
   },
 });
 
-/** CPU milliseconds (user + system) the process has used, from /proc (ticks of 1/100 s). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const encode = (form: Record<string, unknown>) =>
   new URLSearchParams(Object.entries(form).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
 
 async function main(): Promise<void> {
   const bundle = path.resolve(args.bundle);
-  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first`);
-  const { data: cached, organization } = await dayOrganization(dayShape(Number(args.people)));
-  const data = mkdtempSync(path.join(tmpdir(), 'stoa-costs-'));
-  cpSync(cached, data, { recursive: true });
-  const logFile = path.join(data, 'server.log');
-  const flags = ['--max-old-space-size=256', '--max-semi-space-size=8', ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
-  const server = spawn('sh', ['-c', `exec node ${flags.join(' ')} "$0" --data "$1" --port 0 > "$2" 2>&1`, bundle, data, logFile], { stdio: 'ignore' });
-  let url: string | undefined;
-  while (!url) {
-    url = /Stoa is listening on (\S+)/.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')?.[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { url, pid, organization, stop } = await startOnDayOrganization(Number(args.people), bundle, args.profile);
   const auth = (person: DayPerson) => `Basic ${Buffer.from(`${person.email}:${person.apiKey}`).toString('base64')}`;
   const form = 'application/x-www-form-urlencoded';
   const everyoneChannel = organization.channels[0].id;
@@ -88,18 +68,16 @@ async function main(): Promise<void> {
     const request = requests[kind];
     if (!request) throw new Error(`unknown kind ${kind}`);
     const people = kind === 'presence' ? organization.people : organization.people.slice(0, Number(args.count));
-    const before = cpuMs(server.pid!);
+    const before = processCpuSeconds(pid);
     for (let i = 0; i < people.length; i++) {
       const response = await request(people[i], i);
       const text = await response.text();
       if (response.status !== 200) throw new Error(`${kind}: ${response.status} ${text.slice(0, 200)}`);
     }
-    console.log(`${kind}: ${people.length} one at a time, ${((cpuMs(server.pid!) - before) / people.length).toFixed(2)} ms of server CPU each`);
+    console.log(`${kind}: ${people.length} one at a time, ${(((processCpuSeconds(pid) - before) * 1000) / people.length).toFixed(2)} ms of server CPU each`);
   }
   console.log(`load average ${loadavg()[0].toFixed(2)}`);
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
-  rmSync(data, { recursive: true, force: true });
+  await stop();
 }
 
 main().catch((err) => {
