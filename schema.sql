@@ -72,6 +72,8 @@ CREATE TABLE users (
 CREATE UNIQUE INDEX users_by_email ON users (email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_delivery_email ON users (delivery_email COLLATE NOCASE);
 CREATE UNIQUE INDEX users_by_api_key ON users (api_key);
+-- A member's own bots, read at every /register: without it each registration reads every user row.
+CREATE INDEX users_by_bot_owner ON users (bot_owner_id) WHERE bot_owner_id IS NOT NULL;
 
 -- The personal settings each user has changed themselves (PATCH /settings), which an
 -- administrator's change for many users may leave alone (skip_if_already_edited).

@@ -10,7 +10,8 @@
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -95,6 +96,39 @@ export async function dayOrganization(shape: DayShape, log: (line: string) => vo
     log(`generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   return { data, organization: JSON.parse(readFileSync(path.join(data, ORGANIZATION_FILE), 'utf8')) };
+}
+
+/**
+ * The bundle started on a copy of the organization of that many people, with the README's heap
+ * flags (and --cpu-prof into `profileDir`, if given), for the benchmarks that send it single
+ * kinds of request. `stop` ends it and removes the copy.
+ */
+export async function startOnDayOrganization(people: number, bundle: string, profileDir?: string) {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first`);
+  const { data: cached, organization } = await dayOrganization(dayShape(people));
+  const data = mkdtempSync(path.join(tmpdir(), 'stoa-day-copy-'));
+  cpSync(cached, data, { recursive: true });
+  const logFile = path.join(data, 'server.log');
+  const flags = ['--max-old-space-size=256', '--max-semi-space-size=8', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])];
+  const server = spawn('sh', ['-c', `exec node ${flags.join(' ')} "$0" --data "$1" --port 0 > "$2" 2>&1`, bundle, data, logFile], { stdio: 'ignore' });
+  let url: string | undefined;
+  while (!url) {
+    url = /Stoa is listening on (\S+)/.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')?.[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const stop = async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('exit', resolve));
+    rmSync(data, { recursive: true, force: true });
+  };
+  return { url, pid: server.pid!, organization, stop };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (ticks of 1/100 s). */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Runs task over items with at most `width` at a time. */

@@ -10,13 +10,11 @@
  *     --profile DIR  run the server with --cpu-prof, writing its profile into DIR
  *     --bundle FILE  the server script (default dist/stoa.js)
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WEB_CLIENT_REGISTRATION } from '../web/register-params';
-import { dayOrganization, dayShape } from './day-organization';
+import { processCpuSeconds, startOnDayOrganization } from './day-organization';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,34 +25,16 @@ const { values: args } = parseArgs({
   },
 });
 
-/** CPU seconds (user + system) the process has used, from /proc (ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 async function main(): Promise<void> {
   const bundle = path.resolve(args.bundle);
-  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first`);
-  const { data: cached, organization } = await dayOrganization(dayShape(Number(args.people)));
-  const data = mkdtempSync(path.join(tmpdir(), 'stoa-storm-'));
-  cpSync(cached, data, { recursive: true });
-  const logFile = path.join(data, 'server.log');
-  const flags = ['--max-old-space-size=256', '--max-semi-space-size=8', ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [])];
-  const server = spawn('sh', ['-c', `exec node ${flags.join(' ')} "$0" --data "$1" --port 0 > "$2" 2>&1`, bundle, data, logFile], { stdio: 'ignore' });
-  let url: string | undefined;
-  while (!url) {
-    url = /Stoa is listening on (\S+)/.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')?.[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { url, pid, organization, stop } = await startOnDayOrganization(Number(args.people), bundle, args.profile);
   const form = { ...WEB_CLIENT_REGISTRATION, include_subscribers: true };
   const body = new URLSearchParams(Object.entries(form).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
   const arrivalMs = Number(args.arrival) * 1000;
   const loadBefore = loadavg()[0];
-  const cpuBefore = cpuSeconds(server.pid!);
+  const cpuBefore = processCpuSeconds(pid);
   const started = performance.now();
   const clientCpuBefore = process.cpuUsage();
   const failures: string[] = [];
@@ -80,11 +60,9 @@ async function main(): Promise<void> {
     }),
   );
   const wallSeconds = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(server.pid!) - cpuBefore;
+  const cpu = processCpuSeconds(pid) - cpuBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.on('exit', resolve));
-  rmSync(data, { recursive: true, force: true });
+  await stop();
 
   const answered = answers.filter((a) => a !== null);
   const times = answered.map((a) => a.ms).sort((a, b) => a - b);

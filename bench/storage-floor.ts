@@ -1,5 +1,6 @@
 import type { Db } from '../lib/db';
 import { prepareMessageQueries } from '../lib/messages/queries';
+import { TableWrites } from '../lib/table-writes';
 import { prepareUserQueries } from '../lib/users/queries';
 import { plainMemberRow } from '../test/support/user-rows';
 
@@ -10,7 +11,7 @@ import { plainMemberRow } from '../test/support/user-rows';
  * events: what storing messages costs SQLite alone, in our schema. `stored()` counts them.
  */
 export function storageWorkload(db: Db, subscriberCount: number, batch: number) {
-  const users = prepareUserQueries(db);
+  const users = prepareUserQueries(db, new TableWrites(db, ['users']));
   const messages = prepareMessageQueries(db);
   const subscribers = Array.from({ length: subscriberCount }, (_, i) =>
     users.insert(plainMemberRow(`floor${i}`, `Floor ${i}`)),

@@ -87,6 +87,7 @@ describe('the database', () => {
       DROP TABLE email_links;
       DROP TABLE email_notifications_pending;
       DROP INDEX user_messages_private;
+      DROP INDEX users_by_bot_owner;
       PRAGMA user_version = 1;
     `);
     old.close();

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { sendEvent, write } from '../lib/events/send';
+import { pollFields } from '../lib/http/long-poll';
+import { queryFields } from '../lib/http/params';
 import type { Client } from './support/client';
 import { assertValidEvent } from './support/openapi';
 import { ManualClock, TestServer } from './support/server';
@@ -266,6 +268,30 @@ describe('GET /events, a plain poll', () => {
     const other = await rawPoll(server.owner, { queue_id, last_event_id: '0' });
     assert.equal(other.status, 400);
     assert.equal(JSON.parse(other.text).code, 'BAD_EVENT_QUEUE_ID');
+  });
+});
+
+describe('GET /events, the plain poll read off its URL', () => {
+  test('gives the fields the general parser gives, or leaves the query to it', () => {
+    const queue = '0b7e1f52-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
+    const plain = [`/api/v1/events?queue_id=${queue}&last_event_id=-1`, `/json/events?queue_id=${queue}&last_event_id=41`];
+    for (const url of plain) {
+      assert.deepEqual([...pollFields(url)], [...queryFields(url)], url);
+      assert.equal(pollFields(url).size, 2);
+    }
+    // Escapes, other parameters, another order, repeated names, odd values: the parser's.
+    const others = [
+      `/api/v1/events?queue_id=${queue}&last_event_id=007`,
+      `/api/v1/events?queue_id=${queue}&last_event_id=1&dont_block=true`,
+      `/api/v1/events?last_event_id=1&queue_id=${queue}`,
+      `/api/v1/events?queue_id=${queue}&queue_id=${queue}&last_event_id=1`,
+      `/api/v1/events?queue_id=%30${queue}&last_event_id=1`,
+      `/api/v1/events?queue_id=${queue.toUpperCase()}&last_event_id=1`,
+      `/api/v1/events?x=?queue_id=${queue}&last_event_id=1`,
+      '/api/v1/events',
+      '/api/v1/events?',
+    ];
+    for (const url of others) assert.deepEqual([...pollFields(url)], [...queryFields(url)], url);
   });
 });
 

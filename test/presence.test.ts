@@ -299,3 +299,30 @@ describe('POST /register presence state', () => {
     assert.equal(restarted.presence_last_update_id, slim.presence_last_update_id);
   });
 });
+
+describe('presence rows as read for /register and reports', () => {
+  test('are those of active people, in user order, as joining each row with its user gives', async () => {
+    const people = [await server.createUser(), await server.createUser(), await server.createUser()];
+    for (const person of people.reverse()) await person.post('/users/me/presence', { status: 'active' });
+    await server.owner.delete(`/users/${people[1].userId}`);
+    const bot = (await server.owner.post('/bots', { full_name: 'Presence bot', short_name: 'presence-bot', bot_type: 1 })).body.user_id as number;
+    const newest = (server.stoa.db.prepare('SELECT max(last_update_id) AS id FROM user_presence').get() as { id: number }).id;
+    // A bot has no presence of its own; a row of one, as an older server might have left, is not shown.
+    server.stoa.db.prepare('INSERT INTO user_presence (user_id, last_active_ms, last_connected_ms, last_update_id) VALUES (?, ?, ?, ?)').run(bot, 1, clock.now(), newest + 1);
+    const joined = server.stoa.db.prepare(
+      `SELECT p.*, u.email, u.date_joined_ms FROM user_presence p JOIN users u ON u.id = p.user_id
+       WHERE p.last_update_id > ? AND p.last_connected_ms >= ? AND u.is_active = 1 AND u.is_bot = 0
+       ORDER BY p.user_id`,
+    );
+    for (const after of [-1, 0, 1, newest - 2, newest - 1, newest + 1]) {
+      for (const since of [0, clock.now() - DAY, clock.now() + 1]) {
+        assert.deepEqual(server.stoa.presence.changedSince(after, since), joined.all(after, since), `after ${after}, since ${since}`);
+      }
+    }
+    assert.ok(server.stoa.presence.changedSince(-1, 0).length >= 2);
+    // A user written since (here deactivated) drops out at once: the people are not kept stale.
+    await server.owner.delete(`/users/${people[0].userId}`);
+    assert.deepEqual(server.stoa.presence.changedSince(-1, 0), joined.all(-1, 0));
+    assert.equal(server.stoa.presence.changedSince(-1, 0).some((row) => row.user_id === people[0].userId), false);
+  });
+});

@@ -39,7 +39,7 @@ export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log
   return (req, res) => {
     const path = pathOf(req.url);
     if (!isLongPoll(req.method, path) || hasBody(req)) return fallback(req, res);
-    const fields = queryFields(req.url!);
+    const fields = pollFields(req.url!);
     const user = pollCaller(stoa, req, path, fields.get('queue_id'));
     if (!user) return fallback(req, res);
     try {
@@ -54,6 +54,28 @@ export function longPollListener(stoa: Stoa, fallback: RequestListener, log: Log
 
 /** An event id as clients send it: -1 before any event, else a count, in plain decimal digits. */
 const PLAIN_EVENT_ID = /^(?:-1|0|[1-9]\d{0,14})$/;
+
+/**
+ * The query string of the poll every client sends, written as they write it: a queue id
+ * (a UUID, which has nothing to decode) and an event id, in this order. Read from where the
+ * query begins (sticky).
+ */
+const PLAIN_POLL_QUERY = /queue_id=([0-9a-f-]{1,64})&last_event_id=(-1|0|[1-9]\d{0,14})$/y;
+
+/**
+ * A poll's parameters: those of the plain poll read straight off the URL, which gives the
+ * very fields the general parser would (nothing in them is escaped), and any other query
+ * through that parser. A woken parked poll is asked again at once, a thousand at a time.
+ */
+export function pollFields(url: string): Map<string, string> {
+  PLAIN_POLL_QUERY.lastIndex = url.indexOf('?') + 1;
+  const plain = PLAIN_POLL_QUERY.lastIndex > 0 ? PLAIN_POLL_QUERY.exec(url) : null;
+  if (!plain) return queryFields(url);
+  return new Map([
+    ['queue_id', plain[1]],
+    ['last_event_id', plain[2]],
+  ]);
+}
 
 /**
  * The poll every client makes again and again: its own queue, the last event id, nothing

@@ -1,4 +1,5 @@
 import type { Statements } from '../db';
+import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
 
 export const Role = {
   OWNER: 100,
@@ -101,7 +102,7 @@ export type NewUser = Pick<
  */
 export const USER_ROWS_KEPT = 5000;
 
-export function prepareUserQueries(db: Statements) {
+export function prepareUserQueries(db: Statements, writes: TableWrites) {
   const byId = db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?');
   // An API email or a delivery email names the same account; either is accepted to log in.
   // Two lookups rather than one OR: SQLite's planner scans the whole table for the OR.
@@ -113,6 +114,9 @@ export function prepareUserQueries(db: Statements) {
     'SELECT * FROM users WHERE is_active = 1 AND is_system_bot = 0 AND lower(full_name) = lower(?) ORDER BY id',
   );
   const activeIds = db.prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 AND is_system_bot = 0');
+  // Every presence change is announced to everyone: with a thousand people, reading them all
+  // for each one was a visible share of the day's CPU. Kept until a user row is written.
+  const keptActiveIds = new KeptWhileUnwritten<readonly number[]>(writes, ['users']);
   const systemBots = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_system_bot = 1 ORDER BY id');
   const firstOwner = db.prepare<[], UserRow>(
     `SELECT * FROM users WHERE role = 100 AND is_active = 1 AND is_bot = 0 ORDER BY id LIMIT 1`,
@@ -248,7 +252,7 @@ export function prepareUserQueries(db: Statements) {
     /** Every active account of the organization: who hears of changes everyone may see. */
     /** Active users whose full name matches, ignoring case (ASCII letters only, as SQLite's lower()). */
     activeByFullName: (name: string) => activeByFullName.all(name),
-    activeIds: () => activeIds.all().map((r) => r.id),
+    activeIds: (): number[] => [...keptActiveIds.get(() => Object.freeze(activeIds.all().map((r) => r.id)))],
     /** The server's own bots (the notification bot), which belong to no organization. */
     systemBots: () => systemBots.all(),
     firstOwner: () => firstOwner.get(),
