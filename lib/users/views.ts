@@ -160,8 +160,8 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     },
     required: ['email', 'password', 'full_name'],
   },
+  authorize: requireAdministrator,
   view: async ({ stoa, user, params }) => {
-    requireAdministrator(user);
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
     // Until its owner first logs in, an account made for them joined when it was made (level 475).
@@ -357,8 +357,8 @@ export const updateRealmUserSettingsDefaults = endpoint<Record<string, SettingVa
       USER_SETTINGS.filter((def) => !NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(def.name)).map((def) => [def.name, def.schema]),
     ),
   },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const changes = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as Record<string, SettingValue>;
     for (const [name, value] of Object.entries(changes)) checkSetting(name, value);
     changeRealmUserSettingsDefaults(stoa, changes);
