@@ -292,6 +292,15 @@ describe('refusals where guests may see only some people (can_access_all_users_g
     ok(await stranger.get(`/users/${server.ownerId}/status`), 'a member sees everyone');
   });
 
+  test("another person's channels and subscription status (access_user_by_id): refused, not hidden as no such user", async () => {
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'guest room' }], principals: [guest.userId, server.ownerId] }), 'channel');
+    const room = (ok(await server.owner.get('/streams'), 'streams').streams as any[]).find((s) => s.name === 'guest room').stream_id;
+    assert.deepEqual(await refusal(guest.get(`/users/${stranger.userId}/channels`)), INSUFFICIENT);
+    assert.deepEqual(await refusal(guest.get(`/users/${stranger.userId}/subscriptions/${room}`)), INSUFFICIENT);
+    assert.deepEqual(await refusal(guest.get('/users/99999/channels')), { status: 400, code: 'BAD_REQUEST', msg: 'No such user' });
+    ok(await guest.get(`/users/${server.ownerId}/channels`), 'someone the guest shares a channel with');
+  });
+
   test('a direct message to someone unseen is refused for that before their deactivation', async () => {
     ok(await server.owner.delete(`/users/${stranger.userId}`), 'deactivate');
     assert.deepEqual(await refusal(guest.post('/messages', { type: 'direct', to: JSON.stringify([stranger.userId]), content: 'x' })), {
