@@ -212,3 +212,65 @@ describe('time limits of moves', () => {
     });
   });
 });
+
+describe("a stream_id naming the message's own channel (Zulip's build_message_edit_request sets is_stream_edited for any stream_id)", () => {
+  test('it is a move: its permission, its time limit, no content with it, and propagate_mode is accepted', async () => {
+    const message = await post(member, origin, 'staying');
+    await withRealm({ can_move_messages_between_channels_group: group('role:nobody') }, async () => {
+      assert.deepEqual(await refusal(member.patch(`/messages/${message}`, { stream_id: origin })), NO_MOVE);
+      assert.deepEqual(await refusal(member.patch(`/messages/${message}`, { stream_id: origin, propagate_mode: 'change_all' })), NO_MOVE);
+    });
+    assert.deepEqual(await refusal(member.patch(`/messages/${message}`, { stream_id: origin, content: 'new words' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Cannot change message content while changing channel',
+    });
+    await withRealm({ move_messages_between_streams_limit_seconds: '60' }, async () => {
+      clock.advance(200_000);
+      assert.deepEqual(await refusal(member.patch(`/messages/${message}`, { stream_id: origin })), {
+        status: 400,
+        code: 'BAD_REQUEST',
+        msg: "The time limit for editing this message's channel has passed",
+      });
+    });
+  });
+
+  test('allowed, it is recorded and announced as a move to the same place', async () => {
+    const message = await post(member, origin, 'in place');
+    ok(await member.patch(`/messages/${message}`, { stream_id: origin }), 'moved to its own channel');
+    const fetched = ok(await member.get(`/messages/${message}`), 'fetch').message;
+    assert.equal(fetched.stream_id, origin);
+    assert.deepEqual(
+      fetched.edit_history.map((entry: Record<string, unknown>) => [entry.prev_stream, entry.stream]),
+      [[origin, origin]],
+    );
+    const notices = ok(
+      await member.get('/messages', {
+        anchor: 'newest',
+        num_before: 1,
+        num_after: 0,
+        narrow: JSON.stringify([{ operator: 'channel', operand: origin }, { operator: 'topic', operand: 'in place' }]),
+      }),
+      'the topic',
+    ).messages;
+    assert.match(notices[0].content, /was moved here from/);
+  });
+});
+
+describe("a channel's topics policy on an edit that moves nothing (Zulip's build_message_edit_request)", () => {
+  test('a message left in a named topic of a channel that takes only the empty topic cannot be edited', async () => {
+    const channel = (await createChannel(server.owner, { principals: [member.userId] })).id;
+    const message = await post(member, channel, 'named');
+    // The API refuses this policy while named topics exist; a channel brought in from elsewhere
+    // may still be in this state.
+    server.stoa.db.prepare("UPDATE streams SET topics_policy = 'empty_topic_only' WHERE id = ?").run(channel);
+    assert.deepEqual(await refusal(member.patch(`/messages/${message}`, { content: 'edited' })), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: 'Only the general chat topic is allowed in this channel.',
+    });
+    // Moving it into the empty topic is the way out.
+    ok(await member.patch(`/messages/${message}`, { topic: '' }), 'moved into the empty topic');
+    ok(await member.patch(`/messages/${message}`, { content: 'edited' }), 'edited there');
+  });
+});

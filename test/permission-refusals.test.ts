@@ -59,6 +59,25 @@ describe('permission refusals answer in Zulip 10.2\'s words, codes and statuses'
     assert.deepEqual(await refusal(member.post('/realm/domains', { domain: 'example.org', allow_subdomains: false })), OWNER_REQUIRED);
   });
 
+  test('the role is checked before the parameters, as Zulip\'s decorators run before its parameter parsing', async () => {
+    // Missing, mistyped and unknown values: a member hears only that the endpoint is not theirs.
+    assert.deepEqual(await refusal(member.patch('/realm', { name: 42, message_retention_days: 'soon' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/realm/filters', {})), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/realm/profile_fields', { field_type: 'text' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/channel_folders/create', { name: 'x'.repeat(500) })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/default_stream_groups/create', { group_name: 'g' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/default_streams', { stream_id: 'lounge' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/users', { email: 'new@example.com' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/export/realm', { export_type: 'everything' })), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(guest.post(`/streams/${channel}/delete_topic`, {})), ADMIN_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/realm/domains', { allow_subdomains: 'sometimes' })), OWNER_REQUIRED);
+    assert.deepEqual(await refusal(member.post('/realm/deactivate', { deletion_delay_days: 'never' })), OWNER_REQUIRED);
+    // An administrator still hears what was wrong with the request.
+    const invalid = await server.owner.post('/realm/filters', {});
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.body.code, 'REQUEST_VARIABLE_MISSING');
+  });
+
   test("someone else's bot, a system group, channels, emoji and invitations", async () => {
     assert.deepEqual(await refusal(member.patch(`/bots/${ownersBot}`, { full_name: 'Taken Over' })), INSUFFICIENT);
     assert.deepEqual(await refusal(member.delete(`/bots/${ownersBot}`)), INSUFFICIENT);
@@ -271,6 +290,15 @@ describe('refusals where guests may see only some people (can_access_all_users_g
   test("another person's status", async () => {
     assert.deepEqual(await refusal(guest.get(`/users/${stranger.userId}/status`)), INSUFFICIENT);
     ok(await stranger.get(`/users/${server.ownerId}/status`), 'a member sees everyone');
+  });
+
+  test("another person's channels and subscription status (access_user_by_id): refused, not hidden as no such user", async () => {
+    ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'guest room' }], principals: [guest.userId, server.ownerId] }), 'channel');
+    const room = (ok(await server.owner.get('/streams'), 'streams').streams as any[]).find((s) => s.name === 'guest room').stream_id;
+    assert.deepEqual(await refusal(guest.get(`/users/${stranger.userId}/channels`)), INSUFFICIENT);
+    assert.deepEqual(await refusal(guest.get(`/users/${stranger.userId}/subscriptions/${room}`)), INSUFFICIENT);
+    assert.deepEqual(await refusal(guest.get('/users/99999/channels')), { status: 400, code: 'BAD_REQUEST', msg: 'No such user' });
+    ok(await guest.get(`/users/${server.ownerId}/channels`), 'someone the guest shares a channel with');
   });
 
   test('a direct message to someone unseen is refused for that before their deactivation', async () => {

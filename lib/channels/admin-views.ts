@@ -202,8 +202,8 @@ const DEFAULT_CHANNEL_PARAMS = { properties: { stream_id: { type: 'integer' } },
  */
 export const addDefaultChannelView = endpoint<{ stream_id: number }>({
   params: DEFAULT_CHANNEL_PARAMS,
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
     if (channel.invite_only) throw badRequest('Private channels cannot be made default.');
     updateChannel(stoa, channel.id, { isDefault: true });
@@ -214,8 +214,8 @@ export const addDefaultChannelView = endpoint<{ stream_id: number }>({
 /** DELETE /default_streams: seeing the channel is enough to take it off the list. */
 export const removeDefaultChannelView = endpoint<{ stream_id: number }>({
   params: DEFAULT_CHANNEL_PARAMS,
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'metadata' });
     updateChannel(stoa, channel.id, { isDefault: false });
     return {};

@@ -65,8 +65,8 @@ function renderDescription(stoa: Stoa, description: string): string {
 
 export const createChannelFolderView = endpoint<{ name: string; description: string }>({
   params: { properties: { name: NAME, description: DESCRIPTION }, required: ['name', 'description'] },
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     checkFolderName(stoa, params.name);
     const id = write(stoa, () => {
       // A new folder goes last.
@@ -110,8 +110,8 @@ export const updateChannelFolderView = endpoint<UpdateFolderParams>({
     required: ['channel_folder_id'],
   },
   pathPatterns: { channel_folder_id: /^\d+$/ },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const folder = accessChannelFolder(stoa, params.channel_folder_id);
     const rename = params.name !== undefined && params.name !== folder.name;
     if (rename) checkFolderName(stoa, params.name!);
@@ -143,8 +143,8 @@ export const updateChannelFolderView = endpoint<UpdateFolderParams>({
 
 export const reorderChannelFoldersView = endpoint<{ order: number[] }>({
   params: { properties: { order: { type: 'array', items: { type: 'integer' } } }, required: ['order'] },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const folders = stoa.channels.folders();
     // Every folder must be placed, archived ones too.
     const ids = new Set(params.order);

@@ -8,7 +8,7 @@ import { checkCanPost } from '../messages/addressing';
 import { postSubscriptionNotices } from '../messages/notices';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { canAccessUser, refuseGuests } from '../users/access';
+import { checkCanReadUser, refuseGuests } from '../users/access';
 import { Role, type UserRow } from '../users/queries';
 import {
   accessChannelById,
@@ -381,12 +381,18 @@ export const getSubscriptions = endpoint<{ include_subscribers: SubscriberListin
   },
 });
 
+/** Someone asked about by ID, as Zulip's access_user_by_id (for reading) finds them. */
+function accessUserForReading(stoa: Stoa, viewer: UserRow, userId: number): UserRow {
+  const target = stoa.users.byId(userId);
+  if (!target || target.is_system_bot) throw badRequest('No such user');
+  return checkCanReadUser(stoa, viewer, target);
+}
+
 export const getSubscriptionStatus = endpoint<{ user_id: number; stream_id: number }>({
   params: { properties: { user_id: { type: 'integer' }, stream_id: { type: 'integer' } }, required: ['user_id', 'stream_id'] },
   pathPatterns: { user_id: /^\d+$/, stream_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = stoa.users.byId(params.user_id);
-    if (!target || target.is_system_bot) throw badRequest('No such user');
+    const target = accessUserForReading(stoa, user, params.user_id);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
     return { is_subscribed: isSubscribed(stoa, target, channel) };
   },
@@ -467,8 +473,7 @@ export const getUserChannels = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = stoa.users.byId(params.user_id);
-    if (!target || target.is_system_bot || !canAccessUser(stoa, user, target)) throw badRequest('No such user');
+    const target = accessUserForReading(stoa, user, params.user_id);
     const ids = stoa.channels
       .subscriptionsOf(target.id)
       .filter((s) => s.active)

@@ -54,8 +54,8 @@ export const createDefaultStreamGroupView = endpoint<{ group_name: string; descr
     properties: { group_name: { type: 'string' }, description: { type: 'string' }, stream_names: CHANNEL_NAMES },
     required: ['group_name', 'description', 'stream_names'],
   },
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const channels = params.stream_names.map((name) => accessChannelByName(stoa, user, name));
     for (const channel of channels) checkNotDefault(channel, params.group_name);
     checkGroupName(params.group_name);
@@ -71,8 +71,8 @@ export const editDefaultStreamGroupView = endpoint<{ group_id: number; new_group
     properties: { group_id: { type: 'integer' }, new_group_name: { type: 'string' }, new_description: { type: 'string' } },
     required: ['group_id'],
   },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     if (!params.new_group_name && !params.new_description) throw badRequest('You must pass "new_description" or "new_group_name".');
     const group = accessGroup(stoa, params.group_id);
     if (params.new_group_name !== undefined) {
@@ -93,8 +93,8 @@ export const updateDefaultStreamGroupChannelsView = endpoint<{ group_id: number;
     properties: { group_id: { type: 'integer' }, op: { type: 'string' }, stream_names: CHANNEL_NAMES },
     required: ['group_id', 'op', 'stream_names'],
   },
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const group = accessGroup(stoa, params.group_id);
     const channels = params.stream_names.map((name) => accessChannelByName(stoa, user, name));
     const present = new Set(stoa.defaultStreamGroups.channelIds(group.id));
@@ -124,8 +124,8 @@ export const updateDefaultStreamGroupChannelsView = endpoint<{ group_id: number;
 export const removeDefaultStreamGroupView = endpoint<{ group_id: number }>({
   pathPatterns: GROUP_ID,
   params: { properties: { group_id: { type: 'integer' } }, required: ['group_id'] },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     removeDefaultStreamGroup(stoa, accessGroup(stoa, params.group_id).id);
     return {};
   },

@@ -16,8 +16,8 @@ const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
 export const listExports = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, user }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa }) => {
     return { exports: presentRealmExports(stoa) };
   },
 });
@@ -29,8 +29,8 @@ export const listExports = endpoint({
  */
 export const createExport = endpoint<{ export_type: string }>({
   params: { properties: { export_type: { type: 'string', enum: Object.values(EXPORT_TYPE_NAMES), default: 'public' } } },
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const type = exportTypeNamed(params.export_type);
     if (type === ExportType.FULL_WITHOUT_CONSENT) {
       requireOwner(user);
@@ -54,8 +54,8 @@ function exportTypeNamed(name: string): ExportTypeValue {
 export const removeExport = endpoint<{ export_id: number }>({
   pathPatterns: { export_id: /^\d+$/ },
   params: { properties: { export_id: { type: 'integer' } }, required: ['export_id'] },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const row = stoa.exports.byId(params.export_id);
     if (!row) throw badRequest('Invalid data export ID');
     if (row.date_deleted !== null) throw badRequest('Export already deleted');
@@ -68,8 +68,8 @@ export const removeExport = endpoint<{ export_id: number }>({
 
 export const exportConsents = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, user }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa }) => {
     const people = stoa.users.inRealm().filter((u) => u.is_active === 1 && u.is_bot === 0);
     return {
       export_consents: people.map((u) => ({ user_id: u.id, consented: userSettings(stoa, u).allow_private_data_export === true })),

@@ -133,8 +133,8 @@ export const getLinkifiers = endpoint({
 
 export const addLinkifierView = endpoint<LinkifierParams>({
   params: LINKIFIER,
+  authorize: requireAdministrator,
   view: (call) => {
-    requireAdministrator(call.user);
     const fields = requestedFields(call.params);
     checkLinkifier(call.stoa, fields);
     return { id: addLinkifier(call.stoa, fields) };
@@ -144,8 +144,8 @@ export const addLinkifierView = endpoint<LinkifierParams>({
 export const updateLinkifierView = endpoint<LinkifierParams & { filter_id: number }>({
   pathPatterns: FILTER_ID,
   params: LINKIFIER,
+  authorize: requireAdministrator,
   view: (call) => {
-    requireAdministrator(call.user);
     const { stoa, params } = call;
     const current = stoa.linkifiers.byId(params.filter_id);
     if (!current) throw linkifierNotFound();
@@ -159,8 +159,8 @@ export const updateLinkifierView = endpoint<LinkifierParams & { filter_id: numbe
 export const removeLinkifierView = endpoint<{ filter_id: number }>({
   pathPatterns: FILTER_ID,
   params: { properties: { filter_id: { type: 'integer' } } },
+  authorize: requireAdministrator,
   view: (call) => {
-    requireAdministrator(call.user);
     if (!call.stoa.linkifiers.byId(call.params.filter_id)) throw linkifierNotFound();
     removeLinkifier(call.stoa, call.params.filter_id);
     return {};
@@ -172,8 +172,8 @@ export const reorderLinkifiersView = endpoint<{ ordered_linkifier_ids: number[] 
     properties: { ordered_linkifier_ids: { type: 'array', items: { type: 'integer' } } },
     required: ['ordered_linkifier_ids'],
   },
+  authorize: requireAdministrator,
   view: (call) => {
-    requireAdministrator(call.user);
     const ids = call.params.ordered_linkifier_ids;
     const unique = new Set(ids);
     if (unique.size < ids.length) throw badRequest('The ordered list must not contain duplicated linkifiers');

@@ -109,8 +109,8 @@ export const deleteTopicView = endpoint<{ stream_id: number; topic_name: string 
     required: ['stream_id', 'topic_name'],
   },
   pathPatterns: { stream_id: /^\d+$/ },
+  authorize: requireAdministrator,
   view: async ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
     const topic = params.topic_name === EMPTY_TOPIC_DISPLAY_NAME ? '' : params.topic_name;
     const onlyOwnHistory = canReadChannelHistory(stoa, user, channel) ? undefined : user.id;

@@ -487,7 +487,9 @@ export const updateMessageView = endpoint<EditParams>({
     let topic = (params.topic ?? params.subject)?.trim();
     if (topic === EMPTY_TOPIC_DISPLAY_NAME) topic = '';
     if (topic === row.topic) topic = undefined;
-    const streamId = params.stream_id === row.stream_id ? undefined : params.stream_id;
+    // A stream_id naming the message's own channel still asks for a move, as on Zulip: its
+    // permissions and limits apply, and it is recorded and announced like any other.
+    const streamId = params.stream_id;
     if (params.content === undefined && topic === undefined && streamId === undefined) throw badRequest('Nothing to change');
     if (row.stream_id === null) {
       if (streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
@@ -531,6 +533,10 @@ export const updateMessageView = endpoint<EditParams>({
       const sameTopic = destination.id === row.stream_id && topicKey(destinationTopic) === row.topic_key;
       const resolving = target === undefined && topic !== undefined && resolutionChange(row.topic, topic) !== null;
       if (!sameTopic && !resolving) checkCanCreateTopic(stoa, user, destination, destinationTopic);
+    } else if (row.stream_id !== null && row.topic !== '') {
+      // Zulip checks the channel's topics policy on every edit: a message left in a named topic
+      // of a channel that now takes only the empty topic cannot be edited there.
+      checkTopicPolicy(stoa, stoa.channels.byId(row.stream_id)!, row.topic);
     }
     const detached = editMessage(stoa, user, row, edit, moved);
     return { detached_uploads: detached.map((attachment) => presentAttachment(stoa, attachment)) };

@@ -63,8 +63,8 @@ export const addPlaygroundView = endpoint<PlaygroundParams>({
     },
     required: ['name', 'url_template'],
   },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const language = languageParam(params);
     const [name, urlTemplate] = [params.name.trim(), params.url_template.trim()];
     checkPlayground(stoa, name, language, urlTemplate);
@@ -75,8 +75,8 @@ export const addPlaygroundView = endpoint<PlaygroundParams>({
 export const removePlaygroundView = endpoint<{ playground_id: number }>({
   pathPatterns: { playground_id: /^\d+$/ },
   params: { properties: { playground_id: { type: 'integer' } } },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     if (!stoa.playgrounds.byId(params.playground_id)) throw badRequest('Invalid playground');
     removePlayground(stoa, params.playground_id);
     return {};

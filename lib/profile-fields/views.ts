@@ -161,8 +161,8 @@ export const createProfileFieldView = endpoint<CreateParams>({
     },
     required: ['field_type'],
   },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const data = checkFieldDataShape(params.field_data);
     const summary = params.display_in_profile_summary;
     checkSummaryRoom(stoa, summary);
@@ -211,8 +211,8 @@ export const updateProfileFieldView = endpoint<UpdateParams>({
     required: ['field_id'],
   },
   pathPatterns: FIELD_ID,
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const field = accessField(stoa, params.field_id);
     checkSummaryRoom(stoa, params.display_in_profile_summary, field.id);
     const name = params.name?.trim() ?? field.name;
@@ -247,8 +247,8 @@ export const updateProfileFieldView = endpoint<UpdateParams>({
 export const removeProfileFieldView = endpoint<{ field_id: number }>({
   params: { properties: { field_id: { type: 'integer' } }, required: ['field_id'] },
   pathPatterns: FIELD_ID,
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     removeField(stoa, accessField(stoa, params.field_id).id);
     return {};
   },
@@ -256,8 +256,8 @@ export const removeProfileFieldView = endpoint<{ field_id: number }>({
 
 export const reorderProfileFieldsView = endpoint<{ order: number[] }>({
   params: { properties: { order: { type: 'array', items: { type: 'integer' } } }, required: ['order'] },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const listed = new Set(params.order);
     if (stoa.profileFields.inOrder().some((field) => !listed.has(field.id))) throw badRequest('Invalid order mapping.');
     // A field takes its index in the list (the last one if listed twice); IDs of no field are ignored.

@@ -39,8 +39,8 @@ export const addRealmDomainView = endpoint<{ domain: string; allow_subdomains: b
     properties: { domain: { type: 'string' }, allow_subdomains: { type: 'boolean' } },
     required: ['domain', 'allow_subdomains'],
   },
-  view: ({ stoa, user, params }) => {
-    requireOwner(user);
+  authorize: requireOwner,
+  view: ({ stoa, params }) => {
     const domain = params.domain.trim().toLowerCase();
     const problem = domainProblem(domain);
     if (problem) throw badRequest(`Invalid domain: ${problem}`);
@@ -55,8 +55,8 @@ export const updateRealmDomainView = endpoint<{ domain: string; allow_subdomains
     properties: { domain: { type: 'string' }, allow_subdomains: { type: 'boolean' } },
     required: ['domain', 'allow_subdomains'],
   },
-  view: ({ stoa, user, params }) => {
-    requireOwner(user);
+  authorize: requireOwner,
+  view: ({ stoa, params }) => {
     setRealmDomain(stoa, requireDomain(stoa, params.domain), params.allow_subdomains, 'change');
     return {};
   },
@@ -64,8 +64,8 @@ export const updateRealmDomainView = endpoint<{ domain: string; allow_subdomains
 
 export const removeRealmDomainView = endpoint<{ domain: string }>({
   params: { properties: { domain: { type: 'string' } }, required: ['domain'] },
-  view: ({ stoa, user, params }) => {
-    requireOwner(user);
+  authorize: requireOwner,
+  view: ({ stoa, params }) => {
     removeRealmDomain(stoa, requireDomain(stoa, params.domain));
     return {};
   },

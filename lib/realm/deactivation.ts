@@ -16,8 +16,8 @@ import { requireOwner } from '../users/access';
  */
 export const deactivateRealmView = endpoint<{ deletion_delay_days?: number | null }>({
   params: { properties: { deletion_delay_days: { type: 'integer', nullable: true } } },
-  view: ({ stoa, user, params }) => {
-    requireOwner(user);
+  authorize: requireOwner,
+  view: ({ stoa, params }) => {
     const days = params.deletion_delay_days ?? null;
     const max = REALM_SERVER_FACTS.server_max_deactivated_realm_deletion_days as number | null;
     const min = REALM_SERVER_FACTS.server_min_deactivated_realm_deletion_days as number | null;

@@ -73,8 +73,8 @@ export const uploadRealmLogoView = endpoint<{ night: boolean }>({
 /** The file stays where it is: a client may still show the old URL until it hears of the change. */
 export const deleteRealmIconView = endpoint({
   params: NO_PARAMS,
-  view: ({ stoa, user }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa }) => {
     changeRealmImage(stoa, 'icon', false);
     return { icon_url: realmImageUrl(stoa, 'icon') };
   },
@@ -82,8 +82,8 @@ export const deleteRealmIconView = endpoint({
 
 export const deleteRealmLogoView = endpoint<{ night: boolean }>({
   params: { properties: NIGHT, required: ['night'] },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     changeRealmImage(stoa, logoOf(params.night), false);
     return {};
   },

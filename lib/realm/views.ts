@@ -194,8 +194,8 @@ type UpdateRealmParams = Record<string, unknown> & { name?: string; description?
 /** `PATCH /realm`: administrators change organization settings; owners also the most sensitive ones. */
 export const updateRealmView = endpoint<UpdateRealmParams>({
   params: { properties: REALM_PARAMS },
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     const requested = REALM_SETTINGS.filter((def) => params[paramName(def)] !== undefined);
     if (user.role !== Role.OWNER && requested.some((def) => def.ownerOnly)) throw ownerRequired();
 

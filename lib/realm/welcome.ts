@@ -83,8 +83,8 @@ export const testWelcomeMessageView = endpoint<{ welcome_message_custom_text: st
     properties: { welcome_message_custom_text: { type: 'string', maxLength: MAX_WELCOME_MESSAGE_LENGTH } },
     required: ['welcome_message_custom_text'],
   },
+  authorize: requireAdministrator,
   view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
     return { message_id: sendWelcomeMessage(stoa, user, params.welcome_message_custom_text) };
   },
 });

@@ -3,7 +3,7 @@ import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest, insufficientPermission } from '../http/errors';
 import { requireHuman } from '../presence/views';
 import type { Stoa } from '../stoa';
-import { canAccessUser } from '../users/access';
+import { checkCanReadUser } from '../users/access';
 import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { updateUserStatus } from './actions';
@@ -97,9 +97,7 @@ export const getUserStatus = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params, req }) => {
-    const target = statusHolder(stoa, params.user_id);
-    // As Zulip's access_user_by_id: someone the caller may not see is refused.
-    if (!canAccessUser(stoa, user, target)) throw insufficientPermission();
+    const target = checkCanReadUser(stoa, user, statusHolder(stoa, params.user_id));
     return { status: statusOf(stoa, target, reactionTypeNamesFor(req)) };
   },
 });

@@ -1,8 +1,17 @@
 import { realmSetting, userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { standInEmail } from './email-visibility';
-import { administratorRequired, badRequest, ownerRequired } from '../http/errors';
+import { administratorRequired, badRequest, insufficientPermission, ownerRequired } from '../http/errors';
 import { Role, type UserRow } from './queries';
+
+/**
+ * Reading someone the viewer may not see (a guest, under can_access_all_users_group) is refused
+ * for that, as Zulip's access_user_by_id does, rather than hidden as if they did not exist.
+ */
+export function checkCanReadUser(stoa: Stoa, viewer: UserRow, target: UserRow): UserRow {
+  if (!canAccessUser(stoa, viewer, target)) throw insufficientPermission();
+  return target;
+}
 
 /** Zulip's refusal of guests where only members may act (its require_member_or_admin). */
 export function refuseGuests(user: UserRow): void {

@@ -26,7 +26,7 @@ import {
   type SettingValue,
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
-import { accessCheckFor, canAccessUser, inaccessibleUserPlaceholder, requireAdministrator } from './access';
+import { accessCheckFor, checkCanReadUser, inaccessibleUserPlaceholder, requireAdministrator } from './access';
 import { checkFullName, EMAIL_SHAPE, MIN_PASSWORD_LENGTH } from './names';
 import { checkOwnEmailChange, startEmailChange } from '../mail/account-emails';
 import { presentUser } from './present';
@@ -85,12 +85,6 @@ function accessUserByEmail(stoa: Stoa, viewer: UserRow, email: string): UserRow 
   return user;
 }
 
-/** Reading a user the viewer may not see (a guest, under can_access_all_users_group) is refused as on Zulip. */
-function checkCanRead(stoa: Stoa, viewer: UserRow, target: UserRow): UserRow {
-  if (!canAccessUser(stoa, viewer, target)) throw insufficientPermission();
-  return target;
-}
-
 export const getUsers = spectatorEndpoint<UserViewParams & { user_ids?: number[] }>({
   params: { properties: { ...userViewParams, user_ids: { type: 'array', items: { type: 'integer' } } } },
   view: ({ stoa, user, params }) => {
@@ -135,7 +129,7 @@ export const getUserById = endpoint<UserViewParams & { user_id: number }>({
   params: { properties: { user_id: { type: 'integer' }, ...userViewParams }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = checkCanRead(stoa, user, accessUserById(stoa, params.user_id));
+    const target = checkCanReadUser(stoa, user, accessUserById(stoa, params.user_id));
     const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
@@ -144,7 +138,7 @@ export const getUserById = endpoint<UserViewParams & { user_id: number }>({
 export const getUserByEmail = endpoint<UserViewParams & { email: string }>({
   params: { properties: { email: { type: 'string' }, ...userViewParams }, required: ['email'] },
   view: ({ stoa, user, params }) => {
-    const target = checkCanRead(stoa, user, accessUserByEmail(stoa, user, params.email));
+    const target = checkCanReadUser(stoa, user, accessUserByEmail(stoa, user, params.email));
     const view = { avatars: stoa.avatars, clientGravatar: params.client_gravatar, profileData: profileValuesIf(stoa, target, params.include_custom_profile_fields) };
     return { user: presentUser(user, target, view) };
   },
@@ -160,8 +154,8 @@ export const createUserView = endpoint<{ email: string; password: string; full_n
     },
     required: ['email', 'password', 'full_name'],
   },
+  authorize: requireAdministrator,
   view: async ({ stoa, user, params }) => {
-    requireAdministrator(user);
     if (!user.can_create_users) throw badRequest('User not authorized to create users');
     const account = await newAccount(params);
     // Until its owner first logs in, an account made for them joined when it was made (level 475).
@@ -357,8 +351,8 @@ export const updateRealmUserSettingsDefaults = endpoint<Record<string, SettingVa
       USER_SETTINGS.filter((def) => !NOT_CHANGEABLE_ORGANIZATION_DEFAULTS.has(def.name)).map((def) => [def.name, def.schema]),
     ),
   },
-  view: ({ stoa, user, params }) => {
-    requireAdministrator(user);
+  authorize: requireAdministrator,
+  view: ({ stoa, params }) => {
     const changes = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as Record<string, SettingValue>;
     for (const [name, value] of Object.entries(changes)) checkSetting(name, value);
     changeRealmUserSettingsDefaults(stoa, changes);
