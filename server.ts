@@ -4,15 +4,7 @@ import { beginOwnerPasswordOnFirstStart } from './lib/first-start';
 /** Shutdown must finish within this long of a signal, whatever is still in flight. */
 const SHUTDOWN_LIMIT_MS = 1800;
 
-/** True in the bundle (scripts/build.ts defines it); undefined when run from the sources. */
-declare const STOA_BUNDLED: boolean | undefined;
-
 async function main(): Promise<void> {
-  // The bundle bounds its own heap (npm start gives the same flags itself).
-  if (typeof STOA_BUNDLED !== 'undefined') {
-    const { restartWithBoundedHeap } = require('./lib/memory/bounded-heap') as typeof import('./lib/memory/bounded-heap');
-    restartWithBoundedHeap();
-  }
   // `stoa export ...` writes a Zulip export of a data folder instead of serving it.
   if (process.argv[2] === 'export') {
     const { runExportCommand } = require('./lib/export/cli') as typeof import('./lib/export/cli');

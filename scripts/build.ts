@@ -1,7 +1,8 @@
 import { build, type Plugin } from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
+import { bundleText } from '../lib/bundle-layout';
 import { embeddableBundle } from '../lib/web/assets';
 import { buildWebBundle } from '../lib/web/build';
 
@@ -58,34 +59,41 @@ function compressedUntilFirstUse(): Plugin {
  * whose native parts must come from installed packages; schema.sql rides along as text. The
  * benchmarks bundle their own server entry the same way, to measure what users run. The web
  * client is built first and embedded, so the script serves it with nothing beside it; esbuild,
- * which builds the client when running from a checkout, stays out.
+ * which builds the client when running from a checkout, stays out. The script is the launcher
+ * (lib/launcher.ts: the heap flags, then the server) followed by the server inside a
+ * comment, which the launcher compiles only in the Node that serves.
  */
 export async function buildBundle(outfile = path.join(root, 'dist', 'stoa.js'), entry = path.join(root, 'server.ts')): Promise<string> {
   const web = embeddableBundle(await buildWebBundle());
-  await build({
+  const external = ['better-sqlite3', 'sharp', 'koffi', 'esbuild'];
+  const server = await build({
     ...COMMON,
     entryPoints: [entry],
-    outfile,
-    external: ['better-sqlite3', 'sharp', 'koffi', 'esbuild'],
+    write: false,
+    external,
     plugins: [compressedUntilFirstUse()],
     define: {
-      STOA_BUNDLED: 'true',
       STOA_SCHEMA_SQL: JSON.stringify(readFileSync(path.join(root, 'schema.sql'), 'utf8')),
       // As JSON text in a string: esbuild would build an object define when the script loads,
       // making half a megabyte of strings at every start; a string stays in the script's text
       // until the first page is asked for.
       STOA_WEB_BUNDLE: JSON.stringify(JSON.stringify(web)),
     },
-    banner: { js: '#!/usr/bin/env node' },
   });
-  // V8 keeps a script's text at one byte per character only if every character is Latin-1;
-  // one other character anywhere doubles it. esbuild escapes strings but leaves regular
-  // expression literals as written, so escape what is left: \uXXXX means the same code unit
-  // in a string, a template or a regular expression.
-  const text = readFileSync(outfile, 'utf8');
-  const ascii = text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (ascii !== text) writeFileSync(outfile, ascii);
+  const launcher = await build({ ...COMMON, entryPoints: [path.join(root, 'lib', 'launcher.ts')], write: false, external });
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  writeFileSync(outfile, bundleText(ascii(launcher.outputFiles[0].text), ascii(server.outputFiles[0].text)));
   return outfile;
+}
+
+/**
+ * V8 keeps a script's text at one byte per character only if every character is Latin-1;
+ * one other character anywhere doubles it. esbuild escapes strings but leaves regular
+ * expression literals as written, so escape what is left: \uXXXX means the same code unit
+ * in a string, a template or a regular expression.
+ */
+function ascii(text: string): string {
+  return text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 if (require.main === module) {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import vm from 'node:vm';
+import { bundleText, serverOfBundle } from '../lib/bundle-layout';
 import { HEAP_FLAGS } from '../lib/memory/bounded-heap';
 import { buildBundle } from '../scripts/build';
 import { REPO_ROOT, spawnStoa, tempDir, type ChildServer } from './support/server';
@@ -58,6 +60,37 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     } finally {
       await stop(child);
     }
+  });
+
+  test('the Node that replaces itself compiles only the launcher: the server waits inside a comment', () => {
+    const text = readFileSync(path.join(REPO_ROOT, bundle), 'latin1');
+    // serverOfBundle takes the escapes out within the buffer it is given: a copy of its own.
+    const { code, lineOffset } = serverOfBundle(Buffer.from(text, 'latin1'));
+    // What V8 parses before the exec is the launcher, a few kilobytes; the server's megabytes follow in the comment.
+    const launcherBytes = text.indexOf('\n/*stoa-server\n');
+    assert.ok(launcherBytes > 0 && launcherBytes < 16_384, `launcher of ${launcherBytes} bytes`);
+    assert.ok(code.length > 1_000_000, `server of ${code.length} bytes`);
+    // Stack traces give the file's own lines: the server's first line is the file's line after the comment's opening.
+    const lines = text.split('\n');
+    assert.equal(lines[lineOffset - 1], '/*stoa-server');
+    assert.equal(lines[lineOffset], code.slice(0, code.indexOf('\n')).replaceAll('*/', '*\x0b/'));
+    assert.doesNotThrow(() => new vm.Script(code, { filename: bundle }));
+  });
+
+  test('a server whose code holds the end of a comment comes out of the bundle as it went in', () => {
+    const server = 'a="*/*";b=/x*/.source;c=[/[*/]/,2*/y/.source.length];\nd=`*/`;/*\n*/e=4*/2/.source.length';
+    assert.doesNotThrow(() => new vm.Script(server));
+    const text = bundleText('launch();\nlaunch();', server);
+    // The whole file is a script whose only code is the launcher's (a call of an undefined function).
+    assert.throws(() => vm.runInNewContext(text), /launch is not defined/);
+    assert.deepEqual(serverOfBundle(Buffer.from(text, 'latin1')), { code: server, lineOffset: 4 });
+    assert.throws(() => serverOfBundle(Buffer.from(text.slice(0, -2), 'latin1')), /missing from the bundle/);
+  });
+
+  test('node dist/stoa.js --help prints the usage and exits 0, as the server it launches says', async () => {
+    const child = spawnStoa(['--help'], { NODE_OPTIONS: '' }, bundle);
+    assert.equal(await child.exited, 0, child.output());
+    assert.match(child.output(), /^Usage: stoa/);
   });
 
   test("heap flags given by the person starting it are kept, and nothing is added", async () => {
