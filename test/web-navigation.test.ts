@@ -126,7 +126,8 @@ test('search suggests operators, people by name, channels and topics; names find
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await waitUntil(() => page.url().endsWith('/topic/castle.20walls'), 'the topic is open');
-  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), `#${channel.name} › castle walls`);
+  // The view (and its heading) changes when the topic's messages have come.
+  await waitUntil(async () => (await page.getByRole('heading', { level: 1 }).innerText()) === `#${channel.name} › castle walls`, 'the topic is shown');
 
   // A person by name, as typed without choosing a suggestion.
   await search.fill('sender:"Othello Searchable"');
