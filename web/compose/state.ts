@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { del, patch, post } from '../api';
-import { feed, matchesNarrow } from '../messages/feed';
+import { feed, feedTerms, matchesNarrow } from '../messages/feed';
 import { currentQueueId } from '../live';
 import { goTo, goToNarrow, narrowChannel, narrowDm, view } from '../app/nav';
 import { channelByName, channelName, localEchoes, session, users } from '../state';
@@ -108,7 +108,7 @@ export function openCompose(change: Partial<ComposeState>, field: ComposeField =
  * in the topic); in a direct-message view, those people. `x` starts in the recipient field.
  */
 export function composeHere(kind: 'channel' | 'dm'): void {
-  const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
+  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
   const self = session.value?.user_id ?? 0;
   const dm = narrowDm(terms);
   // The people of the conversation, or oneself for notes to self.

@@ -1,4 +1,4 @@
-import { batch, computed, signal } from '@preact/signals';
+import { batch, signal } from '@preact/signals';
 import { post } from '../api';
 import { channelByName, isTopicMuted, session, TopicPolicy, topicPolicy, unread, unreadMentions, userByEmail } from '../state';
 import type { Message, NarrowTerm } from '../types';
@@ -34,8 +34,13 @@ const WINDOW = 400;
 const RECENT_VIEWS = 24;
 
 export const feed = signal<Feed>({ terms: [], messages: [], foundOldest: false, foundNewest: false, loading: true, error: null, anchorId: null, opened: 0 });
-/** The open view's narrow; unlike `feed`, it changes only when another view opens. */
-export const feedTerms = computed(() => feed.value.terms);
+/**
+ * The narrow of the view open or being opened. It changes at once when another view opens,
+ * while `feed` may keep the view on the screen until the next one's messages come (see
+ * openNarrow): the title, the search box, the sidebar and the compose box follow where the
+ * person went, so a key pressed meanwhile (`/`, `c`) acts on the new view.
+ */
+export const feedTerms = signal<NarrowTerm[]>([]);
 export const selectedId = signal<number | null>(null);
 
 /** The names the app knows, for narrows that name channels or people. */
@@ -215,6 +220,7 @@ const HOLD_SHOWN_MS = 200;
  */
 export async function openNarrow(terms: NarrowTerm[], anchor: string | number = 'first_unread', holdShown = false): Promise<void> {
   const mine = ++generation;
+  feedTerms.value = terms;
   keptUnread.clear();
   rememberOpenView();
   const key = narrowKey(terms);
