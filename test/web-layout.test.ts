@@ -93,7 +93,8 @@ test('with the system in dark mode the app is dark, and at phone width it is one
 
   const desktopDark = await open(ada.credentials.email, hash, { colorScheme: 'dark' });
   await messageRow(desktopDark.page, 'console.log').waitFor();
-  assert.equal(await desktopDark.page.locator('html').getAttribute('data-theme'), 'dark');
+  // The system turned dark after the page loaded: the page follows at its next rendering step.
+  await waitUntil(async () => (await desktopDark.page.locator('html').getAttribute('data-theme')) === 'dark', 'the page follows the dark system');
   assert.ok(isDark(await backgroundOf(desktopDark.page)), await backgroundOf(desktopDark.page));
   await photograph(desktopDark.page, 'desktop-dark');
   // The system turning light turns the page light.
