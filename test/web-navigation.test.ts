@@ -52,6 +52,22 @@ test('the sidebar shows eight recent topics, and "more topics" shows all of them
   assert.deepEqual(web.problems, []);
 });
 
+test('an older link naming a channel (`#narrow/stream/NAME/topic/T`) opens that channel\'s topic at its ID address', { skip: NO_CHROMIUM }, async () => {
+  const ada = await suite.server.createUser('Ada Oldlinks');
+  const channel = await channelWith([ada], 'oldlink');
+  await sendRead(ada, channel.id, 'castle', 'The castle gate is open.');
+  const named = channel.name.replace(/ /g, '.20');
+  const web = await suite.open(ada.credentials.email, `#narrow/stream/${named}/topic/castle`);
+  const { page } = web;
+  await messageRow(page, 'The castle gate is open.').waitFor();
+  await waitUntil(async () => (await page.getByRole('heading', { level: 1 }).innerText()) === `#${channel.name} › castle`, 'the heading names the channel and topic');
+  assert.ok(page.url().endsWith(`#narrow/channel/${channel.id}-${channel.name.replace(/ /g, '-')}/topic/castle`), page.url());
+  // The sidebar shows the channel open, with its topics.
+  await sidebar(web).getByRole('list', { name: `Topics in ${channel.name}` }).getByRole('link', { name: 'castle' }).waitFor();
+  assert.equal(await sidebar(web).locator('a[aria-current="page"]').filter({ hasText: channel.name }).count(), 1);
+  assert.deepEqual(web.problems, []);
+});
+
 test('"Mark all messages as read" for a topic, a channel and everything: counts fall here and in another browser of the same person', { skip: NO_CHROMIUM }, async () => {
   const reader = await suite.server.createUser('Reader Marks');
   const writer = await suite.server.createUser('Writer Marks');

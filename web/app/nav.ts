@@ -70,7 +70,18 @@ export function followHash(): void {
     if (profileByAddress && openProfile.value !== null) closeProfile();
   }
   // An address without a view (the app's own root) shows the person's home view.
-  const next = parseHash(location.hash.length > 1 && !profile ? location.hash : homeHash());
+  let next = parseHash(location.hash.length > 1 && !profile ? location.hash : homeHash());
+  if (next.kind === 'narrow' && !profile) {
+    // Older links name channels and people (`#narrow/stream/Verona`): the view is the one the IDs name, at the IDs' address.
+    const given = next.terms;
+    const terms = normalizeTerms(given);
+    const hash = narrowHash(terms, hashNames);
+    if (terms.some((term, i) => term.operand !== given[i].operand) && hash !== location.hash) {
+      history.replaceState(null, '', hash);
+      viewHash = hash;
+    }
+    next = { kind: 'narrow', terms };
+  }
   const listShown = view.value.kind === 'narrow';
   view.value = next;
   if (next.kind === 'narrow') void openAddressedNarrow(next.terms, listShown);
