@@ -173,6 +173,7 @@ const WATCHED_TABLES = [
   'realm_settings',
   'streams',
   'users',
+  'user_presence',
   'subscriptions',
   'custom_profile_field_values',
   'user_groups',

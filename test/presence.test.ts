@@ -320,6 +320,14 @@ describe('presence rows as read for /register and reports', () => {
       }
     }
     assert.ok(server.stoa.presence.changedSince(-1, 0).length >= 2);
+    // Rows kept between reads follow later reports: a person's first, and another's next.
+    const late = await server.createUser();
+    await late.post('/users/me/presence', { status: 'idle' });
+    await people[2].post('/users/me/presence', { status: 'active' });
+    for (const after of [-1, newest + 1]) assert.deepEqual(server.stoa.presence.changedSince(after, 0), joined.all(after, 0));
+    // A row written behind the server's back (not through its reports) is read again.
+    server.stoa.db.prepare('UPDATE user_presence SET last_connected_ms = last_connected_ms + 1 WHERE user_id = ?').run(late.userId);
+    assert.deepEqual(server.stoa.presence.changedSince(-1, 0), joined.all(-1, 0));
     // A user written since (here deactivated) drops out at once: the people are not kept stale.
     await server.owner.delete(`/users/${people[0].userId}`);
     assert.deepEqual(server.stoa.presence.changedSince(-1, 0), joined.all(-1, 0));

@@ -1,3 +1,4 @@
+import { JsonText } from '../http/json';
 import type { Stoa } from '../stoa';
 import type { PresenceView } from './queries';
 
@@ -52,11 +53,9 @@ export function legacyPresence(row: PresenceView): { aggregated: Omit<LegacyClie
   return { aggregated, website };
 }
 
-/** Presence of many users: keyed by user ID in the modern format, by API email in the legacy one. */
-export function presenceMap(rows: readonly PresenceView[], modern: boolean): Record<string, unknown> {
-  return Object.fromEntries(
-    rows.map((row) => (modern ? [String(row.user_id), modernPresence(row)] : [row.email, legacyPresence(row)])),
-  );
+/** Presence of many users in the legacy format, keyed by API email. */
+function legacyPresenceMap(rows: readonly PresenceView[]): Record<string, unknown> {
+  return Object.fromEntries(rows.map((row) => [row.email, legacyPresence(row)]));
 }
 
 /** How far back presence goes when a client does not say (Zulip's two weeks). */
@@ -80,10 +79,16 @@ export function presenceData(stoa: Stoa, query: PresenceQuery) {
   const now = stoa.clock.now();
   const incremental = query.lastUpdateId !== null && query.lastUpdateId > 0;
   const sinceMs = incremental ? -Infinity : now - (query.historyLimitDays ?? DEFAULT_HISTORY_LIMIT_DAYS) * DAY_MS;
-  const rows = query.historyLimitDays === 0 ? [] : stoa.presence.changedSince(query.lastUpdateId ?? -1, sinceMs);
-  const newestId = rows.length > 0 ? Math.max(...rows.map((row) => row.last_update_id)) : (query.lastUpdateId ?? -1);
+  const fallbackId = query.lastUpdateId ?? -1;
+  if (query.modern) {
+    // Every /register asks for everyone's: written as JSON straight from the rows kept.
+    const { text, newestUpdateId } = query.historyLimitDays === 0 ? { text: '{}', newestUpdateId: null } : stoa.presence.modernJson(fallbackId, sinceMs);
+    return { presences: new JsonText(text), presence_last_update_id: newestUpdateId ?? fallbackId, server_timestamp: now / 1000 };
+  }
+  const rows = query.historyLimitDays === 0 ? [] : stoa.presence.changedSince(fallbackId, sinceMs);
+  const newestId = rows.length > 0 ? Math.max(...rows.map((row) => row.last_update_id)) : fallbackId;
   return {
-    presences: presenceMap(rows, query.modern),
+    presences: legacyPresenceMap(rows),
     presence_last_update_id: newestId,
     server_timestamp: now / 1000,
   };
