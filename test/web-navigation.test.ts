@@ -249,6 +249,12 @@ test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the 
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await help.getByText('Quote and reply').waitFor();
+  // The keys of the image viewer and of the compose box are listed too, each group whole on the screen.
+  for (const group of ['The basics', 'Moving among messages', 'The selected message', 'Writing a message']) assert.ok(await help.getByRole('region', { name: group }).isVisible(), group);
+  assert.ok(await help.getByText('View the images in the message').isVisible());
+  const groups = (await help.locator('.shortcut-groups').boundingBox())!;
+  const last = (await help.getByText('Insert a link').boundingBox())!;
+  assert.ok(last.y + last.height <= groups.y + groups.height && last.x + last.width <= groups.x + groups.width, 'the last key is in sight without scrolling');
   await page.keyboard.press('Escape');
   await help.waitFor({ state: 'detached' });
 

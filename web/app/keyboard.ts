@@ -49,6 +49,17 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
       ['+', 'React with thumbs up (:+1:)'],
       ['i', 'Open the message actions menu'],
       ['M', 'Mute or unmute the topic'],
+      ['v', 'View the images in the message'],
+    ],
+  ],
+  [
+    'Writing a message',
+    [
+      ['Enter', 'Send'],
+      ['Shift+Enter', 'New line'],
+      ['Ctrl+B', 'Bold'],
+      ['Ctrl+I', 'Italic'],
+      ['Ctrl+K', 'Insert a link'],
     ],
   ],
 ];
