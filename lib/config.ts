@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import proxyAddr from 'proxy-addr';
 
 /** Everything the command line and environment can set, after defaults and checks. */
 export interface Config {
@@ -59,6 +60,12 @@ export interface Config {
   backupEveryHours: number;
   /** How many scheduled backups are kept; older ones are removed once a new one is written. */
   backupKeep: number;
+  /**
+   * The proxies whose X-Forwarded-For is believed: addresses, CIDR ranges, or the names
+   * loopback, linklocal and uniquelocal. A request's client is the last address in that header
+   * not in this list; requests from anywhere else are their socket's address.
+   */
+  trustedProxies: string[];
 }
 
 /** A bad flag or variable: server.ts prints the message on one line and exits with status 2. */
@@ -194,6 +201,12 @@ const OPTIONS: Record<keyof Config, Option> = {
     kind: 'string',
     help: 'how many scheduled backups to keep; older ones are removed (default 7)',
   },
+  trustedProxies: {
+    flag: 'trusted-proxies',
+    env: 'STOA_TRUSTED_PROXIES',
+    kind: 'string',
+    help: "comma-separated proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, linklocal, uniquelocal, or 'none' (default loopback)",
+  },
 };
 
 export const DEFAULTS = {
@@ -218,6 +231,8 @@ export const DEFAULTS = {
   backupDir: undefined as string | undefined,
   backupEveryHours: 24,
   backupKeep: 7,
+  // A proxy on the same machine, as docs/running.md sets one up.
+  trustedProxies: ['loopback'],
 };
 
 export function usage(): string {
@@ -262,8 +277,7 @@ function parseHttpUrl(name: string, value: string): URL {
   return url;
 }
 
-/** The relay's credentials, if any, ride in the URL's user-info part (https://id:key@host/). */
-/** The base URL of a service Stoa calls (the push relay, Slack's Web API). */
+/** The base URL of a service Stoa calls (the push relay, Slack's Web API); credentials, if any, ride in its user-info part. */
 function parseServiceUrl(name: string, value: string): string {
   parseHttpUrl(name, value);
   return value;
@@ -327,6 +341,18 @@ function parseCount(name: string, value: string): number {
   return Number(value);
 }
 
+function parseTrustedProxies(name: string, value: string): string[] {
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 1 && entries[0] === 'none') return [];
+  try {
+    proxyAddr.compile(entries);
+  } catch (err) {
+    throw new ConfigError(`${name} must list addresses, CIDR ranges, loopback, linklocal or uniquelocal, or be 'none': ${(err as Error).message}`);
+  }
+  if (entries.length === 0) throw new ConfigError(`${name} must list addresses, CIDR ranges, loopback, linklocal or uniquelocal, or be 'none'`);
+  return entries;
+}
+
 function nonEmpty(name: string, value: string): string {
   if (value.trim() === '') throw new ConfigError(`${name} must not be empty`);
   return value;
@@ -381,6 +407,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
   const backupDir = raw('backupDir');
   const backupEvery = raw('backupEveryHours');
   const backupKeep = raw('backupKeep');
+  const trustedProxies = raw('trustedProxies');
   if (!backupDir && (backupEvery || backupKeep)) {
     throw new ConfigError(`${(backupEvery ?? backupKeep)!.source} needs --backup-dir, the folder the backups go to`);
   }
@@ -417,5 +444,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'h
     backupDir: backupDir ? nonEmpty(backupDir.source, String(backupDir.value)) : DEFAULTS.backupDir,
     backupEveryHours: backupEvery ? parseHours(backupEvery.source, String(backupEvery.value)) : DEFAULTS.backupEveryHours,
     backupKeep: backupKeep ? parseCount(backupKeep.source, String(backupKeep.value)) : DEFAULTS.backupKeep,
+    trustedProxies: trustedProxies ? parseTrustedProxies(trustedProxies.source, String(trustedProxies.value)) : DEFAULTS.trustedProxies,
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashToken } from '../lib/auth/credentials';
+import { ConfigError, parseConfig, type Config } from '../lib/config';
 import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_EMAIL } from '../lib/stoa';
 import { Browser } from './support/browser';
 import { ManualClock, OWNER_EMAIL, OWNER_PASSWORD, TestServer } from './support/server';
@@ -128,6 +129,47 @@ describe('POST /accounts/login', () => {
     assert.equal(limited.status, 429);
     clock.advance(LOGIN_FAILURES_PER_ADDRESS.windowMs);
     assert.equal((await browser().login(OWNER_EMAIL, OWNER_PASSWORD)).status, 200);
+  });
+});
+
+describe('behind a reverse proxy', () => {
+  const forwardedFor = (chain: string) => ({ headers: { 'x-forwarded-for': chain } });
+  const loginVia = (chain: string, email: string, password: string) =>
+    browser().request('POST', '/accounts/login', { username: email, password }, forwardedFor(chain));
+
+  test('on the same machine (trusted by default), failed logins count against the client it names', async () => {
+    clock.advance(LOGIN_FAILURES_PER_ADDRESS.windowMs);
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS.max; i++) {
+      // Addresses the client itself put before the proxy's entry are not believed.
+      assert.equal((await loginVia(`198.51.100.${i}, 203.0.113.7`, `guess${i}@example.com`, 'wrong')).status, 401);
+    }
+    assert.equal((await loginVia('203.0.113.7', OWNER_EMAIL, OWNER_PASSWORD)).status, 429, 'that client waits');
+    assert.equal((await loginVia('203.0.113.8', OWNER_EMAIL, OWNER_PASSWORD)).status, 200, 'another client behind the same proxy does not');
+    assert.equal((await browser().login(OWNER_EMAIL, OWNER_PASSWORD)).status, 200, 'nor the proxy itself');
+    clock.advance(LOGIN_FAILURES_PER_ADDRESS.windowMs);
+  });
+
+  test('--trusted-proxies takes addresses, ranges and names, or none, and refuses anything else', () => {
+    assert.deepEqual((parseConfig([], {}) as Config).trustedProxies, ['loopback']);
+    assert.deepEqual((parseConfig(['--trusted-proxies', '10.0.0.5, 192.168.0.0/16,uniquelocal'], {}) as Config).trustedProxies, ['10.0.0.5', '192.168.0.0/16', 'uniquelocal']);
+    assert.deepEqual((parseConfig([], { STOA_TRUSTED_PROXIES: 'none' }) as Config).trustedProxies, []);
+    for (const bad of ['proxy.example.org', '10.0.0.300', ',', '10.0.0.0/99']) {
+      assert.throws(() => parseConfig(['--trusted-proxies', bad], {}), (err: Error) => err instanceof ConfigError && err.message.startsWith('--trusted-proxies must list'), bad);
+    }
+  });
+
+  test("with --trusted-proxies none, the header is ignored: a client cannot choose its address", async () => {
+    const untrusting = await TestServer.start({ clock, config: { trustedProxies: [] } });
+    try {
+      const login = (chain: string, email: string, password: string) =>
+        new Browser(untrusting.url).request('POST', '/accounts/login', { username: email, password }, forwardedFor(chain));
+      for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS.max; i++) {
+        assert.equal((await login(`203.0.113.${i}`, `guess${i}@example.com`, 'wrong')).status, 401);
+      }
+      assert.equal((await login('203.0.113.200', OWNER_EMAIL, OWNER_PASSWORD)).status, 429);
+    } finally {
+      await untrusting.close();
+    }
   });
 });
 

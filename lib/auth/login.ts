@@ -3,6 +3,7 @@ import { authenticationFailed, rateLimited, realmDeactivated, userDeactivated } 
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { verifyPassword } from './credentials';
+import { clientAddress } from '../http/client-address';
 
 /** An account that may log in: a real member of the organization, not the server's own bot. */
 export function loginAccount(stoa: Stoa, username: string): UserRow | undefined {
@@ -23,7 +24,7 @@ export function checkCanLogIn(stoa: Stoa, user: UserRow): void {
  */
 export async function checkPassword(stoa: Stoa, req: IncomingMessage, username: string, password: string): Promise<UserRow> {
   const emailKey = username.trim().toLowerCase();
-  const addressKey = req.socket.remoteAddress ?? '';
+  const addressKey = clientAddress(stoa.config, req);
   const { byEmail, byAddress } = stoa.loginFailures;
   const wait = Math.max(byEmail.waitSeconds(emailKey), byAddress.waitSeconds(addressKey));
   if (wait > 0) throw rateLimited(wait);

@@ -9,6 +9,7 @@ import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
 import { CSRF_HEADER, readCookie, SESSION_COOKIE, SESSION_IDLE_MS } from './cookies';
 import { ApiError, csrfFailed, invalidApiKey, rateLimited, realmDeactivated, sessionRequired, unauthorized, userDeactivated } from './errors';
+import { clientAddress } from './client-address';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -193,7 +194,7 @@ export function authenticateEitherOrSpectator(stoa: Stoa, spectatorsAllowed: () 
  * IP: the 429 error once the address is over the limit, else undefined.
  */
 function spectatorRateLimit(stoa: Stoa, req: IncomingMessage): ApiError | undefined {
-  const address = req.socket.remoteAddress ?? '';
+  const address = clientAddress(stoa.config, req);
   const limiter = stoa.spectatorRequests;
   const wait = limiter.waitSeconds(address);
   if (wait > 0) return rateLimited(wait);
