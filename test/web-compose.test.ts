@@ -199,6 +199,36 @@ test('Zulip\'s keyboard shortcuts select, reply, compose, search and go to the n
   assert.deepEqual(web.problems, []);
 });
 
+test('the "New message" button says where the message will go: the topic, the channel or the people on the screen', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Target Writer');
+  const friend = await suite.server.createUser('Target Friend');
+  const name = uniqueName('target');
+  const { id } = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, name);
+  const web = await suite.open(writer.credentials.email, `#narrow/channel/${id}/topic/plans`);
+  const { page } = web;
+  const button = page.getByRole('button', { name: /^New message/ });
+  // What the button shows, without its key hint.
+  const shown = async (locator = button) => (await locator.innerText()).replace(/\s+/g, ' ').replace(/ c$/, '').trim();
+  await waitUntil(async () => (await shown()) === `New message to #${name} › plans`, 'the topic is named');
+  await page.evaluate(`location.hash = '#narrow/channel/${id}'`);
+  await waitUntil(async () => (await shown()) === `New message to #${name}`, 'the channel is named');
+  await page.evaluate(`location.hash = '#narrow/dm/${friend.userId}'`);
+  await waitUntil(async () => (await shown()) === 'New message to Target Friend', 'the person is named');
+  await page.evaluate(`location.hash = '#feed'`);
+  await waitUntil(async () => (await shown()) === 'New message', 'nowhere yet');
+
+  // On a phone only the destination shows; the button's name still says what it does.
+  const phone = await suite.open(writer.credentials.email, `#narrow/channel/${id}/topic/plans`, { viewport: { width: 390, height: 844 } });
+  const phoneButton = phone.page.getByRole('button', { name: `New message to #${name} › plans` });
+  await phoneButton.waitFor();
+  const lead = (await phoneButton.getByText('New message to').boundingBox())!;
+  assert.ok(lead.width <= 1 && lead.height <= 1, `"New message to" is not shown: ${JSON.stringify(lead)}`);
+  assert.equal(await phoneButton.getByText(`#${name} › plans`).isVisible(), true);
+  const box = (await phoneButton.boundingBox())!;
+  assert.ok(box.x + box.width <= 390, JSON.stringify(box));
+  assert.deepEqual([...web.problems, ...phone.problems], []);
+});
+
 test('text left in a closed compose box becomes a draft, which is restored, sent and gone', { skip: NO_CHROMIUM }, async () => {
   const writer = await suite.server.createUser('Draft Writer');
   const name = uniqueName('drafts');

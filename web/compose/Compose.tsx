@@ -5,6 +5,7 @@ import {
   compose,
   composeFocus,
   composeHere,
+  composeHereTarget,
   composeProblem,
   emptyTopicAllowed,
   onlyEmptyTopic,
@@ -503,11 +504,19 @@ export function Compose() {
     </div>
   );
   if (!state.open) {
+    const target = composeHereTarget();
     return (
       <div class="compose-closed">
         {dropHint}
         <button type="button" class="compose-open-button" onClick={() => composeHere('channel')}>
-          New message <kbd>c</kbd>
+          {target ? (
+            <>
+              <span class="compose-lead">New message to</span> <span class="compose-target">{target}</span>
+            </>
+          ) : (
+            'New message'
+          )}{' '}
+          <kbd>c</kbd>
         </button>
         <button type="button" onClick={() => composeHere('dm')}>
           New direct message <kbd>x</kbd>

@@ -3,7 +3,7 @@ import { del, patch, post } from '../api';
 import { feed, feedTerms, matchesNarrow } from '../messages/feed';
 import { currentQueueId } from '../live';
 import { goTo, goToNarrow, narrowChannel, narrowDm, view } from '../app/nav';
-import { channelByName, channelName, localEchoes, session, users } from '../state';
+import { channelByName, channelName, localEchoes, session, userName, users } from '../state';
 import type { Channel, Draft, Message, Subscription } from '../types';
 
 /** What the compose box holds; keyboard shortcuts and reply buttons fill it. */
@@ -107,6 +107,18 @@ export function openCompose(change: Partial<ComposeState>, field: ComposeField =
  * topic, that channel and topic (the focus in the message); in a channel, that channel (the focus
  * in the topic); in a direct-message view, those people. `x` starts in the recipient field.
  */
+/** Where "New message" writes to from the view on the screen, as its button names it: a channel (and topic), people, or nowhere yet. */
+export function composeHereTarget(): string {
+  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
+  const self = session.value?.user_id ?? 0;
+  const dm = narrowDm(terms);
+  if (dm) return (dm.length === 1 && dm[0] === self ? [self] : dm.filter((id) => id !== self)).map((id) => userName(id)).join(', ');
+  const channel = narrowChannel(terms);
+  const name = channel ? channelName(channel.channelId) : undefined;
+  if (!name) return '';
+  return channel?.topic !== undefined ? `#${name} › ${channel.topic || topicRules.value.emptyTopicName}` : `#${name}`;
+}
+
 export function composeHere(kind: 'channel' | 'dm'): void {
   const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
   const self = session.value?.user_id ?? 0;
