@@ -88,6 +88,10 @@ describe('the database', () => {
       DROP TABLE email_notifications_pending;
       DROP INDEX user_messages_private;
       DROP INDEX users_by_bot_owner;
+      DROP INDEX user_messages_recent;
+      DROP INDEX user_messages_unread;
+      ALTER TABLE user_messages DROP COLUMN recent;
+      CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
       PRAGMA user_version = 1;
     `);
     old.close();
