@@ -9,6 +9,7 @@ import { DATABASE_FILE } from '../lib/first-start';
 import { createChannel } from './support/channels';
 import type { Client } from './support/client';
 import { sendMessage as send } from './support/messages';
+import { UNDO_RECENT_UNREAD } from './support/schema-undo';
 import { TestServer, tempDir } from './support/server';
 
 /** Everything a client can learn about the reader's unread, starred and mentioned messages. */
@@ -160,13 +161,7 @@ describe('unread rows that wait before joining the unread index', () => {
     await server.running.close();
     // Back to schema version 36: no `recent` column, every unread row in the one unread index.
     const db = new Database(path.join(data, DATABASE_FILE));
-    db.exec(`
-      DROP INDEX user_messages_recent;
-      DROP INDEX user_messages_unread;
-      ALTER TABLE user_messages DROP COLUMN recent;
-      CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
-      PRAGMA user_version = 36;
-    `);
+    db.exec(`${UNDO_RECENT_UNREAD}; PRAGMA user_version = 36;`);
     db.close();
     server = await TestServer.start({ data });
     try {
