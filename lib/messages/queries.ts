@@ -79,7 +79,7 @@ export function searchableText(content: string): string {
 /**
  * How many new unread rows wait in user_messages_recent before they join the unread index
  * together: eight messages to 1,000 people. Measured on a copy of the day's organization
- * (bench/RESULTS.md): each message then writes about 1,200 pages instead of 1,750; a larger
+ * (bench/RESULTS.md): each message then writes about 1,150 pages instead of 1,800; a larger
  * batch makes the small index, written whole by every message, larger too.
  */
 const RECENT_ROWS_PER_BATCH = 8_000;
