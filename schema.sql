@@ -324,11 +324,17 @@ CREATE TABLE user_messages (
   user_id           INTEGER NOT NULL REFERENCES users (id),
   message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
   flags             INTEGER NOT NULL DEFAULT 0,
+  -- 1 while the row is among the newest written: kept out of user_messages_unread (whose pages,
+  -- one or two per person, a message to many people would each dirty) and in the small
+  -- user_messages_recent, until a batch moves it over (lib/messages/queries.ts). Not a flag:
+  -- clients never see it. Every unread row is in exactly one of the two indexes.
+  recent            INTEGER,
   PRIMARY KEY (user_id, message_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX user_messages_by_message ON user_messages (message_id);
 -- Unread (bit 0 clear) and starred (bit 1) rows are few and asked for often.
-CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
+CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0 AND recent IS NULL;
+CREATE INDEX user_messages_recent ON user_messages (user_id, message_id) WHERE recent IS NOT NULL;
 CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) <> 0;
 -- Messages whose push notification still shows on the user's phones (active_mobile_push_notification).
 CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;

@@ -526,6 +526,16 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
     `),
   // 35 -> 36: a member's own bots by their owner, read at every /register (a scan of all users without it).
   (db) => db.exec('CREATE INDEX users_by_bot_owner ON users (bot_owner_id) WHERE bot_owner_id IS NOT NULL;'),
+  // 36 -> 37: a new message's unread rows wait in a small index (user_messages_recent) and join
+  // the unread index in batches (lib/messages/queries.ts), so that a message to many people
+  // does not dirty a page of the unread index per receiver. Existing rows stay where they are.
+  (db) =>
+    db.exec(`
+      ALTER TABLE user_messages ADD COLUMN recent INTEGER;
+      DROP INDEX user_messages_unread;
+      CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0 AND recent IS NULL;
+      CREATE INDEX user_messages_recent ON user_messages (user_id, message_id) WHERE recent IS NOT NULL;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

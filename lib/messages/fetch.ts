@@ -145,12 +145,21 @@ function whereClause(narrow: CompiledNarrow, flags: string, extra: string[], per
 export function firstUnreadId(stoa: Stoa, narrow: CompiledNarrow): number | undefined {
   const personal = { ...narrow, includeHistory: false };
   const { from, idColumn, flags, conditions } = source(personal);
-  // Unread rows are few: walk the user's unread index in ID order and stop at the first row in
-  // the narrow. Left to itself the planner walks the user's whole history instead.
-  const start = narrow.fullText === null ? from.replace('user_messages um', 'user_messages um INDEXED BY user_messages_unread') : from;
-  const sql = `SELECT ${idColumn} AS id FROM ${start} ${whereClause(personal, flags, [...conditions, `(${flags} & ${Flag.read}) = 0`, `NOT ${mutedCondition(!narrow.namesChannel)}`], true)}
-    ORDER BY ${idColumn} LIMIT 1`;
-  return (stoa.messages.prepared(sql).get(narrow.params) as { id: number } | undefined)?.id;
+  const unread = [...conditions, `(${flags} & ${Flag.read}) = 0`, `NOT ${mutedCondition(!narrow.namesChannel)}`];
+  const first = (start: string, extra: string[]) =>
+    (
+      stoa.messages
+        .prepared(`SELECT ${idColumn} AS id FROM ${start} ${whereClause(personal, flags, [...unread, ...extra], true)} ORDER BY ${idColumn} LIMIT 1`)
+        .get(narrow.params) as { id: number } | undefined
+    )?.id;
+  if (narrow.fullText !== null) return first(from, []);
+  // Unread rows are few: walk the user's unread indexes in ID order and stop at the first row in
+  // the narrow. Left to itself the planner walks the user's whole history instead. A new
+  // message's unread rows wait in a second index before they join the first (schema.sql).
+  const indexed = (index: string) => from.replace('user_messages um', `user_messages um INDEXED BY ${index}`);
+  const settled = first(indexed('user_messages_unread'), ['um.recent IS NULL']);
+  const recent = first(indexed('user_messages_recent'), ['um.recent IS NOT NULL']);
+  return settled === undefined ? recent : recent === undefined ? settled : Math.min(settled, recent);
 }
 
 export interface RangeResult {
