@@ -52,11 +52,11 @@ function routeHandler(stoa: Stoa, route: Route) {
  * read: someone who may not call it at all is refused (as Zulip's decorators refuse them
  * first) without their file ever being written.
  */
-function authorizeBeforeBody(route: Route): RequestHandler {
+function authorizeBeforeBody(stoa: Stoa, route: Route): RequestHandler {
   const authorize = route.endpoint.authorize;
   return (req, _res, next) => {
     try {
-      if (authorize && req.user) authorize(req.user);
+      if (authorize && req.user) authorize(req.user, stoa);
     } catch (err) {
       return next(err);
     }
@@ -163,7 +163,7 @@ function routeTable(
     const receiver = route.endpoint.fileReceiver;
     if (!receiver) continue;
     const method = route.method.toLowerCase() as Lowercase<Method>;
-    api[method](route.path, auth, authorizeBeforeBody(route), parseBodyWithFiles(() => receiver(stoa)), fileRouteHandler(stoa, route));
+    api[method](route.path, auth, authorizeBeforeBody(stoa, route), parseBodyWithFiles(() => receiver(stoa)), fileRouteHandler(stoa, route));
   }
   api.use(bodyParser);
   // One handler per route, authentication included: Express compiles a path pattern for every

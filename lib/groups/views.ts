@@ -113,8 +113,12 @@ export const createGroupView = endpoint<CreateGroupParams>({
     },
     required: ['name', 'description', 'members'],
   },
-  view: ({ stoa, user, params }) => {
+  // Zulip's require_user_group_create_permission, before the parameters.
+  authorize: (user, stoa) => {
+    requireMemberOrAdmin(user);
     if (!userHasRealmPermission(stoa, user, 'realm_can_create_groups')) throw insufficientPermission();
+  },
+  view: ({ stoa, user, params }) => {
     const members = checkUserIds(stoa, params.members);
     const name = checkGroupName(params.name);
     const settings: Partial<Record<GroupSettingName, GroupSettingValue>> = {};
