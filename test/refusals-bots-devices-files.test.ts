@@ -284,3 +284,26 @@ describe('channel folders, bot types and group creation', () => {
     assert.deepEqual(await refusal(guest.post('/user_groups/create', { name: 'guests' })), NOT_FOR_GUESTS);
   });
 });
+
+describe('reminders, navigation views and reports of what one cannot read or does not have', () => {
+  test("Zulip 11's access_message, get_navigation_view and access_reminder refusals", async () => {
+    const server = await TestServer.start();
+    try {
+      const member = await server.createUser('Mel Member');
+      ok(await server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'hidden' }], invite_only: true }), 'hidden');
+      const hidden = (ok(await server.owner.get('/streams'), 'streams').streams as any[]).find((s) => s.name === 'hidden').stream_id;
+      const secret = ok(await server.owner.post('/messages', { type: 'stream', to: hidden, topic: 't', content: 'secret' }), 'send').id;
+      const later = Math.floor(Date.now() / 1000) + 3600;
+      const invalidMessage = { status: 400, code: 'BAD_REQUEST', msg: 'Invalid message(s)' };
+      assert.deepEqual(await refusal(member.post('/reminders', { message_id: secret, scheduled_delivery_timestamp: later })), invalidMessage);
+      assert.deepEqual(await refusal(member.delete('/reminders/999999')), { status: 404, code: 'BAD_REQUEST', msg: 'Reminder does not exist' });
+      const missingView = { status: 404, code: 'BAD_REQUEST', msg: 'Navigation view does not exist.' };
+      assert.deepEqual(await refusal(member.patch('/navigation_views/narrow/channel/999', { is_pinned: false })), missingView);
+      assert.deepEqual(await refusal(member.delete('/navigation_views/narrow/channel/999')), missingView);
+      ok(await server.owner.patch('/realm', { moderation_request_channel_id: hidden }), 'moderation channel');
+      assert.deepEqual(await refusal(member.post(`/messages/${secret}/report`, { report_type: 'spam' })), invalidMessage);
+    } finally {
+      await server.close();
+    }
+  });
+});
