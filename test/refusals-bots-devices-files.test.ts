@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from './support/client';
 import { ok, png } from './support/fixtures';
+import { ADMIN_REQUIRED, INSUFFICIENT, NOT_FOR_GUESTS, OWNER_REQUIRED, refusal } from './support/refusals';
 import { TestServer } from './support/server';
 
 /**
@@ -16,20 +17,18 @@ import { TestServer } from './support/server';
  * can_create_write_only_bots_group and group creation (require_user_group_create_permission).
  * Every response is checked against the OpenAPI description by the test client.
  */
-const ADMIN_REQUIRED = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' };
-const OWNER_REQUIRED = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization owner' };
-const INSUFFICIENT = { status: 400, code: 'BAD_REQUEST', msg: 'Insufficient permission' };
-const NOT_FOR_GUESTS = { status: 400, code: 'BAD_REQUEST', msg: 'Not allowed for guest users' };
 const NOT_FOR_BOTS = { status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' };
 const NO_SUCH_BOT = { status: 400, code: 'BAD_REQUEST', msg: 'No such bot' };
 
-async function refusal(response: Promise<{ status: number; body: any }>): Promise<{ status: number; code: string; msg: string }> {
-  const { status, body } = await response;
-  assert.equal(body.result, 'error', JSON.stringify(body));
-  return { status, code: body.code, msg: body.msg };
-}
-
 type Person = Client & { userId: number };
+
+/** A member and a guest of the organization. */
+async function memberAndGuest(server: TestServer): Promise<{ member: Person; guest: Person }> {
+  const member = await server.createUser('Mel Member');
+  const guest = await server.createUser('Gus Guest');
+  ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+  return { member, guest };
+}
 
 /** A generic bot of `owner`'s, with a client that speaks as the bot. */
 async function botOf(server: TestServer, owner: Client, shortName: string): Promise<{ id: number; client: Client }> {
@@ -211,9 +210,7 @@ describe("uploads refused for the caller's role leave no file behind", () => {
   };
   before(async () => {
     server = await TestServer.start();
-    member = await server.createUser('Mel Member');
-    guest = await server.createUser('Gus Guest');
-    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+    ({ member, guest } = await memberAndGuest(server));
   });
   after(() => server?.close());
 
@@ -254,9 +251,7 @@ describe('channel folders, bot types and group creation', () => {
   let guest: Person;
   before(async () => {
     server = await TestServer.start();
-    member = await server.createUser('Mel Member');
-    guest = await server.createUser('Gus Guest');
-    ok(await server.owner.patch(`/users/${guest.userId}`, { role: 600 }), 'guest');
+    ({ member, guest } = await memberAndGuest(server));
   });
   after(() => server?.close());
 
