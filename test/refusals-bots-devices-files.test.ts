@@ -80,6 +80,14 @@ describe("a bot's API key (access_bot_by_id, after require_member_or_admin)", ()
     ok(await server.owner.get(`/bots/${ownersBot.id}/api_key`), 'the owner may');
   });
 
+  test('deactivating a bot asks only whether the caller administers it (deactivate_bot_backend has no role check)', async () => {
+    assert.deepEqual(await refusal(guest.delete(`/bots/${membersBot.id}`)), INSUFFICIENT);
+    const demoted = await server.createUser('Dee Demoted');
+    const kept = await botOf(server, demoted, 'keptbot');
+    ok(await server.owner.patch(`/users/${demoted.userId}`, { role: 600 }), 'now a guest');
+    ok(await demoted.delete(`/bots/${kept.id}`), 'a guest deactivates the bot they own');
+  });
+
   test('a person or an unknown ID is no bot; a bot asking is refused as a bot', async () => {
     assert.deepEqual(await refusal(admin.get(`/bots/${member.userId}/api_key`)), NO_SUCH_BOT);
     assert.deepEqual(await refusal(admin.post('/bots/999999/api_key/regenerate')), NO_SUCH_BOT);
