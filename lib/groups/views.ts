@@ -162,8 +162,8 @@ export const updateGroupView = endpoint<UpdateGroupParams>({
     required: ['user_group_id'],
   },
   pathPatterns: GROUP_ID_PATTERN,
-  // Everything is checked before anything changes, so a refused request changes nothing.
   authorize: requireMemberOrAdmin,
+  // Everything is checked before anything changes, so a refused request changes nothing.
   view: ({ stoa, user, params }) => {
     const asked = params.name !== undefined || params.description !== undefined || params.deactivated !== undefined;
     if (!asked && GROUP_SETTINGS.every((s) => params[s] === undefined)) throw badRequest('No new data supplied');
