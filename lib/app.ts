@@ -4,6 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { EMOJI_DATA_FOLDER, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
+import { discardFiles } from './uploads/receive';
 import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
 import { redirectToAvatar, serveAvatar, serveDefaultAvatar, serveInaccessibleUserAvatar } from './users/avatar-views';
 import { INACCESSIBLE_USER_AVATAR_PATH } from './users/access';
@@ -43,6 +44,38 @@ function routeHandler(stoa: Stoa, route: Route) {
       if (!pattern.test(String(req.params[name]))) return next('route');
     }
     return run(req, res, req.user, requestParams(req), pathParamsOf(req));
+  };
+}
+
+/**
+ * The endpoint's check of the caller, for a route that takes a file, made before the body is
+ * read: someone who may not call it at all is refused (as Zulip's decorators refuse them
+ * first) without their file ever being written.
+ */
+function authorizeBeforeBody(stoa: Stoa, route: Route): RequestHandler {
+  const authorize = route.endpoint.authorize;
+  return (req, _res, next) => {
+    try {
+      if (authorize && req.user) authorize(req.user, stoa);
+    } catch (err) {
+      return next(err);
+    }
+    next();
+  };
+}
+
+/**
+ * A route that takes a file: a request refused before its view runs (its parameters) leaves
+ * no file behind. Views remove the files they do not keep themselves.
+ */
+function fileRouteHandler(stoa: Stoa, route: Route) {
+  const handler = routeHandler(stoa, route);
+  return (req: Request, res: Response, next: NextFunction) => {
+    try {
+      return handler(req, res, next);
+    } catch (err) {
+      void discardFiles(req).finally(() => next(err));
+    }
   };
 }
 
@@ -130,7 +163,7 @@ function routeTable(
     const receiver = route.endpoint.fileReceiver;
     if (!receiver) continue;
     const method = route.method.toLowerCase() as Lowercase<Method>;
-    api[method](route.path, auth, parseBodyWithFiles(() => receiver(stoa)), routeHandler(stoa, route));
+    api[method](route.path, auth, authorizeBeforeBody(stoa, route), parseBodyWithFiles(() => receiver(stoa)), fileRouteHandler(stoa, route));
   }
   api.use(bodyParser);
   // One handler per route, authentication included: Express compiles a path pattern for every

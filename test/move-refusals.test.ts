@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createChannel } from './support/channels';
 import type { Client } from './support/client';
 import { sendMessage } from './support/messages';
+import { refusal } from './support/refusals';
 import { ManualClock, TestServer } from './support/server';
 
 /**
@@ -38,12 +39,6 @@ after(() => server.close());
 function ok(response: { status: number; body: any }, what: string): any {
   assert.equal(response.status, 200, `${what}: ${JSON.stringify(response.body)}`);
   return response.body;
-}
-
-async function refusal(response: Promise<{ status: number; body: any }>): Promise<{ status: number; code: string; msg: string }> {
-  const { status, body } = await response;
-  assert.equal(body.result, 'error', JSON.stringify(body));
-  return { status, code: body.code, msg: body.msg };
 }
 
 function group(name: string): string {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from './support/client';
 import { ok, png } from './support/fixtures';
+import { ADMIN_REQUIRED, INSUFFICIENT, NOT_FOR_GUESTS, OWNER_REQUIRED, refusal } from './support/refusals';
 import { TestServer } from './support/server';
 
 /**
@@ -12,16 +13,6 @@ import { TestServer } from './support/server';
  * drafts, attachments, topic muting, subscriptions, statuses and muting): each refusal's status,
  * code and words.
  */
-const ADMIN_REQUIRED = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' };
-const OWNER_REQUIRED = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization owner' };
-const INSUFFICIENT = { status: 400, code: 'BAD_REQUEST', msg: 'Insufficient permission' };
-const NOT_FOR_GUESTS = { status: 400, code: 'BAD_REQUEST', msg: 'Not allowed for guest users' };
-
-async function refusal(response: Promise<{ status: number; body: any }>): Promise<{ status: number; code: string; msg: string }> {
-  const { status, body } = await response;
-  assert.equal(body.result, 'error', JSON.stringify(body));
-  return { status, code: body.code, msg: body.msg };
-}
 
 describe('permission refusals answer in Zulip 10.2\'s words, codes and statuses', () => {
   let server: TestServer;

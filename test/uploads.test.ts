@@ -198,7 +198,10 @@ describe('POST /user_uploads', () => {
     const file = await owner.download(temporary.body.url, { anonymous: true });
     assert.deepEqual([file.status, file.bytes.toString()], [200, 'shared']);
     const forged = temporary.body.url.replace(/temporary\/(\w)/, (_all: string, c: string) => `temporary/${c === 'A' ? 'B' : 'A'}`);
-    assert.equal((await owner.download(forged, { anonymous: true })).status, 404);
+    const refused = await owner.download(forged, { anonymous: true });
+    assert.deepEqual([refused.status, JSON.parse(refused.bytes.toString()).msg], [400, 'Invalid token']);
+    const renamed = await owner.download(temporary.body.url.replace(/[^/]+$/, 'other.txt'), { anonymous: true });
+    assert.deepEqual([renamed.status, JSON.parse(renamed.bytes.toString()).msg], [400, 'Invalid filename']);
     const stranger = await server.createUser();
     assert.equal((await stranger.get(url)).status, 403);
   });

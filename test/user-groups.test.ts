@@ -339,7 +339,8 @@ describe('permissions', () => {
   const ROLE_VALUES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, creator: 400, member: 400, guest: 600 };
   const managers = new Set<Role>(['owner', 'creator']);
   const expected: Record<string, (role: Role) => string | null> = {
-    create: (role) => (role === 'guest' ? 'Insufficient permission' : null),
+    // require_user_group_create_permission refuses guests as require_member_or_admin does.
+    create: (role) => (role === 'guest' ? 'Not allowed for guest users' : null),
     rename: (role) => (role === 'guest' ? 'Not allowed for guest users' : managers.has(role) ? null : 'Insufficient permission'),
     'add another': (role) => (role === 'guest' ? 'Not allowed for guest users' : managers.has(role) ? null : 'Insufficient permission'),
     join: (role) => (role === 'guest' ? 'Not allowed for guest users' : managers.has(role) ? null : 'Insufficient permission'),

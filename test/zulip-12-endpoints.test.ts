@@ -59,16 +59,21 @@ describe('API keys', () => {
 });
 
 describe('GET /thumbnail/status/{realm_id_str}/{filename}', () => {
-  test('says an image has a thumbnail and another file has none, to those who may read it', async () => {
+  test("says an image has a thumbnail, to its uploader only; anything else is 'Invalid attachment', as on Zulip", async () => {
     const [user, other] = [await server.createUser(), await server.createUser()];
     const image = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 9, g: 99, b: 199 } } }).png().toBuffer();
     const uploaded = (await user.upload('/user_uploads', [{ name: 'pic.png', bytes: image, type: 'image/png' }])).body.url as string;
     const text = (await user.upload('/user_uploads', [{ name: 'notes.txt', bytes: Buffer.from('hi'), type: 'text/plain' }])).body.url as string;
     const status = (url: string) => url.replace('/user_uploads/', '/thumbnail/status/');
     assert.deepEqual((await user.get(status(uploaded))).body.has_thumbnail, true);
-    assert.deepEqual((await user.get(status(text))).body.has_thumbnail, false);
-    assert.equal((await other.get(status(uploaded))).status, 403, 'an unshared upload is not theirs to ask about');
-    assert.equal((await user.get(status(uploaded).replace(/[^/]+$/, 'missing.png'))).status, 404);
+    const invalid = { status: 400, code: 'BAD_REQUEST', msg: 'Invalid attachment' };
+    const refusal = async (response: Promise<{ status: number; body: any }>) => {
+      const { status, body } = await response;
+      return { status, code: body.code, msg: body.msg };
+    };
+    assert.deepEqual(await refusal(user.get(status(text))), invalid, 'not an image');
+    assert.deepEqual(await refusal(other.get(status(uploaded))), invalid, 'someone else\'s upload');
+    assert.deepEqual(await refusal(user.get(status(uploaded).replace(/[^/]+$/, 'missing.png'))), invalid);
   });
 });
 

@@ -381,10 +381,15 @@ export const getSubscriptions = endpoint<{ include_subscribers: SubscriberListin
   },
 });
 
-/** Someone asked about by ID, as Zulip's access_user_by_id (for reading) finds them. */
-function accessUserForReading(stoa: Stoa, viewer: UserRow, userId: number): UserRow {
+/**
+ * Someone asked about by ID, as Zulip's access_user_by_id (for reading) finds them: bots
+ * (since level 458), deactivated people only where the endpoint allows them, which is checked
+ * before access to them.
+ */
+function accessUserForReading(stoa: Stoa, viewer: UserRow, userId: number, allow: { deactivated: boolean }): UserRow {
   const target = stoa.users.byId(userId);
   if (!target || target.is_system_bot) throw badRequest('No such user');
+  if (!allow.deactivated && !target.is_active) throw badRequest('User is deactivated');
   return checkCanReadUser(stoa, viewer, target);
 }
 
@@ -392,7 +397,7 @@ export const getSubscriptionStatus = endpoint<{ user_id: number; stream_id: numb
   params: { properties: { user_id: { type: 'integer' }, stream_id: { type: 'integer' } }, required: ['user_id', 'stream_id'] },
   pathPatterns: { user_id: /^\d+$/, stream_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = accessUserForReading(stoa, user, params.user_id);
+    const target = accessUserForReading(stoa, user, params.user_id, { deactivated: false });
     const channel = accessChannelById(stoa, user, params.stream_id, { need: 'content' });
     return { is_subscribed: isSubscribed(stoa, target, channel) };
   },
@@ -473,7 +478,8 @@ export const getUserChannels = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    const target = accessUserForReading(stoa, user, params.user_id);
+    // Deactivated people's channels as Stoa has always answered them (Zulip's check is not at hand).
+    const target = accessUserForReading(stoa, user, params.user_id, { deactivated: true });
     const ids = stoa.channels
       .subscriptionsOf(target.id)
       .filter((s) => s.active)

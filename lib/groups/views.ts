@@ -3,7 +3,7 @@ import { ApiError, badRequest, insufficientPermission } from '../http/errors';
 import type { ParamSchema } from '../http/validate';
 import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
-import { refuseGuests } from '../users/access';
+import { requireMemberOrAdmin } from '../users/access';
 import type { UserRow } from '../users/queries';
 import {
   accessGroupForUpdate,
@@ -113,8 +113,12 @@ export const createGroupView = endpoint<CreateGroupParams>({
     },
     required: ['name', 'description', 'members'],
   },
-  view: ({ stoa, user, params }) => {
+  // Zulip's require_user_group_create_permission, before the parameters.
+  authorize: (user, stoa) => {
+    requireMemberOrAdmin(user);
     if (!userHasRealmPermission(stoa, user, 'realm_can_create_groups')) throw insufficientPermission();
+  },
+  view: ({ stoa, user, params }) => {
     const members = checkUserIds(stoa, params.members);
     const name = checkGroupName(params.name);
     const settings: Partial<Record<GroupSettingName, GroupSettingValue>> = {};
@@ -132,8 +136,8 @@ export const createGroupView = endpoint<CreateGroupParams>({
 
 export const getGroups = endpoint<{ include_deactivated_groups: boolean }>({
   params: { properties: { include_deactivated_groups: { type: 'boolean', default: false } } },
-  view: ({ stoa, user, params }) => {
-    refuseGuests(user);
+  authorize: requireMemberOrAdmin,
+  view: ({ stoa, params }) => {
     const groups = stoa.groups.named().filter((group) => params.include_deactivated_groups || !group.deactivated);
     return { user_groups: groups.map((group) => presentGroup(stoa, group)) };
   },
@@ -158,9 +162,9 @@ export const updateGroupView = endpoint<UpdateGroupParams>({
     required: ['user_group_id'],
   },
   pathPatterns: GROUP_ID_PATTERN,
+  authorize: requireMemberOrAdmin,
   // Everything is checked before anything changes, so a refused request changes nothing.
   view: ({ stoa, user, params }) => {
-    refuseGuests(user);
     const asked = params.name !== undefined || params.description !== undefined || params.deactivated !== undefined;
     if (!asked && GROUP_SETTINGS.every((s) => params[s] === undefined)) throw badRequest('No new data supplied');
     // Deactivated groups can be renamed, described, reconfigured and reactivated.
@@ -266,8 +270,8 @@ export const updateMembersView = endpoint<MembershipParams>({
     required: ['user_group_id'],
   },
   pathPatterns: GROUP_ID_PATTERN,
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user, params }) => {
-    refuseGuests(user);
     if (!params.add?.length && !params.delete?.length && !params.add_subgroups?.length && !params.delete_subgroups?.length) {
       throw badRequest('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
     }
@@ -279,8 +283,8 @@ export const updateMembersView = endpoint<MembershipParams>({
 export const updateSubgroupsView = endpoint<{ user_group_id: number; add?: number[]; delete?: number[] }>({
   params: { properties: { user_group_id: { type: 'integer' }, add: IDS, delete: IDS }, required: ['user_group_id'] },
   pathPatterns: GROUP_ID_PATTERN,
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user, params }) => {
-    refuseGuests(user);
     if (!params.add?.length && !params.delete?.length) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
     const changes = checkMembershipChanges(stoa, user, {
       user_group_id: params.user_group_id,
@@ -297,8 +301,8 @@ const DIRECT_MEMBER_ONLY: ParamSchema = { type: 'boolean', default: false };
 export const getMembersView = endpoint<{ user_group_id: number; direct_member_only: boolean }>({
   params: { properties: { user_group_id: { type: 'integer' }, direct_member_only: DIRECT_MEMBER_ONLY }, required: ['user_group_id'] },
   pathPatterns: GROUP_ID_PATTERN,
-  view: ({ stoa, user, params }) => {
-    refuseGuests(user);
+  authorize: requireMemberOrAdmin,
+  view: ({ stoa, params }) => {
     const group = accessGroupToRead(stoa, params.user_group_id);
     const members = params.direct_member_only ? stoa.groups.directMemberIds(group.id) : stoa.groups.recursiveMemberIds(group.id);
     return { members };
@@ -311,8 +315,8 @@ export const getMembershipView = endpoint<{ user_group_id: number; user_id: numb
     required: ['user_group_id', 'user_id'],
   },
   pathPatterns: { ...GROUP_ID_PATTERN, user_id: /^\d+$/ },
-  view: ({ stoa, user, params }) => {
-    refuseGuests(user);
+  authorize: requireMemberOrAdmin,
+  view: ({ stoa, params }) => {
     const group = accessGroupToRead(stoa, params.user_group_id);
     const target = stoa.users.byId(params.user_id);
     if (!target || target.is_system_bot) throw badRequest('No such user');
@@ -327,8 +331,8 @@ export const getSubgroupsView = endpoint<{ user_group_id: number; direct_subgrou
     required: ['user_group_id'],
   },
   pathPatterns: GROUP_ID_PATTERN,
-  view: ({ stoa, user, params }) => {
-    refuseGuests(user);
+  authorize: requireMemberOrAdmin,
+  view: ({ stoa, params }) => {
     const group = accessGroupToRead(stoa, params.user_group_id);
     const subgroups = params.direct_subgroup_only ? stoa.groups.subgroupIds(group.id) : stoa.groups.recursiveSubgroupIds(group.id);
     return { subgroups };

@@ -46,11 +46,13 @@ export interface Endpoint {
   /** For an endpoint that takes a file: where it goes and how large it may be. */
   fileReceiver?: (stoa: Stoa) => FileReceiver;
   /**
-   * A check of the caller made before the parameters are read, as Zulip's view decorators
-   * (require_realm_admin, require_realm_owner) run before its parameter parsing: someone who
-   * may not call the endpoint at all hears that, not what was wrong with the request.
+   * A check of the caller (their role, or an organization permission) made before the
+   * parameters are read, and for a route that takes a file before its body is, as Zulip's view
+   * decorators (require_realm_admin, require_member_or_admin, human_users_only ...) run before
+   * its parameter parsing: someone who may not call the endpoint at all hears that, not what
+   * was wrong with the request.
    */
-  authorize?: (user: UserRow) => void;
+  authorize?: (user: UserRow, stoa: Stoa) => void;
   view: (call: Call<any>) => ViewResult;
 }
 
@@ -59,7 +61,7 @@ export function endpoint<P>(def: {
   params: ParamsSchema;
   pathPatterns?: Record<string, RegExp>;
   fileReceiver?: (stoa: Stoa) => FileReceiver;
-  authorize?: (user: UserRow) => void;
+  authorize?: (user: UserRow, stoa: Stoa) => void;
   view: (call: Call<P>) => ViewResult;
 }): Endpoint {
   return { auth: true, ...def };
@@ -102,7 +104,7 @@ export function compileEndpoint(stoa: Stoa, endpoint: Endpoint, pathParams: read
     raw: Map<string, string>,
     path: Record<string, string>,
   ): Promise<void> | void => {
-    if (user !== undefined) endpoint.authorize?.(user);
+    if (user !== undefined) endpoint.authorize?.(user, stoa);
     const { params, ignored } = parse(raw, path);
     const data = handleRequest(stoa, () => endpoint.view({ stoa, params, req, res, user: user! }));
     // Not an async function: a parked long-poll would keep this call's frame (the caller's

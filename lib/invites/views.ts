@@ -3,7 +3,7 @@ import { signIn } from '../auth/session-views';
 import { canAddSubscribers, accessChannelById } from '../channels/access';
 import { unixSeconds } from '../clock';
 import { accessGroupForUpdate } from '../groups/access';
-import { refuseGuests } from '../users/access';
+import { requireMemberOrAdmin } from '../users/access';
 import { answerErrorAfterCommit, endpoint, NO_PARAMS, publicEndpoint } from '../http/endpoint';
 import { ApiError, badRequest, insufficientPermission, missingArgument, ownerRequired } from '../http/errors';
 import { userHasRealmPermission } from '../realm/settings-store';
@@ -132,9 +132,9 @@ export const sendEmailInvites = endpoint<InviteParams & { invitee_emails: string
     },
     required: ['invitee_emails', 'stream_ids'],
   },
+  authorize: requireMemberOrAdmin,
   view: (call) => {
     const { stoa, user, params } = call;
-    refuseGuests(user);
     if (!userHasRealmPermission(stoa, user, 'realm_can_invite_users_group')) throw insufficientPermission();
     requireOutgoingMail(stoa);
     const spec = checkedInviteSpec(stoa, user, params);
@@ -181,8 +181,8 @@ export const createMultiuseInvite = endpoint<InviteParams>({
       welcome_message_custom_text: { type: ['string', 'null'], maxLength: MAX_WELCOME_MESSAGE_LENGTH },
     },
   },
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user, params }) => {
-    refuseGuests(user);
     if (!userHasRealmPermission(stoa, user, 'realm_create_multiuse_invite_group')) throw insufficientPermission();
     const invite = createInvite(stoa, checkedInviteSpec(stoa, user, params));
     return { invite_link: inviteLink(stoa, invite) };
@@ -191,8 +191,8 @@ export const createMultiuseInvite = endpoint<InviteParams>({
 
 export const getInvites = endpoint({
   params: NO_PARAMS,
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user }) => {
-    refuseGuests(user);
     const now = unixSeconds(stoa.clock);
     // Administrators manage everyone's invitations; others only their own.
     const invites = stoa.invites.usable(now, user.role <= Role.ADMINISTRATOR ? undefined : user.id);
@@ -207,8 +207,8 @@ function noSuchInvitation(): ApiError {
 export const revokeMultiuseInvite = endpoint<{ invite_id: number }>({
   pathPatterns: { invite_id: /^\d+$/ },
   params: { properties: { invite_id: { type: 'integer' } } },
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user, params }) => {
-    refuseGuests(user);
     const invite = stoa.invites.byId(params.invite_id);
     if (!invite || !invite.is_multiuse) throw noSuchInvitation();
     if (invite.invited_by_user_id !== user.id) checkRolePermission(user, invite.invited_as, true);
@@ -223,7 +223,6 @@ export const revokeMultiuseInvite = endpoint<{ invite_id: number }>({
  * administrator) anyone's, but an owner's invitation of an owner only by an owner.
  */
 function manageableEmailInvite(stoa: Stoa, user: UserRow, inviteId: number): InviteRow {
-  refuseGuests(user);
   const invite = stoa.invites.byId(inviteId);
   const expired = invite?.expires_at != null && invite.expires_at < unixSeconds(stoa.clock);
   if (!invite || invite.is_multiuse || invite.status !== InviteStatus.ACTIVE || expired) throw noSuchInvitation();
@@ -234,6 +233,7 @@ function manageableEmailInvite(stoa: Stoa, user: UserRow, inviteId: number): Inv
 export const revokeEmailInvite = endpoint<{ invite_id: number }>({
   pathPatterns: { invite_id: /^\d+$/ },
   params: { properties: { invite_id: { type: 'integer' } } },
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user, params }) => {
     revokeInvite(stoa, manageableEmailInvite(stoa, user, params.invite_id));
     return {};
@@ -243,6 +243,7 @@ export const revokeEmailInvite = endpoint<{ invite_id: number }>({
 export const resendEmailInvite = endpoint<{ invite_id: number }>({
   pathPatterns: { invite_id: /^\d+$/ },
   params: { properties: { invite_id: { type: 'integer' } } },
+  authorize: requireMemberOrAdmin,
   view: ({ stoa, user, params }) => {
     const invite = manageableEmailInvite(stoa, user, params.invite_id);
     requireOutgoingMail(stoa);

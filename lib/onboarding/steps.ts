@@ -3,6 +3,7 @@ import { sendEvent, write } from '../events/send';
 import { endpoint } from '../http/endpoint';
 import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
+import { refuseBots } from '../users/access';
 
 /**
  * Onboarding steps: one-time notices Zulip's web app shows each user once (an introduction to
@@ -30,6 +31,7 @@ function nextSteps(stoa: Stoa, userId: number): Array<{ type: string; name: stri
 /** POST /users/me/onboarding_steps: the user has seen a notice; their clients stop showing it. */
 export const markOnboardingStepView = endpoint<{ onboarding_step: string }>({
   params: { properties: { onboarding_step: { type: 'string' } }, required: ['onboarding_step'] },
+  authorize: refuseBots,
   view: ({ stoa, user, params }) => {
     if (!(ONE_TIME_NOTICES as readonly string[]).includes(params.onboarding_step)) {
       throw badRequest(`Unknown onboarding_step: ${params.onboarding_step}`);

@@ -3,13 +3,10 @@ import { badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { userSettings } from '../users/settings-store';
 import type { UserRow } from '../users/queries';
+import { refuseBots } from '../users/access';
 import { reportPresence } from './actions';
 import { modernPresence, presenceData } from './present';
 
-/** Zulip refuses presence and status updates from bots on these endpoints. */
-export function requireHuman(user: UserRow): void {
-  if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
-}
 
 interface UpdatePresenceParams {
   status: string;
@@ -33,8 +30,9 @@ export const updatePresence = endpoint<UpdatePresenceParams>({
     },
     required: ['status'],
   },
+  // Zulip refuses presence updates from bots.
+  authorize: refuseBots,
   view: ({ stoa, user, params }) => {
-    requireHuman(user);
     if (params.status !== 'active' && params.status !== 'idle') throw badRequest(`Invalid status: ${params.status}`);
     // Invisible mode: while presence is off nothing is recorded, so others keep seeing the
     // long-past presence stored when it was turned off.

@@ -6,7 +6,7 @@ import { addField, changeProfileValues, removeField, reorderFields, updateField,
 import { presentFields } from './present';
 import { FieldType, type ProfileFieldRow } from './queries';
 import { checkProfileValue, isUrl, type ProfileValue } from './values';
-import { requireAdministrator } from '../users/access';
+import { refuseBots, requireAdministrator } from '../users/access';
 
 const NAME_LIMIT = 40;
 const HINT_LIMIT = 80;
@@ -313,15 +313,12 @@ function checkEditable(actor: UserRow, field: ProfileFieldRow): void {
   }
 }
 
-/** Bots have no profile. */
-function requireHuman(user: UserRow): void {
-  if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
-}
 
 export const updateOwnProfileDataView = endpoint<{ data: ProfileDataEntry[] }>({
   params: { properties: { data: profileDataSchema(false) }, required: ['data'] },
+  // Bots have no profile.
+  authorize: refuseBots,
   view: ({ stoa, user, params }) => {
-    requireHuman(user);
     changeProfileValues(stoa, user.id, checkProfileChanges(stoa, user, params.data, false));
     return {};
   },
@@ -329,8 +326,9 @@ export const updateOwnProfileDataView = endpoint<{ data: ProfileDataEntry[] }>({
 
 export const removeOwnProfileDataView = endpoint<{ data: number[] }>({
   params: { properties: { data: { type: 'array', items: { type: 'integer' } } }, required: ['data'] },
+  // Bots have no profile.
+  authorize: refuseBots,
   view: ({ stoa, user, params }) => {
-    requireHuman(user);
     const changes = params.data.map((id) => {
       const field = accessField(stoa, id);
       checkEditable(user, field);

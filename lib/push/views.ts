@@ -1,4 +1,5 @@
 import { endpoint } from '../http/endpoint';
+import { refuseBots } from '../users/access';
 import { badRequest } from '../http/errors';
 import { decodePushKey, isStandardBase64 } from './encryption';
 import { TokenKind } from './queries';
@@ -37,6 +38,7 @@ function checkedApnsToken(token: string): string {
 
 export const addApnsToken = endpoint<{ token: string; appid: string }>({
   params: { properties: { token: { type: 'string' }, appid: { type: 'string' } }, required: ['token', 'appid'] },
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await addPushToken(stoa, user, TokenKind.apns, checkedApnsToken(params.token), params.appid);
     return {};
@@ -45,6 +47,7 @@ export const addApnsToken = endpoint<{ token: string; appid: string }>({
 
 export const removeApnsToken = endpoint<{ token: string }>({
   params: TOKEN,
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await removePushToken(stoa, user, checkedApnsToken(params.token), TokenKind.apns);
     return {};
@@ -53,6 +56,7 @@ export const removeApnsToken = endpoint<{ token: string }>({
 
 export const addFcmToken = endpoint<{ token: string }>({
   params: TOKEN,
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await addPushToken(stoa, user, TokenKind.fcm, checkedToken(params.token), null);
     return {};
@@ -61,6 +65,7 @@ export const addFcmToken = endpoint<{ token: string }>({
 
 export const removeFcmToken = endpoint<{ token: string }>({
   params: TOKEN,
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await removePushToken(stoa, user, checkedToken(params.token), TokenKind.fcm);
     return {};
@@ -70,6 +75,7 @@ export const removeFcmToken = endpoint<{ token: string }>({
 /** The specification's one endpoint for removing a token, whichever service issued it. */
 export const removePlatformToken = endpoint<{ token: string }>({
   params: TOKEN,
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await removePushToken(stoa, user, checkedToken(params.token));
     return {};
@@ -78,6 +84,7 @@ export const removePlatformToken = endpoint<{ token: string }>({
 
 export const testNotification = endpoint<{ token?: string }>({
   params: { properties: { token: { type: 'string' } } },
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await sendTestNotification(stoa, user, params.token);
     return {};
@@ -86,6 +93,7 @@ export const testNotification = endpoint<{ token?: string }>({
 
 export const encryptedTestNotification = endpoint<{ device_id?: number }>({
   params: { properties: { device_id: { type: 'integer' } } },
+  authorize: refuseBots,
   view: async ({ stoa, user, params }) => {
     await sendEncryptedTestNotification(stoa, user, params.device_id);
     return {};
@@ -120,6 +128,7 @@ export const registerDevice = endpoint<RegisterDeviceParams>({
     },
     required: ['device_id'],
   },
+  authorize: refuseBots,
   view: ({ stoa, user, params }) => {
     if (!relayConfigured(stoa)) throw pushServiceNotConfigured();
     const device = stoa.devices.get(user.id, params.device_id);

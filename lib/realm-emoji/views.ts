@@ -7,7 +7,7 @@ import { userHasRealmPermission } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
 import { makeEmojiImages } from '../uploads/images';
 import { checkFileSize, discardFiles, fileReceiver } from '../uploads/receive';
-import { refuseGuests } from '../users/access';
+import { requireMemberOrAdmin } from '../users/access';
 import { Role } from '../users/queries';
 import { addRealmEmoji, deactivateRealmEmoji } from './actions';
 import { emojiPathId, realmEmojiDict } from './present';
@@ -38,10 +38,10 @@ export const getRealmEmoji = endpoint({
 export const uploadRealmEmojiView = endpoint<{ emoji_name: string }>({
   params: { properties: { emoji_name: { type: 'string' } }, required: ['emoji_name'] },
   fileReceiver: (stoa) => fileReceiver(stoa, MAX_EMOJI_FILE_SIZE_MIB),
+  authorize: requireMemberOrAdmin,
   view: async ({ stoa, user, params, req }) => {
     const files = (req as Request).files ?? [];
     try {
-      refuseGuests(user);
       // Spaces are how people type underscores in names.
       const name = params.emoji_name.trim().replace(/ /g, '_');
       checkEmojiName(name);

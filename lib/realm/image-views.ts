@@ -32,9 +32,9 @@ const logoOf = (night: boolean): RealmImage => (night ? 'night_logo' : 'logo');
 export const uploadRealmIconView = endpoint({
   params: NO_PARAMS,
   fileReceiver: (stoa) => fileReceiver(stoa, MAX_ICON_MIB, exactlyOne('icon')),
-  view: async ({ stoa, user, req }) => {
+  authorize: requireAdministrator,
+  view: async ({ stoa, req }) => {
     try {
-      requireAdministrator(user);
       const files = (req as Request).files ?? [];
       if (files.length !== 1) throw exactlyOne('icon')();
       checkFileSize(files[0], MAX_ICON_MIB);
@@ -52,9 +52,9 @@ export const uploadRealmIconView = endpoint({
 export const uploadRealmLogoView = endpoint<{ night: boolean }>({
   params: { properties: NIGHT, required: ['night'] },
   fileReceiver: (stoa) => fileReceiver(stoa, MAX_LOGO_MIB, exactlyOne('logo')),
-  view: async ({ stoa, user, params, req }) => {
+  authorize: requireAdministrator,
+  view: async ({ stoa, params, req }) => {
     try {
-      requireAdministrator(user);
       const files = (req as Request).files ?? [];
       if (files.length !== 1) throw exactlyOne('logo')();
       checkFileSize(files[0], MAX_LOGO_MIB);

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { NextFunction, Request, Response } from 'express';
 import { spectatorEndpoint } from '../http/endpoint';
-import { ApiError } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import { makeThumbnail, THUMBNAIL_FORMATS } from './images';
 import type { AttachmentRow } from './queries';
@@ -61,11 +61,12 @@ export function serveUpload(stoa: Stoa, download = false) {
 
 export function serveTemporaryUpload(stoa: Stoa) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    // Zulip's refusals, in its order: a token forged or expired, then a name that is not the file's.
     const pathId = pathIdOfToken(stoa, String(req.params.token));
-    const row = pathId === undefined ? undefined : stoa.attachments.byPath(pathId);
-    if (!row || row.path_id.split('/').at(-1) !== req.params.filename) {
-      return next(new ApiError('BAD_REQUEST', 'Invalid or expired temporary URL', 404));
-    }
+    if (pathId === undefined) return next(badRequest('Invalid token'));
+    if (pathId.split('/').at(-1) !== req.params.filename) return next(badRequest('Invalid filename'));
+    const row = stoa.attachments.byPath(pathId);
+    if (!row) return next(badRequest('Invalid token'));
     sendUpload(stoa, res, row);
   };
 }

@@ -73,12 +73,12 @@ export const removeAttachmentView = endpoint<{ attachment_id: number }>({
 
 /**
  * The upload at a path ID, if the user (or a spectator, when undefined) may download it;
- * Zulip's 404 or 403 otherwise.
+ * Zulip's 404 or 403 otherwise, in its words (which Zulip sends as a small HTML page).
  */
 export function downloadable(stoa: Stoa, user: UserRow | undefined, pathId: string): AttachmentRow {
   if (!user) checkSpectatorAccess(stoa);
   const row = stoa.attachments.byPath(pathId);
-  if (!row) throw new ApiError('BAD_REQUEST', 'File not found', 404);
+  if (!row) throw new ApiError('BAD_REQUEST', 'This file does not exist or has been deleted.', 404);
   const allowed = user ? canDownload(stoa, user, row) : spectatorCanDownload(stoa, row);
   if (!allowed) throw new ApiError('BAD_REQUEST', 'You are not authorized to view this file.', 403);
   return row;
@@ -115,14 +115,17 @@ export function pathIdOfToken(stoa: Stoa, token: string): string | undefined {
 /**
  * GET /thumbnail/status/{realm_id_str}/{filename} (level 479), which clients poll until an
  * image's thumbnail is ready. Stoa makes a thumbnail when it is first asked for, so every
- * image it could read has one ready to serve; other files have none.
+ * image has one ready to serve. Only the uploader may ask, and only of an image, as on Zulip:
+ * anything else is "Invalid attachment".
  */
 export const thumbnailStatusView = endpoint<{ realm_id_str: number; filename: string }>({
   pathPatterns: { realm_id_str: /^\d+$/ },
   params: { properties: { realm_id_str: { type: 'integer' }, filename: { type: 'string' } }, required: ['realm_id_str', 'filename'] },
-  view: ({ stoa, user, params }) => ({
-    has_thumbnail: downloadable(stoa, user, `${params.realm_id_str}/${params.filename}`).width !== null,
-  }),
+  view: ({ stoa, user, params }) => {
+    const row = stoa.attachments.byPath(`${params.realm_id_str}/${params.filename}`);
+    if (!row || row.owner_id !== user.id || row.width === null) throw badRequest('Invalid attachment');
+    return { has_thumbnail: true };
+  },
 });
 
 export const temporaryUrlView = endpoint<{ realm_id_str: number; filename: string }>({

@@ -1,9 +1,8 @@
 import { checkEmoji, completeEmoji, reactionTypeNamesFor, type EmojiChoice, type ReactionTypeNames } from '../emoji/choice';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
 import { badRequest, insufficientPermission } from '../http/errors';
-import { requireHuman } from '../presence/views';
 import type { Stoa } from '../stoa';
-import { checkCanReadUser } from '../users/access';
+import { checkCanReadUser, refuseBots } from '../users/access';
 import { Role, type UserRow } from '../users/queries';
 import { userSettings } from '../users/settings-store';
 import { updateUserStatus } from './actions';
@@ -56,8 +55,8 @@ function checkedChange(stoa: Stoa, params: UpdateStatusParams): { away?: boolean
 
 export const updateStatusView = endpoint<UpdateStatusParams>({
   params: { properties: { ...STATUS_PARAMS, away: { type: 'boolean' } } },
+  authorize: refuseBots,
   view: ({ stoa, user, params }) => {
-    requireHuman(user);
     updateUserStatus(stoa, user, checkedChange(stoa, params));
     return {};
   },

@@ -13,9 +13,20 @@ export function checkCanReadUser(stoa: Stoa, viewer: UserRow, target: UserRow): 
   return target;
 }
 
-/** Zulip's refusal of guests where only members may act (its require_member_or_admin). */
+/** Zulip's refusal of guests where bots may act but guests not (its require_non_guest_user). */
 export function refuseGuests(user: UserRow): void {
   if (user.role === Role.GUEST) throw badRequest('Not allowed for guest users');
+}
+
+/** Zulip's refusal of bots where only people may act (its human_users_only). */
+export function refuseBots(user: UserRow): void {
+  if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
+}
+
+/** Zulip's require_member_or_admin: guests are refused, then bots. */
+export function requireMemberOrAdmin(user: UserRow): void {
+  refuseGuests(user);
+  refuseBots(user);
 }
 
 /** Zulip's refusal of everyone but administrators and owners (its require_realm_admin). */

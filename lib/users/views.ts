@@ -26,7 +26,7 @@ import {
   type SettingValue,
 } from './settings-store';
 import { canSeeDeliveryEmail } from './email-visibility';
-import { accessCheckFor, checkCanReadUser, inaccessibleUserPlaceholder, requireAdministrator } from './access';
+import { accessCheckFor, checkCanReadUser, inaccessibleUserPlaceholder, refuseBots, requireAdministrator } from './access';
 import { checkFullName, EMAIL_SHAPE, MIN_PASSWORD_LENGTH } from './names';
 import { checkOwnEmailChange, startEmailChange } from '../mail/account-emails';
 import { presentUser } from './present';
@@ -294,6 +294,7 @@ function checkSettingsForOthers(params: AccountParams, settings: Record<string, 
 
 export const updateSettings = endpoint<AccountParams & Record<string, SettingValue | undefined>>({
   params: { properties: SETTINGS_PARAMS },
+  authorize: refuseBots,
   view: async ({ stoa, user, params, req }) => {
     const { full_name, email, old_password, new_password, target_users, ...rest } = params;
     const settings = Object.fromEntries(
