@@ -1,3 +1,4 @@
+import { writeCodeCacheWhenIdle } from './lib/code-cache';
 import { ConfigError, parseConfig, usage } from './lib/config';
 import { beginOwnerPasswordOnFirstStart } from './lib/first-start';
 
@@ -72,6 +73,9 @@ async function main(): Promise<void> {
     }
     process.exit(1);
   }
+
+  // Started from dist/stoa.js, the next start compiles less (lib/code-cache.ts).
+  if (config.data !== ':memory:') writeCodeCacheWhenIdle(config.data);
 
   const stop = (signal: string) => {
     console.log(`Received ${signal}, shutting down.`);

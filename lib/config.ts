@@ -358,6 +358,19 @@ function nonEmpty(name: string, value: string): string {
   return value;
 }
 
+/**
+ * The data folder the command line or environment names, as parseConfig reads it, but read
+ * before anything else is checked and never refused: the launcher (lib/launcher.ts) looks
+ * there for the server's code cache before the server is compiled. A command line parseConfig
+ * would refuse gives what it can; the server then stops with parseConfig's message.
+ */
+export function dataFolderNamed(argv: string[], env: NodeJS.ProcessEnv): string {
+  const { flag, env: variable } = OPTIONS.data;
+  const { values } = parseArgs({ args: argv, options: { [flag]: { type: 'string' } }, strict: false, allowPositionals: true });
+  const named = values[flag];
+  return typeof named === 'string' ? named : (env[variable] ?? DEFAULTS.data);
+}
+
 /** Flags win over environment variables, which win over defaults. Returns 'help' for --help. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config | 'help' {
   const spec = Object.fromEntries(

@@ -1,12 +1,22 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import vm from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { bundleText, serverOfBundle } from '../lib/bundle-layout';
+import { CODE_CACHE_FILE, readCodeCache } from '../lib/code-cache';
+import { dataFolderNamed } from '../lib/config';
 import { HEAP_FLAGS } from '../lib/memory/bounded-heap';
 import { buildBundle } from '../scripts/build';
-import { REPO_ROOT, spawnStoa, tempDir, type ChildServer } from './support/server';
+import { Client } from './support/client';
+import { readZuliprc, REPO_ROOT, spawnStoa, tempDir, type ChildServer } from './support/server';
+
+/** dist/stoa.js, built once for every test of this file (relative to the repository). */
+let built: Promise<string> | undefined;
+const builtBundle = () => (built ??= buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js')).then((file) => path.relative(REPO_ROOT, file)));
 
 /** A process's command line and environment, as the kernel has them. */
 function processInfo(pid: number): { argv: string[]; env: string[] } {
@@ -22,7 +32,7 @@ async function stop(child: ChildServer): Promise<void> {
 describe('the bundle bounds its own memory', { skip: process.platform !== 'linux' && 'the heap flags are given by execve on Linux only' }, () => {
   let bundle: string;
   before(async () => {
-    bundle = path.relative(REPO_ROOT, await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js')));
+    bundle = await builtBundle();
   });
 
   test('node dist/stoa.js without flags runs, in the same process, with the heap flags', async () => {
@@ -67,23 +77,38 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     // serverOfBundle takes the escapes out within the buffer it is given: a copy of its own.
     const { code, lineOffset } = serverOfBundle(Buffer.from(text, 'latin1'));
     // What V8 parses before the exec is the launcher, a few kilobytes; the server's megabytes follow in the comment.
-    const launcherBytes = text.indexOf('\n/*stoa-server\n');
+    const launcherBytes = text.indexOf('\n/*stoa-server ');
     assert.ok(launcherBytes > 0 && launcherBytes < 16_384, `launcher of ${launcherBytes} bytes`);
     assert.ok(code.length > 1_000_000, `server of ${code.length} bytes`);
-    // Stack traces give the file's own lines: the server's first line is the file's line after the comment's opening.
+    // Stack traces give the file's own lines: the wrapper's line stands for the comment's opening, the server's first line for the next.
     const lines = text.split('\n');
-    assert.equal(lines[lineOffset - 1], '/*stoa-server');
-    assert.equal(lines[lineOffset], code.slice(0, code.indexOf('\n')).replaceAll('*/', '*\x0b/'));
+    assert.match(lines[lineOffset], /^\/\*stoa-server [0-9a-f]{32}$/);
+    const codeLines = code.split('\n', 2);
+    assert.match(codeLines[0], /^\(function \(exports, require, module, __filename, __dirname\) \{$/);
+    assert.equal(lines[lineOffset + 1], codeLines[1].replaceAll('*/', '*\x0b/'));
     assert.doesNotThrow(() => new vm.Script(code, { filename: bundle }));
   });
 
-  test('a server whose code holds the end of a comment comes out of the bundle as it went in', () => {
-    const server = 'a="*/*";b=/x*/.source;c=[/[*/]/,2*/y/.source.length];\nd=`*/`;/*\n*/e=4*/2/.source.length';
+  test('a server whose code holds the end of a comment comes out of the bundle as it went in, its lines numbered as in the file', () => {
+    const server = 'a="*/*";b=/x*/.source;c=[/[*/]/,2*/y/.source.length];\nd=`*/`;/*\n*/e=4*/2/.source.length;\nthrow new Error(`line ${e}`)';
     assert.doesNotThrow(() => new vm.Script(server));
     const text = bundleText('launch();\nlaunch();', server);
     // The whole file is a script whose only code is the launcher's (a call of an undefined function).
     assert.throws(() => vm.runInNewContext(text), /launch is not defined/);
-    assert.deepEqual(serverOfBundle(Buffer.from(text, 'latin1')), { code: server, lineOffset: 4 });
+    const hash = createHash('sha256').update(server).digest('hex').slice(0, 32);
+    const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${server}\n})`;
+    const { code, lineOffset } = serverOfBundle(Buffer.from(text, 'latin1'));
+    assert.deepEqual(serverOfBundle(Buffer.from(text, 'latin1')), { code: wrapped, lineOffset: 3, hash });
+    // The error thrown on the server's fourth line is reported at the file's line that holds it.
+    const run = new vm.Script(code, { filename: 'stoa.js', lineOffset }).runInThisContext() as () => void;
+    let stack = '';
+    try {
+      run();
+    } catch (err) {
+      stack = (err as Error).stack!;
+    }
+    const line = Number(/stoa\.js:(\d+)/.exec(stack)?.[1]);
+    assert.match(text.split('\n')[line - 1], /^throw new Error/, stack);
     assert.throws(() => serverOfBundle(Buffer.from(text.slice(0, -2), 'latin1')), /missing from the bundle/);
   });
 
@@ -102,5 +127,95 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     } finally {
       await stop(child);
     }
+  });
+});
+
+describe("the server's code cache in the data folder", () => {
+  let bundle: string;
+  let key: string;
+  before(async () => {
+    bundle = await builtBundle();
+    const hash = /\n\/\*stoa-server ([0-9a-f]{32})\n/.exec(readFileSync(path.join(REPO_ROOT, bundle), 'latin1'))![1];
+    key = `${hash}/${process.version}/${process.arch}`;
+  });
+
+  /** Starts the bundle on the folder, checks it answers (signed in, a message sent and read back), and stops it. */
+  async function startAndUse(data: string): Promise<void> {
+    const child = spawnStoa(['--data', data, '--port', '0'], { NODE_OPTIONS: '' }, bundle);
+    try {
+      const url = await child.listening;
+      assert.equal((await new Client(url).get('/server_settings')).status, 200);
+      const rc = readZuliprc(path.join(data, 'zuliprc'));
+      const owner = new Client(url, { email: rc.email, apiKey: rc.key });
+      const sent = await owner.post('/messages', { type: 'direct', to: JSON.stringify([rc.email]), content: 'cached **start**' });
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+      const read = await owner.get(`/messages/${sent.body.id}`);
+      assert.equal(read.body.message.content, '<p>cached <strong>start</strong></p>');
+      // The cache is written a second after listening; wait past that, so a start that was to write it has.
+      await waitForCache(data);
+      await sleep(1500);
+    } finally {
+      await stop(child);
+    }
+  }
+
+  /** The cache file, once written (a start writes it a moment after it listens). */
+  async function waitForCache(data: string): Promise<Buffer> {
+    const file = path.join(data, CODE_CACHE_FILE);
+    for (let tries = 0; tries < 100; tries++) {
+      try {
+        return readFileSync(file);
+      } catch {
+        await sleep(100);
+      }
+    }
+    throw new Error(`no ${CODE_CACHE_FILE} in ${data}`);
+  }
+
+  test('a start writes it for this bundle and Node; the next start uses it and writes nothing', async () => {
+    const data = tempDir();
+    await startAndUse(data);
+    const file = path.join(data, CODE_CACHE_FILE);
+    const written = readFileSync(file);
+    assert.equal(written.toString('latin1', 0, written.indexOf('\n')).split(' ')[1], key);
+    assert.ok(readCodeCache(file, key), 'the cache is whole and of this bundle');
+    const writtenAt = statSync(file).mtimeMs;
+    await startAndUse(data);
+    // V8 took it (a rejected cache is written again): the same file, untouched.
+    assert.equal(statSync(file).mtimeMs, writtenAt);
+    assert.ok(readFileSync(file).equals(written));
+  });
+
+  for (const [what, spoil] of [
+    ['corrupt', (cache: Buffer) => Buffer.concat([cache.subarray(0, cache.length - 2000), Buffer.alloc(2000, 0x5a)])],
+    ['of another bundle', (cache: Buffer) => Buffer.from(cache.toString('latin1').replace(/^(stoa-code-cache )[0-9a-f]{32}/, `$1${'0'.repeat(32)}`), 'latin1')],
+    [
+      "whole but of another script (V8 rejects it)",
+      () => {
+        const data = new vm.Script('1 + 1').createCachedData();
+        return Buffer.concat([Buffer.from(`stoa-code-cache ${key} ${crc32(data).toString(16)}\n`, 'latin1'), data]);
+      },
+    ],
+    ['not a cache at all', () => Buffer.from('hello')],
+  ] as const) {
+    test(`a cache ${what} is ignored and replaced by a good one`, async () => {
+      const data = tempDir();
+      await startAndUse(data);
+      const file = path.join(data, CODE_CACHE_FILE);
+      const good = readFileSync(file);
+      const spoiled = spoil(good);
+      writeFileSync(file, spoiled);
+      await startAndUse(data);
+      const replaced = readFileSync(file);
+      assert.ok(!replaced.equals(spoiled), 'the spoiled cache was replaced');
+      assert.ok(readCodeCache(file, key), 'by a whole one of this bundle');
+    });
+  }
+
+  test('the launcher finds the data folder as the server does, before anything is checked', () => {
+    assert.equal(dataFolderNamed(['--port', '0', '--data', '/srv/stoa'], {}), '/srv/stoa');
+    assert.equal(dataFolderNamed(['--data=/srv/stoa'], { STOA_DATA: '/other' }), '/srv/stoa');
+    assert.equal(dataFolderNamed(['export', '--output', 'x.tar.gz'], { STOA_DATA: '/other' }), '/other');
+    assert.equal(dataFolderNamed(['--no-such-flag'], {}), './data');
   });
 });

@@ -1,5 +1,3 @@
-import { Parser } from 'htmlparser2';
-
 /**
  * HTML as Markdown, the way Zulip converts the HTML some services send (html2text with its
  * defaults, lines wrapped at 78 characters), for the common subset of tags: paragraphs and divs,
@@ -39,6 +37,8 @@ export function htmlToMarkdown(html: string): string {
     out += data;
   };
   const block = () => (pendingNewlines = 2);
+  // Loaded on first use: a start that receives no such webhook needs no HTML parser.
+  const { Parser } = require('htmlparser2') as typeof import('htmlparser2');
   const parser = new Parser(
     {
       onopentag(name, attributes) {

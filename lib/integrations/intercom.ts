@@ -1,4 +1,3 @@
-import { Parser } from 'htmlparser2';
 import { UnsupportedEvent } from './errors';
 import { capitalize } from './payload';
 import type { Integration } from './types';
@@ -11,6 +10,8 @@ type Handler = (p: Payload) => { topic: string; content: string };
 /** The text of an HTML fragment, tags dropped and entities decoded. */
 function textOf(html: string): string {
   let text = '';
+  // Loaded on first use: a start that receives no such webhook needs no HTML parser.
+  const { Parser } = require('htmlparser2') as typeof import('htmlparser2');
   const parser = new Parser({ ontext: (data) => (text += data) }, { decodeEntities: true });
   parser.write(html);
   parser.end();

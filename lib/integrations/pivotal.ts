@@ -1,4 +1,3 @@
-import { Parser } from 'htmlparser2';
 import { badRequest } from '../http/errors';
 import { UnsupportedEvent } from './errors';
 import { pythonStr } from './payload';
@@ -23,6 +22,8 @@ function parseXml(text: string): XmlElement | undefined {
   const root: XmlElement = { name: '', text: null, children: [] };
   const stack = [root];
   let broken = false;
+  // Loaded on first use: a start that receives no such webhook needs no HTML parser.
+  const { Parser } = require('htmlparser2') as typeof import('htmlparser2');
   const parser = new Parser(
     {
       onopentag(name) {
