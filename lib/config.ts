@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import proxyAddr from 'proxy-addr';
+import { DATA_FLAG, DATA_VARIABLE, DEFAULT_DATA_FOLDER } from './data-folder';
 
 /** Everything the command line and environment can set, after defaults and checks. */
 export interface Config {
@@ -82,8 +83,8 @@ const OPTIONS: Record<keyof Config, Option> = {
   host: { flag: 'host', env: 'STOA_HOST', kind: 'string', help: 'address to listen on (default 127.0.0.1)' },
   port: { flag: 'port', env: 'STOA_PORT', kind: 'string', help: 'port to listen on; 0 picks a free one (default 9991)' },
   data: {
-    flag: 'data',
-    env: 'STOA_DATA',
+    flag: DATA_FLAG,
+    env: DATA_VARIABLE,
     kind: 'string',
     help: 'folder for stoa.db and zuliprc, or :memory: to keep nothing on disk (default ./data)',
   },
@@ -212,7 +213,7 @@ const OPTIONS: Record<keyof Config, Option> = {
 export const DEFAULTS = {
   host: '127.0.0.1',
   port: 9991,
-  data: './data',
+  data: DEFAULT_DATA_FOLDER,
   realmName: 'Stoa',
   adminEmail: 'owner@stoa.local',
   dev: false,
@@ -356,19 +357,6 @@ function parseTrustedProxies(name: string, value: string): string[] {
 function nonEmpty(name: string, value: string): string {
   if (value.trim() === '') throw new ConfigError(`${name} must not be empty`);
   return value;
-}
-
-/**
- * The data folder the command line or environment names, as parseConfig reads it, but read
- * before anything else is checked and never refused: the launcher (lib/launcher.ts) looks
- * there for the server's code cache before the server is compiled. A command line parseConfig
- * would refuse gives what it can; the server then stops with parseConfig's message.
- */
-export function dataFolderNamed(argv: string[], env: NodeJS.ProcessEnv): string {
-  const { flag, env: variable } = OPTIONS.data;
-  const { values } = parseArgs({ args: argv, options: { [flag]: { type: 'string' } }, strict: false, allowPositionals: true });
-  const named = values[flag];
-  return typeof named === 'string' ? named : (env[variable] ?? DEFAULTS.data);
 }
 
 /** Flags win over environment variables, which win over defaults. Returns 'help' for --help. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { serverOfBundle } from './bundle-layout';
 import { compileServer } from './code-cache';
-import { dataFolderNamed } from './config';
+import { dataFolderNamed } from './data-folder';
 import { restartWithBoundedHeap } from './memory/bounded-heap';
 
 /**

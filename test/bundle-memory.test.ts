@@ -8,7 +8,7 @@ import vm from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { bundleText, serverOfBundle } from '../lib/bundle-layout';
 import { CODE_CACHE_FILE, readCodeCache } from '../lib/code-cache';
-import { dataFolderNamed } from '../lib/config';
+import { dataFolderNamed } from '../lib/data-folder';
 import { HEAP_FLAGS } from '../lib/memory/bounded-heap';
 import { buildBundle } from '../scripts/build';
 import { Client } from './support/client';
