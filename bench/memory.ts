@@ -26,6 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildBundle } from '../scripts/build';
 import { Api, rssMb, type Credentials } from './api';
+import { processCpuSeconds } from './day-organization';
 
 const { values: args } = parseArgs({
   options: {
@@ -294,7 +295,7 @@ interface BundleResult {
   bundle: string;
   idleRssMb: number;
   afterSetupRssMb: number;
-  rounds: Array<{ afterFloodRssMb: number; afterPauseRssMb: number; seconds: number; statuses: Record<string, number>; probe?: unknown }>;
+  rounds: Array<{ afterFloodRssMb: number; afterPauseRssMb: number; seconds: number; serverCpuSeconds: number; statuses: Record<string, number>; probe?: unknown }>;
   /** RSS every QUIET_STEP_SECONDS after the last round, while nothing is asked. */
   quiet: Array<{ seconds: number; rssMb: number; probe?: unknown }>;
   peakRssMb: number;
@@ -349,6 +350,7 @@ async function measure(bundle: string): Promise<BundleResult> {
       let n = round * REQUESTS;
       let issued = 0;
       const startedAt = performance.now();
+      const cpuAtStart = processCpuSeconds(pid);
       const worker = async () => {
         while (issued < REQUESTS) {
           issued++;
@@ -363,13 +365,15 @@ async function measure(bundle: string): Promise<BundleResult> {
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const seconds = (performance.now() - startedAt) / 1000;
+      // What the round cost the server (V8's collections included), to weigh a smaller heap against it.
+      const serverCpuSeconds = processCpuSeconds(pid) - cpuAtStart;
       const afterFloodRssMb = sample();
       await sleep(PAUSE_MS);
       const afterPauseRssMb = sample();
       const probe = await readProbe();
-      rounds.push({ afterFloodRssMb, afterPauseRssMb, seconds, statuses, probe });
+      rounds.push({ afterFloodRssMb, afterPauseRssMb, seconds, serverCpuSeconds, statuses, probe });
       log(
-        `  round ${round + 1}: ${REQUESTS} requests in ${seconds.toFixed(1)} s; RSS after the flood ${afterFloodRssMb.toFixed(1)} MB, ` +
+        `  round ${round + 1}: ${REQUESTS} requests in ${seconds.toFixed(1)} s (server CPU ${serverCpuSeconds.toFixed(1)} s); RSS after the flood ${afterFloodRssMb.toFixed(1)} MB, ` +
           `after ${PAUSE_MS / 1000} s ${afterPauseRssMb.toFixed(1)} MB; peak so far ${peak.toFixed(1)} MB; statuses ${JSON.stringify(statuses)}`,
       );
       // 5xx answers are counted, not fatal: finding them is another test suite's job.

@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib';
 import { bundleText, serverOfBundle } from '../lib/bundle-layout';
 import { CODE_CACHE_FILE, readCodeCache } from '../lib/code-cache';
 import { dataFolderNamed } from '../lib/data-folder';
-import { HEAP_FLAGS } from '../lib/memory/bounded-heap';
+import { HEAP_FLAGS, MALLOC_ENV } from '../lib/memory/bounded-heap';
 import { buildBundle } from '../scripts/build';
 import { Client } from './support/client';
 import { readZuliprc, REPO_ROOT, spawnStoa, tempDir, type ChildServer } from './support/server';
@@ -23,6 +23,9 @@ function processInfo(pid: number): { argv: string[]; env: string[] } {
   const read = (name: string) => readFileSync(`/proc/${pid}/${name}`, 'utf8').split('\0').filter((part) => part !== '');
   return { argv: read('cmdline'), env: read('environ') };
 }
+
+/** The C library's malloc settings the launcher gives the Node it starts, as NAME=value. */
+const mallocSettings = Object.entries(MALLOC_ENV).map(([name, value]) => `${name}=${value}`);
 
 async function stop(child: ChildServer): Promise<void> {
   child.process.kill('SIGTERM');
@@ -42,7 +45,9 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
       const { argv, env } = processInfo(child.process.pid!);
       assert.deepEqual(argv.slice(1, 1 + HEAP_FLAGS.length), HEAP_FLAGS);
       assert.ok(argv.includes('--port'), argv.join(' '));
-      assert.ok(env.includes('MALLOC_ARENA_MAX=2'));
+      // Two malloc arenas, and large blocks in mappings of their own, returned when freed.
+      assert.deepEqual(mallocSettings, ['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']);
+      for (const setting of mallocSettings) assert.ok(env.includes(setting), `${setting} missing from the server's environment`);
       // Started once: the organization was created and announced one time.
       assert.equal(child.output().match(/listening on/g)?.length, 1, child.output());
     } finally {
@@ -59,8 +64,9 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     const child = spawnStoa(['--data', tempDir(), '--port', '0'], { NODE_OPTIONS: '' }, script);
     try {
       const url = await child.listening;
-      const { argv } = processInfo(child.process.pid!);
+      const { argv, env } = processInfo(child.process.pid!);
       assert.deepEqual(argv.slice(1, 1 + HEAP_FLAGS.length), HEAP_FLAGS);
+      for (const setting of mallocSettings) assert.ok(env.includes(setting), `${setting} missing from npm start's server`);
       assert.ok(!argv.includes('tsx') && !argv.some((arg) => arg.endsWith('.ts')), argv.join(' '));
       assert.doesNotMatch(child.output(), /Built /, 'a fresh bundle is not built again');
       // It serves what the bundle serves: the web client embedded in it.
@@ -116,6 +122,19 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     const child = spawnStoa(['--help'], { NODE_OPTIONS: '' }, bundle);
     assert.equal(await child.exited, 0, child.output());
     assert.match(child.output(), /^Usage: stoa/);
+  });
+
+  test('a malloc setting given by the person starting it is kept, the others are added', async () => {
+    const child = spawnStoa(['--data', tempDir(), '--port', '0'], { NODE_OPTIONS: '', MALLOC_ARENA_MAX: '4' }, bundle);
+    try {
+      await child.listening;
+      const { argv, env } = processInfo(child.process.pid!);
+      assert.deepEqual(argv.slice(1, 1 + HEAP_FLAGS.length), HEAP_FLAGS);
+      assert.deepEqual(env.filter((entry) => entry.startsWith('MALLOC_ARENA_MAX=')), ['MALLOC_ARENA_MAX=4']);
+      assert.ok(env.includes('MALLOC_MMAP_THRESHOLD_=131072'), env.filter((entry) => entry.startsWith('MALLOC_')).join(' '));
+    } finally {
+      await stop(child);
+    }
   });
 
   test("heap flags given by the person starting it are kept, and nothing is added", async () => {
