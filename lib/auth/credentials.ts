@@ -1,12 +1,27 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import pLimit from 'p-limit';
 
-const scryptAsync = promisify(scrypt) as (
+const scryptOnPool = promisify(scrypt) as (
   password: string,
   salt: Buffer,
   keylen: number,
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
+
+/**
+ * How many passwords are hashed at once. Each hash holds 32 MB while it runs (below), and the
+ * thread pool would run four: a burst of logins would take 128 MB, more than the whole server
+ * needs otherwise. The others wait their turn, tens of milliseconds each.
+ */
+const HASHES_AT_ONCE = 2;
+const hashing = pLimit(HASHES_AT_ONCE);
+const scryptAsync = (...args: Parameters<typeof scryptOnPool>) => hashing(() => scryptOnPool(...args));
+
+/** How many password hashes are running and how many wait for their turn. */
+export function passwordHashing(): { running: number; waiting: number } {
+  return { running: hashing.activeCount, waiting: hashing.pendingCount };
+}
 
 const API_KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const API_KEY_LENGTH = 32;
