@@ -82,7 +82,7 @@ export function presenceData(stoa: Stoa, query: PresenceQuery) {
   const fallbackId = query.lastUpdateId ?? -1;
   if (query.modern) {
     // Every /register asks for everyone's: written as JSON straight from the rows kept.
-    const { text, newestUpdateId } = query.historyLimitDays === 0 ? { text: '{}', newestUpdateId: null } : stoa.presence.modernJson(fallbackId, sinceMs);
+    const { text, newestUpdateId } = query.historyLimitDays === 0 ? { text: '{}', newestUpdateId: null } : stoa.presence.modernJson(fallbackId, sinceMs, modernPresence);
     return { presences: new JsonText(text), presence_last_update_id: newestUpdateId ?? fallbackId, server_timestamp: now / 1000 };
   }
   const rows = query.historyLimitDays === 0 ? [] : stoa.presence.changedSince(fallbackId, sinceMs);

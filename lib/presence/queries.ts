@@ -1,6 +1,5 @@
 import type { Statements } from '../db';
 import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
-import { modernPresence } from './present';
 
 export interface PresenceRow {
   user_id: number;
@@ -58,7 +57,7 @@ export function preparePresenceQueries(db: Statements, writes: TableWrites) {
   // Each row's entry in the modern format, made once per row written (a person's join date,
   // which stands in for a row never active, does not change).
   const modernEntries = new WeakMap<PresenceRow, string>();
-  const modernJson = (afterUpdateId: number, sinceMs: number): { text: string; newestUpdateId: number | null } => {
+  const modernJson = (afterUpdateId: number, sinceMs: number, entryOf: (view: PresenceView) => unknown): { text: string; newestUpdateId: number | null } => {
     const people = keptPeople();
     const entries: string[] = [];
     let newestUpdateId: number | null = null;
@@ -68,7 +67,7 @@ export function preparePresenceQueries(db: Statements, writes: TableWrites) {
       if (!person) continue;
       let entry = modernEntries.get(row);
       if (entry === undefined) {
-        entry = `"${row.user_id}":${JSON.stringify(modernPresence({ ...row, ...person }))}`;
+        entry = `"${row.user_id}":${JSON.stringify(entryOf({ ...row, ...person }))}`;
         modernEntries.set(row, entry);
       }
       entries.push(entry);
@@ -88,7 +87,11 @@ export function preparePresenceQueries(db: Statements, writes: TableWrites) {
     viewOf: (userId: number) => viewOf.get(userId),
     /** Rows of active human users changed after `afterUpdateId` and connected since `sinceMs`. */
     changedSince,
-    /** The same rows as `changedSince`, as the JSON object of the modern format, and the newest update ID among them. */
+    /**
+     * The same rows as `changedSince` as one JSON object keyed by user ID, each row's entry
+     * made by `entryOf` (always the same function: entries are kept per row written), and the
+     * newest update ID among them.
+     */
     modernJson,
     /**
      * Stores a user's presence under the next update ID of the organization. Rows are only
