@@ -380,4 +380,15 @@ describe('spectators are rate-limited by address, as Zulip limits unauthenticate
     clock.advance(SPECTATOR_REQUESTS_PER_ADDRESS.windowMs);
     assert.equal((await read()).status, 200);
   });
+
+  test('behind a proxy on the same machine, each client it names in X-Forwarded-For has a limit of its own', async () => {
+    clock.advance(SPECTATOR_REQUESTS_PER_ADDRESS.windowMs);
+    const visitor = new Browser(limited.url);
+    const readAs = (client: string) =>
+      visitor.request('GET', '/json/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: WEB_PUBLIC_NARROW }, { headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < SPECTATOR_REQUESTS_PER_ADDRESS.max; i++) assert.equal((await readAs('203.0.113.7')).status, 200);
+    assert.equal((await readAs('203.0.113.7')).status, 429);
+    assert.equal((await readAs('203.0.113.8')).status, 200, 'another client behind the same proxy is not held back');
+    clock.advance(SPECTATOR_REQUESTS_PER_ADDRESS.windowMs);
+  });
 });

@@ -44,27 +44,24 @@ export function preparePresenceQueries(db: Statements, writes: TableWrites) {
     return kept.rows;
   };
   const keptPeople = () => keptHumans.get(() => new Map(humans.all().map(({ id, email, date_joined_ms }) => [id, { email, date_joined_ms }])));
-  const changedSince = (afterUpdateId: number, sinceMs: number): PresenceView[] => {
+  /** Rows of active human users changed after `afterUpdateId` and connected since `sinceMs`, in user order, with their people. */
+  function* matching(afterUpdateId: number, sinceMs: number): Generator<[PresenceRow, { email: string; date_joined_ms: number }]> {
     const people = keptPeople();
-    const views: PresenceView[] = [];
     for (const row of keptRows().values()) {
       if (row.last_update_id <= afterUpdateId || row.last_connected_ms < sinceMs) continue;
       const person = people.get(row.user_id);
-      if (person) views.push({ ...row, email: person.email, date_joined_ms: person.date_joined_ms });
+      if (person) yield [row, person];
     }
-    return views;
-  };
+  }
+  const changedSince = (afterUpdateId: number, sinceMs: number): PresenceView[] =>
+    Array.from(matching(afterUpdateId, sinceMs), ([row, person]) => ({ ...row, ...person }));
   // Each row's entry in the modern format, made once per row written (a person's join date,
   // which stands in for a row never active, does not change).
   const modernEntries = new WeakMap<PresenceRow, string>();
   const modernJson = (afterUpdateId: number, sinceMs: number, entryOf: (view: PresenceView) => unknown): { text: string; newestUpdateId: number | null } => {
-    const people = keptPeople();
     const entries: string[] = [];
     let newestUpdateId: number | null = null;
-    for (const row of keptRows().values()) {
-      if (row.last_update_id <= afterUpdateId || row.last_connected_ms < sinceMs) continue;
-      const person = people.get(row.user_id);
-      if (!person) continue;
+    for (const [row, person] of matching(afterUpdateId, sinceMs)) {
       let entry = modernEntries.get(row);
       if (entry === undefined) {
         entry = `"${row.user_id}":${JSON.stringify(entryOf({ ...row, ...person }))}`;

@@ -102,42 +102,41 @@ export function openCompose(change: Partial<ComposeState>, field: ComposeField =
   composeFocus.value = { count: composeFocus.value.count + 1, field };
 }
 
+/** Where a new message goes from the view on the screen: its people, or its channel (and topic, if one is open). */
+type Destination = { kind: 'dm'; recipients: number[] } | { kind: 'channel'; channel: string; topic: string | undefined };
+
+function destinationHere(): Destination {
+  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
+  const self = session.value?.user_id ?? 0;
+  const dm = narrowDm(terms);
+  // The people of the conversation, or oneself for notes to self.
+  if (dm) return { kind: 'dm', recipients: dm.length === 1 && dm[0] === self ? [self] : dm.filter((id) => id !== self) };
+  const channel = narrowChannel(terms);
+  const name = channel ? (channelName(channel.channelId) ?? '') : '';
+  return { kind: 'channel', channel: name, topic: name ? channel?.topic : undefined };
+}
+
+/** The destination as the "New message" button names it: a channel (and topic), people, or nothing yet. */
+export function composeHereTarget(): string {
+  const here = destinationHere();
+  if (here.kind === 'dm') return here.recipients.map((id) => userName(id)).join(', ');
+  if (!here.channel) return '';
+  return here.topic !== undefined ? `#${here.channel} › ${here.topic || topicRules.value.emptyTopicName}` : `#${here.channel}`;
+}
+
 /**
  * Opens the compose box for where the person is, as Zulip's `c`, `x` and "New message" do: in a
  * topic, that channel and topic (the focus in the message); in a channel, that channel (the focus
  * in the topic); in a direct-message view, those people. `x` starts in the recipient field.
  */
-/** Where "New message" writes to from the view on the screen, as its button names it: a channel (and topic), people, or nowhere yet. */
-export function composeHereTarget(): string {
-  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
-  const self = session.value?.user_id ?? 0;
-  const dm = narrowDm(terms);
-  if (dm) return (dm.length === 1 && dm[0] === self ? [self] : dm.filter((id) => id !== self)).map((id) => userName(id)).join(', ');
-  const channel = narrowChannel(terms);
-  const name = channel ? channelName(channel.channelId) : undefined;
-  if (!name) return '';
-  return channel?.topic !== undefined ? `#${name} › ${channel.topic || topicRules.value.emptyTopicName}` : `#${name}`;
-}
-
 export function composeHere(kind: 'channel' | 'dm'): void {
-  const terms = view.value.kind === 'narrow' ? feedTerms.value : [];
-  const self = session.value?.user_id ?? 0;
-  const dm = narrowDm(terms);
-  // The people of the conversation, or oneself for notes to self.
-  const people = dm ? (dm.length === 1 && dm[0] === self ? [self] : dm.filter((id) => id !== self)) : [];
-  if (kind === 'dm') {
-    openCompose({ kind: 'dm', recipients: people, channel: '', topic: '' }, 'recipients');
-    return;
-  }
-  if (dm) {
-    openCompose({ kind: 'dm', recipients: people, channel: '', topic: '' });
-    return;
-  }
-  const channel = narrowChannel(terms);
-  const name = channel ? (channelName(channel.channelId) ?? '') : '';
-  if (!name) openCompose({ kind: 'channel', channel: '', topic: '' }, 'channel');
-  else if (channel?.topic !== undefined) openCompose({ kind: 'channel', channel: name, topic: channel.topic });
-  else openCompose({ kind: 'channel', channel: name, topic: '' }, 'topic');
+  const here = destinationHere();
+  const people = here.kind === 'dm' ? here.recipients : [];
+  if (kind === 'dm') openCompose({ kind: 'dm', recipients: people, channel: '', topic: '' }, 'recipients');
+  else if (here.kind === 'dm') openCompose({ kind: 'dm', recipients: people, channel: '', topic: '' });
+  else if (!here.channel) openCompose({ kind: 'channel', channel: '', topic: '' }, 'channel');
+  else if (here.topic !== undefined) openCompose({ kind: 'channel', channel: here.channel, topic: here.topic });
+  else openCompose({ kind: 'channel', channel: here.channel, topic: '' }, 'topic');
 }
 
 /**
