@@ -83,6 +83,38 @@ test('with --no-gravatar the page allows no picture from elsewhere', async () =>
   }
 });
 
+test('gravatars are made by the page: the server leaves their URLs out of the people list', { skip: NO_CHROMIUM }, async () => {
+  const person = await server.createUser('Gravatar Person');
+  const context = await newContext(browser!);
+  try {
+    // No test may need the Internet: the gravatar host answers from here, and says what was asked.
+    const asked: string[] = [];
+    await context.route('https://secure.gravatar.com/**', (route) => {
+      asked.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>' });
+    });
+    const { page, problems } = await openPage(context, `${server.url}/login`);
+    const registered = page.waitForResponse((r) => new URL(r.url()).pathname === '/json/register');
+    await page.getByLabel('Email').fill(person.credentials.email);
+    await page.getByLabel('Password').fill('secret-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const answer = await registered;
+    assert.equal(new URLSearchParams(answer.request().postData() ?? '').get('client_gravatar'), 'true');
+    const state = (await answer.json()) as { realm_users: Array<{ user_id: number; avatar_url: string | null }> };
+    assert.equal(state.realm_users.find((u) => u.user_id === person.userId)?.avatar_url, null, 'no URL sent for a gravatar');
+
+    const gravatar = `https://secure.gravatar.com/avatar/${createHash('md5').update(person.credentials.email.toLowerCase()).digest('hex')}?d=identicon`;
+    const own = page.getByRole('banner').locator('img.avatar').first();
+    await own.waitFor();
+    assert.equal(await own.getAttribute('src'), gravatar, 'the page makes the same gravatar URL the server would');
+    await page.waitForFunction(() => [...document.images].every((img) => img.complete));
+    assert.ok(asked.includes(gravatar), 'the browser asked the gravatar host for it');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a visitor without a session is sent to the login page, which works under the policy', { skip: NO_CHROMIUM }, async () => {
   const context = await newContext(browser!);
   try {

@@ -229,6 +229,29 @@ test('the "New message" button says where the message will go: the topic, the ch
   assert.deepEqual([...web.problems, ...phone.problems], []);
 });
 
+test('r or Enter in an empty topic or conversation writes to it, as there is no message to reply to', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Empty Writer');
+  const friend = await suite.server.createUser('Empty Friend');
+  const name = uniqueName('quiet');
+  const { id } = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, name);
+  const web = await suite.open(writer.credentials.email, `#narrow/channel/${id}/topic/first%20steps`);
+  const { page } = web;
+  await page.getByText('No messages here yet.').waitFor();
+  await page.keyboard.press('r');
+  await waitUntil(() => isFocused(messageBox(page)), 'the message box has the focus');
+  assert.equal(await page.getByRole('combobox', { name: 'Channel' }).inputValue(), name);
+  assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'first steps');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+
+  await page.evaluate(`location.hash = '#narrow/dm/${friend.userId}'`);
+  await page.getByText('No messages here yet.').waitFor();
+  await page.keyboard.press('Enter');
+  await waitUntil(() => isFocused(messageBox(page)), 'the message box has the focus for the conversation');
+  await page.getByRole('button', { name: 'Remove Empty Friend' }).waitFor();
+  assert.deepEqual(web.problems, []);
+});
+
 test('text left in a closed compose box becomes a draft, which is restored, sent and gone', { skip: NO_CHROMIUM }, async () => {
   const writer = await suite.server.createUser('Draft Writer');
   const name = uniqueName('drafts');

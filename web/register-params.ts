@@ -4,7 +4,8 @@
  */
 export const WEB_CLIENT_REGISTRATION = {
   apply_markdown: true,
-  client_gravatar: false,
+  // Gravatar URLs are made here (web/people/avatar-url.ts), not sent for every person.
+  client_gravatar: true,
   slim_presence: true,
   include_subscribers: false,
   client_capabilities: {

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { useState } from 'preact/hooks';
 import { del, patch, post } from '../api';
 import { Avatar } from '../people/Avatar';
@@ -47,7 +48,7 @@ function PeopleFilter({ label, value, onValue }: { label: string; value: string;
 function PersonCell({ user }: { user: User }) {
   return (
     <div class="person-cell">
-      <Avatar class="avatar small" url={user.avatar_url} size={32} />
+      <Avatar class="avatar small" url={avatarUrlOf(user)} size={32} />
       <div>
         <button type="button" class="link-button" aria-haspopup="dialog" onClick={(e) => showUserCard(user.user_id, e.currentTarget)}>
           {user.full_name}

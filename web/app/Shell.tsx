@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { Icon } from '../ui/icons';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { patch, post } from '../api';
@@ -173,8 +174,10 @@ function useKeyboard(closeOverlays: () => void): void {
         case 'Enter':
           // Enter on a button or link presses it; it is not a reply.
           if (e.key === 'Enter' && (e.target as HTMLElement | null)?.closest?.('button, a')) return;
-          if (!selected) return;
-          replyTo(selected);
+          if (selected) replyTo(selected);
+          // A message view with nothing to reply to (an empty topic): write to it, as Zulip does.
+          else if (view.value.kind === 'narrow' && feed.value.messages.length === 0) composeHere('channel');
+          else return;
           break;
         default:
           if (!messageKey(e.key, selected)) return;
@@ -311,7 +314,7 @@ export function Shell() {
             aria-label="Personal menu"
             onClick={() => setMenuOpen(!menuOpen)}
           >
-            <Avatar class="avatar small" url={me?.avatar_url} size={28} />
+            <Avatar class="avatar small" url={avatarUrlOf(me)} size={28} />
           </button>
           {menuOpen && (
             <ul

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, type Params } from '../api';
 import { realmSettings } from '../channels/state';
@@ -149,7 +150,7 @@ function BotCard({ bot, showOwner }: { bot: User; showOwner: boolean }) {
   return (
     <li class="bot-card" aria-label={name}>
       <div class="bot-head">
-        <Avatar url={bot.avatar_url} size={40} />
+        <Avatar url={avatarUrlOf(bot)} size={40} />
         <div class="bot-who">
           <strong>{name}</strong>
           <small>{bot.email}</small>

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { Avatar } from '../people/Avatar';
@@ -404,7 +405,7 @@ function Subscribers({ channel }: { channel: Channel }) {
         {shown.map((u) => (
           <li key={u!.user_id}>
             <span class="subscriber">
-              <Avatar url={u!.avatar_url} size={24} class="avatar small" />
+              <Avatar url={avatarUrlOf(u!)} size={24} class="avatar small" />
               <span>
                 {u!.full_name}
                 {u!.user_id === self && ' (you)'}

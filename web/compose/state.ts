@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { signal } from '@preact/signals';
 import { del, patch, post } from '../api';
 import { feed, feedTerms, matchesNarrow } from '../messages/feed';
@@ -226,7 +227,7 @@ export async function sendMessage(state: ComposeState): Promise<void> {
     sender_id: self.user_id,
     sender_full_name: me?.full_name ?? self.email,
     sender_email: self.email,
-    avatar_url: me?.avatar_url ?? null,
+    avatar_url: avatarUrlOf(me),
     timestamp: Math.floor(Date.now() / 1000),
     content: state.content,
     type: state.kind === 'channel' ? 'stream' : 'private',

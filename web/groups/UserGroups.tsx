@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { useEffect, useState } from 'preact/hooks';
 import { patch, post } from '../api';
 import { GroupSettingField } from '../channels/GroupSettingField';
@@ -290,7 +291,7 @@ function GroupDetails({ group, tab }: { group: UserGroup; tab: GroupTab }) {
         {members.length === 0 && <li class="hint">No members.</li>}
         {members.map((id) => (
           <li key={id}>
-            <Avatar url={users.value.get(id)?.avatar_url} size={24} />
+            <Avatar url={avatarUrlOf(users.value.get(id))} size={24} />
             <span>{userName(id)}</span>
             {powers.remove && (
               <button type="button" aria-label={`Remove ${userName(id)} from ${group.name}`} onClick={() => changeMembers({ delete: [id] })}>

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
@@ -314,7 +315,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           <Avatar url={null} size={36} />
         ) : showSender ? (
           <button type="button" class="avatar-button" tabIndex={-1} aria-label={`User card of ${sender?.full_name ?? message.sender_full_name}`} onClick={openSenderCard}>
-            <Avatar url={sender?.avatar_url ?? message.avatar_url} size={36} />
+            <Avatar url={sender ? avatarUrlOf(sender) : message.avatar_url} size={36} />
           </button>
         ) : (
           <time class="gutter-time" dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from './avatar-url';
 import { useState } from 'preact/hooks';
 import { users } from '../state';
 import { reportError } from '../ui/Toasts';
@@ -36,7 +37,7 @@ export function MutedUsers() {
             {rows.map(({ user, timestamp }) => (
               <tr key={user!.user_id}>
                 <td>
-                  <Avatar class="avatar small" url={user!.avatar_url} size={24} /> {user!.full_name}
+                  <Avatar class="avatar small" url={avatarUrlOf(user!)} size={24} /> {user!.full_name}
                 </td>
                 <td>{new Date(timestamp * 1000).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })}</td>
                 <td>

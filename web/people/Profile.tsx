@@ -1,3 +1,4 @@
+import { avatarUrlOf } from './avatar-url';
 import { goToNarrow } from '../app/nav';
 import { session, users } from '../state';
 import { Modal } from '../ui/Modal';
@@ -33,7 +34,7 @@ export function Profile() {
       }
     >
       <div class="user-profile-head">
-        <Avatar class="avatar user-profile-avatar" url={user.avatar_url} size={120} alt="" />
+        <Avatar class="avatar user-profile-avatar" url={avatarUrlOf(user)} size={120} alt="" />
         <div>
           <StatusLine userId={user.user_id} />
           {!user.is_active && <p class="user-profile-deactivated">This user has been deactivated.</p>}

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from './avatar-url';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { del, patch, post } from '../api';
 import { goToNarrow } from '../app/nav';
@@ -122,7 +123,7 @@ export function UserCard() {
         <button type="button" class="user-card-close" aria-label="Close" onClick={closeUserCard}>
           ×
         </button>
-        <Avatar class="avatar user-card-avatar" url={user.avatar_url} size={phone ? 72 : 96} alt="" />
+        <Avatar class="avatar user-card-avatar" url={avatarUrlOf(user)} size={phone ? 72 : 96} alt="" />
         <h2 id="user-card-name">
           {user.full_name}
           {self && <span class="user-card-you"> (you)</span>}

@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { useState } from 'preact/hooks';
 import { del, patch, post } from '../api';
 import { session, userName, users } from '../state';
@@ -36,7 +37,7 @@ export function Profile() {
       </form>
       <form>
         <h2>Avatar</h2>
-        <Avatar class="avatar large" url={me?.avatar_url} size={100} alt="Your avatar" />
+        <Avatar class="avatar large" url={avatarUrlOf(me)} size={100} alt="Your avatar" />
         <label>
           Upload a new avatar
           <input

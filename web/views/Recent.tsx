@@ -1,3 +1,4 @@
+import { avatarUrlOf } from '../people/avatar-url';
 import { useEffect, useState } from 'preact/hooks';
 import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
@@ -102,7 +103,7 @@ export function Recent() {
               </span>
               <span class="recent-people" role="img" aria-label={`Participants: ${c.senders.map(senderName).join(', ')}`}>
                 {c.senders.slice(0, 4).map((id) => (
-                  <Avatar key={id} class="avatar tiny" url={users.value.get(id)?.avatar_url} size={22} />
+                  <Avatar key={id} class="avatar tiny" url={avatarUrlOf(users.value.get(id))} size={22} />
                 ))}
                 {c.senders.length > 4 && <span class="more-people">+{c.senders.length - 4}</span>}
               </span>
