@@ -252,6 +252,30 @@ test('r or Enter in an empty topic or conversation writes to it, as there is no 
   assert.deepEqual(web.problems, []);
 });
 
+test('opening the compose box keeps the newest messages in sight', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Bottom Writer');
+  const name = uniqueName('long talk');
+  const { id } = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, name);
+  for (let i = 1; i <= 30; i++) await writer.post('/messages', { type: 'stream', to: id, topic: 'plans', content: `Plan number ${i}.` });
+  // Sent through the API they are unread, as in Zulip; read, the view opens at the newest.
+  await writer.post('/mark_all_as_read');
+  for (const viewport of [undefined, { width: 390, height: 844 }]) {
+    const { page, problems } = await suite.open(writer.credentials.email, `#narrow/channel/${id}/topic/plans`, { viewport });
+    const newest = messageRow(page, 'Plan number 30.');
+    await newest.waitFor();
+    const scroller = page.locator('.message-scroller');
+    const inSight = async () => {
+      const [row, box] = [(await newest.boundingBox())!, (await scroller.boundingBox())!];
+      return row.y + row.height <= box.y + box.height + 1;
+    };
+    await waitUntil(inSight, 'the newest message is in sight');
+    await page.getByRole('button', { name: /^New message/ }).click();
+    await messageBox(page).waitFor();
+    await waitUntil(inSight, `the newest message is still in sight above the compose box (${viewport ? 'phone' : 'desktop'})`);
+    assert.deepEqual(problems, []);
+  }
+});
+
 test('text left in a closed compose box becomes a draft, which is restored, sent and gone', { skip: NO_CHROMIUM }, async () => {
   const writer = await suite.server.createUser('Draft Writer');
   const name = uniqueName('drafts');

@@ -328,6 +328,24 @@ export function MessageList() {
     place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop, partial, foundNewest: current.foundNewest };
   });
 
+  // The feed gets shorter when the compose box opens (or the window does): a reader at the
+  // newest messages stays there, and otherwise the selected message stays in sight, as the
+  // message replied to does in Zulip.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let height = el.clientHeight;
+    const resized = new ResizeObserver(() => {
+      const shrunk = el.clientHeight < height;
+      height = el.clientHeight;
+      if (!shrunk) return;
+      if (stickToBottom.current) el.scrollTop = el.scrollHeight;
+      else el.querySelector(`[data-message-id="${selectedId.value}"]`)?.scrollIntoView({ block: 'nearest' });
+    });
+    resized.observe(el);
+    return () => resized.disconnect();
+  }, []);
+
   // A view shorter than the screen never scrolls, so its edges are fetched from here as well,
   // after the frame is painted, until the screen is full or the edge is reached. Right after a
   // view opens this waits a moment: drawing a batch beyond the screen would hold up the next
