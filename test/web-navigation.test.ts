@@ -234,6 +234,43 @@ test('Recent conversations lists topics and direct messages by activity with fil
   assert.deepEqual(web.problems, []);
 });
 
+test('in the inbox and in Recent conversations the arrow keys and j/k go from conversation to conversation, and Enter opens one', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Row Reader');
+  const writer = await suite.server.createUser('Row Writer');
+  const { name, id } = await channelWith([reader, writer], 'rows');
+  for (const topic of ['apples', 'pears']) await writer.post('/messages', { type: 'stream', to: id, topic, content: `About ${topic}.` });
+  const web = await suite.open(reader.credentials.email, '#inbox');
+  const { page } = web;
+  const inbox = page.getByRole('region', { name: 'Inbox' });
+  await inbox.getByRole('link', { name: /pears/ }).waitFor();
+  const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+  // The first press reaches the first row; then down, down and back up.
+  await page.keyboard.press('ArrowDown');
+  const rows = await inbox.locator('[data-row-link]').allTextContents();
+  assert.equal(await focused(), rows[0].trim());
+  const channelRow = rows.findIndex((text) => text.trim() === `#${name}`);
+  assert.ok(channelRow >= 0, JSON.stringify(rows));
+  for (let i = 0; i < channelRow + 2; i++) await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  assert.match(await focused(), /^apples/);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/topic\/apples$/);
+  await messageRow(page, 'About apples.').waitFor();
+
+  await page.evaluate(`location.hash = '#recent'`);
+  const recent = page.getByRole('list', { name: 'Conversations' });
+  await recent.getByRole('link', { name: 'pears' }).waitFor();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), (await recent.locator('[data-row-link]').first().textContent())?.trim());
+  const topics = (await recent.locator('[data-row-link]').allTextContents()).map((t) => t.trim());
+  for (let i = 0; i < topics.indexOf('pears'); i++) await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 'pears');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/topic\/pears$/);
+  await messageRow(page, 'About pears.').waitFor();
+  assert.deepEqual(web.problems, []);
+});
+
 test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the selected message', { skip: NO_CHROMIUM }, async () => {
   const kate = await suite.server.createUser('Kate Keys');
   const petruchio = await suite.server.createUser('Petruchio Keys');

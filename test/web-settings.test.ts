@@ -133,13 +133,25 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   await sidebar.getByRole('link', { name: existing.name }).waitFor({ state: 'detached' });
   await row.getByRole('button', { name: 'Subscribe' }).waitFor();
 
+  // The tabs sort the channels by subscription.
+  const tab = (label: string) => browserRegion.getByRole('group', { name: 'Which channels' }).getByRole('button', { name: label, exact: true });
+  await tab('Subscribed').click();
+  await row.waitFor({ state: 'detached' });
+  await tab('Not subscribed').click();
+  await row.getByRole('button', { name: 'Subscribe' }).waitFor();
+  await tab('All channels').click();
+
+  // A new channel is made behind its button, which the form replaces with Cancel until it is made.
   const name = uniqueName('secret garden');
   const form = browserRegion.getByRole('form', { name: 'Create a channel' });
+  assert.equal(await form.count(), 0, 'the form waits behind its button');
+  await browserRegion.getByRole('button', { name: 'Create a channel' }).click();
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Description').fill('Only for the gardeners');
   await form.getByRole('radio', { name: /^Private/ }).check();
   await form.getByRole('button', { name: 'Create' }).click();
   await sidebar.getByRole('link', { name }).waitFor();
+  await form.waitFor({ state: 'detached' });
   await browserRegion.getByRole('listitem').filter({ hasText: name }).getByText('Only for the gardeners').waitFor();
   assert.equal(await sidebar.getByRole('link', { name }).locator('.channel-swatch svg').count(), 1, 'a private channel has the lock icon');
 
@@ -151,6 +163,18 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   const outsiderWeb = await suite.open(outsider.credentials.email, '#channels');
   await outsiderWeb.page.getByRole('region', { name: 'Channels' }).getByText(existing.name).waitFor();
   assert.equal(await outsiderWeb.page.getByText(name).count(), 0);
+  // Where only administrators may create channels, a member is not offered it (live).
+  const createButton = outsiderWeb.page.getByRole('button', { name: 'Create a channel' });
+  await createButton.waitFor();
+  const administrators = suite.server.groupId('role:administrators');
+  const members = suite.server.groupId('role:members');
+  const restrict = (group: number) => suite.server.owner.patch('/realm', { can_create_public_channel_group: { new: group }, can_create_private_channel_group: { new: group } });
+  assert.equal((await restrict(administrators)).status, 200);
+  try {
+    await createButton.waitFor({ state: 'detached' });
+  } finally {
+    await restrict(members);
+  }
   assert.deepEqual([...web.problems, ...outsiderWeb.problems], []);
 });
 

@@ -123,6 +123,20 @@ function moveSelection(step: number): void {
   selectedId.value = messages[next].id;
 }
 
+/**
+ * In a list of conversations (the inbox, recent conversations), moves the focus to the next or
+ * previous row's link, as Zulip's arrow keys and j/k do there; Enter then opens it. False where
+ * no such list is shown.
+ */
+function moveRowFocus(step: number): boolean {
+  const rows = [...document.querySelectorAll<HTMLElement>('[data-row-link]')];
+  if (rows.length === 0) return false;
+  const at = rows.indexOf(document.activeElement as HTMLElement);
+  const next = at < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, at + step));
+  rows[next].focus();
+  return true;
+}
+
 function useKeyboard(closeOverlays: () => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -161,11 +175,11 @@ function useKeyboard(closeOverlays: () => void): void {
           break;
         case 'j':
         case 'ArrowDown':
-          moveSelection(1);
+          if (!moveRowFocus(1)) moveSelection(1);
           break;
         case 'k':
         case 'ArrowUp':
-          moveSelection(-1);
+          if (!moveRowFocus(-1)) moveSelection(-1);
           break;
         case 'End':
           moveSelection(Number.MAX_SAFE_INTEGER);

@@ -30,8 +30,8 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
   [
     'Moving among messages',
     [
-      ['j or ↓', 'Next message'],
-      ['k or ↑', 'Previous message'],
+      ['j or ↓', 'Next message (or conversation, in lists)'],
+      ['k or ↑', 'Previous message (or conversation)'],
       ['Home', 'First message'],
       ['End', 'Last message'],
       ['PgUp', 'Scroll up a page'],

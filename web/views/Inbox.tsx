@@ -2,7 +2,10 @@ import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { channelName, isTopicMuted, session, subscriptions, unread, unreadCounts, userName } from '../state';
 
-/** Every conversation with unread messages, grouped by channel, direct messages first; muted topics left out, as in Zulip. */
+/**
+ * Every conversation with unread messages, grouped by channel, direct messages first; muted
+ * topics left out, as in Zulip. Its links are rows for the arrow keys and j/k (`data-row-link`).
+ */
 export function Inbox() {
   const counts = unreadCounts.value;
   const self = session.value?.user_id ?? 0;
@@ -30,7 +33,7 @@ export function Inbox() {
               const label = key === String(self) ? 'You' : ids.map(userName).join(', ');
               return (
                 <li key={key}>
-                  <a href={narrowHash([{ operator: 'dm', operand: key }], hashNames)}>
+                  <a data-row-link href={narrowHash([{ operator: 'dm', operand: key }], hashNames)}>
                     <span class="name">{label}</span>
                     <span class="unread-count">{n}</span>
                   </a>
@@ -45,13 +48,16 @@ export function Inbox() {
         .map(([channelId, byTopic]) => (
           <section key={channelId} aria-label={`#${channelName(channelId)}`}>
             <h2 class="inbox-heading" style={{ borderColor: subscriptions.value.get(channelId)?.color }}>
-              <a href={narrowHash([{ operator: 'channel', operand: String(channelId) }], hashNames)}>#{channelName(channelId)}</a>
+              <a data-row-link href={narrowHash([{ operator: 'channel', operand: String(channelId) }], hashNames)}>
+                #{channelName(channelId)}
+              </a>
               <span class="unread-count">{counts.channels.get(channelId)}</span>
             </h2>
             <ul>
               {[...byTopic.values()].map((topic) => (
                 <li key={topic.name}>
                   <a
+                    data-row-link
                     href={narrowHash(
                       [
                         { operator: 'channel', operand: String(channelId) },

@@ -91,7 +91,7 @@ export function Recent() {
                 )}
               </span>
               <span class="recent-topic">
-                <a class="name" href={narrowHash(terms, hashNames)}>
+                <a class="name" data-row-link href={narrowHash(terms, hashNames)}>
                   {label}
                 </a>
                 {n > 0 && (
