@@ -349,6 +349,25 @@ test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the 
   assert.deepEqual(web.problems, []);
 });
 
+test('the last message\'s actions menu opens upwards, whole within the feed, when there is no room below', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Menu Reader');
+  const { id } = await channelWith([reader], 'menus');
+  for (let i = 1; i <= 20; i++) await reader.post('/messages', { type: 'stream', to: id, topic: 'long', content: `Line ${i}.` });
+  await reader.post('/mark_all_as_read');
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${id}/topic/long`);
+  const { page } = web;
+  await messageRow(page, 'Line 20.').waitFor();
+  await page.keyboard.press('End');
+  await page.keyboard.press('i');
+  const menu = page.getByRole('menu', { name: 'More message actions' });
+  await menu.waitFor();
+  const [box, feed] = [(await menu.boundingBox())!, (await page.locator('.message-scroller').boundingBox())!];
+  assert.ok(box.y >= feed.y && box.y + box.height <= feed.y + feed.height + 1, `menu ${JSON.stringify(box)} within the feed ${JSON.stringify(feed)}`);
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+  assert.deepEqual(web.problems, []);
+});
+
 test('on a touch screen, tooltips and buttons show no key hints', { skip: NO_CHROMIUM }, async () => {
   const touch = await suite.server.createUser('Touch Person');
   const channel = await channelWith([touch], 'touch');

@@ -20,6 +20,30 @@ export function menuKey(e: KeyboardEvent, menu: HTMLElement | null, close: () =>
   }
 }
 
+/**
+ * Opens the menu upwards when it would be cut off below (by the scrolling area it is in, or the
+ * window) and there is more room above: a message's menu at the bottom of the feed.
+ */
+function placeMenu(list: HTMLElement): void {
+  // A sheet fixed to the screen (a message's menu on a phone) is placed by the stylesheet.
+  if (getComputedStyle(list).position === 'fixed') return;
+  let bottom = window.innerHeight;
+  let top = 0;
+  for (let el = list.parentElement; el; el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowY;
+    if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
+      const box = el.getBoundingClientRect();
+      bottom = Math.min(bottom, box.bottom);
+      top = Math.max(top, box.top);
+      break;
+    }
+  }
+  const menuBox = list.getBoundingClientRect();
+  const anchor = list.parentElement!.getBoundingClientRect();
+  const roomAbove = anchor.top - top;
+  list.classList.toggle('opens-up', menuBox.bottom > bottom && roomAbove > bottom - anchor.bottom);
+}
+
 export interface MenuItem {
   label: string;
   action: () => void;
@@ -52,7 +76,9 @@ export function PopupMenu({ label, hint, items, class: className = '', children,
   // The focus moves in before the menu is painted: a key pressed as soon as it shows (Escape,
   // an arrow) reaches the menu, not what had the focus before.
   useLayoutEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    if (!open || !menu.current) return;
+    placeMenu(menu.current);
+    menu.current.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
   useEffect(() => {
     if (!open) return;
