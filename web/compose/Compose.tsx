@@ -571,7 +571,7 @@ export function Compose() {
               names={[...subscriptions.value.values()].map((s) => s.name)}
               onValue={(channel) => update({ channel })}
             />
-            <span aria-hidden="true">›</span>
+            <span class="compose-separator" aria-hidden="true">›</span>
             <SuggestingInput
               class={`compose-topic${generalChat ? ' general-chat' : ''}`}
               label="Topic"
