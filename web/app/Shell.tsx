@@ -12,7 +12,6 @@ import { Avatar } from '../people/Avatar';
 import { escapeGoesHome, isHome } from '../views/home';
 import { actionsMenuId, editingId } from '../messages/actions';
 import { imageViewer } from '../messages/viewer';
-import { ChannelBrowser } from '../channels/ChannelBrowser';
 import { Drafts } from '../views/Drafts';
 import { ScheduledMessages } from '../views/Scheduled';
 import { Compose } from '../compose/Compose';
@@ -40,6 +39,7 @@ import { lazyComponent } from '../ui/lazy';
 import { realmSettings, type ChannelTab } from '../channels/state';
 
 // A channel's settings are drawn seldom: their code comes when first opened.
+const ChannelBrowser = lazyComponent(() => import('../channels/screens').then((m) => m.ChannelBrowser));
 const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => import('../channels/screens').then((m) => m.ChannelSettings));
 
 /** What the centre shows, for the page's title and its main landmark. */
