@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { createChannel, uniqueName } from './support/channels';
 import { NO_CHROMIUM } from './support/chromium';
 import { OWNER_EMAIL, OWNER_PASSWORD } from './support/server';
+import { plainMemberRow } from './support/user-rows';
 import { isFocused, messageRow, waitUntil, webSuite } from './support/web';
 
 /**
@@ -285,4 +286,23 @@ test("a person's profile has an address (#user/ID): opened first or over a view,
   assert.match(String(await page.evaluate('location.hash')), new RegExp(`^#narrow/channel/${channelId}`));
   await messageRow(page, 'Landing now').waitFor();
   assert.deepEqual(problems, []);
+});
+
+test('a large organization\'s people list draws a hundred people, and more as it is scrolled to its end', { skip: NO_CHROMIUM }, async () => {
+  const { users } = suite.server.stoa;
+  for (let i = 1; i <= 150; i++) users.insert(plainMemberRow(`crowd${i}`, `Zz Crowd ${String(i).padStart(3, '0')}`));
+  const viewer = await suite.server.createUser(uniqueName('Crowd Viewer'));
+  const humans = ((await viewer.get('/users')).body.members as Array<{ is_active: boolean; is_bot: boolean }>).filter((u) => u.is_active && !u.is_bot).length;
+  assert.ok(humans > 100, `${humans} people`);
+  const web = await suite.open(viewer.credentials.email, '#inbox', { viewport: DESKTOP });
+  const list = web.page.getByRole('complementary', { name: 'People' });
+  const rows = list.locator('li.person');
+  await waitUntil(async () => (await rows.count()) === 100, 'a hundred people drawn');
+  await rows.last().scrollIntoViewIfNeeded();
+  await waitUntil(async () => (await rows.count()) === Math.min(humans, 200), 'up to a hundred more once scrolled to the end');
+  // The filter finds anyone, drawn or not.
+  await list.getByLabel('Filter people').fill('Zz Crowd 150');
+  await waitUntil(async () => (await rows.count()) === 1, 'the one person found');
+  await list.getByRole('button', { name: /Zz Crowd 150/ }).first().waitFor();
+  assert.deepEqual(web.problems, []);
 });
