@@ -31,7 +31,7 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
     'Moving among messages',
     [
       ['j or ↓', 'Next message (or conversation, in lists)'],
-      ['k or ↑', 'Previous message (or conversation)'],
+      ['k or ↑', 'Previous message (or conversation, in lists)'],
       ['Home', 'First message'],
       ['End', 'Last message'],
       ['PgUp', 'Scroll up a page'],
