@@ -88,6 +88,25 @@ test('the compose box suggests channels, topics, people, groups and emoji, and p
   assert.deepEqual(web.problems, []);
 });
 
+test('a mention is suggested past spaces in a name, and numbered names come in number order', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Spaced Writer');
+  const prefix = uniqueName('Mention Target');
+  for (const n of [10, 2]) await suite.server.createUser(`${prefix} ${n}`);
+  const web = await suite.open(writer.credentials.email, '#inbox');
+  const { page } = web;
+  await page.getByRole('button', { name: /^New message/ }).click();
+  await messageBox(page).click();
+  await messageBox(page).pressSequentially(`@${prefix} `);
+  const options = page.getByRole('listbox').getByRole('option');
+  await waitUntil(async () => (await options.count()) === 2, 'both people suggested after the space');
+  assert.deepEqual((await options.allTextContents()).map((t) => t.split(' (')[0]), [`${prefix} 2`, `${prefix} 10`]);
+  await messageBox(page).pressSequentially('1');
+  await waitUntil(async () => (await options.count()) === 1, 'one person left');
+  await messageBox(page).press('Enter');
+  assert.equal(await messageBox(page).inputValue(), `@**${prefix} 10** `);
+  assert.deepEqual(web.problems, []);
+});
+
 test('files dropped on the compose box or pasted into it are uploaded and linked', { skip: NO_CHROMIUM }, async () => {
   const sender = await suite.server.createUser('Dropper');
   const channel = await createChannel(suite.server.owner, { principals: [sender.credentials.email] }, uniqueName('files'));

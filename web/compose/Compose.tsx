@@ -25,6 +25,7 @@ import { EmojiPicker } from '../emoji/EmojiPicker';
 import { loadTopics } from '../live';
 import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
 import type { User } from '../types';
+import { nameOrder } from '../people/state';
 import { enhanceRenderedContent } from '../messages/MessageRow';
 import { reportError, showNotice } from '../ui/Toasts';
 import { Icon } from '../ui/icons';
@@ -54,9 +55,20 @@ export function matchPeople(query: string, limit = 8, exclude: number[] = []): U
   return people
     .map((u) => ({ u, s: score(u) }))
     .filter((x) => x.s < 3)
-    .sort((a, b) => a.s - b.s || a.u.full_name.localeCompare(b.u.full_name))
+    .sort((a, b) => a.s - b.s || nameOrder.compare(a.u.full_name, b.u.full_name))
     .slice(0, limit)
     .map((x) => x.u);
+}
+
+/** People, then the organization's groups, whose names match what follows an @. */
+function mentionSuggestions(query: string): Suggestion[] {
+  const people = matchPeople(query).map((u) => ({ key: `u${u.user_id}`, label: `${u.full_name} (${u.email})`, text: `@**${u.full_name}** ` }));
+  const groups = matchNames(
+    [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated).map((g) => g.name),
+    query,
+    4,
+  ).map((name) => ({ key: `g${name}`, label: `${name} (group)`, text: `@*${name}* ` }));
+  return [...people, ...groups];
 }
 
 /** Suggestions for the word being typed at the cursor: @people, #channels, :emoji. */
@@ -74,19 +86,17 @@ function suggestionsFor(text: string, cursor: number): { start: number; items: S
       items: matchNames(names, topicLink[2]).map((topic) => ({ key: `t${topic}`, label: `#${channel.name} › ${topic}`, text: `#**${channel.name}>${topic}** ` })),
     };
   }
+  // A mention goes on past spaces while it still names someone ("@King Ha"), as in Zulip.
+  const spaced = /(^|\s)@(\*\*)?([^\s@#:*][^@#:*\n]*\s[^@#:*\n]*)$/.exec(before);
+  if (spaced) {
+    const people = mentionSuggestions(spaced[3]);
+    if (people.length > 0) return { start: cursor - spaced[3].length - (spaced[2]?.length ?? 0) - 1, items: people };
+  }
   const match = /(^|\s)([@#:])(\*\*)?([^\s@#:*]*)$/.exec(before);
   if (!match) return null;
   const [, , sigil, , query] = match;
   const start = cursor - query.length - (match[3]?.length ?? 0) - 1;
-  if (sigil === '@') {
-    const people = matchPeople(query).map((u) => ({ key: `u${u.user_id}`, label: `${u.full_name} (${u.email})`, text: `@**${u.full_name}** ` }));
-    const groups = matchNames(
-      [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated).map((g) => g.name),
-      query,
-      4,
-    ).map((name) => ({ key: `g${name}`, label: `${name} (group)`, text: `@*${name}* ` }));
-    return { start, items: [...people, ...groups] };
-  }
+  if (sigil === '@') return { start, items: mentionSuggestions(query) };
   if (sigil === '#') {
     const q = query.toLowerCase();
     const items = [...subscriptions.value.values()]
@@ -588,17 +598,6 @@ export function Compose() {
         ) : (
           <RecipientPicker state={state} update={update} />
         )}
-        <button
-          type="button"
-          class="close-compose"
-          aria-label="Close the compose box"
-          onClick={() => {
-            closeCompose().catch(reportError);
-            returnFocusFromCompose();
-          }}
-        >
-          ×
-        </button>
       </div>
       {editingScheduled && <p class="compose-note">Editing a scheduled message: schedule it again to change it, or send it now.</p>}
       {preview !== null ? (
@@ -742,6 +741,18 @@ export function Compose() {
           )}
         </span>
       </div>
+      {/* Last in the page's order, so Tab goes from the topic (or the people) to the message; drawn at the top right. */}
+      <button
+        type="button"
+        class="close-compose"
+        aria-label="Close the compose box"
+        onClick={() => {
+          closeCompose().catch(reportError);
+          returnFocusFromCompose();
+        }}
+      >
+        ×
+      </button>
     </div>
   );
 }

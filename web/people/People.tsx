@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { goToNarrow } from '../app/nav';
 import { presences, session, users } from '../state';
-import { mutedUsers, showUserCard, shownPresence } from './state';
+import { mutedUsers, nameOrder, showUserCard, shownPresence } from './state';
 import { StatusLine } from './StatusLine';
 
 const ORDER = { active: 0, idle: 1, offline: 2 };
-const BY_NAME = new Intl.Collator();
 
 /**
  * People drawn at first, and added each time the list is scrolled to its end: an organization
@@ -31,7 +30,7 @@ export function People({ onNavigate }: { onNavigate: () => void }) {
     // Muted people are left out, as in Zulip.
     .filter((u) => u.is_active && !u.is_bot && !mutedUsers.value.has(u.user_id) && u.full_name.toLowerCase().includes(filter.toLowerCase()))
     .map((u) => ({ user: u, presence: shownPresence(u.user_id, self) }))
-    .sort((a, b) => ORDER[a.presence] - ORDER[b.presence] || BY_NAME.compare(a.user.full_name, b.user.full_name));
+    .sort((a, b) => ORDER[a.presence] - ORDER[b.presence] || nameOrder.compare(a.user.full_name, b.user.full_name));
   const more = people.length > drawn;
   useEffect(() => {
     if (!more || !end.current) return;

@@ -30,6 +30,9 @@ export interface ProfileField {
 /** Zulip's custom profile field types. */
 export const FieldType = { shortText: 1, longText: 2, select: 3, date: 4, link: 5, user: 6, externalAccount: 7, pronouns: 8 } as const;
 
+/** People's names in order as a person reads them: "Person 2" before "Person 10". */
+export const nameOrder = new Intl.Collator(undefined, { numeric: true });
+
 export const userStatuses = signal<Map<number, UserStatus>>(new Map());
 /** Muted people: ID -> when they were muted (seconds since the epoch). */
 export const mutedUsers = signal<Map<number, number>>(new Map());
