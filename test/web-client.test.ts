@@ -107,7 +107,7 @@ test('gravatars are made by the page: the server leaves their URLs out of the pe
     const own = page.getByRole('banner').locator('img.avatar').first();
     await own.waitFor();
     assert.equal(await own.getAttribute('src'), gravatar, 'the page makes the same gravatar URL the server would');
-    await page.waitForFunction(() => [...document.images].every((img) => img.complete));
+    await page.waitForFunction('[...document.images].every((img) => img.complete)');
     assert.ok(asked.includes(gravatar), 'the browser asked the gravatar host for it');
     assert.deepEqual(problems, []);
   } finally {

@@ -243,7 +243,7 @@ test('in the inbox and in Recent conversations the arrow keys and j/k go from co
   const { page } = web;
   const inbox = page.getByRole('region', { name: 'Inbox' });
   await inbox.getByRole('link', { name: /pears/ }).waitFor();
-  const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+  const focused = () => page.evaluate<string>("document.activeElement?.textContent?.trim() ?? ''");
   // The first press reaches the first row; then down, down and back up.
   await page.keyboard.press('ArrowDown');
   const rows = await inbox.locator('[data-row-link]').allTextContents();
