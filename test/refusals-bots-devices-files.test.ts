@@ -218,7 +218,7 @@ describe('files: another member\'s upload in a channel the caller cannot read', 
   });
 });
 
-describe('GET /users/{user_id}/subscriptions/{stream_id} (access_user_by_id without allow_deactivated)', () => {
+describe('GET /users/{user_id}/subscriptions/{stream_id} and /users/{user_id}/channels (access_user_by_id without allow_deactivated)', () => {
   test('a deactivated person is refused as deactivated, before access to them', async () => {
     const server = await TestServer.start();
     try {
@@ -230,9 +230,12 @@ describe('GET /users/{user_id}/subscriptions/{stream_id} (access_user_by_id with
       ok(await server.owner.delete(`/users/${gone.userId}`), 'deactivate');
       const deactivated = { status: 400, code: 'BAD_REQUEST', msg: 'User is deactivated' };
       assert.deepEqual(await refusal(server.owner.get(`/users/${gone.userId}/subscriptions/${lobby}`)), deactivated);
+      // GET /users/{user_id}/channels (level 440) reaches the person the same way.
+      assert.deepEqual(await refusal(server.owner.get(`/users/${gone.userId}/channels`)), deactivated);
       // A guest who may see only some people hears the same, as Zulip checks deactivation first.
       ok(await server.owner.patch('/realm', { can_access_all_users_group: JSON.stringify({ new: server.groupId('role:members') }) }), 'limit');
       assert.deepEqual(await refusal(guest.get(`/users/${gone.userId}/subscriptions/${lobby}`)), deactivated);
+      assert.deepEqual(await refusal(guest.get(`/users/${gone.userId}/channels`)), deactivated);
       assert.deepEqual(await refusal(server.owner.get(`/users/999999/subscriptions/${lobby}`)), { status: 400, code: 'BAD_REQUEST', msg: 'No such user' });
       assert.equal(ok(await server.owner.get(`/users/${guest.userId}/subscriptions/${lobby}`), 'a person').is_subscribed, true);
     } finally {
