@@ -120,6 +120,16 @@ describe('refusals of personal data, typing, reactions, flags and subscriptions'
     assert.deepEqual(await refusal(member.get('/users/999999/presence')), NO_SUCH_USER);
     assert.deepEqual(await refusal(member.get('/users/999999/status')), NO_SUCH_USER);
     assert.deepEqual(await refusal(member.get(`/users/${bot}/status`)), NO_SUCH_USER, 'access_user_by_id without allow_bots');
+    const quiet = await server.createUser('Quinn Quiet');
+    assert.deepEqual(await refusal(member.get(`/users/${quiet.userId}/presence`)), {
+      status: 400,
+      code: 'BAD_REQUEST',
+      msg: `No presence data for ${quiet.userId}`,
+    });
+    ok(await server.owner.delete(`/users/${quiet.userId}`), 'deactivate');
+    // Presence looks only among active people; status reaches the person and says why not.
+    assert.deepEqual(await refusal(member.get(`/users/${quiet.userId}/presence`)), NO_SUCH_USER);
+    assert.deepEqual(await refusal(member.get(`/users/${quiet.userId}/status`)), { status: 400, code: 'BAD_REQUEST', msg: 'User is deactivated' });
   });
 
   test("what is someone else's is not found: scheduled messages, drafts, saved snippets, attachments", async () => {
