@@ -238,10 +238,12 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   // Uploads linked from web-public channels, and avatars by user ID, are open to spectators
   // too, as on Zulip.
   const spectatorFileAuth = authenticateEitherOrSpectator(stoa, () => webPublicChannelsEnabled(stoa));
-  app.get('/user_uploads/thumbnail/*path', spectatorFileAuth, serveThumbnail(stoa));
+  // Zulip lets anyone ask for an upload: a visitor whom its links do not admit is sent to log in.
+  const uploadAuth = authenticateEitherOrSpectator(stoa, () => true);
+  app.get('/user_uploads/thumbnail/*path', uploadAuth, serveThumbnail(stoa));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
-  app.get('/user_uploads/download/:realm_id/*path', spectatorFileAuth, serveUpload(stoa, true));
-  app.get('/user_uploads/:realm_id/*path', spectatorFileAuth, serveUpload(stoa));
+  app.get('/user_uploads/download/:realm_id/*path', uploadAuth, serveUpload(stoa, true));
+  app.get('/user_uploads/:realm_id/*path', uploadAuth, serveUpload(stoa));
   app.get('/avatar/:email_or_id', spectatorFileAuth, redirectToAvatar(stoa, false));
   app.get('/avatar/:email_or_id/medium', spectatorFileAuth, redirectToAvatar(stoa, true));
   mountWebClient(app, stoa);

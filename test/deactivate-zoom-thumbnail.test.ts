@@ -49,14 +49,15 @@ describe('Zoom calls and /thumbnail', () => {
       assert.ok(served.bytes.equals(image), 'the full-size upload, as Zulip serves uploads it made no thumbnail for');
     }
     // Unlinked uploads are their author's alone.
-    const refused = await stranger.get('/thumbnail', { url: pathInUrl, size: 'full' });
-    assert.deepEqual(refusal(refused), [403, 'BAD_REQUEST', 'You are not authorized to view this file.']);
-    const missing = await author.get('/thumbnail', { url: 'user_uploads/1/ab/nothing/here.png', size: 'full' });
-    assert.equal(missing.status, 404);
-    // Outside images are not fetched for anyone.
-    const outside = await author.get('/thumbnail', { url: 'https://example.com/cat.png', size: 'full' });
-    assert.equal(outside.status, 403);
-    assert.equal(outside.body.result, 'error');
+    // Refusals are the pages /user_uploads answers, as on Zulip.
+    const thumbnailOf = (url: string) => `/api/v1/thumbnail?url=${encodeURIComponent(url)}&size=full`;
+    const refused = await fetchFile(server, stranger, thumbnailOf(pathInUrl));
+    assert.deepEqual([refused.status, refused.bytes.toString()], [403, '<p>You are not authorized to view this file.</p>']);
+    const missing = await fetchFile(server, author, thumbnailOf('user_uploads/1/ab/nothing/here.png'));
+    assert.deepEqual([missing.status, missing.bytes.toString()], [404, '<p>This file does not exist or has been deleted.</p>']);
+    // Outside images are not fetched for anyone: an empty 403.
+    const outside = await fetchFile(server, author, thumbnailOf('https://example.com/cat.png'));
+    assert.deepEqual([outside.status, outside.bytes.length], [403, 0]);
     assert.equal((await author.get('/thumbnail', { url: pathInUrl })).body.msg, "Missing 'size' argument");
   });
 });

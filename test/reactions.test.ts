@@ -113,10 +113,10 @@ describe('POST /messages/{message_id}/reactions', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{}, "Missing 'emoji_name' argument"],
       [{ emoji_name: 'no_such_emoji' }, "Emoji 'no_such_emoji' does not exist"],
-      [{ emoji_name: 'octopus', emoji_code: 'ffffff', reaction_type: 'unicode_emoji' }, 'Invalid emoji code'],
-      [{ emoji_name: 'octopus', emoji_code: 'not hex' }, 'Invalid emoji code'],
+      [{ emoji_name: 'octopus', emoji_code: 'ffffff', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.'],
+      [{ emoji_name: 'octopus', emoji_code: 'not hex' }, 'Invalid emoji code.'],
       [{ emoji_name: 'Octopus!', emoji_code: '1f419', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
-      [{ emoji_name: 'zulip', emoji_code: 'other', reaction_type: 'service_extra_emoji' }, 'Invalid emoji code'],
+      [{ emoji_name: 'zulip', emoji_code: 'other', reaction_type: 'service_extra_emoji' }, 'Invalid emoji code.'],
       [{ emoji_name: 'octopus', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }, 'Invalid emoji name.'],
       [{ emoji_name: 'party', emoji_code: '1', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
       [{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'sticker' }, 'Invalid emoji type.'],

@@ -161,21 +161,54 @@ describe('files: another member\'s upload in a channel the caller cannot read', 
   });
   after(() => server?.close());
 
-  test('its temporary URL, the file itself and /thumbnail: 403, in Zulip\'s words', async () => {
+  test('its temporary URL: 403 in JSON; the file itself and /thumbnail: 403 as a page, in Zulip\'s words', async () => {
     const forbidden = { status: 403, code: 'BAD_REQUEST', msg: 'You are not authorized to view this file.' };
     assert.deepEqual(await refusal(member.get(`/user_uploads/${pathId}`)), forbidden);
-    assert.deepEqual(await refusal(member.get('/thumbnail', { url: `user_uploads/${pathId}`, size: 'full' })), forbidden);
-    const file = await member.download(`/user_uploads/${pathId}`);
-    assert.deepEqual([file.status, JSON.parse(file.bytes.toString()).msg], [403, forbidden.msg]);
+    const page = `<p>${forbidden.msg}</p>`;
+    for (const url of [`/user_uploads/${pathId}`, `/user_uploads/download/${pathId}`, `/api/v1/thumbnail?url=user_uploads/${pathId}&size=full`]) {
+      const file = await member.download(url);
+      assert.deepEqual([file.status, file.bytes.toString(), file.headers.get('content-type')], [403, page, 'text/html; charset=utf-8'], url);
+      assert.equal(file.headers.get('vary'), 'Accept');
+    }
     ok(await server.owner.get(`/user_uploads/${pathId}`), 'the uploader may');
   });
 
-  test('a file that does not exist: 404', async () => {
-    assert.deepEqual(await refusal(member.get(`/user_uploads/${pathId.replace(/[^/]+$/, 'gone.png')}`)), {
-      status: 404,
-      code: 'BAD_REQUEST',
-      msg: 'This file does not exist or has been deleted.',
-    });
+  test('a file that does not exist: 404, in JSON for its temporary URL and as a page for the file', async () => {
+    const gone = pathId.replace(/[^/]+$/, 'gone.png');
+    const missing = { status: 404, code: 'BAD_REQUEST', msg: 'This file does not exist or has been deleted.' };
+    assert.deepEqual(await refusal(member.get(`/user_uploads/${gone}`)), missing);
+    const file = await member.download(`/user_uploads/${gone}`);
+    assert.deepEqual([file.status, file.bytes.toString()], [404, `<p>${missing.msg}</p>`]);
+    // A visitor hears that it is missing too, rather than being sent to log in.
+    const visitor = await member.download(`/user_uploads/${gone}`, { anonymous: true, redirect: 'manual' });
+    assert.equal(visitor.status, 404);
+  });
+
+  test('an <img> (images preferred to pages in Accept) gets a picture with the same status', async () => {
+    const accept = 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
+    const forbidden = await member.download(`/user_uploads/${pathId}`, { accept });
+    assert.deepEqual([forbidden.status, forbidden.headers.get('content-type')], [403, 'image/png']);
+    assert.ok(forbidden.bytes.subarray(1, 4).equals(Buffer.from('PNG')));
+    const missing = await member.download(`/user_uploads/${pathId.replace(/[^/]+$/, 'gone.png')}`, { accept });
+    assert.deepEqual([missing.status, missing.headers.get('content-type')], [404, 'image/png']);
+    // A visitor's <img> gets the picture too: there is no page to send it to.
+    const visitor = await member.download(`/user_uploads/${pathId}`, { accept: 'image/*', anonymous: true, redirect: 'manual' });
+    assert.deepEqual([visitor.status, visitor.headers.get('content-type')], [403, 'image/png']);
+    // Pages first, or no preference at all, is the page.
+    const page = await member.download(`/user_uploads/${pathId}`, { accept: 'text/html,image/png;q=0.9' });
+    assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  });
+
+  test('a visitor is sent to log in and come back; a thumbnail Zulip would not have made is its "no image" picture', async () => {
+    const visitor = await member.download(`/user_uploads/${pathId}`, { anonymous: true, redirect: 'manual' });
+    assert.deepEqual([visitor.status, visitor.headers.get('location')], [302, `/login/?next=/user_uploads/${pathId}`]);
+    const thumbnail = await server.owner.download(`/user_uploads/thumbnail/${pathId}/12x34.webp`);
+    assert.deepEqual([thumbnail.status, thumbnail.headers.get('content-type')], [404, 'image/png']);
+  });
+
+  test('/thumbnail with a URL outside uploads: an empty 403', async () => {
+    const outside = await member.download(`/api/v1/thumbnail?url=${encodeURIComponent('https://example.com/a.png')}&size=full`);
+    assert.deepEqual([outside.status, outside.bytes.length], [403, 0]);
   });
 
   test("its thumbnail status is the uploader's to ask (check_thumbnail_status)", async () => {
@@ -185,7 +218,7 @@ describe('files: another member\'s upload in a channel the caller cannot read', 
   });
 });
 
-describe('GET /users/{user_id}/subscriptions/{stream_id} (access_user_by_id without allow_deactivated)', () => {
+describe('GET /users/{user_id}/subscriptions/{stream_id} and /users/{user_id}/channels (access_user_by_id without allow_deactivated)', () => {
   test('a deactivated person is refused as deactivated, before access to them', async () => {
     const server = await TestServer.start();
     try {
@@ -197,9 +230,12 @@ describe('GET /users/{user_id}/subscriptions/{stream_id} (access_user_by_id with
       ok(await server.owner.delete(`/users/${gone.userId}`), 'deactivate');
       const deactivated = { status: 400, code: 'BAD_REQUEST', msg: 'User is deactivated' };
       assert.deepEqual(await refusal(server.owner.get(`/users/${gone.userId}/subscriptions/${lobby}`)), deactivated);
+      // GET /users/{user_id}/channels (level 440) reaches the person the same way.
+      assert.deepEqual(await refusal(server.owner.get(`/users/${gone.userId}/channels`)), deactivated);
       // A guest who may see only some people hears the same, as Zulip checks deactivation first.
       ok(await server.owner.patch('/realm', { can_access_all_users_group: JSON.stringify({ new: server.groupId('role:members') }) }), 'limit');
       assert.deepEqual(await refusal(guest.get(`/users/${gone.userId}/subscriptions/${lobby}`)), deactivated);
+      assert.deepEqual(await refusal(guest.get(`/users/${gone.userId}/channels`)), deactivated);
       assert.deepEqual(await refusal(server.owner.get(`/users/999999/subscriptions/${lobby}`)), { status: 400, code: 'BAD_REQUEST', msg: 'No such user' });
       assert.equal(ok(await server.owner.get(`/users/${guest.userId}/subscriptions/${lobby}`), 'a person').is_subscribed, true);
     } finally {

@@ -285,12 +285,13 @@ describe('with spectator access on', () => {
     });
 
     test('a file linked only from other channels, or from nowhere, is refused; one that does not exist is not found', async () => {
+      // As on Zulip, a visitor is sent to log in rather than told the file is forbidden.
       const refused = await spectator().download(inPublic);
-      assert.equal(refused.status, 403);
-      assert.equal(JSON.parse(refused.bytes.toString()).msg, 'You are not authorized to view this file.');
+      assert.deepEqual([refused.status, refused.headers.get('location')], [302, `/login/?next=${inPublic}`]);
       const unlinked = await upload('draft.txt', 'not sent', 'text/plain');
-      assert.equal((await spectator().download(unlinked)).status, 403);
-      assert.equal((await spectator().download(inWebPublic.replace(/[^/]+$/, 'missing.txt'))).status, 404);
+      assert.equal((await spectator().download(unlinked)).status, 302);
+      const missing = await spectator().download(inWebPublic.replace(/[^/]+$/, 'missing.txt'));
+      assert.deepEqual([missing.status, missing.bytes.toString()], [404, '<p>This file does not exist or has been deleted.</p>']);
     });
 
     test('credentials, when given, are checked as before', async () => {
@@ -304,7 +305,7 @@ describe('with spectator access on', () => {
       const pathId = limited.replace(/^\/user_uploads\//, '');
       for (let i = 0; i < SPECTATOR_DOWNLOADS_PER_FILE.max - 1; i++) server.stoa.spectatorDownloads.recordFailure(pathId);
       assert.equal((await spectator().download(limited)).status, 200, 'the last download of the day');
-      assert.equal((await spectator().download(limited)).status, 403, 'one too many');
+      assert.equal((await spectator().download(limited)).status, 302, 'one too many: sent to log in');
       assert.equal((await server.owner.download(limited)).status, 200, 'members are not limited');
     });
   });
@@ -345,7 +346,7 @@ describe('with spectator access on', () => {
       assertNotLoggedIn(await spectator().get(`/messages/${ids.webPublic}`));
       assertNotLoggedIn(await spectator().get(`/users/me/${webPublic.id}/topics`));
       const file = await spectator().download(inWebPublicUrl());
-      assert.equal(file.status, 401);
+      assert.equal(file.status, 302, 'sent to log in, as Zulip does for any file a visitor may not read');
       assert.equal((await spectator().download(`/avatar/${server.ownerId}`)).status, 401);
     });
   });

@@ -73,7 +73,8 @@ describe('POST /user_uploads', () => {
     const outsider = await server.createUser();
     const { url } = await upload(owner, 'plan.pdf', '%PDF-1.4 plan', 'application/pdf');
     assert.equal((await reader.download(url)).status, 403, 'nobody else before it is shared');
-    assert.equal((await owner.download(url, { anonymous: true })).status, 401);
+    const visitor = await owner.download(url, { anonymous: true, redirect: 'manual' });
+    assert.deepEqual([visitor.status, visitor.headers.get('location')], [302, `/login/?next=${url}`], 'a visitor is sent to log in');
 
     const channel = await createChannel(owner, { invite_only: true, principals: JSON.stringify([owner.userId, reader.userId]) });
     const events = await listen(owner, { event_types: ['attachment'] });

@@ -478,8 +478,8 @@ export const getUserChannels = endpoint<{ user_id: number }>({
   params: { properties: { user_id: { type: 'integer' } }, required: ['user_id'] },
   pathPatterns: { user_id: /^\d+$/ },
   view: ({ stoa, user, params }) => {
-    // Deactivated people's channels as Stoa has always answered them (Zulip's check is not at hand).
-    const target = accessUserForReading(stoa, user, params.user_id, { deactivated: true });
+    // Zulip reaches the person as for their subscription status: a deactivated one is refused.
+    const target = accessUserForReading(stoa, user, params.user_id, { deactivated: false });
     const ids = stoa.channels
       .subscriptionsOf(target.id)
       .filter((s) => s.active)

@@ -108,9 +108,9 @@ export function checkEmoji(custom: CustomEmojiLookup, choice: EmojiChoice<string
   }
 }
 
-// The specification words this one without Zulip's closing period; it says nothing of the name.
+// With the closing period of Zulip's source (zulip.yaml's example drops it).
 function invalidEmojiCode() {
-  return badRequest('Invalid emoji code');
+  return badRequest('Invalid emoji code.');
 }
 
 function invalidEmojiName() {

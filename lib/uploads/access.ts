@@ -1,4 +1,5 @@
 import { isSpectatorReadable } from '../channels/access';
+import { webPublicChannelsEnabled } from '../realm/settings-store';
 import { canAccessMessage } from '../messages/access';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -19,9 +20,11 @@ export function canDownload(stoa: Stoa, user: UserRow, attachment: AttachmentRow
 /**
  * Whether a spectator may download an upload: a message in a channel spectators may read links
  * it (Zulip's web-public attachments), and the file has not been fetched by spectators more
- * than a thousand times today. Each permitted download counts.
+ * than a thousand times today. Each permitted download counts. None may while the
+ * organization keeps spectators out.
  */
 export function spectatorCanDownload(stoa: Stoa, attachment: AttachmentRow): boolean {
+  if (!webPublicChannelsEnabled(stoa)) return false;
   const inPublicView = stoa.attachments.messageIdsOf(attachment.id).some((messageId) => {
     const row = stoa.messages.byId(messageId);
     const channel = row?.stream_id == null ? undefined : stoa.channels.byId(row.stream_id);

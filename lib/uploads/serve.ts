@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { spectatorEndpoint } from '../http/endpoint';
 import { ApiError, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
-import { makeThumbnail, THUMBNAIL_FORMATS } from './images';
+import { makeThumbnail, renderSvgToPng, THUMBNAIL_FORMATS } from './images';
 import type { AttachmentRow } from './queries';
 import { downloadable, pathIdOfToken } from './views';
 
@@ -45,17 +45,82 @@ function sendUpload(stoa: Stoa, res: Response, row: AttachmentRow, download = fa
   send(res, stoa.uploads.filePath(row.path_id), inline ? type : 'application/octet-stream', disposition, row.file_name);
 }
 
+/** The form a refusal takes for a browser: a picture where it asked for images first (an `<img>`), else a page. */
+function wantsPicture(accept: string | undefined): boolean {
+  const entries = (accept ?? '*/*').split(',').map((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
+    return { type: type.trim(), q: q ? Number(q[1]) : 1 };
+  });
+  // Highest preference first; among equals, the order the browser gave.
+  entries.sort((a, b) => b.q - a.q);
+  for (const { type, q } of entries) {
+    if (q <= 0) continue;
+    if (type === '*/*' || type === 'text/*' || type === 'text/html') return false;
+    if (type === 'image/*' || type === 'image/png') return true;
+  }
+  return false;
+}
+
+/** Drawn once when first needed: a crossed-out picture for a missing file, a padlock for a forbidden one. */
+const MISSING_PICTURE = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="90" viewBox="0 0 120 90">
+  <rect width="120" height="90" rx="6" fill="#e4e4e7"/>
+  <path d="M20 70l25-28 17 18 12-12 26 22z" fill="#a1a1aa"/>
+  <path d="M30 15l60 60M90 15l-60 60" stroke="#71717a" stroke-width="6" stroke-linecap="round"/>
+</svg>`;
+const FORBIDDEN_PICTURE = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="90" viewBox="0 0 120 90">
+  <rect width="120" height="90" rx="6" fill="#e4e4e7"/>
+  <path d="M48 42v-10a12 12 0 0 1 24 0v10" fill="none" stroke="#71717a" stroke-width="6"/>
+  <rect x="40" y="42" width="40" height="30" rx="4" fill="#71717a"/>
+</svg>`;
+const pictures = new Map<string, Promise<Buffer>>();
+
+function sendPicture(res: Response, next: NextFunction, status: number, svg: string): void {
+  let png = pictures.get(svg);
+  if (!png) pictures.set(svg, (png = renderSvgToPng(svg)));
+  png.then(
+    (bytes) => {
+      res.status(status).setHeader('Content-Type', 'image/png');
+      res.end(bytes);
+    },
+    (err: unknown) => {
+      pictures.delete(svg);
+      next(err);
+    },
+  );
+}
+
+/**
+ * A file refused at one of the browser's addresses (/user_uploads/...), answered as Zulip's
+ * serve_file does rather than as JSON: a picture for an `<img>`, else a short page in Zulip's
+ * words; a visitor who is not logged in is sent to log in instead of being told "forbidden".
+ */
+function refuseFile(req: Request, res: Response, next: NextFunction, err: unknown, visitor = !req.user): void {
+  if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 403)) return next(err);
+  res.setHeader('Vary', 'Accept');
+  const missing = err.status === 404;
+  if (wantsPicture(req.headers.accept)) return sendPicture(res, next, err.status, missing ? MISSING_PICTURE : FORBIDDEN_PICTURE);
+  if (!missing && visitor) {
+    // Django's redirect_to_login: the path to come back to, with its slashes left as they are.
+    res.redirect(302, `/login/?next=${encodeURIComponent(req.originalUrl).replace(/%2F/g, '/')}`);
+    return;
+  }
+  res.status(err.status).type('text/html; charset=utf-8').send(`<p>${err.message}</p>`);
+}
+
 /**
  * GET /user_uploads/{path_id}, and /user_uploads/download/{path_id} (`download`), which
  * Zulip's clients use for a "Download" button: the same file, always as an attachment.
  */
 export function serveUpload(stoa: Stoa, download = false) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    let row: AttachmentRow;
     try {
-      sendUpload(stoa, res, downloadable(stoa, req.user, `${req.params.realm_id}/${joined(req.params.path)}`), download);
+      row = downloadable(stoa, req.user, `${req.params.realm_id}/${joined(req.params.path)}`);
     } catch (err) {
-      next(err);
+      return refuseFile(req, res, next, err);
     }
+    sendUpload(stoa, res, row, download);
   };
 }
 
@@ -81,15 +146,16 @@ export function serveThumbnail(stoa: Stoa) {
     try {
       row = downloadable(stoa, req.user, segments.join('/'));
     } catch (err) {
-      return next(err);
+      return refuseFile(req, res, next, err);
     }
-    if (!format || row.width === null) return next(new ApiError('BAD_REQUEST', 'No such thumbnail', 404));
+    // Zulip answers its "no such image" picture whatever the browser asked for.
+    if (!format || row.width === null) return sendPicture(res, next, 404, MISSING_PICTURE);
     const target = stoa.uploads.thumbnailPath(row.path_id, format.name);
     access(target)
       .catch(() => makeThumbnail(stoa.uploads.filePath(row.path_id), target, format))
       .then(
         () => send(res, target, 'image/webp', 'inline', `${row.file_name}.webp`),
-        () => next(new ApiError('BAD_REQUEST', 'The thumbnail could not be made', 404)),
+        () => sendPicture(res, next, 404, MISSING_PICTURE),
       );
   };
 }
@@ -97,20 +163,29 @@ export function serveThumbnail(stoa: Stoa) {
 /**
  * GET /thumbnail?url=...&size=... (Zulip's route for images in messages before thumbnails had
  * their own URLs): for an upload's path (`user_uploads/{realm_id}/...`) it answers the
- * full-size file, with the access rules of /user_uploads, as Zulip does for uploads it made
- * no thumbnail for; `size` is not looked at. Zulip no longer fetches outside images here, and
- * neither does Stoa: any other URL is refused with 403.
+ * full-size file, with the access rules and refusals of /user_uploads, as Zulip does for
+ * uploads it made no thumbnail for; `size` is not looked at. Zulip no longer fetches outside
+ * images here, and neither does Stoa: any other URL is refused with an empty 403, as on Zulip.
  */
 export const thumbnailOfUrlView = spectatorEndpoint<{ url: string; size: string }>({
   params: { properties: { url: { type: 'string' }, size: { type: 'string' } }, required: ['url', 'size'] },
-  view: ({ stoa, user, params, res }) => {
-    const upload = /^user_uploads\/(\d+\/.+)$/.exec(params.url);
-    if (!upload) throw new ApiError('BAD_REQUEST', 'Only uploaded files are served here', 403);
-    const row = downloadable(stoa, user, upload[1]);
-    // Answered once the file is sent, so that no JSON success is written after it.
-    return new Promise((resolve) => {
-      res.once('close', () => resolve({}));
-      sendUpload(stoa, res as Response, row);
-    });
-  },
+  view: ({ stoa, user, params, req, res }) =>
+    // Answered once the response is sent, so that no JSON is written after it.
+    new Promise((resolve, reject) => {
+      const response = res as Response;
+      response.once('close', () => resolve({}));
+      const upload = /^user_uploads\/(\d+\/.+)$/.exec(params.url);
+      if (!upload) {
+        response.status(403).type('text/html; charset=utf-8').end();
+        return;
+      }
+      let row: AttachmentRow;
+      try {
+        row = downloadable(stoa, user, upload[1]);
+      } catch (err) {
+        refuseFile(req as Request, response, reject, err, user === undefined);
+        return;
+      }
+      sendUpload(stoa, response, row);
+    }),
 });

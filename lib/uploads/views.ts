@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { endpoint, NO_PARAMS } from '../http/endpoint';
-import { checkSpectatorAccess } from '../channels/access';
 import { ApiError, badRequest } from '../http/errors';
 import type { Stoa } from '../stoa';
 import type { UserRow } from '../users/queries';
@@ -72,11 +71,10 @@ export const removeAttachmentView = endpoint<{ attachment_id: number }>({
 });
 
 /**
- * The upload at a path ID, if the user (or a spectator, when undefined) may download it;
- * Zulip's 404 or 403 otherwise, in its words (which Zulip sends as a small HTML page).
+ * The upload at a path ID, if the user (or a visitor, when undefined) may download it;
+ * Zulip's 404 or 403 otherwise, in its words (which the browser's addresses send as a page).
  */
 export function downloadable(stoa: Stoa, user: UserRow | undefined, pathId: string): AttachmentRow {
-  if (!user) checkSpectatorAccess(stoa);
   const row = stoa.attachments.byPath(pathId);
   if (!row) throw new ApiError('BAD_REQUEST', 'This file does not exist or has been deleted.', 404);
   const allowed = user ? canDownload(stoa, user, row) : spectatorCanDownload(stoa, row);

@@ -99,9 +99,10 @@ export class Browser {
   }
 
   /** GETs a file outside the API (an upload), with the cookies. */
+  /** GETs a URL outside the API with the cookie; a redirect is answered, not followed. */
   async download(urlPath: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
     const cookie = this.cookieHeader();
-    const response = await fetch(new URL(urlPath, this.baseUrl), { headers: cookie ? { cookie } : {} });
+    const response = await fetch(new URL(urlPath, this.baseUrl), { headers: cookie ? { cookie } : {}, redirect: 'manual' });
     return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 

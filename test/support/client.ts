@@ -99,9 +99,17 @@ export class Client {
     return { status: response.status, headers: response.headers, body: json };
   }
 
-  /** GETs a URL of the server outside the API (such as an upload), as this client. */
-  async download(urlPath: string, options: { anonymous?: boolean } = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-    const response = await fetch(new URL(urlPath, this.baseUrl), { headers: options.anonymous ? {} : this.authorization() });
+  /**
+   * GETs a URL of the server outside the API (such as an upload), as this client; `redirect:
+   * 'manual'` answers a redirect itself instead of where it leads.
+   */
+  async download(
+    urlPath: string,
+    options: { anonymous?: boolean; redirect?: 'manual'; accept?: string } = {},
+  ): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+    const headers: Record<string, string> = options.anonymous ? {} : this.authorization();
+    if (options.accept) headers.accept = options.accept;
+    const response = await fetch(new URL(urlPath, this.baseUrl), { headers, redirect: options.redirect ?? 'follow' });
     return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 

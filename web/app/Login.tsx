@@ -46,7 +46,7 @@ function DevLogin({ onError }: { onError: (message: string) => void }) {
     try {
       const answer = await post<{ csrf_token?: string }>('/accounts/dev_login', { user_id: person.user_id });
       setCsrfToken(answer.csrf_token);
-      location.assign(`/${location.hash}`);
+      location.assign(afterLogin());
     } catch (err) {
       onError(loginProblem(err, person.email));
     }
@@ -99,7 +99,7 @@ export function Login() {
     try {
       const answer = await post<{ csrf_token?: string }>('/accounts/login', { username: email, password });
       setCsrfToken(answer.csrf_token);
-      location.assign(`/${location.hash}`);
+      location.assign(afterLogin());
     } catch (err) {
       setBusy(false);
       setError(loginProblem(err, email));
@@ -132,4 +132,13 @@ export function Login() {
       </div>
     </main>
   );
+}
+
+/**
+ * Where to go once logged in: back to the page that sent the visitor here (`?next=`, as a
+ * refused file does), if it is a path on this server; else the app, at the view in the hash.
+ */
+function afterLogin(): string {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && /^\/(?![/\\])/.test(next) ? next : `/${location.hash}`;
 }
