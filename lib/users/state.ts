@@ -1,6 +1,5 @@
 import type { StateContext } from '../events/state-context';
-import { flatString } from '../flat-string';
-import { JsonText } from '../http/json';
+import { JsonBytes, JsonText } from '../http/json';
 import { KeptWhileUnwritten } from '../table-writes';
 import { userHasRealmPermission, webPublicChannelsEnabled } from '../realm/settings-store';
 import type { Stoa } from '../stoa';
@@ -33,11 +32,12 @@ function crossRealmBotsAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boole
 }
 
 /**
- * A JSON array of people, made once, and where each person's object lies in it, so that one
- * of them can be replaced (the viewer's own) without joining the array again.
+ * A JSON array of people, made once and kept as its UTF-8 bytes, and where each person's
+ * object lies in them, so that one of them can be replaced (the viewer's own) without joining
+ * or encoding the array again.
  */
 interface PeopleArray {
-  text: string;
+  bytes: Buffer;
   spans: Map<number, { start: number; end: number }>;
 }
 
@@ -51,16 +51,18 @@ function peopleArray(people: ReadonlyArray<{ id: number; text: string }>): Peopl
   const spans = new Map<number, { start: number; end: number }>();
   let at = 1;
   for (const { id, text } of people) {
-    spans.set(id, { start: at, end: at + text.length });
-    at += text.length + 1;
+    const length = Buffer.byteLength(text);
+    spans.set(id, { start: at, end: at + length });
+    at += length + 1;
   }
-  return { text: flatString(`[${people.map((person) => person.text).join(',')}]`), spans };
+  return { bytes: Buffer.from(`[${people.map((person) => person.text).join(',')}]`), spans };
 }
 
 /** The array with one person's object replaced by another text, if they are in it. */
-function withPerson(people: PeopleArray, id: number, text: () => string): string {
+function withPerson(people: PeopleArray, id: number, text: () => string): JsonBytes {
   const span = people.spans.get(id);
-  return span ? people.text.slice(0, span.start) + text() + people.text.slice(span.end) : people.text;
+  if (!span) return new JsonBytes([people.bytes]);
+  return new JsonBytes([people.bytes.subarray(0, span.start), Buffer.from(text()), people.bytes.subarray(span.end)]);
 }
 
 /** What realm_users depends on besides the viewer's role and the client's choices. */
@@ -95,11 +97,11 @@ function peopleAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): Peo
 }
 
 /** realm_users and realm_non_active_users for a viewer who may see everyone, from the kept JSON. */
-function everyoneAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): { active: JsonText; inactive: JsonText } {
+function everyoneAsJson(stoa: Stoa, viewer: UserRow, clientGravatar: boolean): { active: JsonBytes; inactive: JsonBytes } {
   const people = peopleAsJson(stoa, viewer, clientGravatar);
   // The viewer sees more of themselves (their own email) than others do.
   const own = () => JSON.stringify(presentUser(viewer, viewer, { avatars: stoa.avatars, clientGravatar, profileData: profileValuesOf(stoa, viewer.id) }));
-  return { active: new JsonText(withPerson(people.active, viewer.id, own)), inactive: new JsonText(withPerson(people.inactive, viewer.id, own)) };
+  return { active: withPerson(people.active, viewer.id, own), inactive: withPerson(people.inactive, viewer.id, own) };
 }
 
 /** Register state for fetch type `realm_user`: every user, and who the caller is and may do. */
