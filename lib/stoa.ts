@@ -141,6 +141,7 @@ export const DEFAULT_EVENT_QUEUE_OPTIONS: EventQueuesOptions = {
   maxEventsPerQueue: 10_000,
   maxQueuesPerUser: 50,
   maxQueuedBytes: 32 * 1024 * 1024,
+  maxUnpolledQueuedBytes: 8 * 1024 * 1024,
   unpolledLifespanMs: 60_000,
 };
 

@@ -92,6 +92,20 @@ describe('what event queues hold', () => {
     assert.equal(queues.queuedBytes - before, JSON.stringify(shared).length + 8 * 16);
   });
 
+  test('queues never polled have a smaller budget; a polled queue is not dropped for it', () => {
+    const queues = new EventQueues(systemClock, { ...DEFAULT_EVENT_QUEUE_OPTIONS, maxUnpolledQueuedBytes: 10_000 });
+    const reader = queues.create(settings(1));
+    reader.touch(systemClock.now());
+    const abandoned = queues.create(settings(2));
+    const event = (n: number, size: number): Event => ({ type: 'custom', n, text: 'x'.repeat(size) });
+    for (let n = 0; n < 20; n++) queues.deliver([{ event: event(n, 1000), userIds: [2] }]);
+    assert.ok(queues.queuedBytes <= 10_000, `holding ${queues.queuedBytes} bytes`);
+    assert.throws(() => queues.get(2, abandoned.id), /Bad event queue ID/);
+    // Past the smaller budget with nothing unpolled left to drop, the polled queue keeps all (the full budget is 32 MB).
+    for (let n = 20; n < 40; n++) queues.deliver([{ event: event(n, 1000), userIds: [1] }]);
+    assert.equal(queues.get(1, reader.id).size, 20);
+  });
+
   test('acknowledged and deleted events leave the budget', () => {
     const queues = new EventQueues(systemClock, DEFAULT_EVENT_QUEUE_OPTIONS);
     const first = queues.create(settings(1));

@@ -222,6 +222,14 @@ export interface EventQueuesOptions {
    */
   maxQueuedBytes: number;
   /**
+   * A lower budget for queues no client has polled yet: past it, those holding the most are
+   * dropped first, until the queues' event text fits it or none of them holds anything. Real
+   * clients poll within a second or two of registering, so their queues are never among
+   * them; a flood of registrations nobody reads (or clients that went away before their first
+   * poll) then keeps a few MB of events alive instead of the full budget.
+   */
+  maxUnpolledQueuedBytes: number;
+  /**
    * How long a queue that no client has polled yet lives, if less than its lifespan. Clients
    * poll right after registering (the web app, the mobile apps, the Python and JavaScript
    * bindings all do within a second or two); a queue never polled for this long was
@@ -370,7 +378,8 @@ export class EventQueues {
       if (queue.size > this.options.maxEventsPerQueue) this.delete(queue);
       else this.wake(queue);
     }
-    if (this.ledger.bytes > this.options.maxQueuedBytes) this.shed();
+    if (this.ledger.bytes > this.options.maxUnpolledQueuedBytes) this.shed(this.options.maxUnpolledQueuedBytes, true);
+    if (this.ledger.bytes > this.options.maxQueuedBytes) this.shed(this.options.maxQueuedBytes, false);
     this.options.onDelivery?.({ startedAt, answeredPolls });
   }
 
@@ -385,11 +394,15 @@ export class EventQueues {
     return queued;
   }
 
-  /** Drops the unpolled queues holding the most until what all queues hold fits the budget again. */
-  private shed(): void {
-    while (this.ledger.bytes > this.options.maxQueuedBytes) {
+  /**
+   * Drops the queues nobody is polling that hold the most (only those never polled, if
+   * neverPolled) until what all queues hold fits the budget again.
+   */
+  private shed(budget: number, neverPolled: boolean): void {
+    while (this.ledger.bytes > budget) {
       let largest: EventQueue | undefined;
       for (const queue of this.byId.values()) {
+        if (neverPolled && queue.polled) continue;
         if (!queue.parked && queue.size > 0 && (!largest || queue.bytes > largest.bytes)) largest = queue;
       }
       if (!largest) return; // what is left is on its way to clients being answered now
