@@ -104,6 +104,11 @@ describe('what event queues hold', () => {
     // Past the smaller budget with nothing unpolled left to drop, the polled queue keeps all (the full budget is 32 MB).
     for (let n = 20; n < 40; n++) queues.deliver([{ event: event(n, 1000), userIds: [1] }]);
     assert.equal(queues.get(1, reader.id).size, 20);
+    // Only what queues never polled hold counts against it: a queue just registered, holding
+    // little, stays though the polled queue alone holds more than the smaller budget.
+    const newcomer = queues.create(settings(3));
+    queues.deliver([{ event: event(40, 100), userIds: [1, 3] }]);
+    assert.equal(queues.get(3, newcomer.id).size, 1);
   });
 
   test('acknowledged and deleted events leave the budget', () => {

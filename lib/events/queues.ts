@@ -395,17 +395,24 @@ export class EventQueues {
   }
 
   /**
-   * Drops the queues nobody is polling that hold the most (only those never polled, if
-   * neverPolled) until what all queues hold fits the budget again.
+   * Drops the queues nobody is polling that hold the most until what counts against the budget
+   * fits it again: every queue's events, or, if neverPolled, only those of queues never polled
+   * (so that many clients slow to poll again cannot make a newly registered queue go at once).
    */
   private shed(budget: number, neverPolled: boolean): void {
-    while (this.ledger.bytes > budget) {
+    let held = this.ledger.bytes;
+    if (neverPolled) {
+      held = 0;
+      for (const queue of this.byId.values()) if (!queue.polled) held += queue.bytes;
+    }
+    while (held > budget) {
       let largest: EventQueue | undefined;
       for (const queue of this.byId.values()) {
         if (neverPolled && queue.polled) continue;
         if (!queue.parked && queue.size > 0 && (!largest || queue.bytes > largest.bytes)) largest = queue;
       }
       if (!largest) return; // what is left is on its way to clients being answered now
+      held -= largest.bytes;
       this.delete(largest);
     }
   }
