@@ -107,6 +107,23 @@ test('a mention is suggested past spaces in a name, and numbered names come in n
   assert.deepEqual(web.problems, []);
 });
 
+test('Tab goes from the topic to the message, not to the close button', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Tab Writer');
+  const name = uniqueName('tabs');
+  const { id } = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, name);
+  const web = await suite.open(writer.credentials.email, `#narrow/channel/${id}`);
+  const { page } = web;
+  await page.getByRole('button', { name: `New message to #${name}` }).waitFor();
+  await page.keyboard.press('c');
+  const topic = page.getByRole('combobox', { name: 'Topic' });
+  await waitUntil(() => isFocused(topic), 'the topic has the focus in a channel view');
+  await page.keyboard.press('Tab');
+  await waitUntil(() => isFocused(messageBox(page)), 'Tab reaches the message');
+  await page.keyboard.type('ready');
+  assert.equal(await messageBox(page).inputValue(), 'ready');
+  assert.deepEqual(web.problems, []);
+});
+
 test('files dropped on the compose box or pasted into it are uploaded and linked', { skip: NO_CHROMIUM }, async () => {
   const sender = await suite.server.createUser('Dropper');
   const channel = await createChannel(suite.server.owner, { principals: [sender.credentials.email] }, uniqueName('files'));
