@@ -45,23 +45,6 @@ function sendUpload(stoa: Stoa, res: Response, row: AttachmentRow, download = fa
   send(res, stoa.uploads.filePath(row.path_id), inline ? type : 'application/octet-stream', disposition, row.file_name);
 }
 
-/** The form a refusal takes for a browser: a picture where it asked for images first (an `<img>`), else a page. */
-function wantsPicture(accept: string | undefined): boolean {
-  const entries = (accept ?? '*/*').split(',').map((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
-    return { type: type.trim(), q: q ? Number(q[1]) : 1 };
-  });
-  // Highest preference first; among equals, the order the browser gave.
-  entries.sort((a, b) => b.q - a.q);
-  for (const { type, q } of entries) {
-    if (q <= 0) continue;
-    if (type === '*/*' || type === 'text/*' || type === 'text/html') return false;
-    if (type === 'image/*' || type === 'image/png') return true;
-  }
-  return false;
-}
-
 /** Drawn once when first needed: a crossed-out picture for a missing file, a padlock for a forbidden one. */
 const MISSING_PICTURE = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="90" viewBox="0 0 120 90">
   <rect width="120" height="90" rx="6" fill="#e4e4e7"/>
@@ -99,7 +82,8 @@ function refuseFile(req: Request, res: Response, next: NextFunction, err: unknow
   if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 403)) return next(err);
   res.setHeader('Vary', 'Accept');
   const missing = err.status === 404;
-  if (wantsPicture(req.headers.accept)) return sendPicture(res, next, err.status, missing ? MISSING_PICTURE : FORBIDDEN_PICTURE);
+  // A picture where the browser asked for images first (an `<img>`), else a page (Express weighs the Accept header).
+  if (req.accepts(['text/html', 'image/png']) === 'image/png') return sendPicture(res, next, err.status, missing ? MISSING_PICTURE : FORBIDDEN_PICTURE);
   if (!missing && visitor) {
     // Django's redirect_to_login: the path to come back to, with its slashes left as they are.
     res.redirect(302, `/login/?next=${encodeURIComponent(req.originalUrl).replace(/%2F/g, '/')}`);
