@@ -5,7 +5,7 @@ import { EMOJI_DATA_FOLDER, serveEmojiData } from './emoji/data';
 import { serveZulipEmojiImage, ZULIP_EMOJI_IMAGE_PATH } from './emoji/zulip-image';
 import { serveRealmEmoji } from './realm-emoji/serve';
 import { discardFiles } from './uploads/receive';
-import { serveTemporaryUpload, serveThumbnail, serveUpload } from './uploads/serve';
+import { serveTemporaryUpload, serveThumbnail, serveUpload, thumbnailOfUrlView } from './uploads/serve';
 import { redirectToAvatar, serveAvatar, serveDefaultAvatar, serveInaccessibleUserAvatar } from './users/avatar-views';
 import { INACCESSIBLE_USER_AVATAR_PATH } from './users/access';
 import { DEFAULT_AVATAR_PATH, USER_AVATARS_PATH } from './users/avatars';
@@ -241,6 +241,8 @@ function createApp(stoa: Stoa, log: Log): express.Express {
   // Zulip lets anyone ask for an upload: a visitor whom its links do not admit is sent to log in.
   const uploadAuth = authenticateEitherOrSpectator(stoa, () => true);
   app.get('/user_uploads/thumbnail/*path', uploadAuth, serveThumbnail(stoa));
+  // Zulip's /thumbnail is at the root only, like /user_uploads, and for the same reason.
+  app.get('/thumbnail', uploadAuth, routeHandler(stoa, { method: 'GET', path: '/thumbnail', endpoint: thumbnailOfUrlView }));
   app.get(`${EXPORTS_URL_PATH}/:folder/:file`, fileAuth, serveExport(stoa));
   app.get('/user_uploads/download/:realm_id/*path', uploadAuth, serveUpload(stoa, true));
   app.get('/user_uploads/:realm_id/*path', uploadAuth, serveUpload(stoa));

@@ -33,6 +33,7 @@ const NEVER_SERVED = new Map<string, string>([
   // Served outside the API's route table, at the root where Zulip serves them (lib/app.ts).
   ['GET /user_uploads/download/{realm_id_str}/{filename}', 'served by lib/app.ts, outside /api/v1'],
   ['GET /user_uploads/thumbnail/{realm_id_str}/{filename}/{thumbnail_format}', 'served by lib/app.ts, outside /api/v1'],
+  ['GET /thumbnail', 'served by lib/app.ts, outside /api/v1'],
 ]);
 
 /**

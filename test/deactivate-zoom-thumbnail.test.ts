@@ -44,13 +44,13 @@ describe('Zoom calls and /thumbnail', () => {
     const pathInUrl = (uploaded.body.url as string).replace(/^\//, '');
 
     for (const size of ['thumbnail', 'full']) {
-      const served = await fetchFile(server, author, `/api/v1/thumbnail?url=${encodeURIComponent(pathInUrl)}&size=${size}`);
+      const served = await fetchFile(server, author, `/thumbnail?url=${encodeURIComponent(pathInUrl)}&size=${size}`);
       assert.deepEqual([served.status, served.type], [200, 'image/png']);
       assert.ok(served.bytes.equals(image), 'the full-size upload, as Zulip serves uploads it made no thumbnail for');
     }
     // Unlinked uploads are their author's alone.
     // Refusals are the pages /user_uploads answers, as on Zulip.
-    const thumbnailOf = (url: string) => `/api/v1/thumbnail?url=${encodeURIComponent(url)}&size=full`;
+    const thumbnailOf = (url: string) => `/thumbnail?url=${encodeURIComponent(url)}&size=full`;
     const refused = await fetchFile(server, stranger, thumbnailOf(pathInUrl));
     assert.deepEqual([refused.status, refused.bytes.toString()], [403, '<p>You are not authorized to view this file.</p>']);
     const missing = await fetchFile(server, author, thumbnailOf('user_uploads/1/ab/nothing/here.png'));
@@ -58,7 +58,13 @@ describe('Zoom calls and /thumbnail', () => {
     // Outside images are not fetched for anyone: an empty 403.
     const outside = await fetchFile(server, author, thumbnailOf('https://example.com/cat.png'));
     assert.deepEqual([outside.status, outside.bytes.length], [403, 0]);
-    assert.equal((await author.get('/thumbnail', { url: pathInUrl })).body.msg, "Missing 'size' argument");
+    const noSize = await fetchFile(server, author, `/thumbnail?url=${encodeURIComponent(pathInUrl)}`);
+    assert.deepEqual([noSize.status, JSON.parse(noSize.bytes.toString()).msg], [400, "Missing 'size' argument"]);
+    // A visitor's browser is sent to log in and come back, as for /user_uploads.
+    const visitor = await fetch(new URL(thumbnailOf(pathInUrl), server.url), { headers: { accept: 'text/html' }, redirect: 'manual' });
+    assert.deepEqual([visitor.status, visitor.headers.get('location')], [302, `/login/?next=${encodeURIComponent(thumbnailOf(pathInUrl)).replace(/%2F/g, '/')}`]);
+    // Zulip has it at the root only, as its uploads; /api/v1 has no such endpoint.
+    assert.equal((await author.get('/thumbnail', { url: pathInUrl, size: 'full' })).status, 404);
   });
 });
 

@@ -360,8 +360,6 @@ function problemWith(c: Case, response: RawResponse): string | null {
   if (response.status >= 500) return `status ${response.status}: ${response.text.slice(0, 200)}`;
   // Avatars and the organization's pictures answer with a redirect to the file, as on Zulip.
   if (response.status === 302) return null;
-  // GET /thumbnail refuses a URL that is not an upload with an empty 403, as Zulip's view does.
-  if (response.status === 403 && response.text === '' && /\/thumbnail(\?|$)/.test(c.target)) return null;
   let body: any;
   try {
     body = JSON.parse(response.text);

@@ -165,7 +165,7 @@ describe('files: another member\'s upload in a channel the caller cannot read', 
     const forbidden = { status: 403, code: 'BAD_REQUEST', msg: 'You are not authorized to view this file.' };
     assert.deepEqual(await refusal(member.get(`/user_uploads/${pathId}`)), forbidden);
     const page = `<p>${forbidden.msg}</p>`;
-    for (const url of [`/user_uploads/${pathId}`, `/user_uploads/download/${pathId}`, `/api/v1/thumbnail?url=user_uploads/${pathId}&size=full`]) {
+    for (const url of [`/user_uploads/${pathId}`, `/user_uploads/download/${pathId}`, `/thumbnail?url=user_uploads/${pathId}&size=full`]) {
       const file = await member.download(url);
       assert.deepEqual([file.status, file.bytes.toString(), file.headers.get('content-type')], [403, page, 'text/html; charset=utf-8'], url);
       assert.equal(file.headers.get('vary'), 'Accept');
@@ -207,7 +207,7 @@ describe('files: another member\'s upload in a channel the caller cannot read', 
   });
 
   test('/thumbnail with a URL outside uploads: an empty 403', async () => {
-    const outside = await member.download(`/api/v1/thumbnail?url=${encodeURIComponent('https://example.com/a.png')}&size=full`);
+    const outside = await member.download(`/thumbnail?url=${encodeURIComponent('https://example.com/a.png')}&size=full`);
     assert.deepEqual([outside.status, outside.bytes.length], [403, 0]);
   });
 

@@ -41,7 +41,6 @@ import * as reminderViews from '../reminders/views';
 import * as savedSnippetViews from '../saved-snippets/views';
 import * as scheduledMessageViews from '../scheduled-messages/views';
 import * as userTopicViews from '../user-topics/views';
-import { thumbnailOfUrlView } from '../uploads/serve';
 import * as uploadViews from '../uploads/views';
 import { deactivateRealmView } from '../realm/deactivation';
 import * as avatarViews from '../users/avatar-views';
@@ -251,7 +250,6 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/user_uploads', endpoint: uploadViews.uploadFileView },
   { method: 'GET', path: '/user_uploads/:realm_id_str/*filename', endpoint: uploadViews.temporaryUrlView },
   { method: 'GET', path: '/thumbnail/status/:realm_id_str/*filename', endpoint: uploadViews.thumbnailStatusView },
-  { method: 'GET', path: '/thumbnail', endpoint: thumbnailOfUrlView },
   { method: 'GET', path: '/avatar/:email_or_id', endpoint: avatarViews.avatarRedirectView },
   { method: 'GET', path: '/avatar/:email_or_id/medium', endpoint: avatarViews.mediumAvatarRedirectView },
   { method: 'GET', path: '/attachments', endpoint: uploadViews.getAttachments },
