@@ -356,7 +356,7 @@ function send(c: Case): Promise<RawResponse> {
 }
 
 /** What is wrong with a response, or null when it is an acceptable answer. */
-function problemWith(c: Case, response: RawResponse): string | null {
+function problemWith(response: RawResponse): string | null {
   if (response.status >= 500) return `status ${response.status}: ${response.text.slice(0, 200)}`;
   // Avatars and the organization's pictures answer with a redirect to the file, as on Zulip.
   if (response.status === 302) return null;
@@ -381,7 +381,7 @@ async function flood(cases: readonly Case[]): Promise<string[]> {
     while (next < cases.length) {
       const c = cases[next++];
       const response = await send(c);
-      const problem = problemWith(c, response);
+      const problem = problemWith(response);
       if (problem) problems.push(`${c.actor}: ${c.label}: ${problem}`);
     }
   };
