@@ -22,8 +22,57 @@ function kernelFigures() {
     const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
     return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : null;
   };
-  return { rss: field('VmRSS'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), hwm: field('VmHWM') };
+  return { rss: field('VmRSS'), rssAnon: field('RssAnon'), rssFile: field('RssFile'), hwm: field('VmHWM'), ...mappingFigures() };
 }
+
+/** Resident memory of glibc's main heap ([heap]) and of the largest anonymous mappings (the other arena, V8's reservations). */
+function mappingFigures() {
+  let mainHeap = 0;
+  let current = null;
+  const anon = [];
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (header) {
+      current = { name: header[5], perms: header[3], inode: header[4], size: (parseInt(header[2], 16) - parseInt(header[1], 16)) / 1024 };
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && current) {
+      const kb = Number(rss[1]);
+      if (current.name === '[heap]') mainHeap += kb;
+      else if (current.name === '' && current.inode === '0') anon.push({ kb, size: current.size });
+    }
+  }
+  anon.sort((a, b) => b.kb - a.kb);
+  return { mainHeap: mb(mainHeap * 1024), largestAnon: anon.slice(0, 4).map((m) => `${mb(m.kb * 1024)}/${mb(m.size * 1024)}`) };
+}
+
+/**
+ * glibc's own count of its heaps (mallinfo2, every arena): what it holds from the system, what
+ * of that is in use, what is free in its lists. null where there is no glibc or koffi.
+ */
+let mallinfo2;
+function mallocFigures() {
+  if (mallinfo2 === undefined) {
+    mallinfo2 = null;
+    try {
+      const koffi = require('koffi');
+      const fields = ['arena', 'ordblks', 'smblks', 'hblks', 'hblkhd', 'usmblks', 'fsmblks', 'uordblks', 'fordblks', 'keepcost'];
+      const struct = koffi.struct('stoa_probe_mallinfo2', Object.fromEntries(fields.map((name) => [name, 'size_t'])));
+      mallinfo2 = koffi.load('libc.so.6').func('mallinfo2', struct, []);
+    } catch {
+      return null;
+    }
+  }
+  if (!mallinfo2) return null;
+  const info = mallinfo2();
+  const n = (value) => mb(Number(value));
+  // arena: taken with brk/sbrk and arenas' heaps; hblkhd: blocks in mappings of their own.
+  return { heaps: n(info.arena), mapped: n(info.hblkhd), inUse: n(info.uordblks), free: n(info.fordblks), chunks: Number(info.ordblks) };
+}
+
+// V8 flags to try (measuring only), set before the server's code is compiled.
+if (process.env.STOA_PROBE_V8_FLAGS) v8.setFlagsFromString(process.env.STOA_PROBE_V8_FLAGS);
 
 let forceGc;
 if (process.env.STOA_PROBE_FULL_GC === '1') {
@@ -41,6 +90,8 @@ process.on('SIGUSR2', () => {
   }
   const figures = {
     kernel: kernelFigures(),
+    malloc: mallocFigures(),
+    code: mb(v8.getHeapCodeStatistics().code_and_metadata_size + v8.getHeapCodeStatistics().bytecode_and_metadata_size),
     heapTotal: mb(usage.heapTotal),
     heapUsed: mb(usage.heapUsed),
     heapUsedBeforeGc: forceGc ? mb(before.heapUsed) : undefined,
@@ -48,7 +99,8 @@ process.on('SIGUSR2', () => {
     arrayBuffers: mb(usage.arrayBuffers),
     spaces,
   };
-  if (process.env.STOA_PROBE_SNAPSHOTS) {
+  if (process.env.STOA_PROBE_SNAPSHOTS && require('node:fs').existsSync(require('node:path').join(process.env.STOA_PROBE_SNAPSHOTS, 'take'))) {
+    require('node:fs').rmSync(require('node:path').join(process.env.STOA_PROBE_SNAPSHOTS, 'take'));
     figures.snapshot = v8.writeHeapSnapshot(require('node:path').join(process.env.STOA_PROBE_SNAPSHOTS, `stoa-${Date.now()}.heapsnapshot`));
   }
   process.stderr.write(`memory-probe ${JSON.stringify(figures)}\n`);

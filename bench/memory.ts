@@ -310,7 +310,7 @@ async function measure(bundle: string): Promise<BundleResult> {
     if (!args.probe) return undefined;
     const count = probes.length;
     child.kill('SIGUSR2');
-    for (let waited = 0; probes.length === count && waited < 10_000; waited += 50) await sleep(50);
+    for (let waited = 0; probes.length === count && waited < 180_000; waited += 50) await sleep(50);
     const line = probes[probes.length - 1];
     log(`    probe: ${line}`);
     return JSON.parse(line);
