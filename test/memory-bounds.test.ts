@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import v8 from 'node:v8';
 import { systemClock } from '../lib/clock';
 import { EventQueues, type Event } from '../lib/events/queues';
 import { queueSettings } from '../lib/events/register';
@@ -217,6 +218,23 @@ describe('after a flood', () => {
     assert.match(again.body.rendered, /katex/);
     const fetched = await reader.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'starred' }]) });
     assert.equal(fetched.status, 200);
+  });
+
+  test('releasing memory compacts the JavaScript heap: pages a burst left mostly empty are given back', async () => {
+    const oldSpace = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!;
+    // A burst: many small objects that live long enough to reach the old generation, of which
+    // one in eight stays. A collection that does not move objects leaves every page 1/8 full.
+    let burst: Array<{ n: number; text: string }> = [];
+    for (let i = 0; i < 300_000; i++) burst.push({ n: i, text: `object ${i}` });
+    releaseMemory(server.stoa);
+    const kept = burst.filter((_, i) => i % 8 === 0);
+    burst = [];
+    await new Promise((resolve) => setImmediate(resolve));
+    releaseMemory(server.stoa);
+    const { space_size: committed, space_used_size: used } = oldSpace();
+    const slackMb = (committed - used) / 2 ** 20;
+    assert.ok(slackMb < 4, `old generation: ${(committed / 2 ** 20).toFixed(1)} MB committed for ${(used / 2 ** 20).toFixed(1)} MB in use`);
+    assert.equal(kept.length, 37_500);
   });
 
   test('releasing memory hands what the C library holds free back to the system', { skip: runsOnGlibc() ? false : 'only glibc (Linux) has malloc_trim' }, async () => {
