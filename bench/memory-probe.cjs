@@ -3,7 +3,8 @@
  * on SIGUSR2 it prints one line to stderr, `memory-probe {...}`, with where the process's
  * memory is: V8's heap (each space, in use and reserved), memory V8 tracks outside it (array
  * buffers, Buffers), and the kernel's split of RSS into anonymous memory (heap, C heap, SQLite's
- * page cache) and mapped files (the node binary, shared libraries). With STOA_PROBE_FULL_GC=1
+ * page cache) and mapped files (the node binary, shared libraries), glibc's own count of its
+ * heaps (held, in use, free) and the resident size of its main heap. With STOA_PROBE_FULL_GC=1
  * it first forces a full collection, to tell what is kept from garbage not yet collected.
  * With STOA_PROBE_SNAPSHOTS=<folder> it also writes a heap snapshot there (slow, and the
  * snapshot takes memory of its own while written: for finding what holds memory, not for figures).
