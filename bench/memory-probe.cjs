@@ -6,8 +6,10 @@
  * page cache) and mapped files (the node binary, shared libraries), glibc's own count of its
  * heaps (held, in use, free) and the resident size of its main heap. With STOA_PROBE_FULL_GC=1
  * it first forces a full collection, to tell what is kept from garbage not yet collected.
- * With STOA_PROBE_SNAPSHOTS=<folder> it also writes a heap snapshot there (slow, and the
- * snapshot takes memory of its own while written: for finding what holds memory, not for figures).
+ * With STOA_PROBE_SNAPSHOTS=<folder> it also writes a heap snapshot there each time a file
+ * named `take` is in that folder (it removes the file: create it again for the next one; slow,
+ * and the snapshot takes memory of its own while written: for finding what holds memory, not
+ * for figures). STOA_PROBE_V8_FLAGS sets V8 flags at start, to try one without a new build.
  * Not part of the server: it only reads.
  */
 'use strict';
