@@ -1,0 +1,129 @@
+/**
+ * What a message to everyone writes to the WAL, with receiver rows written straight into
+ * user_messages (as the server does) or first into a small staging table keyed by message,
+ * moved into user_messages a batch of messages at a time.
+ *
+ *   node --import tsx bench/staging-pages.ts --db PATH/stoa.db [--messages 64] [--designs main,stage8,stage32]
+ *
+ * Works on a copy of the database (made next to it in the system's temporary folder), with the
+ * server's pragmas, one transaction per message; counts the WAL's frames after each commit (no
+ * checkpoints run) and the process's CPU time. Batch moves happen inside the message's
+ * transaction that fills the batch, so their pages are counted, amortized over the batch.
+ */
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    messages: { type: 'string', default: '64' },
+    designs: { type: 'string', default: 'main,stage8,stage16,stage32,stage64' },
+  },
+});
+if (!values.db) throw new Error('--db PATH is required');
+const messages = Number(values.messages);
+const RECENT_ROWS_PER_BATCH = 8000;
+const FRAME = 4096 + 24;
+
+const run = (design: string) => {
+  const dir = mkdtempSync(join(tmpdir(), 'staging-pages-'));
+  const file = join(dir, 'stoa.db');
+  copyFileSync(values.db!, file);
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -16000');
+  db.pragma('temp_store = MEMORY');
+  const batch = design.startsWith('stage') ? Number(design.slice('stage'.length)) : 0;
+  if (batch > 0) {
+    db.exec(`CREATE TABLE user_messages_new (
+      message_id INTEGER NOT NULL, user_id INTEGER NOT NULL, flags INTEGER NOT NULL,
+      PRIMARY KEY (message_id, user_id)) STRICT, WITHOUT ROWID;
+      CREATE INDEX user_messages_new_by_user ON user_messages_new (user_id, message_id);`);
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const receivers = db
+    .prepare<[], { user_id: number }>('SELECT user_id FROM subscriptions WHERE recipient_id = 1004 AND active = 1 ORDER BY user_id')
+    .all()
+    .map((r) => r.user_id);
+  const template = db.prepare<[], { id: number }>('SELECT id FROM messages WHERE recipient_id = 1004 ORDER BY id DESC LIMIT 1').get()!.id;
+  const insertMessage = db.prepare<[number]>(
+    `INSERT INTO messages (id, sender_id, recipient_id, stream_id, topic, topic_key, content, rendered_content, date_sent,
+       sending_client, is_me_message, has_link, has_image, has_attachment)
+     SELECT (SELECT max(id) FROM messages) + 1, sender_id, recipient_id, stream_id, topic, topic_key, content, rendered_content,
+       date_sent + 1, sending_client, is_me_message, has_link, has_image, has_attachment FROM messages WHERE id = ?`,
+  );
+  const fts = db.prepare<[number, string, string]>('INSERT INTO messages_fts (rowid, topic, content) VALUES (?, ?, ?)');
+  const direct = db.prepare<[number, number, number, number | null]>(
+    'INSERT INTO user_messages (user_id, message_id, flags, recent) VALUES (?, ?, ?, ?)',
+  );
+  const countRecent = db.prepare<[], { count: number }>(
+    'SELECT count(*) AS count FROM user_messages INDEXED BY user_messages_recent WHERE recent IS NOT NULL',
+  );
+  const settle = db.prepare('UPDATE user_messages INDEXED BY user_messages_recent SET recent = NULL WHERE recent IS NOT NULL');
+  const staged = batch > 0 ? db.prepare<[number, number, number]>('INSERT INTO user_messages_new (message_id, user_id, flags) VALUES (?, ?, ?)') : undefined;
+  const move =
+    batch > 0
+      ? db.prepare(
+          'INSERT INTO user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM user_messages_new INDEXED BY user_messages_new_by_user ORDER BY user_id, message_id',
+        )
+      : undefined;
+  const clear = batch > 0 ? db.prepare('DELETE FROM user_messages_new') : undefined;
+  let recent = countRecent.get()!.count;
+  const walFrames = () => {
+    try {
+      return Math.max(0, (statSync(`${file}-wal`).size - 32) / FRAME);
+    } catch {
+      return 0;
+    }
+  };
+  const store = db.transaction((n: number) => {
+    const id = Number(insertMessage.run(template).lastInsertRowid);
+    fts.run(id, 'topic', 'some words of a message');
+    for (const userId of receivers) {
+      // The sender's own row is read; everyone else's unread.
+      const flags = userId === receivers[0] ? 1 : 0;
+      if (batch > 0) staged!.run(id, userId, flags);
+      else {
+        direct.run(userId, id, flags, flags & 1 ? null : 1);
+        if (!(flags & 1) && ++recent >= RECENT_ROWS_PER_BATCH) {
+          settle.run();
+          recent = 0;
+        }
+      }
+    }
+    if (batch > 0 && (n + 1) % batch === 0) {
+      move!.run();
+      clear!.run();
+    }
+  });
+  const frames: number[] = [];
+  const started = process.cpuUsage();
+  let before = walFrames();
+  for (let n = 0; n < messages; n++) {
+    store(n);
+    const after = walFrames();
+    frames.push(after - before);
+    before = after;
+  }
+  const cpu = process.cpuUsage(started);
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  const total = frames.reduce((a, b) => a + b, 0);
+  const sorted = [...frames].sort((a, b) => a - b);
+  return {
+    design,
+    pagesPerMessage: Math.round(total / messages),
+    medianPlainMessage: sorted[Math.floor(sorted.length / 2)],
+    maxCommit: sorted[sorted.length - 1],
+    userMsPerMessage: +(cpu.user / 1000 / messages).toFixed(1),
+    systemMsPerMessage: +(cpu.system / 1000 / messages).toFixed(1),
+  };
+};
+
+for (const design of values.designs!.split(',')) console.log(JSON.stringify(run(design)));
