@@ -11,6 +11,7 @@
  * transaction that fills the batch, so their pages are counted, amortized over the batch.
  */
 import Database from 'better-sqlite3';
+import { fork } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,14 +22,42 @@ const { values } = parseArgs({
     db: { type: 'string' },
     messages: { type: 'string', default: '64' },
     designs: { type: 'string', default: 'main,stage8,stage16,stage32,stage64' },
+    // Real-time mode: messages at this rate for --seconds, with a checkpointer process (its
+    // own connection, as the server's worker thread) every --checkpoint-ms.
+    rate: { type: 'string' },
+    seconds: { type: 'string', default: '30' },
+    'checkpoint-ms': { type: 'string', default: '500' },
+    checkpointer: { type: 'string' },
   },
 });
-if (!values.db) throw new Error('--db PATH is required');
+if (values.checkpointer) {
+  // The checkpointer child: PASSIVE checkpoints until told to stop, then reports its CPU.
+  const db = new Database(values.checkpointer);
+  db.pragma('synchronous = NORMAL');
+  db.pragma('wal_autocheckpoint = 0');
+  let calls = 0;
+  let copied = 0;
+  let before = { log: 0, checkpointed: 0 };
+  const timer = setInterval(() => {
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    calls++;
+    // The counts are of the WAL's current generation: smaller than before when it restarted.
+    const restarted = row!.log < before.log || row!.checkpointed < before.checkpointed;
+    copied += Math.max(0, row!.checkpointed - (restarted ? 0 : before.checkpointed));
+    before = row!;
+  }, Number(values['checkpoint-ms']));
+  process.on('message', () => {
+    clearInterval(timer);
+    const cpu = process.cpuUsage();
+    process.send!({ calls, copied, userMs: cpu.user / 1000, systemMs: cpu.system / 1000 }, () => process.exit(0));
+  });
+}
+if (!values.db && !values.checkpointer) throw new Error('--db PATH is required');
 const messages = Number(values.messages);
 const RECENT_ROWS_PER_BATCH = 8000;
 const FRAME = 4096 + 24;
 
-const run = (design: string) => {
+const run = async (design: string) => {
   const dir = mkdtempSync(join(tmpdir(), 'staging-pages-'));
   const file = join(dir, 'stoa.db');
   copyFileSync(values.db!, file);
@@ -102,11 +131,52 @@ const run = (design: string) => {
       clear!.run();
     }
   });
+  if (values.rate) {
+    // Idle CPU of a bare child (Node's start) is measured by the 0-interval control run.
+    const child = fork(process.argv[1]!, ['--checkpointer', file, '--checkpoint-ms', values['checkpoint-ms']!], {
+      execArgv: process.execArgv,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const every = 1000 / Number(values.rate);
+    const end = Date.now() + Number(values.seconds) * 1000;
+    let n = 0;
+    let maxWal = 0;
+    const started = process.cpuUsage();
+    const t0 = Date.now();
+    while (Date.now() < end) {
+      store(n);
+      n++;
+      maxWal = Math.max(maxWal, walFrames());
+      const next = t0 + n * every;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
+    }
+    const cpu = process.cpuUsage(started);
+    const report = await new Promise<Record<string, number>>((resolve) => {
+      child.once('message', (m) => resolve(m as Record<string, number>));
+      child.send('stop');
+    });
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+    return {
+      design,
+      checkpointMs: Number(values['checkpoint-ms']),
+      messages: n,
+      writerMsPerMessage: +((cpu.user + cpu.system) / 1000 / n).toFixed(1),
+      checkpointerCpuMs: Math.round(report.userMs! + report.systemMs!),
+      checkpointerUserSystemMs: `${Math.round(report.userMs!)} + ${Math.round(report.systemMs!)}`,
+      checkpoints: report.calls,
+      pagesCopied: report.copied,
+      maxWalMB: +((maxWal * FRAME) / 1e6).toFixed(1),
+    };
+  }
   const frames: number[] = [];
   const started = process.cpuUsage();
   let before = walFrames();
+  const walls: number[] = [];
   for (let n = 0; n < messages; n++) {
+    const t = process.hrtime.bigint();
     store(n);
+    walls.push(Number(process.hrtime.bigint() - t) / 1e6);
     const after = walFrames();
     frames.push(after - before);
     before = after;
@@ -121,9 +191,16 @@ const run = (design: string) => {
     pagesPerMessage: Math.round(total / messages),
     medianPlainMessage: sorted[Math.floor(sorted.length / 2)],
     maxCommit: sorted[sorted.length - 1],
+    // Wall time of a message's transaction: the median, and the slowest (a batch move's).
+    medianMs: +[...walls].sort((a, b) => a - b)[Math.floor(walls.length / 2)]!.toFixed(1),
+    maxMs: +Math.max(...walls).toFixed(1),
     userMsPerMessage: +(cpu.user / 1000 / messages).toFixed(1),
     systemMsPerMessage: +(cpu.system / 1000 / messages).toFixed(1),
   };
 };
 
-for (const design of values.designs!.split(',')) console.log(JSON.stringify(run(design)));
+if (!values.checkpointer) {
+  void (async () => {
+    for (const design of values.designs!.split(',')) console.log(JSON.stringify(await run(design)));
+  })();
+}
