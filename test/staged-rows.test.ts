@@ -95,6 +95,64 @@ describe('rows waiting for their batch', () => {
     }
   });
 
+  test('a batch moves a range of people at a time; nothing is lost, doubled or seen differently', async () => {
+    const server = await TestServer.start();
+    try {
+      const reader = await server.createUser('Reader');
+      const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] }, 'staged');
+      await reader.post('/mark_all_as_read');
+      const db = server.stoa.db;
+      // Two people far apart in ID order, so that a batch takes three ranges (256 IDs each) to
+      // move everyone. They never use the API: rows of their own are all they need.
+      for (const id of [300, 700]) {
+        db.prepare(`INSERT INTO users (id, email, delivery_email, full_name, api_key, role, date_joined_ms)
+          VALUES (?, ?, ?, ?, ?, 400, 0)`).run(id, `far${id}@example.com`, `far${id}@example.com`, `Far ${id}`, `key${id}`);
+      }
+      const people = [reader.userId, 300, 700];
+      const messages = server.stoa.messages;
+      const recipient = server.stoa.channels.byId(channel.id)!.recipient_id;
+      const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      const before = count('SELECT count(*) AS n FROM user_messages_all');
+      let written = 0;
+      const sendSome = (n: number) =>
+        db.transaction(() => {
+          for (let i = 0; i < n; i++) {
+            const id = messages.insert({
+              sender_id: server.ownerId, recipient_id: recipient, stream_id: channel.id, topic: 'bulk', content: 'x',
+              rendered_content: '<p>x</p>', date_sent: 1, sending_client: 'test', is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0,
+            });
+            for (const person of people) messages.insertUserMessage(person, id, 0);
+            written += people.length;
+          }
+        })();
+      const stagedOf = (person: number) => count(`SELECT count(*) AS n FROM user_messages_new WHERE user_id = ${person}`);
+      // Up to the batch's 16,000 rows (a few were there before): the first range (the reader's)
+      // moves at once; only rows of the last few messages wait again.
+      sendSome(5_334);
+      assert.ok(stagedOf(reader.userId) < 10, `${stagedOf(reader.userId)} of the reader's rows wait`);
+      assert.ok(stagedOf(300) > 5_000 && stagedOf(700) > 5_000, 'the later ranges wait');
+      // 1,000 rows later the next range, 1,000 more the last; the reader's new rows wait.
+      sendSome(334);
+      assert.ok(stagedOf(300) < 10);
+      assert.ok(stagedOf(700) > 5_000);
+      sendSome(334);
+      assert.ok(stagedOf(700) < 10);
+      assert.ok(stagedOf(reader.userId) >= 668 && stagedOf(reader.userId) < 680);
+      assert.equal(count('SELECT count(*) AS n FROM user_messages u JOIN user_messages_new s USING (user_id, message_id)'), 0);
+      assert.equal(count('SELECT count(*) AS n FROM user_messages_all'), before + written);
+      const registered = await reader.post('/register', { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) });
+      assert.equal(registered.body.unread_msgs.count, 5_334 + 334 + 334);
+      const newest = await reader.get('/messages', { anchor: 'newest', num_before: 1_000, num_after: 0 });
+      const ids = newest.body.messages.map((m: { id: number }) => m.id);
+      assert.equal(ids.length, 1_000);
+      assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+      assert.equal(new Set(ids).size, 1_000);
+      assert.equal(ids.at(-1), messages.maxId());
+    } finally {
+      await server.close();
+    }
+  });
+
   test('the newest messages and the first unread are found across both tables, in order and within limits', async () => {
     const server = await TestServer.start();
     try {
