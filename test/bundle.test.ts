@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadCompressedPackage } from '../lib/first-use';
+import { openBundleFile } from '../lib/bundle-layout';
+import { bundledPackageName, loadPackage } from '../lib/first-use';
+import { bundledWebFileName } from '../lib/web/assets';
+import { buildWebBundle } from '../lib/web/build';
 import { buildBundle } from '../scripts/build';
 import { Client } from './support/client';
 import { readZuliprc, REPO_ROOT, spawnStoa, tempDir } from './support/server';
@@ -72,6 +75,15 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     // The script, the stylesheet, and the chunks the script imports (named to be preloaded).
     assert.ok(linked.some((asset) => /\/app-[^/]+\.js$/.test(asset)) && linked.some((asset) => /\/app-[^/]+\.css$/.test(asset)), page);
     for (const asset of linked) assert.equal((await fetch(`${url}${asset}`)).status, 200, asset);
+    // Every file of the client, read from the bundle's data, is served as the client's build made it, byte for byte.
+    const web = await buildWebBundle();
+    assert.deepEqual(openBundleFile(bundle).data.names().filter((name) => name.startsWith('web/')).sort(), web.assets.map((asset) => bundledWebFileName(asset.name)).sort());
+    for (const asset of web.assets) {
+      const served = await fetch(`${url}/static/web/${asset.name}`, { headers: { 'accept-encoding': 'identity' } });
+      assert.equal(served.status, 200, asset.name);
+      assert.equal(served.headers.get('content-type'), asset.contentType, asset.name);
+      assert.ok(Buffer.from(await served.arrayBuffer()).equals(asset.body), `${asset.name} served as built`);
+    }
     child.process.kill('SIGTERM');
     assert.equal(await child.exited, 0);
   } finally {
@@ -80,27 +92,32 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
   }
 });
 
-test('the bundle carries the packages loaded on first use compressed, and each one works once unpacked', async () => {
-  const text = readFileSync(await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js')), 'utf8');
-  const packed = new Map([...text.matchAll(/loadCompressedPackage\("([^"]+)","([A-Za-z0-9+/=]+)"\)/g)].map((m) => [m[1], m[2]]));
-  const highlighting = [...packed.keys()].filter((name) => name.startsWith('highlight.js/'));
-  assert.deepEqual([...packed.keys()].filter((name) => !highlighting.includes(name)).sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
+test('the bundle carries the packages loaded on first use compressed in its data, and each one works once unpacked', async () => {
+  const built = await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js'));
+  const text = readFileSync(built, 'latin1');
+  const { code, data } = openBundleFile(built);
+  const packed = data.names().filter((name) => name.startsWith('package/')).map((name) => name.slice('package/'.length));
+  const highlighting = packed.filter((name) => name.startsWith('highlight.js/'));
+  assert.deepEqual(packed.filter((name) => !highlighting.includes(name)).sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
   assert.ok(highlighting.includes('highlight.js/lib/core') && highlighting.includes('highlight.js/lib/languages/python'), highlighting.join());
   assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium|highlight\.js)/.test(text), 'none of them as plain source');
-  const hljs = loadCompressedPackage('highlight.js/lib/core', packed.get('highlight.js/lib/core')!) as {
+  // The server's code names them; their bytes are in the data, no part of it.
+  assert.match(code, /loadBundledPackage\("katex"\)/);
+  const unpacked = (name: string) => loadPackage(name, data.read(bundledPackageName(name)));
+  const hljs = unpacked('highlight.js/lib/core') as {
     registerLanguage(name: string, grammar: unknown): void;
     highlight(code: string, options: { language: string }): { value: string };
   };
-  hljs.registerLanguage('python', loadCompressedPackage('highlight.js/lib/languages/python', packed.get('highlight.js/lib/languages/python')!));
+  hljs.registerLanguage('python', unpacked('highlight.js/lib/languages/python'));
   assert.match(hljs.highlight('def f(): pass', { language: 'python' }).value, /class="hljs-keyword">def</);
-  const katex = loadCompressedPackage('katex', packed.get('katex')!) as typeof import('katex');
+  const katex = unpacked('katex') as typeof import('katex');
   assert.match(katex.renderToString('x^2'), /class="katex"/);
-  const nodemailer = loadCompressedPackage('nodemailer', packed.get('nodemailer')!) as typeof import('nodemailer');
+  const nodemailer = unpacked('nodemailer') as typeof import('nodemailer');
   const sent = await nodemailer.createTransport({ jsonTransport: true }).sendMail({ from: 'a@example.com', to: 'b@example.com', text: 'hi' });
   assert.match(String(sent.message), /"text":"hi"/);
-  const tar = loadCompressedPackage('tar', packed.get('tar')!) as typeof import('tar');
+  const tar = unpacked('tar') as typeof import('tar');
   assert.equal(typeof tar.create, 'function');
-  const sodium = loadCompressedPackage('libsodium-wrappers', packed.get('libsodium-wrappers')!) as typeof import('libsodium-wrappers');
+  const sodium = unpacked('libsodium-wrappers') as typeof import('libsodium-wrappers');
   await sodium.ready;
   const keys = sodium.crypto_box_keypair();
   const sealed = sodium.crypto_box_seal(new Uint8Array([1, 2, 3]), keys.publicKey);
