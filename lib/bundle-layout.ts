@@ -34,7 +34,11 @@ const HEAD_BYTES = 65_536;
  */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {\n';
 const WRAPPER_END = '\n})';
-/** How the launcher hands the data to the server: they are compiled apart, and share the global object. */
+/**
+ * How the launcher hands the data to the server: they are compiled apart, and share the global
+ * object. Only numbers: a function of the launcher kept by the server would keep the launcher's
+ * script, and with it the whole file's text as Node's loader read it, for as long as it runs.
+ */
 const DATA = Symbol.for('stoa.bundle-data');
 
 function sha(bytes: Buffer | string): string {
@@ -73,9 +77,7 @@ export class BundleData {
 
   constructor(
     private readonly readAt: ReadBundle,
-    private readonly indexStart: number,
-    private readonly indexLength: number,
-    private readonly dataStart: number,
+    private readonly place: DataPlace,
   ) {}
 
   private bytes(position: number, length: number): Buffer {
@@ -92,7 +94,7 @@ export class BundleData {
   private entries(): Record<string, [number, number, string]> {
     if (!this.index) {
       try {
-        this.index = JSON.parse(this.bytes(this.indexStart, this.indexLength).toString('latin1')) as Record<string, [number, number, string]>;
+        this.index = JSON.parse(this.bytes(this.place.indexStart, this.place.indexLength).toString('latin1')) as Record<string, [number, number, string]>;
       } catch (err) {
         if (err instanceof BundleDamagedError) throw err;
         throw new BundleDamagedError("the index of its data cannot be read");
@@ -106,10 +108,17 @@ export class BundleData {
     const entry = Object.hasOwn(this.entries(), name) ? this.entries()[name] : undefined;
     if (!entry) throw new Error(`the bundle holds no file named ${name}`);
     const [offset, length, hash] = entry;
-    const bytes = Buffer.from(this.bytes(this.dataStart + offset, length).toString('latin1'), 'base64');
+    const bytes = Buffer.from(this.bytes(this.place.dataStart + offset, length).toString('latin1'), 'base64');
     if (sha(bytes) !== hash) throw new BundleDamagedError(`${name} is not what was built`);
     return bytes;
   }
+}
+
+/** Where the data's index and the data start in the bundle, and the index's length. */
+export interface DataPlace {
+  indexStart: number;
+  indexLength: number;
+  dataStart: number;
 }
 
 /** A bundle that is not whole (cut short in a copy, changed on disk): it says so, and what to do. */
@@ -129,11 +138,12 @@ function readFully(readAt: ReadBundle, target: Buffer, offset: number, length: n
   return done;
 }
 
-/** What the launcher needs of the bundle: the server's code wrapped as a function expression, the line of the file the wrapper's line stands for (0-based, for stack traces), the hash of the code, and the data. */
+/** What the launcher needs of the bundle: the server's code wrapped as a function expression, the line of the file the wrapper's line stands for (0-based, for stack traces), the hash of the code, and the data (and where it is). */
 export interface OpenedBundle {
   code: string;
   lineOffset: number;
   hash: string;
+  place: DataPlace;
   data: BundleData;
 }
 
@@ -185,7 +195,13 @@ export function openBundle(size: number, readAt: ReadBundle): OpenedBundle {
   write += end - read;
   code.write(WRAPPER_START, 0, 'latin1');
   code.write(WRAPPER_END, write, 'latin1');
-  return { code: code.toString('latin1', 0, write + WRAPPER_END.length), lineOffset, hash, data: new BundleData(readAt, indexStart, indexLength, dataStart) };
+  const place = { indexStart, indexLength, dataStart };
+  return { code: code.toString('latin1', 0, write + WRAPPER_END.length), lineOffset, hash, place, data: new BundleData(readAt, place) };
+}
+
+/** fs.readSync on an open file, as openBundle reads. */
+function readerOf(fd: number): ReadBundle {
+  return (target, offset, length, position) => readSync(fd, target, offset, length, position);
 }
 
 /**
@@ -193,22 +209,26 @@ export function openBundle(size: number, readAt: ReadBundle): OpenedBundle {
  * the process runs, and the data is read through it: a build that replaces the file (written
  * beside it, then renamed over) does not change what a running server reads.
  */
-export function openBundleFile(file: string): OpenedBundle {
+export function openBundleFile(file: string): OpenedBundle & { fd: number } {
   const fd = openSync(file, 'r');
   try {
-    return openBundle(fstatSync(fd).size, (target, offset, length, position) => readSync(fd, target, offset, length, position));
+    return { ...openBundle(fstatSync(fd).size, readerOf(fd)), fd };
   } catch (err) {
     closeSync(fd);
     throw err;
   }
 }
 
-/** The launcher hands the server its bundle's data (see bundledFile). */
-export function handDataToServer(data: BundleData): void {
-  (globalThis as { [DATA]?: BundleData })[DATA] = data;
+/** The launcher hands the server its bundle's data (see bundledData): the open file and where the data is in it. */
+export function handDataToServer(fd: number, place: DataPlace): void {
+  (globalThis as { [DATA]?: DataPlace & { fd: number } })[DATA] = { fd, indexStart: place.indexStart, indexLength: place.indexLength, dataStart: place.dataStart };
 }
+
+let handed: BundleData | undefined;
 
 /** The data of the bundle this server runs from; undefined when it runs from source (no bundle). */
 export function bundledData(): BundleData | undefined {
-  return (globalThis as { [DATA]?: BundleData })[DATA];
+  const given = (globalThis as { [DATA]?: DataPlace & { fd: number } })[DATA];
+  if (given && !handed) handed = new BundleData(readerOf(given.fd), given);
+  return handed;
 }

@@ -12,7 +12,7 @@ import { restartWithBoundedHeap } from './memory/bounded-heap';
  * data after the server's code stays in the file until the server asks for it.
  */
 restartWithBoundedHeap();
-let opened: OpenedBundle;
+let opened: OpenedBundle & { fd: number };
 try {
   opened = openBundleFile(__filename);
 } catch (err) {
@@ -20,8 +20,8 @@ try {
   console.error(`stoa: ${(err as Error).message}`);
   process.exit(1);
 }
-const { code, lineOffset, hash, data } = opened;
-handDataToServer(data);
+const { code, lineOffset, hash, place, fd } = opened;
+handDataToServer(fd, place);
 const dataFolder = dataFolderNamed(process.argv.slice(2), process.env);
 const server = compileServer(code, { filename: __filename, lineOffset, bundleHash: hash, dataFolder });
 server.call(module.exports, module.exports, require, module, __filename, __dirname);
