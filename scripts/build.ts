@@ -17,7 +17,13 @@ const root = path.resolve(__dirname, '..');
  * server that never renders a formula or colours code, mails, exports or encrypts a
  * notification would otherwise hold for nothing.
  */
-const LOADED_ON_FIRST_USE = ['katex', 'nodemailer', 'tar', 'libsodium-wrappers', 'highlight.js'];
+const LOADED_ON_FIRST_USE = ['katex', 'nodemailer', 'tar', 'libsodium-wrappers', 'highlight.js', 're2js'];
+/**
+ * iconv-lite's tables of character sets (half a megabyte of text), which it requires itself on
+ * first use (lib/index.js requires "../encodings" when a body in another charset than UTF-8 is
+ * first decoded): carried as a package loaded on first use, named so.
+ */
+const ICONV_TABLES = 'iconv-lite/encodings';
 
 /** The esbuild options every bundle shares: CommonJS for Node 20, small, ASCII. */
 const COMMON = {
@@ -42,9 +48,16 @@ function compressedUntilFirstUse(files: Map<string, Buffer>): Plugin {
   return {
     name: 'compressed-until-first-use',
     setup(stoa) {
-      stoa.onResolve({ filter: /^[a-z@][\w@/.-]*$/ }, (args) => (loadedOnFirstUse(args.path) ? { path: args.path, namespace: 'first-use' } : undefined));
+      stoa.onResolve({ filter: /^[a-z@][\w@/.-]*$/ }, (args) =>
+        loadedOnFirstUse(args.path) ? { path: args.path, namespace: 'first-use', pluginData: require.resolve(args.path) } : undefined,
+      );
+      stoa.onResolve({ filter: /^\.\.\/encodings$/ }, (args) =>
+        /[\\/]node_modules[\\/]iconv-lite[\\/]lib$/.test(args.resolveDir)
+          ? { path: ICONV_TABLES, namespace: 'first-use', pluginData: require.resolve(path.join(args.resolveDir, args.path)) }
+          : undefined,
+      );
       stoa.onLoad({ filter: /.*/, namespace: 'first-use' }, async (args) => {
-        const alone = await build({ ...COMMON, entryPoints: [require.resolve(args.path)], write: false });
+        const alone = await build({ ...COMMON, entryPoints: [args.pluginData as string], write: false });
         files.set(bundledPackageName(args.path), brotliCompressSync(alone.outputFiles[0].contents));
         return {
           contents: `module.exports = require(${JSON.stringify(loader)}).loadBundledPackage(${JSON.stringify(args.path)});`,

@@ -59,6 +59,11 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     assert.match(rendered, /class="katex"/);
     const code = await owner.post('/messages/render', { content: '```py\nx = 1\n```' });
     assert.match(code.body.rendered, /<code><span class="n">x<\/span> <span class="o">=<\/span> <span class="mi">1<\/span>/);
+    // RE2JS, carried in the data, checks a linkifier's pattern and links what it matches.
+    const linkifier = await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' });
+    assert.equal(linkifier.status, 200, JSON.stringify(linkifier.body));
+    const linked42 = await owner.post('/messages/render', { content: 'see #42' });
+    assert.match(linked42.body.rendered, /<a href="https:\/\/example.com\/issues\/42"/);
     // Images are decoded and thumbnailed by sharp, installed beside the bundle.
     const form = new FormData();
     const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -98,9 +103,9 @@ test('the bundle carries the packages loaded on first use compressed in its data
   const { code, data } = openBundleFile(built);
   const packed = data.names().filter((name) => name.startsWith('package/')).map((name) => name.slice('package/'.length));
   const highlighting = packed.filter((name) => name.startsWith('highlight.js/'));
-  assert.deepEqual(packed.filter((name) => !highlighting.includes(name)).sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
+  assert.deepEqual(packed.filter((name) => !highlighting.includes(name)).sort(), ['iconv-lite/encodings', 'katex', 'libsodium-wrappers', 'nodemailer', 're2js', 'tar']);
   assert.ok(highlighting.includes('highlight.js/lib/core') && highlighting.includes('highlight.js/lib/languages/python'), highlighting.join());
-  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium|highlight\.js)/.test(text), 'none of them as plain source');
+  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium|highlight\.js|re2js|iconv-lite\/encodings)/.test(text), 'none of them as plain source');
   // The server's code names them; their bytes are in the data, no part of it.
   assert.match(code, /loadBundledPackage\("katex"\)/);
   const unpacked = (name: string) => loadPackage(name, data.read(bundledPackageName(name)));
@@ -117,6 +122,11 @@ test('the bundle carries the packages loaded on first use compressed in its data
   assert.match(String(sent.message), /"text":"hi"/);
   const tar = unpacked('tar') as typeof import('tar');
   assert.equal(typeof tar.create, 'function');
+  const re2js = unpacked('re2js') as typeof import('re2js');
+  assert.deepEqual(Object.keys(re2js.RE2JS.compile('#(?P<id>[0-9]+)').namedGroups()), ['id']);
+  // iconv-lite's tables, which it requires itself when a body in another charset is first decoded.
+  const tables = unpacked('iconv-lite/encodings') as Record<string, unknown>;
+  assert.ok(tables.latin1 && tables.shiftjis && tables.utf16, Object.keys(tables).slice(0, 20).join());
   const sodium = unpacked('libsodium-wrappers') as typeof import('libsodium-wrappers');
   await sodium.ready;
   const keys = sodium.crypto_box_keypair();
