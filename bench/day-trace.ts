@@ -50,7 +50,7 @@ const serverLoop = lines<{
   slowestMs: number;
   slowest: string;
 }>('server-loop.ndjson').map((s) => ({ ...s, at: s.at - day.startAt }));
-const kernel = lines<{ at: number; waiting: number | null; counters: Record<string, number> }>('kernel.ndjson');
+const kernel = lines<{ at: number; waiting: number | null; counters: Record<string, number>; serverThread?: { runNs: number; waitNs: number } }>('kernel.ndjson');
 
 const sortedPercentile = (values: number[], p: number) => {
   if (values.length === 0) return NaN;
@@ -104,11 +104,22 @@ if (failed.length) {
   console.log(`  sent between ${f0(Math.min(...sentAt))} and ${f0(Math.max(...sentAt))} ms into the day; connected ${failed.filter((t) => t.connected !== undefined).map((t) => f0(t.connected! - t.sent)).slice(0, 10).join(', ')} ms after sending (first few)`);
 }
 
+// How much of the time the server's main thread wanted a CPU it got, over the first 30 s.
+const within = kernel.filter((x) => x.serverThread && x.at >= 0 && x.at <= 30_000);
+if (within.length > 1) {
+  const a = within[0].serverThread!;
+  const b = within.at(-1)!.serverThread!;
+  const run = (b.runNs - a.runNs) / 1e9;
+  const wait = (b.waitNs - a.waitNs) / 1e9;
+  const span = (within.at(-1)!.at - within[0].at) / 1000;
+  console.log(`\nServer main thread over the first ${span.toFixed(0)} s: on a CPU ${run.toFixed(1)} s, runnable but waiting for a CPU ${wait.toFixed(1)} s (it got ${((run / (run + wait)) * 100).toFixed(0)}% of the time it wanted)`);
+}
+
 // Second by second.
 const from = Number(args.from) * 1000;
 const to = Number(args.to) * 1000;
 console.log(
-  '\n| s | srv loop p99/max ms | srv CPU ms | GC ms (max) | accepted | begun | answered | slowest answer | accept queue max | workers CPU ms | workers loop max ms | sent | of them slow | counters |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '\n| s | srv loop p99/max ms | srv CPU ms | srv main thread on CPU / waiting for one ms | GC ms (max) | accepted | begun | answered | slowest answer | accept queue max | workers CPU ms | workers loop max ms | sent | of them slow | counters |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 );
 let previousCounters: Record<string, number> | undefined;
 for (let second = from; second < to; second += 1000) {
@@ -124,9 +135,12 @@ for (let second = from; second < to; second += 1000) {
       .join(', ');
   }
   if (counters) previousCounters = counters;
+  const threadFrom = kernel.filter((x) => x.at < second).at(-1)?.serverThread;
+  const threadTo = k.at(-1)?.serverThread;
+  const thread = threadFrom && threadTo ? `${f0((threadTo.runNs - threadFrom.runNs) / 1e6)} / ${f0((threadTo.waitNs - threadFrom.waitNs) / 1e6)}` : '-';
   const w = workerSeconds.map((seconds) => seconds.find((x) => x.at > second && x.at <= second + 1000));
   const sent = requests.filter((t) => t.sent >= second && t.sent < second + 1000);
   console.log(
-    `| ${(second / 1000).toFixed(0)} | ${s ? `${f0(s.loopP99)} / ${f0(s.loopMax)}` : '-'} | ${s ? s.cpuMs : '-'} | ${s ? `${s.gcMs} (${s.gcMaxMs})` : '-'} | ${s?.connections ?? '-'} | ${s?.requests ?? '-'} | ${s?.answered ?? '-'} | ${s && s.slowestMs ? `${s.slowestMs} ${s.slowest}` : '-'} | ${waiting.length ? Math.max(...waiting) : '-'} | ${w.map((x) => (x ? f0(x.cpuMs) : '-')).join(' + ')} | ${w.map((x) => (x ? f0(x.loopMax) : '-')).join(', ')} | ${sent.length} | ${sent.filter((t) => t.failed !== undefined || (t.end !== undefined && t.end - t.sent > slowMs)).length} | ${delta} |`,
+    `| ${(second / 1000).toFixed(0)} | ${s ? `${f0(s.loopP99)} / ${f0(s.loopMax)}` : '-'} | ${s ? s.cpuMs : '-'} | ${thread} | ${s ? `${s.gcMs} (${s.gcMaxMs})` : '-'} | ${s?.connections ?? '-'} | ${s?.requests ?? '-'} | ${s?.answered ?? '-'} | ${s && s.slowestMs ? `${s.slowestMs} ${s.slowest}` : '-'} | ${waiting.length ? Math.max(...waiting) : '-'} | ${w.map((x) => (x ? f0(x.cpuMs) : '-')).join(' + ')} | ${w.map((x) => (x ? f0(x.loopMax) : '-')).join(', ')} | ${sent.length} | ${sent.filter((t) => t.failed !== undefined || (t.end !== undefined && t.end - t.sent > slowMs)).length} | ${delta} |`,
   );
 }

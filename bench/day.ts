@@ -562,14 +562,16 @@ async function drive(): Promise<void> {
   const sampler = setInterval(() => samples.push(sampleProcess(pid)), 1000);
   const first = sampleProcess(pid);
   // With --trace: the accept queue and the kernel's connection counters four times a second.
-  const kernel: Array<{ at: number; waiting: number | null; counters: Record<string, number> }> = [];
+  const kernel: Array<{ at: number; waiting: number | null; counters: Record<string, number>; serverThread: { runNs: number; waitNs: number } }> = [];
   let kernelSampling = true;
   const sampleKernel = async () => {
     while (kernelSampling) {
       const at = wallNow() - startAt;
       const queue = await acceptQueue(port);
       const all = tcpCounters();
-      kernel.push({ at, waiting: queue?.waiting ?? null, counters: Object.fromEntries(CONNECTION_COUNTERS.map((name) => [name, all[name]])) });
+      // The server's main thread: time on a CPU, and time runnable but waiting for one (a busy machine).
+      const [runNs, waitNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+      kernel.push({ at, waiting: queue?.waiting ?? null, counters: Object.fromEntries(CONNECTION_COUNTERS.map((name) => [name, all[name]])), serverThread: { runNs, waitNs } });
       await sleep(250);
     }
   };
