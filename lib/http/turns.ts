@@ -12,10 +12,10 @@ import type { Server, ServerResponse } from 'node:http';
  * a poll asked again) waited for all of them, and new connections were accepted a few dozen
  * a second while thousands queued in the kernel, until clients gave up on them (bench/RESULTS.md).
  *
- * Here a long request waits in line instead; each turn serves them for a bounded time, and only
- * once a turn has passed that accepted no connection, so that the kernel's queue is emptied
- * first (a turn with nothing else to do is a few microseconds). Short requests are served as
- * they arrive.
+ * Here a long request waits in line instead; each turn serves them for a bounded time, after
+ * the short requests read in it. While a crowd arrives, only once a turn has passed that
+ * accepted no connection, so that the kernel's queue is emptied first (a turn with nothing else to do is
+ * a few microseconds). Short requests are served as they arrive.
  */
 export class Turns {
   private readonly waiting: Array<() => ServerResponse> = [];
@@ -24,6 +24,8 @@ export class Turns {
   private turnStartedAt: number | undefined;
   /** Connections accepted since the last turn looked. */
   private accepted = 0;
+  /** Whether the turn looked at before this one had accepted a connection too. */
+  private acceptedBefore = false;
   /** Turns passed in a row without serving a long request, to bound how long one waits. */
   private passed = 0;
 
@@ -48,7 +50,11 @@ export class Turns {
 
   private readonly turn = (): void => {
     this.scheduled = false;
-    if (this.accepted > 0 && this.passed < MAX_TURNS_PASSED) {
+    // A crowd is arriving when registrations pile up, or when turns in a row each accepted a
+    // connection (the kernel holds more): only then does accepting go first.
+    const crowd = this.waiting.length >= LINE_TO_GIVE_WAY || this.acceptedBefore;
+    this.acceptedBefore = this.accepted > 0;
+    if (this.accepted > 0 && crowd && this.passed < MAX_TURNS_PASSED) {
       this.accepted = 0;
       this.passed++;
       return this.schedule();
@@ -94,6 +100,12 @@ export class Turns {
  * thousand people.
  */
 const TURN_MS = 20;
+
+/**
+ * This many registrations waiting mean a crowd is arriving. Fewer, with connections arriving
+ * one now and then, are served in the turn that read them, as before there was a line.
+ */
+const LINE_TO_GIVE_WAY = 4;
 
 /**
  * At most this many turns in a row go to accepting before long requests are served: a
