@@ -324,23 +324,39 @@ CREATE TABLE user_messages (
   user_id           INTEGER NOT NULL REFERENCES users (id),
   message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
   flags             INTEGER NOT NULL DEFAULT 0,
-  -- 1 while the row is among the newest written: kept out of user_messages_unread (whose pages,
-  -- one or two per person, a message to many people would each dirty) and in the small
-  -- user_messages_recent, until a batch moves it over (lib/messages/queries.ts). Not a flag:
-  -- clients never see it. Every unread row is in exactly one of the two indexes.
+  -- Always NULL since schema version 38 (new rows wait in user_messages_new instead). Kept, and
+  -- named by the unread index, because dropping it would rewrite every row of the table.
   recent            INTEGER,
   PRIMARY KEY (user_id, message_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX user_messages_by_message ON user_messages (message_id);
 -- Unread (bit 0 clear) and starred (bit 1) rows are few and asked for often.
 CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0 AND recent IS NULL;
-CREATE INDEX user_messages_recent ON user_messages (user_id, message_id) WHERE recent IS NOT NULL;
 CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) <> 0;
 -- Messages whose push notification still shows on the user's phones (active_mobile_push_notification).
 CREATE INDEX user_messages_push_showing ON user_messages (user_id, message_id) WHERE (flags & 512) <> 0;
 -- A user's direct messages (flag 256), for recent_private_conversations at every /register:
 -- without it each registration walks the user's whole history.
 CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE (flags & 256) <> 0;
+-- New rows of user_messages wait here, keyed by message, and move into user_messages in
+-- batches (lib/messages/queries.ts): a message to many people then fills a few pages here
+-- instead of dirtying one page of user_messages (and of its unread index) per receiver. A
+-- (user, message) pair is in one of the two tables, never both; every query reads both.
+CREATE TABLE user_messages_new (
+  message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  flags             INTEGER NOT NULL,
+  PRIMARY KEY (message_id, user_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX user_messages_new_by_user ON user_messages_new (user_id, message_id);
+-- Both tables as one, for lookups by person and message, by message, and filters without an
+-- order and a limit. Never for "the newest N": SQLite does not carry ORDER BY ... LIMIT into
+-- the two halves and would read a person's whole history; those queries ask each table with
+-- its own order and limit and merge (lib/messages/fetch.ts).
+CREATE VIEW user_messages_all AS
+  SELECT user_id, message_id, flags FROM user_messages
+  UNION ALL
+  SELECT user_id, message_id, flags FROM user_messages_new;
 
 -- Emoji reactions. emoji_code's meaning depends on reaction_type (see lib/emoji/choice.ts); the
 -- types are the specification's names (Zulip's zulip_extra_emoji is service_extra_emoji).

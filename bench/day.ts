@@ -12,16 +12,22 @@
  *     --arrival S      everyone arrives within these first seconds (default 10)
  *     --workers N      load processes the people are spread over (default 2)
  *     --profile DIR    run the server with --cpu-prof, writing its profile into DIR
+ *     --trace DIR      write where each request's time went into DIR: the server's event loop
+ *                      second by second (bench/loop-probe.cjs), each load worker's own loop and
+ *                      CPU, the listening socket's accept queue, and every request but the long
+ *                      polls with the moments it was sent, got a socket, connected, had its first
+ *                      byte of answer and its last (read them with bench/day-trace.ts DIR)
  *     --bundle FILE    the server script (default dist/stoa.js)
  *
  * Three kinds of process: this driver, the server (`node dist/stoa.js` with the flags the
  * README gives, its request log going to a file as under a service manager), and the load
  * workers (this file again, with --worker), each simulating a share of the people.
  */
-import { fork, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,6 +87,33 @@ interface WorkerSetup {
   durationMs: number;
   arrivalMs: number;
   seed: number;
+  /** Keep each request's phases and the worker's own loop second by second (--trace). */
+  trace: boolean;
+}
+
+/**
+ * One request's moments, in ms since the day began: sent (request() called), socket (the
+ * agent gave it one), connected (a new connection's handshake done; absent on a reused one),
+ * first (the answer's headers read), end (its last byte read), or failed.
+ */
+export interface RequestTrace {
+  kind: string;
+  sent: number;
+  socket?: number;
+  connected?: number;
+  first?: number;
+  end?: number;
+  failed?: number;
+  reused: boolean;
+  bytes?: number;
+}
+
+/** The worker's own event loop and CPU in one second of the day (--trace). */
+export interface WorkerSecond {
+  at: number;
+  loopP99: number;
+  loopMax: number;
+  cpuMs: number;
 }
 
 /** What a worker reports at the end. */
@@ -98,6 +131,8 @@ interface WorkerReport {
   /** Message id -> wall ms the last of this worker's people's polls got it. */
   received: Array<[number, number]>;
   cpuMs: number;
+  traces: RequestTrace[];
+  seconds: WorkerSecond[];
 }
 
 // ---------------------------------------------------------------- the load worker
@@ -117,7 +152,27 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
     sent: [],
     received: [],
     cpuMs: 0,
+    traces: [],
+    seconds: [],
   };
+  if (setup.trace) {
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    let lastCpu = process.cpuUsage();
+    const sampling = setInterval(() => {
+      const cpu = process.cpuUsage(lastCpu);
+      lastCpu = process.cpuUsage();
+      report.seconds.push({
+        at: wallNow() - setup.startAt,
+        loopP99: delay.percentile(99) / 1e6,
+        loopMax: delay.max / 1e6,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      });
+      delay.reset();
+    }, 1000);
+    setTimeout(() => clearInterval(sampling), endAt - wallNow() + 1000);
+  }
+  const sinceStart = () => wallNow() - setup.startAt;
   const received = new Map<number, number>();
   /** Waits ms, or until the day ends if sooner. */
   const pause = (ms: number) => sleep(Math.min(ms, endAt - wallNow()));
@@ -171,14 +226,21 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
     }
     if (body) headers['Content-Length'] = body.length;
     const started = performance.now();
+    const trace: RequestTrace | undefined = setup.trace && kind !== 'events' ? { kind, sent: sinceStart(), reused: false } : undefined;
+    if (trace) report.traces.push(trace);
     return new Promise((resolve) => {
       const req = http.request({ host: base.hostname, port: base.port, path: url, method, agent, headers }, (res) => {
+        if (trace) trace.first = sinceStart();
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const at = wallNow();
           const elapsed = performance.now() - started;
           const raw = Buffer.concat(chunks);
+          if (trace) {
+            trace.end = sinceStart();
+            trace.bytes = raw.length;
+          }
           if (res.statusCode !== 200) {
             failed(kind, `${res.statusCode} ${raw.toString().slice(0, 200)}`, `HTTP ${res.statusCode}`);
             return resolve(null);
@@ -191,10 +253,18 @@ function worker(setup: WorkerSetup): Promise<WorkerReport> {
           resolve(null);
         });
       });
+      if (trace) {
+        req.once('socket', (socket: Socket) => {
+          trace.socket = sinceStart();
+          trace.reused = req.reusedSocket;
+          if (socket.connecting) socket.once('connect', () => (trace.connected = sinceStart()));
+        });
+      }
       req.setTimeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS, () => {
         req.destroy(new Error('timed out'));
       });
       req.on('error', (err) => {
+        if (trace) trace.failed = sinceStart();
         // Polls still parked when the day ends are cut off, which is no failure.
         const when = `${((wallNow() - setup.startAt) / 1000).toFixed(1)} s into the day`;
         const connection = req.reusedSocket ? 'on a reused connection' : 'on a new connection';
@@ -401,13 +471,29 @@ async function waitForListening(logFile: string, exited: () => boolean): Promise
   }
 }
 
-/** Connections dropped because a listening socket's queue was full, on the whole machine (TcpExt ListenOverflows). */
-function listenOverflows(): number {
+/** The kernel's TCP counters (TcpExt), on the whole machine. */
+function tcpCounters(): Record<string, number> {
   const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('TcpExt:'))
     .map((line) => line.split(/\s+/));
-  return Number(values[names.indexOf('ListenOverflows')]);
+  return Object.fromEntries(names.slice(1).map((name, i) => [name, Number(values[i + 1])]));
+}
+
+/** Connections dropped because a listening socket's queue was full, on the whole machine (TcpExt ListenOverflows). */
+const listenOverflows = () => tcpCounters().ListenOverflows;
+
+/** Counters that tell a connection waiting for the server's accept from one the kernel refused. */
+const CONNECTION_COUNTERS = ['ListenOverflows', 'ListenDrops', 'TCPSynRetrans', 'TCPReqQFullDrop', 'TCPReqQFullDoCookies', 'SyncookiesSent', 'TCPTimeouts'];
+
+/** The listening socket's accept queue as `ss -ltn` shows it: connections waiting, and the queue's size. */
+function acceptQueue(port: number): Promise<{ waiting: number; size: number } | null> {
+  return new Promise((resolve) => {
+    execFile('ss', ['-Hltn', `sport = :${port}`], (err, stdout) => {
+      const fields = err ? null : /^LISTEN\s+(\d+)\s+(\d+)/m.exec(stdout);
+      resolve(fields ? { waiting: Number(fields[1]), size: Number(fields[2]) } : null);
+    });
+  });
 }
 
 const fixed = (n: number | undefined, digits = 1) => (n === undefined ? '-' : n.toFixed(digits));
@@ -421,6 +507,7 @@ async function drive(): Promise<void> {
       arrival: { type: 'string', default: '10' },
       workers: { type: 'string', default: '2' },
       profile: { type: 'string' },
+      trace: { type: 'string' },
       bundle: { type: 'string', default: path.join(__dirname, '..', 'dist', 'stoa.js') },
     },
   });
@@ -435,9 +522,16 @@ async function drive(): Promise<void> {
   const port = await freePort();
   const logFile = path.join(data, 'server.log');
   const profiling = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+  const traceDir = args.trace ? path.resolve(args.trace) : undefined;
+  if (traceDir) {
+    rmSync(traceDir, { recursive: true, force: true });
+    mkdirSync(traceDir, { recursive: true });
+  }
+  const probe = traceDir ? ['--require', path.join(__dirname, 'loop-probe.cjs')] : [];
   // The request log goes to a file, as a service manager would keep it.
-  const server = spawn('sh', ['-c', `exec node ${[...SERVER_NODE_FLAGS, ...profiling].join(' ')} "$0" --data "$1" --port "$2" > "$3" 2>&1`, bundle, data, String(port), logFile], {
+  const server = spawn('sh', ['-c', `exec node ${[...SERVER_NODE_FLAGS, ...profiling, ...probe].join(' ')} "$0" --data "$1" --port "$2" > "$3" 2>&1`, bundle, data, String(port), logFile], {
     stdio: 'ignore',
+    env: traceDir ? { ...process.env, STOA_LOOP_PROBE_FILE: path.join(traceDir, 'server-loop.ndjson') } : process.env,
   });
   let exited = false;
   const serverExit = new Promise<void>((resolve) => server.on('exit', () => ((exited = true), resolve())));
@@ -449,12 +543,41 @@ async function drive(): Promise<void> {
   const loadBefore = loadavg()[0];
   const overflowsBefore = listenOverflows();
   const workerCount = Math.max(1, Math.min(Number(args.workers), people));
-  const startAt = wallNow() + 1000;
+  // The workers are started and loaded before the day's clock is set: loading one (tsx compiles
+  // this file and its imports) takes seconds on a busy machine, and a day begun before its
+  // workers were ready would have everyone due in those seconds arrive at once.
+  const forkedAt = wallNow();
+  const children = await Promise.all(
+    Array.from({ length: workerCount }, (_, w) => {
+      const child = fork(__filename, ['--worker'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      return new Promise<ChildProcess>((resolve, reject) => {
+        child.once('message', () => resolve(child));
+        child.once('exit', (code) => code !== 0 && reject(new Error(`load worker ${w} exited with ${code}`)));
+      });
+    }),
+  );
+  console.log(`load workers ready in ${fixed((wallNow() - forkedAt) / 1000)} s`);
+  const startAt = wallNow() + 500;
   const samples: ServerSample[] = [];
   const sampler = setInterval(() => samples.push(sampleProcess(pid)), 1000);
   const first = sampleProcess(pid);
+  // With --trace: the accept queue and the kernel's connection counters four times a second.
+  const kernel: Array<{ at: number; waiting: number | null; counters: Record<string, number>; serverThread: { runNs: number; waitNs: number } }> = [];
+  let kernelSampling = true;
+  const sampleKernel = async () => {
+    while (kernelSampling) {
+      const at = wallNow() - startAt;
+      const queue = await acceptQueue(port);
+      const all = tcpCounters();
+      // The server's main thread: time on a CPU, and time runnable but waiting for one (a busy machine).
+      const [runNs, waitNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+      kernel.push({ at, waiting: queue?.waiting ?? null, counters: Object.fromEntries(CONNECTION_COUNTERS.map((name) => [name, all[name]])), serverThread: { runNs, waitNs } });
+      await sleep(250);
+    }
+  };
+  const kernelSampled = traceDir ? sampleKernel() : Promise.resolve();
   const reports = await Promise.all(
-    Array.from({ length: workerCount }, (_, w) => {
+    children.map((child, w) => {
       const setup: WorkerSetup = {
         url,
         people: organization.people.filter((_, i) => i % workerCount === w),
@@ -464,17 +587,26 @@ async function drive(): Promise<void> {
         durationMs,
         arrivalMs: Number(args.arrival) * 1000,
         seed: 1000 + w,
+        trace: traceDir !== undefined,
       };
-      const child = fork(__filename, ['--worker'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child.send(setup);
-      return new Promise<WorkerReport>((resolve, reject) => {
-        child.once('message', (message) => resolve(message as WorkerReport));
-        child.once('exit', (code) => code !== 0 && reject(new Error(`load worker ${w} exited with ${code}`)));
-      });
+      return new Promise<WorkerReport>((resolve) => child.once('message', (message) => resolve(message as WorkerReport)));
     }),
   );
   clearInterval(sampler);
+  kernelSampling = false;
+  await kernelSampled;
   const last = sampleProcess(pid);
+  if (traceDir) {
+    writeFileSync(path.join(traceDir, 'day.json'), JSON.stringify({ startAt, people, durationMs, arrivalMs: Number(args.arrival) * 1000 }));
+    writeFileSync(path.join(traceDir, 'kernel.ndjson'), kernel.map((k) => JSON.stringify(k)).join('\n'));
+    writeFileSync(path.join(traceDir, 'server-cpu.ndjson'), samples.map((s) => JSON.stringify({ at: s.at - startAt, cpuTicks: s.cpuTicks, rssMb: s.rssMb })).join('\n'));
+    reports.forEach((r, w) => {
+      writeFileSync(path.join(traceDir, `worker-${w}-requests.ndjson`), r.traces.map((t) => JSON.stringify(t)).join('\n'));
+      writeFileSync(path.join(traceDir, `worker-${w}-seconds.ndjson`), r.seconds.map((t) => JSON.stringify(t)).join('\n'));
+    });
+    cpSync(logFile, path.join(traceDir, 'server.log'));
+  }
   const peakRss = peakRssMb(pid);
   server.kill('SIGTERM');
   await serverExit;
@@ -538,6 +670,8 @@ async function drive(): Promise<void> {
 }
 
 if (process.argv.includes('--worker')) {
+  // Loaded: the driver sets the day's clock once every worker says so.
+  process.send!('ready');
   process.once('message', (setup: WorkerSetup) => {
     worker(setup).then(
       (report) => process.send!(report, () => process.exit(0)),

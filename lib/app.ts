@@ -32,6 +32,7 @@ import { serveExport } from './export/views';
 import { mountWebClient } from './web/serve';
 import { WEBHOOK_PATH, webhookHandler } from './integrations/view';
 import { healthView } from './health/views';
+import type { Turns } from './http/turns';
 
 function routeHandler(stoa: Stoa, route: Route) {
   const pathParams = [...route.path.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
@@ -94,9 +95,10 @@ function notFound(): ApiError {
 
 /**
  * What the HTTP server runs for every request: the request log, then the long-poll path for
- * GET /events and the Express application for everything else.
+ * GET /events and the Express application for everything else. Registrations, which take
+ * long, wait in line and are served a few a turn of the event loop (lib/http/turns.ts).
  */
-export function createRequestListener(stoa: Stoa, log: Log): RequestListener {
+export function createRequestListener(stoa: Stoa, log: Log, turns: Turns): RequestListener {
   const serve = longPollListener(stoa, createApp(stoa, log), log);
   const logRequest = requestLogger(log, isLongPoll);
   return (req, res) => {
@@ -105,8 +107,18 @@ export function createRequestListener(stoa: Stoa, log: Log): RequestListener {
     // parameter deep in its router, and the long-poll path compares the raw path.
     const undecodable = undecodablePath(req.url);
     if (undecodable) return sendError(req, res, undecodable, log);
-    serve(req, res);
+    if (!isRegistration(req.method, pathOf(req.url))) return serve(req, res);
+    turns.wait(() => {
+      // A client that gave up while it waited is not answered.
+      if (!req.socket.destroyed) serve(req, res);
+      return res;
+    });
   };
+}
+
+/** POST /register, by an API client or the browser. */
+function isRegistration(method: string | undefined, path: string): boolean {
+  return method === 'POST' && (path === `${API_PREFIX}/register` || path === `${JSON_PREFIX}/register`);
 }
 
 /**

@@ -536,6 +536,25 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
       CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0 AND recent IS NULL;
       CREATE INDEX user_messages_recent ON user_messages (user_id, message_id) WHERE recent IS NOT NULL;
     `),
+  // 37 -> 38: new rows of user_messages wait in a table of their own, keyed by message, and move
+  // into user_messages in batches (schema.sql). The rows waiting in user_messages_recent join
+  // the unread index now; the column stays, always NULL (dropping it rewrites every row).
+  (db) =>
+    db.exec(`
+      UPDATE user_messages INDEXED BY user_messages_recent SET recent = NULL WHERE recent IS NOT NULL;
+      DROP INDEX user_messages_recent;
+      CREATE TABLE user_messages_new (
+        message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        user_id           INTEGER NOT NULL REFERENCES users (id),
+        flags             INTEGER NOT NULL,
+        PRIMARY KEY (message_id, user_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX user_messages_new_by_user ON user_messages_new (user_id, message_id);
+      CREATE VIEW user_messages_all AS
+        SELECT user_id, message_id, flags FROM user_messages
+        UNION ALL
+        SELECT user_id, message_id, flags FROM user_messages_new;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

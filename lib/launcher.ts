@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { serverOfBundle } from './bundle-layout';
+import { handDataToServer, openBundleFile, type OpenedBundle } from './bundle-layout';
 import { compileServer } from './code-cache';
 import { dataFolderNamed } from './data-folder';
 import { restartWithBoundedHeap } from './memory/bounded-heap';
@@ -9,10 +8,20 @@ import { restartWithBoundedHeap } from './memory/bounded-heap';
  * replaces this Node by one started with them before anything of the server is compiled;
  * then, in the Node that serves, it compiles the server (with the code cache a previous start
  * left in the data folder, lib/code-cache.ts) and runs it as this module's own code (same
- * require, module, file name and directory; stack traces give the file's line numbers).
+ * require, module, file name and directory; stack traces give the file's line numbers). The
+ * data after the server's code stays in the file until the server asks for it.
  */
 restartWithBoundedHeap();
-const { code, lineOffset, hash } = serverOfBundle(readFileSync(__filename));
+let opened: OpenedBundle & { fd: number };
+try {
+  opened = openBundleFile(__filename);
+} catch (err) {
+  // A bundle cut short or changed says so in one line, as the server's own refusals do.
+  console.error(`stoa: ${(err as Error).message}`);
+  process.exit(1);
+}
+const { code, lineOffset, hash, place, fd } = opened;
+handDataToServer(fd, place);
 const dataFolder = dataFolderNamed(process.argv.slice(2), process.env);
 const server = compileServer(code, { filename: __filename, lineOffset, bundleHash: hash, dataFolder });
 server.call(module.exports, module.exports, require, module, __filename, __dirname);

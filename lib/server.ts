@@ -28,6 +28,7 @@ import { exportsSettled, failInterruptedExports } from './export/actions';
 import { releaseMemoryWhenQuiet } from './memory/idle-release';
 import { startScheduledBackups } from './backup/schedule';
 import { createStoa, type Stoa } from './stoa';
+import { Turns } from './http/turns';
 
 export { DATABASE_FILE };
 export const ZULIPRC_FILE = 'zuliprc';
@@ -181,7 +182,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Hashing the first owner's password takes about 160 ms on the thread pool; it runs while
   // the application is built (or, from server.ts, while the server loads) instead of after.
   const firstStart = startFirstStart(stoa, options.ownerPassword);
-  const server = createServer(createRequestListener(stoa, log));
+  const turns = new Turns();
+  const server = createServer(createRequestListener(stoa, log, turns));
+  turns.watch(server);
   // Long-poll clients poll again as soon as they are answered, reusing the connection. Node
   // drops idle connections after 5 s, and a server busy answering a large fan-out can reach
   // that timer before it reads a request already waiting on the socket: the client then sees

@@ -6,7 +6,7 @@ import { before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import vm from 'node:vm';
 import { crc32 } from 'node:zlib';
-import { bundleText, serverOfBundle } from '../lib/bundle-layout';
+import { bundleText, openBundle, type OpenedBundle } from '../lib/bundle-layout';
 import { CODE_CACHE_FILE, readCodeCache } from '../lib/code-cache';
 import { dataFolderNamed } from '../lib/data-folder';
 import { HEAP_FLAGS, MALLOC_ENV } from '../lib/memory/bounded-heap';
@@ -26,6 +26,11 @@ function processInfo(pid: number): { argv: string[]; env: string[] } {
 
 /** The C library's malloc settings the launcher gives the Node it starts, as NAME=value. */
 const mallocSettings = Object.entries(MALLOC_ENV).map(([name, value]) => `${name}=${value}`);
+
+/** Opens a bundle held in memory as the launcher opens its file (the buffer is left as it is). */
+function openInMemory(bundle: Buffer): OpenedBundle {
+  return openBundle(bundle.length, (target, offset, length, position) => bundle.copy(target, offset, position, position + length));
+}
 
 async function stop(child: ChildServer): Promise<void> {
   child.process.kill('SIGTERM');
@@ -78,33 +83,50 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     }
   });
 
-  test('the Node that replaces itself compiles only the launcher: the server waits inside a comment', () => {
-    const text = readFileSync(path.join(REPO_ROOT, bundle), 'latin1');
-    // serverOfBundle takes the escapes out within the buffer it is given: a copy of its own.
-    const { code, lineOffset } = serverOfBundle(Buffer.from(text, 'latin1'));
+  test('the Node that replaces itself compiles only the launcher: the server waits inside a comment, its data after it', () => {
+    const bytes = readFileSync(path.join(REPO_ROOT, bundle));
+    const text = bytes.toString('latin1');
+    const { code, lineOffset, data } = openInMemory(bytes);
     // What V8 parses before the exec is the launcher, a few kilobytes; the server's megabytes follow in the comment.
     const launcherBytes = text.indexOf('\n/*stoa-server ');
     assert.ok(launcherBytes > 0 && launcherBytes < 16_384, `launcher of ${launcherBytes} bytes`);
     assert.ok(code.length > 1_000_000, `server of ${code.length} bytes`);
     // Stack traces give the file's own lines: the wrapper's line stands for the comment's opening, the server's first line for the next.
     const lines = text.split('\n');
-    assert.match(lines[lineOffset], /^\/\*stoa-server [0-9a-f]{32}$/);
+    assert.match(lines[lineOffset], /^\/\*stoa-server [0-9a-f]{32} \d+ \d+ \d+$/);
     const codeLines = code.split('\n', 2);
     assert.match(codeLines[0], /^\(function \(exports, require, module, __filename, __dirname\) \{$/);
     assert.equal(lines[lineOffset + 1], codeLines[1].replaceAll('*/', '*\x0b/'));
     assert.doesNotThrow(() => new vm.Script(code, { filename: bundle }));
+    // The data is no part of the script V8 keeps: neither the client's files nor the packages' are in the server's code.
+    const names = data.names();
+    assert.ok(names.some((name) => name.startsWith('web/')) && names.includes('package/katex'), names.join());
+    for (const name of names) {
+      const sample = data.read(name).toString('base64').slice(0, 64);
+      assert.ok(sample.length < 16 || !code.includes(sample), `${name} is in the server's code`);
+    }
   });
 
-  test('a server whose code holds the end of a comment comes out of the bundle as it went in, its lines numbered as in the file', () => {
+  test('a server whose code holds the end of a comment comes out of the bundle as it went in, its lines numbered as in the file, its data after it', () => {
     const server = 'a="*/*";b=/x*/.source;c=[/[*/]/,2*/y/.source.length];\nd=`*/`;/*\n*/e=4*/2/.source.length;\nthrow new Error(`line ${e}`)';
     assert.doesNotThrow(() => new vm.Script(server));
-    const text = bundleText('launch();\nlaunch();', server);
+    const files = new Map([
+      ['web/app.js', Buffer.from('console.log("*/ é")')],
+      ['package/empty', Buffer.alloc(0)],
+      ['package/binary', Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256))],
+    ]);
+    const text = bundleText('launch();\nlaunch();', server, files);
     // The whole file is a script whose only code is the launcher's (a call of an undefined function).
     assert.throws(() => vm.runInNewContext(text), /launch is not defined/);
     const hash = createHash('sha256').update(server).digest('hex').slice(0, 32);
     const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${server}\n})`;
-    const { code, lineOffset } = serverOfBundle(Buffer.from(text, 'latin1'));
-    assert.deepEqual(serverOfBundle(Buffer.from(text, 'latin1')), { code: wrapped, lineOffset: 3, hash });
+    const bytes = Buffer.from(text, 'latin1');
+    const { code, lineOffset, hash: read, data } = openInMemory(bytes);
+    assert.deepEqual({ code, lineOffset, hash: read }, { code: wrapped, lineOffset: 3, hash });
+    // Every file comes back byte for byte, whatever order it was given in.
+    assert.deepEqual(data.names(), [...files.keys()].sort());
+    for (const [name, content] of files) assert.ok(data.read(name).equals(content), name);
+    assert.throws(() => data.read('web/missing.js'), /no file named web\/missing\.js/);
     // The error thrown on the server's fourth line is reported at the file's line that holds it.
     const run = new vm.Script(code, { filename: 'stoa.js', lineOffset }).runInThisContext() as () => void;
     let stack = '';
@@ -115,7 +137,34 @@ describe('the bundle bounds its own memory', { skip: process.platform !== 'linux
     }
     const line = Number(/stoa\.js:(\d+)/.exec(stack)?.[1]);
     assert.match(text.split('\n')[line - 1], /^throw new Error/, stack);
-    assert.throws(() => serverOfBundle(Buffer.from(text.slice(0, -2), 'latin1')), /missing from the bundle/);
+    // Cut short anywhere in its data, the file is still a script: its launcher runs, and says what is wrong.
+    assert.throws(() => vm.runInNewContext(text.slice(0, -1000)), /launch is not defined/);
+    // Without the launcher's header there is no server; cut short or lengthened, the bundle is refused at once.
+    assert.throws(() => openInMemory(Buffer.from('launch();\n', 'latin1')), /missing from the bundle/);
+    assert.throws(() => openInMemory(bytes.subarray(0, -2)), /the bundle is damaged \(\d+ bytes where its header says \d+\); build it or copy it again/);
+    assert.throws(() => openInMemory(bytes.subarray(0, text.indexOf('throw new'))), /the bundle is damaged/);
+    assert.throws(() => openInMemory(Buffer.concat([bytes, Buffer.from('\n')])), /the bundle is damaged/);
+    // A file changed in the data is refused when it is read, the others still read.
+    const changed = Buffer.from(bytes);
+    const at = text.indexOf(files.get('package/binary')!.toString('base64').slice(1000, 1010));
+    changed[at] = changed[at] === 0x41 ? 0x42 : 0x41;
+    const damaged = openInMemory(changed).data;
+    assert.throws(() => damaged.read('package/binary'), /the bundle is damaged \(package\/binary is not what was built\); build it or copy it again/);
+    assert.ok(damaged.read('web/app.js').equals(files.get('web/app.js')!));
+    // An index that does not parse is refused as damage too.
+    const badIndex = Buffer.from(bytes);
+    badIndex[text.indexOf('{"package/')] = 0x5b;
+    assert.throws(() => openInMemory(badIndex).data.read('web/app.js'), /the bundle is damaged \(the index of its data cannot be read\)/);
+  });
+
+  test('a bundle cut short is refused at start with one clear line', async () => {
+    const bytes = readFileSync(path.join(REPO_ROOT, bundle));
+    const folder = tempDir();
+    const short = path.join(folder, 'short.js');
+    writeFileSync(short, bytes.subarray(0, bytes.length - 1000));
+    const refused = spawnStoa(['--data', path.join(folder, 'data'), '--port', '0'], { NODE_OPTIONS: '' }, short);
+    assert.equal(await refused.exited, 1, refused.output());
+    assert.match(refused.output(), /^stoa: the bundle is damaged \(\d+ bytes where its header says \d+\); build it or copy it again\n$/);
   });
 
   test('node dist/stoa.js --help prints the usage and exits 0, as the server it launches says', async () => {
@@ -154,7 +203,7 @@ describe("the server's code cache in the data folder", () => {
   let key: string;
   before(async () => {
     bundle = await builtBundle();
-    const hash = /\n\/\*stoa-server ([0-9a-f]{32})\n/.exec(readFileSync(path.join(REPO_ROOT, bundle), 'latin1'))![1];
+    const hash = /\n\/\*stoa-server ([0-9a-f]{32}) /.exec(readFileSync(path.join(REPO_ROOT, bundle), 'latin1'))![1];
     key = `${hash}/${process.version}/${process.arch}`;
   });
 

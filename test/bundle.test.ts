@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { loadCompressedPackage } from '../lib/first-use';
+import { openBundleFile } from '../lib/bundle-layout';
+import { bundledPackageName, loadPackage } from '../lib/first-use';
+import { bundledWebFileName } from '../lib/web/assets';
+import { buildWebBundle } from '../lib/web/build';
 import { buildBundle } from '../scripts/build';
 import { Client } from './support/client';
 import { readZuliprc, REPO_ROOT, spawnStoa, tempDir } from './support/server';
@@ -56,6 +59,11 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     assert.match(rendered, /class="katex"/);
     const code = await owner.post('/messages/render', { content: '```py\nx = 1\n```' });
     assert.match(code.body.rendered, /<code><span class="n">x<\/span> <span class="o">=<\/span> <span class="mi">1<\/span>/);
+    // RE2JS, carried in the data, checks a linkifier's pattern and links what it matches.
+    const linkifier = await owner.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' });
+    assert.equal(linkifier.status, 200, JSON.stringify(linkifier.body));
+    const linked42 = await owner.post('/messages/render', { content: 'see #42' });
+    assert.match(linked42.body.rendered, /<a href="https:\/\/example.com\/issues\/42"/);
     // Images are decoded and thumbnailed by sharp, installed beside the bundle.
     const form = new FormData();
     const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -72,6 +80,15 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
     // The script, the stylesheet, and the chunks the script imports (named to be preloaded).
     assert.ok(linked.some((asset) => /\/app-[^/]+\.js$/.test(asset)) && linked.some((asset) => /\/app-[^/]+\.css$/.test(asset)), page);
     for (const asset of linked) assert.equal((await fetch(`${url}${asset}`)).status, 200, asset);
+    // Every file of the client, read from the bundle's data, is served as the client's build made it, byte for byte.
+    const web = await buildWebBundle();
+    assert.deepEqual(openBundleFile(bundle).data.names().filter((name) => name.startsWith('web/')).sort(), web.assets.map((asset) => bundledWebFileName(asset.name)).sort());
+    for (const asset of web.assets) {
+      const served = await fetch(`${url}/static/web/${asset.name}`, { headers: { 'accept-encoding': 'identity' } });
+      assert.equal(served.status, 200, asset.name);
+      assert.equal(served.headers.get('content-type'), asset.contentType, asset.name);
+      assert.ok(Buffer.from(await served.arrayBuffer()).equals(asset.body), `${asset.name} served as built`);
+    }
     child.process.kill('SIGTERM');
     assert.equal(await child.exited, 0);
   } finally {
@@ -80,27 +97,37 @@ test('the bundle dist/stoa.js starts with only better-sqlite3 and sharp installe
   }
 });
 
-test('the bundle carries the packages loaded on first use compressed, and each one works once unpacked', async () => {
-  const text = readFileSync(await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js')), 'utf8');
-  const packed = new Map([...text.matchAll(/loadCompressedPackage\("([^"]+)","([A-Za-z0-9+/=]+)"\)/g)].map((m) => [m[1], m[2]]));
-  const highlighting = [...packed.keys()].filter((name) => name.startsWith('highlight.js/'));
-  assert.deepEqual([...packed.keys()].filter((name) => !highlighting.includes(name)).sort(), ['katex', 'libsodium-wrappers', 'nodemailer', 'tar']);
+test('the bundle carries the packages loaded on first use compressed in its data, and each one works once unpacked', async () => {
+  const built = await buildBundle(path.join(REPO_ROOT, 'dist', 'stoa.js'));
+  const text = readFileSync(built, 'latin1');
+  const { code, data } = openBundleFile(built);
+  const packed = data.names().filter((name) => name.startsWith('package/')).map((name) => name.slice('package/'.length));
+  const highlighting = packed.filter((name) => name.startsWith('highlight.js/'));
+  assert.deepEqual(packed.filter((name) => !highlighting.includes(name)).sort(), ['iconv-lite/encodings', 'katex', 'libsodium-wrappers', 'nodemailer', 're2js', 'tar']);
   assert.ok(highlighting.includes('highlight.js/lib/core') && highlighting.includes('highlight.js/lib/languages/python'), highlighting.join());
-  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium|highlight\.js)/.test(text), 'none of them as plain source');
-  const hljs = loadCompressedPackage('highlight.js/lib/core', packed.get('highlight.js/lib/core')!) as {
+  assert.ok(!/node_modules\/(katex|nodemailer|tar|libsodium|highlight\.js|re2js|iconv-lite\/encodings)/.test(text), 'none of them as plain source');
+  // The server's code names them; their bytes are in the data, no part of it.
+  assert.match(code, /loadBundledPackage\("katex"\)/);
+  const unpacked = (name: string) => loadPackage(name, data.read(bundledPackageName(name)));
+  const hljs = unpacked('highlight.js/lib/core') as {
     registerLanguage(name: string, grammar: unknown): void;
     highlight(code: string, options: { language: string }): { value: string };
   };
-  hljs.registerLanguage('python', loadCompressedPackage('highlight.js/lib/languages/python', packed.get('highlight.js/lib/languages/python')!));
+  hljs.registerLanguage('python', unpacked('highlight.js/lib/languages/python'));
   assert.match(hljs.highlight('def f(): pass', { language: 'python' }).value, /class="hljs-keyword">def</);
-  const katex = loadCompressedPackage('katex', packed.get('katex')!) as typeof import('katex');
+  const katex = unpacked('katex') as typeof import('katex');
   assert.match(katex.renderToString('x^2'), /class="katex"/);
-  const nodemailer = loadCompressedPackage('nodemailer', packed.get('nodemailer')!) as typeof import('nodemailer');
+  const nodemailer = unpacked('nodemailer') as typeof import('nodemailer');
   const sent = await nodemailer.createTransport({ jsonTransport: true }).sendMail({ from: 'a@example.com', to: 'b@example.com', text: 'hi' });
   assert.match(String(sent.message), /"text":"hi"/);
-  const tar = loadCompressedPackage('tar', packed.get('tar')!) as typeof import('tar');
+  const tar = unpacked('tar') as typeof import('tar');
   assert.equal(typeof tar.create, 'function');
-  const sodium = loadCompressedPackage('libsodium-wrappers', packed.get('libsodium-wrappers')!) as typeof import('libsodium-wrappers');
+  const re2js = unpacked('re2js') as typeof import('re2js');
+  assert.deepEqual(Object.keys(re2js.RE2JS.compile('#(?P<id>[0-9]+)').namedGroups()), ['id']);
+  // iconv-lite's tables, which it requires itself when a body in another charset is first decoded.
+  const tables = unpacked('iconv-lite/encodings') as Record<string, unknown>;
+  assert.ok(tables.latin1 && tables.shiftjis && tables.utf16, Object.keys(tables).slice(0, 20).join());
+  const sodium = unpacked('libsodium-wrappers') as typeof import('libsodium-wrappers');
   await sodium.ready;
   const keys = sodium.crypto_box_keypair();
   const sealed = sodium.crypto_box_seal(new Uint8Array([1, 2, 3]), keys.publicKey);

@@ -7,7 +7,7 @@ import { lazyStatements, openDatabase, SCHEMA_VERSION, type Db, type LazyStateme
 import { createStoa } from '../lib/stoa';
 import { createChannel } from './support/channels';
 import { sendMessage } from './support/messages';
-import { UNDO_RECENT_UNREAD } from './support/schema-undo';
+import { UNDO_RECENT_UNREAD, UNDO_STAGED_ROWS } from './support/schema-undo';
 import { TestServer, tempDir } from './support/server';
 
 /** Every table, index and trigger with its SQL, for comparing two databases' schemas. */
@@ -89,6 +89,7 @@ describe('the database', () => {
       DROP TABLE email_notifications_pending;
       DROP INDEX user_messages_private;
       DROP INDEX users_by_bot_owner;
+      ${UNDO_STAGED_ROWS};
       ${UNDO_RECENT_UNREAD};
       PRAGMA user_version = 1;
     `);

@@ -1,6 +1,6 @@
-// A new message's unread rows wait in a small index (user_messages_recent) and join the unread
-// index in batches (schema.sql, lib/messages/queries.ts). Clients must see no difference: what a
-// reader's unread state looks like is the same wherever its rows are.
+// A new message's rows wait in a small table (user_messages_new) and move into user_messages,
+// and its unread index, in batches (schema.sql, lib/messages/queries.ts). Clients must see no
+// difference: what a reader's unread state looks like is the same wherever its rows are.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import { DATABASE_FILE } from '../lib/first-start';
 import { createChannel } from './support/channels';
 import type { Client } from './support/client';
 import { sendMessage as send } from './support/messages';
-import { UNDO_RECENT_UNREAD } from './support/schema-undo';
+import { UNDO_RECENT_UNREAD, UNDO_STAGED_ROWS } from './support/schema-undo';
 import { TestServer, tempDir } from './support/server';
 
 /** Everything a client can learn about the reader's unread, starred and mentioned messages. */
@@ -40,7 +40,7 @@ async function unreadState(reader: Client) {
 }
 
 const waiting = (server: TestServer) =>
-  (server.stoa.db.prepare('SELECT count(*) AS n FROM user_messages WHERE recent IS NOT NULL').get() as { n: number }).n;
+  (server.stoa.db.prepare('SELECT count(*) AS n FROM user_messages_new').get() as { n: number }).n;
 
 /** A reader in a channel with the owner, some messages read, starred, mentioned and direct. */
 async function setting(server: TestServer) {
@@ -60,8 +60,8 @@ async function setting(server: TestServer) {
   return { reader, channel, ids, flag };
 }
 
-describe('unread rows that wait before joining the unread index', () => {
-  test('a reader sees the same unread state before and after their rows join the unread index, and after changes to either', async () => {
+describe('rows that wait before joining user_messages', () => {
+  test('a reader sees the same unread state before and after their rows move, and after changes to either', async () => {
     const server = await TestServer.start();
     try {
       const { reader, channel, ids, flag } = await setting(server);
@@ -71,9 +71,9 @@ describe('unread rows that wait before joining the unread index', () => {
       assert.equal(before.firstUnread, ids[2]);
       assert.deepEqual(before.isMentioned, [ids[4]]);
       assert.deepEqual(before.mentions, [ids[4]]);
-      assert.ok(waiting(server) > 0, 'new unread rows wait outside the unread index');
+      assert.ok(waiting(server) > 0, 'new rows wait outside user_messages');
 
-      server.stoa.messages.settleRecentUnread();
+      server.stoa.messages.moveStagedRows();
       assert.equal(waiting(server), 0);
       assert.deepEqual(await unreadState(reader), before);
 
@@ -92,17 +92,17 @@ describe('unread rows that wait before joining the unread index', () => {
       ]);
       assert.deepEqual(mixed.direct, [[ids[6]]]);
 
-      // A waiting row read before its batch leaves both indexes with the batch.
+      // A waiting row read before its batch moves as read.
       await flag('add', 'read', [newer]);
       const readNewer = await unreadState(reader);
       assert.deepEqual(readNewer.isUnread, [ids[0], ids[2], ids[4], ids[5], ids[6]]);
-      server.stoa.messages.settleRecentUnread();
+      server.stoa.messages.moveStagedRows();
       assert.deepEqual(await unreadState(reader), readNewer);
 
       // The oldest unread may be waiting while newer ones are settled: first_unread finds it.
       await reader.post('/mark_all_as_read');
       const late = await send(server.owner, { type: 'stream', to: channel.id, topic: 'odd', content: 'late' });
-      server.stoa.messages.settleRecentUnread();
+      server.stoa.messages.moveStagedRows();
       await flag('remove', 'read', [ids[5]]);
       const last = await send(server.owner, { type: 'stream', to: channel.id, topic: 'odd', content: 'last' });
       const split = await unreadState(reader);
@@ -114,7 +114,7 @@ describe('unread rows that wait before joining the unread index', () => {
       await server.restart();
       const again = server.anonymous.as(reader.credentials);
       assert.deepEqual(await unreadState(again), split);
-      server.stoa.messages.settleRecentUnread();
+      server.stoa.messages.moveStagedRows();
       assert.deepEqual(await unreadState(again), split);
       await again.post('/mark_all_as_read');
       const none = await unreadState(again);
@@ -124,17 +124,17 @@ describe('unread rows that wait before joining the unread index', () => {
     }
   });
 
-  test('rows join the unread index by themselves once enough have waited', async () => {
+  test('rows move by themselves once enough have waited', async () => {
     const server = await TestServer.start();
     try {
       const { reader, channel, ids } = await setting(server);
-      server.stoa.messages.settleRecentUnread();
+      server.stoa.messages.moveStagedRows();
       const people = [server.ownerId, reader.userId];
-      // 8,000 waiting rows make a batch: inserted here as a send would, two people a message.
+      // 16,000 waiting rows make a batch: inserted here as a send would, two people a message.
       const messages = server.stoa.messages;
       const newest = await send(server.owner, { type: 'stream', to: channel.id, topic: 'even', content: 'counted' });
       server.stoa.db.transaction(() => {
-        for (let i = 0; i < 4_000; i++) {
+        for (let i = 0; i < 8_000; i++) {
           const id = messages.insert({
             sender_id: server.ownerId, recipient_id: server.stoa.channels.byId(channel.id)!.recipient_id, stream_id: channel.id, topic: 'bulk', content: 'x',
             rendered_content: '<p>x</p>', date_sent: 1, sending_client: 'test', is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0,
@@ -144,7 +144,7 @@ describe('unread rows that wait before joining the unread index', () => {
       })();
       assert.ok(waiting(server) < 100, `${waiting(server)} rows still wait after a batch's worth`);
       const state = await unreadState(reader);
-      assert.equal(state.count, 5 + 1 + 4_000);
+      assert.equal(state.count, 5 + 1 + 8_000);
       assert.equal(state.firstUnread, ids[2]);
       const { messages: fromNewest } = (await reader.get('/messages', { anchor: newest, num_before: 0, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'unread' }]) })).body;
       assert.deepEqual(fromNewest.map((m: { id: number }) => m.id), [newest]);
@@ -153,22 +153,38 @@ describe('unread rows that wait before joining the unread index', () => {
     }
   });
 
-  test('a database from before the change keeps its unread state', async () => {
-    const data = tempDir();
-    let server = await TestServer.start({ data });
-    const { reader } = await setting(server);
-    const before = await unreadState(reader);
-    await server.running.close();
-    // Back to schema version 36: no `recent` column, every unread row in the one unread index.
-    const db = new Database(path.join(data, DATABASE_FILE));
-    db.exec(`${UNDO_RECENT_UNREAD}; PRAGMA user_version = 36;`);
-    db.close();
-    server = await TestServer.start({ data });
-    try {
-      assert.equal(waiting(server), 0);
-      assert.deepEqual(await unreadState(server.anonymous.as(reader.credentials)), before);
-    } finally {
-      await server.close();
-    }
-  });
+  for (const [version, undo] of [
+    // No `recent` column, every unread row in the one unread index.
+    [36, `${UNDO_STAGED_ROWS}; ${UNDO_RECENT_UNREAD}`],
+    // New unread rows waiting in user_messages_recent.
+    [37, UNDO_STAGED_ROWS],
+  ] as const) {
+    test(`a database of schema version ${version} keeps its unread state`, async () => {
+      const data = tempDir();
+      let server = await TestServer.start({ data });
+      const { reader, ids } = await setting(server);
+      const before = await unreadState(reader);
+      await server.running.close();
+      const db = new Database(path.join(data, DATABASE_FILE));
+      db.exec(`${undo}; PRAGMA user_version = ${version};`);
+      if (version === 37) {
+        const recent = db.prepare('SELECT count(*) AS n FROM user_messages WHERE recent IS NOT NULL').get() as { n: number };
+        assert.ok(recent.n > 0, 'unread rows wait in user_messages_recent as version 37 left them');
+      }
+      db.close();
+      server = await TestServer.start({ data });
+      try {
+        assert.equal(waiting(server), 0);
+        const unrecent = server.stoa.db.prepare('SELECT count(*) AS n FROM user_messages WHERE recent IS NOT NULL').get() as { n: number };
+        assert.equal(unrecent.n, 0);
+        const again = server.anonymous.as(reader.credentials);
+        assert.deepEqual(await unreadState(again), before);
+        // And the rows stay the reader's: marking one read is seen.
+        await again.post('/messages/flags', { messages: JSON.stringify([ids[2]]), op: 'add', flag: 'read' });
+        assert.deepEqual((await unreadState(again)).isUnread, ids.slice(3));
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });

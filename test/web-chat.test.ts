@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium, NO_CHROMIUM } from './support/chromium';
 import { createChannel, uniqueName } from './support/channels';
 import { TestServer } from './support/server';
-import { feedTexts, logInThroughPage, sendToChannel, waitUntil, type WebUser } from './support/web';
+import { feedTexts, isTappable, logInThroughPage, sendToChannel, waitUntil, type WebUser } from './support/web';
 
 const PASSWORD = 'secret-password';
 
@@ -163,6 +163,30 @@ test('an edit and a delete reach the other browser', { skip: NO_CHROMIUM }, asyn
   await watcherWeb.page.locator('.message-content', { hasText: 'a message to delete' }).waitFor({ state: 'detached' });
   assert.deepEqual(await feedTexts(watcherWeb.page), [...(await feedTexts(watcherWeb.page)).filter((t) => t !== 'a message to delete')]);
   assert.ok((await feedTexts(watcherWeb.page)).includes('second version'));
+});
+
+test('on a phone, the editor opened on a message at the bottom edge is brought wholly into view, its buttons too', { skip: NO_CHROMIUM }, async () => {
+  const author = await person('Phone Author');
+  const mover = await person('Phone Mover');
+  const channel = await channelFor(author, mover);
+  for (let i = 0; i < 12; i++) await author.post('/messages', { type: 'stream', to: channel.id, topic: 'long', content: `line ${i}\n\nwith a second paragraph` });
+  for (const [who, form] of [[author, 'Edit message'], [mover, 'Move message']] as const) {
+    const web = await open(who.credentials.email, `#narrow/channel/${channel.id}`);
+    await web.page.setViewportSize({ width: 390, height: 844 });
+    // A message whose row ends at the feed's bottom edge, with more messages below it.
+    const row = web.page.locator('.message-row', { hasText: 'line 8' });
+    await row.waitFor();
+    await row.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'end' }));
+    await row.click();
+    // `e` edits one's own message, and moves (its topic only) someone else's.
+    await web.page.keyboard.press('e');
+    const editor = web.page.getByRole('form', { name: form });
+    await editor.waitFor();
+    for (const name of ['Save', 'Cancel']) {
+      await waitUntil(() => isTappable(editor.getByRole('button', { name, exact: true })), `${form}: the ${name} button can be tapped`);
+    }
+    await web.context.close();
+  }
 });
 
 test('search narrows by Zulip\'s syntax, and the narrow reloads from its URL', { skip: NO_CHROMIUM }, async () => {

@@ -157,7 +157,7 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
       .filter((s) => consenting.has(s.user_id))
       .map((s) => s.recipient_id),
   );
-  const hasConsentingRow = db.prepare('SELECT 1 FROM user_messages WHERE message_id = ? AND user_id = ?');
+  const hasConsentingRow = db.prepare('SELECT 1 FROM user_messages_all WHERE message_id = ? AND user_id = ?');
   const messageVisible = (m: Row): boolean => {
     if (full) return true;
     const stream = m.stream_id === null ? undefined : streamById.get(m.stream_id);
@@ -201,7 +201,9 @@ export async function buildZulipExport(db: Db, options: BuildOptions): Promise<Z
        last_edit_time, last_moved_time, edit_history, has_attachment, has_image, has_link
      FROM messages WHERE id > ? ORDER BY id LIMIT ?`,
   );
-  const selectUserMessages = db.prepare('SELECT user_id, message_id, flags FROM user_messages WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id');
+  const selectUserMessages = db.prepare(
+    'SELECT user_id, message_id, flags FROM user_messages_all WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id',
+  );
   let userMessageId = 1;
   let after = 0;
   // Messages are read a few hundred at a time, with a pause between reads, and gathered into

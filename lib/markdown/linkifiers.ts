@@ -1,5 +1,8 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { parse as parseTemplate } from 'uri-template';
+
+/** RE2JS is loaded when a realm's linkifiers are first compiled: it is large, and many servers have none. */
+let re2js: typeof import('re2js') | undefined;
 
 /** A realm linkifier made ready to run: its pattern compiled, its URL template ready to expand. */
 export interface CompiledLinkifier {
@@ -15,6 +18,7 @@ export interface CompiledLinkifier {
  */
 function toRe2Pattern(pattern: string): RE2JS | null {
   try {
+    const { RE2JS } = (re2js ??= require('re2js') as typeof import('re2js'));
     return RE2JS.compile(`(?:^|[\\s'"(,:<])((?:${pattern}))(?:[^\\pL\\pN]|$)`);
   } catch {
     return null;

@@ -18,6 +18,13 @@ import { trimNativeHeap } from './native-trim';
 
 /** No request for this long: the server is quiet. */
 export const QUIET_MS = 10_000;
+/**
+ * The first release comes this long after the server listens, if no request came meanwhile:
+ * what loading left behind (Node's loader's copy of the whole bundle, the buffers its code was
+ * read into) is garbage by then, and the code cache, written a second after listening
+ * (lib/code-cache.ts), is out.
+ */
+const AFTER_START_MS = 1200;
 /** How often the server looks whether it is quiet. */
 const CHECK_EVERY_MS = 5_000;
 /** Resident memory this much above its level after the last release makes another worth it. */
@@ -119,7 +126,8 @@ export function compactHeap(): boolean {
 
 /**
  * Releases memory (releaseMemory) each time the server has been quiet for QUIET_MS after
- * something grew: once after start-up (loading the server leaves garbage behind), and again
+ * something grew: once after start-up (loading the server leaves garbage behind; sooner, at
+ * AFTER_START_MS, if no request comes before), and again
  * whenever resident memory has grown by GROWTH_BYTES since the last release or the event
  * queues have let go of QUEUE_RELEASE_BYTES (queues of a flood collected at the end of their
  * life); a moment later, if still quiet, it compacts the heap (compactHeap). A server that
@@ -136,14 +144,7 @@ export function releaseMemoryWhenQuiet(stoa: Stoa, server: Server): () => void {
   };
   server.on('request', onRequest);
   let settle: NodeJS.Timeout | undefined;
-  const check = setInterval(() => {
-    if (performance.now() - lastRequestAt < QUIET_MS) return;
-    const rss = process.memoryUsage.rss();
-    // V8 may have given memory back by itself since: growth counts from the lowest level seen.
-    rssAfterRelease = Math.min(rssAfterRelease, rss);
-    const grown = rss - rssAfterRelease >= GROWTH_BYTES;
-    const letGo = stoa.queues.releasedBytes - queueBytesAtRelease >= QUEUE_RELEASE_BYTES;
-    if (releasedOnce && !grown && !letGo) return;
+  const release = (rss: number) => {
     releasedOnce = true;
     releaseMemory(stoa);
     queueBytesAtRelease = stoa.queues.releasedBytes;
@@ -157,8 +158,23 @@ export function releaseMemoryWhenQuiet(stoa: Stoa, server: Server): () => void {
         rssAfterRelease = process.memoryUsage.rss();
       }, 1000).unref();
     }, 1000).unref();
+  };
+  const startedAt = performance.now();
+  const afterStart = setTimeout(() => {
+    if (!releasedOnce && lastRequestAt <= startedAt) release(process.memoryUsage.rss());
+  }, AFTER_START_MS).unref();
+  const check = setInterval(() => {
+    if (performance.now() - lastRequestAt < QUIET_MS) return;
+    const rss = process.memoryUsage.rss();
+    // V8 may have given memory back by itself since: growth counts from the lowest level seen.
+    rssAfterRelease = Math.min(rssAfterRelease, rss);
+    const grown = rss - rssAfterRelease >= GROWTH_BYTES;
+    const letGo = stoa.queues.releasedBytes - queueBytesAtRelease >= QUEUE_RELEASE_BYTES;
+    if (releasedOnce && !grown && !letGo) return;
+    release(rss);
   }, CHECK_EVERY_MS).unref();
   return () => {
+    clearTimeout(afterStart);
     clearInterval(check);
     clearTimeout(settle);
     server.off('request', onRequest);

@@ -94,7 +94,8 @@ function firstSentSince(stoa: Stoa, narrow: CompiledNarrow, seconds: number): nu
   const { from, idColumn, flags, conditions } = source(narrow);
   const sql = `SELECT ${idColumn} AS id FROM ${from} ${whereClause(narrow, flags, [...conditions, `${idColumn} >= @since`], !narrow.includeHistory)}
     ORDER BY ${idColumn} LIMIT 1`;
-  return (stoa.messages.prepared(sql).get({ ...narrow.params, since }) as { id: number } | undefined)?.id;
+  const both = narrow.includeHistory ? sql : eachTable(sql, 'id', '1');
+  return (stoa.messages.prepared(both).get({ ...narrow.params, since }) as { id: number } | undefined)?.id;
 }
 
 export type FetchedRow = MessageRow & { user_flags: number };
@@ -110,7 +111,8 @@ function source(narrow: CompiledNarrow): { from: string; idColumn: string; flags
   if (narrow.includeHistory) {
     return {
       from: `${fullText === null ? 'messages m' : 'messages_fts JOIN messages m ON m.id = messages_fts.rowid'}
-        LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user`,
+        LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user
+        LEFT JOIN user_messages_new un ON un.message_id = m.id AND un.user_id = @user`,
       idColumn: fullText === null ? 'm.id' : 'messages_fts.rowid',
       flags: flagsColumn(true),
       conditions,
@@ -132,6 +134,17 @@ function source(narrow: CompiledNarrow): { from: string; idColumn: string; flags
   };
 }
 
+/**
+ * A query of the user's own rows (`user_messages um` in its FROM, ordered by and limited on its
+ * first column, named `id`) asked of both tables a row may be in (schema.sql), each with its own
+ * order and limit, and merged. As one view of both, SQLite would read the person's whole
+ * history before ordering it (bench/RESULTS.md).
+ */
+function eachTable(sql: string, order: string, limit: string): string {
+  const staged = sql.replace(/user_messages um( INDEXED BY \w+)?/, 'user_messages_new um').replace(' AND um.recent IS NULL', '');
+  return `SELECT * FROM (${sql}) UNION ALL SELECT * FROM (${staged}) ORDER BY ${order} LIMIT ${limit}`;
+}
+
 function whereClause(narrow: CompiledNarrow, flags: string, extra: string[], personal: boolean): string {
   const conditions = [...(personal ? ['um.user_id = @user'] : []), ...narrow.conditions, ...extra];
   return conditions.length === 0 ? '' : `WHERE ${conditions.map((c) => c.replaceAll('FLAGS', flags)).join(' AND ')}`;
@@ -149,17 +162,14 @@ export function firstUnreadId(stoa: Stoa, narrow: CompiledNarrow): number | unde
   const first = (start: string, extra: string[]) =>
     (
       stoa.messages
-        .prepared(`SELECT ${idColumn} AS id FROM ${start} ${whereClause(personal, flags, [...unread, ...extra], true)} ORDER BY ${idColumn} LIMIT 1`)
+        .prepared(eachTable(`SELECT ${idColumn} AS id FROM ${start} ${whereClause(personal, flags, [...unread, ...extra], true)} ORDER BY ${idColumn} LIMIT 1`, 'id', '1'))
         .get(narrow.params) as { id: number } | undefined
     )?.id;
   if (narrow.fullText !== null) return first(from, []);
-  // Unread rows are few: walk the user's unread indexes in ID order and stop at the first row in
-  // the narrow. Left to itself the planner walks the user's whole history instead. A new
-  // message's unread rows wait in a second index before they join the first (schema.sql).
-  const indexed = (index: string) => from.replace('user_messages um', `user_messages um INDEXED BY ${index}`);
-  const settled = first(indexed('user_messages_unread'), ['um.recent IS NULL']);
-  const recent = first(indexed('user_messages_recent'), ['um.recent IS NOT NULL']);
-  return settled === undefined ? recent : recent === undefined ? settled : Math.min(settled, recent);
+  // Unread rows are few: walk the user's unread index in ID order and stop at the first row in
+  // the narrow. Left to itself the planner walks the user's whole history instead. (The staged
+  // rows, a few per person, are walked by their own index.)
+  return first(from.replace('user_messages um', 'user_messages um INDEXED BY user_messages_unread'), ['um.recent IS NULL']);
 }
 
 export interface RangeResult {
@@ -184,14 +194,16 @@ export function fetchRange(
   let before: FetchedRow[] = [];
   if (numBefore > 0) {
     const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @limit`;
-    before = stoa.messages.messagesOf<FetchedRow>(sql, { ...narrow.params, anchor, limit: numBefore }).reverse();
+    const both = personal ? eachTable(sql, 'id DESC', '@limit') : sql;
+    before = stoa.messages.messagesOf<FetchedRow>(both, { ...narrow.params, anchor, limit: numBefore }).reverse();
   }
   let after: FetchedRow[] = [];
   const afterLimit = numAfter + (includeAnchor ? 1 : 0);
   if (afterLimit > 0) {
     const op = includeAnchor ? '>=' : '>';
     const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @limit`;
-    after = stoa.messages.messagesOf<FetchedRow>(sql, { ...narrow.params, anchor, limit: afterLimit });
+    const both = personal ? eachTable(sql, 'id', '@limit') : sql;
+    after = stoa.messages.messagesOf<FetchedRow>(both, { ...narrow.params, anchor, limit: afterLimit });
   }
   const foundAnchor = includeAnchor && after.length > 0 && after[0].id === anchor;
   // Without the anchor among them, the extra row we asked for is one too many.
@@ -212,7 +224,8 @@ export function fetchByIds(stoa: Stoa, viewer: UserRow | null, narrow: CompiledN
   const flags = flagsColumn(true);
   const sql = `SELECT ${MESSAGE_COLUMNS}, ${flags} AS user_flags
     FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = @user
-    ${whereClause({ ...narrow, conditions: rowConditions(narrow) }, flags, ['m.id IN (SELECT value FROM json_each(@ids))', '(um.user_id IS NOT NULL OR m.recipient_id IN (SELECT value FROM json_each(@history)))'], false)}
+      LEFT JOIN user_messages_new un ON un.message_id = m.id AND un.user_id = @user
+    ${whereClause({ ...narrow, conditions: rowConditions(narrow) }, flags, ['m.id IN (SELECT value FROM json_each(@ids))', '(um.user_id IS NOT NULL OR un.user_id IS NOT NULL OR m.recipient_id IN (SELECT value FROM json_each(@history)))'], false)}
     ORDER BY m.id`;
   return stoa.messages.messagesOf<FetchedRow>(sql, { ...narrow.params, ids: JSON.stringify(ids), history: JSON.stringify(readableHistory) });
 }
@@ -224,7 +237,10 @@ export function fetchByIds(stoa: Stoa, viewer: UserRow | null, narrow: CompiledN
 export function ownMatchesByIds(stoa: Stoa, narrow: CompiledNarrow, ids: readonly number[]): MessageRow[] {
   const personal = { ...narrow, includeHistory: false };
   const { from, flags } = source(personal);
-  const sql = `SELECT ${MESSAGE_COLUMNS} FROM ${from}
-    ${whereClause(personal, flags, ['um.message_id IN (SELECT value FROM json_each(@ids))'], true)} ORDER BY um.message_id`;
-  return stoa.messages.messagesOf(sql, { ...narrow.params, ids: JSON.stringify(ids) });
+  // Both tables: from.replace swaps the first (the only) mention of the table.
+  const sql = ['user_messages um', 'user_messages_new um']
+    .map((table) => `SELECT ${MESSAGE_COLUMNS} FROM ${from.replace('user_messages um', table)}
+    ${whereClause(personal, flags, ['um.message_id IN (SELECT value FROM json_each(@ids))'], true)}`)
+    .join(' UNION ALL ');
+  return stoa.messages.messagesOf(`${sql} ORDER BY 1`, { ...narrow.params, ids: JSON.stringify(ids) });
 }

@@ -235,7 +235,7 @@ function compileTerms(stoa: Stoa, viewer: UserRow | null, terms: readonly Narrow
         const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand) ? Number(operand) : NaN;
         const mentioned = Number.isSafeInteger(id) ? stoa.users.byId(id) : undefined;
         if (!mentioned) throw badNarrow(`unknown user ${String(operand)}`);
-        condition = `(EXISTS (SELECT 1 FROM user_messages mu WHERE mu.user_id = ${bind(mentioned.id)} AND mu.message_id = m.id
+        condition = `(EXISTS (SELECT 1 FROM user_messages_all mu WHERE mu.user_id = ${bind(mentioned.id)} AND mu.message_id = m.id
             AND (mu.flags & ${Flag.mentioned}) <> 0)
           AND instr(m.rendered_content, ${bind(`<span class="user-mention" data-user-id="${mentioned.id}">`)}) > 0)`;
         break;
@@ -388,7 +388,11 @@ function resolveWith(stoa: Stoa, viewer: UserRow | null, terms: readonly NarrowT
   return [...kept, { operator: 'dm', operand: participants, negated: false }];
 }
 
-/** The flags expression of a fetch: the user's row, or read-and-historical for shared history. */
+/**
+ * The flags expression of a fetch: the user's row, or read-and-historical for shared history.
+ * With shared history the user's row is joined from each of its two tables (um and un, see
+ * fetch.ts).
+ */
 export function flagsColumn(includeHistory: boolean): string {
-  return includeHistory ? `coalesce(um.flags, ${HISTORICAL_VIEW_FLAGS})` : 'um.flags';
+  return includeHistory ? `coalesce(um.flags, un.flags, ${HISTORICAL_VIEW_FLAGS})` : 'um.flags';
 }

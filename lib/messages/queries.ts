@@ -77,12 +77,21 @@ export function searchableText(content: string): string {
 }
 
 /**
- * How many new unread rows wait in user_messages_recent before they join the unread index
- * together: eight messages to 1,000 people. Measured on a copy of the day's organization
- * (bench/RESULTS.md): each message then writes about 1,150 pages instead of 1,800; a larger
- * batch makes the small index, written whole by every message, larger too.
+ * How many new rows wait in user_messages_new (schema.sql) before they move into user_messages
+ * together: sixteen messages to 1,000 people. Measured on a copy of the day's organization
+ * (bench/RESULTS.md): a message to everyone then writes about 190 pages instead of 1,150; a
+ * larger batch makes the staging table's per-person index, which every message writes whole,
+ * larger too.
  */
-const RECENT_ROWS_PER_BATCH = 8_000;
+const STAGED_ROWS_PER_BATCH = 16_000;
+/**
+ * A batch moves a range of this many person IDs per transaction, one range every
+ * ROWS_BETWEEN_MOVES new rows, rather than all at once: the whole batch is about 100 ms of the
+ * server's thread for the day's organization, a quarter of it per range. Each person's rows
+ * still move together, so their page is written once a batch.
+ */
+const PEOPLE_PER_MOVE = 256;
+const ROWS_BETWEEN_MOVES = 1_000;
 
 export function prepareMessageQueries(db: Statements) {
   const statements = new Map<string, Database.Statement>();
@@ -111,31 +120,56 @@ export function prepareMessageQueries(db: Statements) {
        @sending_client, @is_me_message, @has_link, @has_image, @has_attachment)`,
   );
   const indexForSearch = db.prepare<[number, string, string]>('INSERT INTO messages_fts (rowid, topic, content) VALUES (?, ?, ?)');
-  // An unread row starts in user_messages_recent, out of the unread index (schema.sql); the rows
-  // there join the unread index RECENT_ROWS_PER_BATCH at a time, so that each person's page of
-  // the unread index is written once a batch instead of once a message.
-  const insertUserMessage = db.prepare<[number, number, number, number | null]>(
-    'INSERT INTO user_messages (user_id, message_id, flags, recent) VALUES (?, ?, ?, ?)',
+  // A new row starts in user_messages_new, keyed by message, so that a message's rows fill a
+  // few pages of their own (schema.sql); once STAGED_ROWS_PER_BATCH wait, they move into
+  // user_messages a range of people at a time, in person order, so that each person's page
+  // there (and in the unread index) is written once a batch instead of once a message.
+  const insertUserMessage = db.prepare<[number, number, number]>('INSERT INTO user_messages_new (user_id, message_id, flags) VALUES (?, ?, ?)');
+  const countStaged = db.prepare<[], { count: number }>('SELECT count(*) AS count FROM user_messages_new');
+  const moveRange = db.prepare<[number, number]>(
+    `INSERT INTO user_messages (user_id, message_id, flags)
+     SELECT user_id, message_id, flags FROM user_messages_new INDEXED BY user_messages_new_by_user
+     WHERE user_id >= ? AND user_id < ? ORDER BY user_id, message_id`,
   );
-  const countRecent = db.prepare<[], { count: number }>(
-    'SELECT count(*) AS count FROM user_messages INDEXED BY user_messages_recent WHERE recent IS NOT NULL',
-  );
-  const settleRecent = db.prepare('UPDATE user_messages INDEXED BY user_messages_recent SET recent = NULL WHERE recent IS NOT NULL');
-  let recentRows: number | undefined;
-  /** Moves the rows waiting in user_messages_recent into the unread index (or out of both, if read since). */
-  const settleRecentUnread = () => {
-    settleRecent.run();
-    recentRows = 0;
+  const clearRange = db.prepare<[number, number]>('DELETE FROM user_messages_new WHERE user_id >= ? AND user_id < ?');
+  const lastStagedPerson = db.prepare<[], { id: number | null }>('SELECT max(user_id) AS id FROM user_messages_new');
+  let stagedRows: number | undefined;
+  // The first person ID of the next range while a batch is under way; rows added meanwhile for
+  // people already passed wait for the next batch.
+  let nextPerson: number | undefined;
+  let rowsSinceMove = 0;
+  /** Moves the waiting rows of the next range of people that has any; ends the batch after the last. */
+  const moveNextRange = () => {
+    const last = lastStagedPerson.get()!.id;
+    let from = nextPerson ?? 0;
+    nextPerson = undefined;
+    while (last !== null && from <= last) {
+      const to = from + PEOPLE_PER_MOVE;
+      moveRange.run(from, to);
+      const moved = clearRange.run(from, to).changes;
+      from = to;
+      if (moved > 0) {
+        if (stagedRows !== undefined) stagedRows -= moved;
+        if (from <= last) nextPerson = from;
+        return;
+      }
+    }
+  };
+  /** Moves every row waiting in user_messages_new into user_messages. */
+  const moveStagedRows = () => {
+    nextPerson = 0;
+    while (nextPerson !== undefined) moveNextRange();
+    stagedRows = 0;
   };
   const recentIdsTo = db.prepare<[number, number, number], { id: number }>(
     'SELECT id FROM messages WHERE recipient_id = ? AND date_sent > ? ORDER BY id DESC LIMIT ?',
   );
   const byId = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?');
   const flagsOf = db.prepare<[number, number], { flags: number }>(
-    'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
+    'SELECT flags FROM user_messages_all WHERE user_id = ? AND message_id = ?',
   );
   const holders = db.prepare<[number], { user_id: number; flags: number }>(
-    'SELECT user_id, flags FROM user_messages WHERE message_id = ?',
+    'SELECT user_id, flags FROM user_messages_all WHERE message_id = ?',
   );
   const reactionsOf = db.prepare<[string], ReactionRow>(
     `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
@@ -187,60 +221,79 @@ export function prepareMessageQueries(db: Statements) {
   );
   const hasSubmessages = db.prepare<[number], { found: 1 }>('SELECT 1 AS found FROM submessages WHERE message_id = ? LIMIT 1');
   const flagsOfMany = db.prepare<[number, string], { message_id: number; flags: number }>(
-    'SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+    'SELECT message_id, flags FROM user_messages_all WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
   const byIds = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id');
-  const setFlag = db.prepare<[number, number, string]>(
+  // Writes go to both tables: a row is in one of them.
+  const bothTables = <P extends unknown[]>(sql: string) => {
+    const settled = db.prepare<P>(sql);
+    const staged = db.prepare<P>(sql.replace('user_messages ', 'user_messages_new '));
+    return (...params: P) => settled.run(...params).changes + staged.run(...params).changes;
+  };
+  const setFlag = bothTables<[number, number, string]>(
     'UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
-  const clearFlag = db.prepare<[number, number, string]>(
+  const clearFlag = bothTables<[number, number, string]>(
     'UPDATE user_messages SET flags = flags & ~? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
   const unreadIn = db.prepare<[number, number], { message_id: number }>(
-    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+    `SELECT um.message_id FROM user_messages_all um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? ORDER BY um.message_id`,
   );
   // Active users with the message read who let it be known: send_read_receipts is stored only
   // when it differs from its default, true.
   const readers = db.prepare<[number], { user_id: number }>(
-    `SELECT um.user_id FROM user_messages um JOIN users u ON u.id = um.user_id
+    `SELECT um.user_id FROM user_messages_all um JOIN users u ON u.id = um.user_id
      WHERE um.message_id = ? AND (um.flags & 1) <> 0 AND u.is_active = 1
        AND NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = um.user_id AND s.name = 'send_read_receipts' AND s.value = 'false')
      ORDER BY um.user_id`,
   );
   const unreadFromSender = db.prepare<[number, number], { message_id: number }>(
-    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+    `SELECT um.message_id FROM user_messages_all um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ? ORDER BY um.message_id`,
   );
   const unreadInTopic = db.prepare<[number, number, string], { message_id: number }>(
-    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+    `SELECT um.message_id FROM user_messages_all um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ? AND m.topic_key = ? ORDER BY um.message_id`,
   );
-  const hasTopicRow = db.prepare<[number, number, string], { found: 1 }>(
+  const hasTopicRow = db.prepare<{ user: number; recipient: number; topic: string }, { found: 1 }>(
     `SELECT 1 AS found FROM user_messages um JOIN messages m ON m.id = um.message_id
-     WHERE um.user_id = ? AND m.recipient_id = ? AND m.topic_key = ? LIMIT 1`,
+     WHERE um.user_id = @user AND m.recipient_id = @recipient AND m.topic_key = @topic
+     UNION ALL
+     SELECT 1 AS found FROM user_messages_new um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = @user AND m.recipient_id = @recipient AND m.topic_key = @topic LIMIT 1`,
   );
-  const markAllRead = db.prepare<[number]>('UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0');
+  const markAllRead = bothTables<[number]>('UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0');
   // The partial indexes are named: left to itself the planner walks the user's whole history in
   // ID order rather than the few rows the flag picks out.
-  // Unread rows are in one of two indexes (schema.sql): both walked newest first and merged.
+  // A person's rows are in the two tables (schema.sql): both walked newest first and merged.
   const unreadRows = db.prepare<{ user: number; limit: number }, { message_id: number; flags: number; recipient_id: number; stream_id: number | null; topic: string; sender_id: number }>(
     `SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.sender_id
      FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = @user AND (um.flags & 1) = 0 AND um.recent IS NULL
      UNION ALL
      SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.sender_id
-     FROM user_messages um INDEXED BY user_messages_recent JOIN messages m ON m.id = um.message_id
-     WHERE um.user_id = @user AND um.recent IS NOT NULL AND (um.flags & 1) = 0
+     FROM user_messages_new um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = @user AND (um.flags & 1) = 0
      ORDER BY 1 DESC LIMIT @limit`,
   );
-  const starredIds = db.prepare<[number, number], { message_id: number }>(
-    'SELECT message_id FROM user_messages INDEXED BY user_messages_starred WHERE user_id = ? AND (flags & 2) <> 0 ORDER BY message_id LIMIT ?',
+  const starredIds = db.prepare<{ user: number; limit: number }, { message_id: number }>(
+    `SELECT * FROM (SELECT message_id FROM user_messages INDEXED BY user_messages_starred WHERE user_id = @user AND (flags & 2) <> 0 ORDER BY message_id LIMIT @limit)
+     UNION ALL
+     SELECT * FROM (SELECT message_id FROM user_messages_new WHERE user_id = @user AND (flags & 2) <> 0 ORDER BY message_id LIMIT @limit)
+     ORDER BY message_id LIMIT @limit`,
   );
-  const maxIdOf = db.prepare<[number], { id: number | null }>('SELECT max(message_id) AS id FROM user_messages WHERE user_id = ?');
-  const recentDirect = db.prepare<[number, number], { recipient_id: number; max_id: number }>(
+  // max() of a NULL is NULL: a person without staged rows is the common case.
+  const maxIdOf = db.prepare<{ user: number }, { id: number | null }>(
+    `SELECT max(id) AS id FROM (SELECT max(message_id) AS id FROM user_messages WHERE user_id = @user
+       UNION ALL SELECT max(message_id) FROM user_messages_new WHERE user_id = @user)`,
+  );
+  const recentDirect = db.prepare<{ user: number; window: number }, { recipient_id: number; max_id: number }>(
     `SELECT m.recipient_id, max(m.id) AS max_id FROM (
-       SELECT message_id FROM user_messages INDEXED BY user_messages_private WHERE user_id = ? AND (flags & 256) <> 0 ORDER BY message_id DESC LIMIT ?
+       SELECT * FROM (SELECT message_id FROM user_messages INDEXED BY user_messages_private WHERE user_id = @user AND (flags & 256) <> 0 ORDER BY message_id DESC LIMIT @window)
+       UNION ALL
+       SELECT * FROM (SELECT message_id FROM user_messages_new WHERE user_id = @user AND (flags & 256) <> 0 ORDER BY message_id DESC LIMIT @window)
+       ORDER BY message_id DESC LIMIT @window
      ) recent JOIN messages m ON m.id = recent.message_id GROUP BY m.recipient_id ORDER BY max_id DESC`,
   );
   const deleteMessage = db.prepare<[number]>('DELETE FROM messages WHERE id = ?');
@@ -261,20 +314,24 @@ export function prepareMessageQueries(db: Statements) {
     'SELECT topic, max(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic',
   );
   const topicsOfUser = db.prepare<[number, number], { topic: string; max_id: number }>(
-    `SELECT m.topic, max(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+    `SELECT m.topic, max(m.id) AS max_id FROM user_messages_all um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic`,
   );
   const inTopic = db.prepare<[number, string], MessageRow>('SELECT * FROM messages WHERE recipient_id = ? AND topic_key = ? ORDER BY id');
   const newestInTopic = db.prepare<[number, string, number], MessageRow>(
     'SELECT * FROM messages WHERE recipient_id = ? AND topic_key = ? ORDER BY id DESC LIMIT ?',
   );
-  const newestInTopicOfUser = db.prepare<[number, number, string, number], MessageRow>(
-    `SELECT m.* FROM user_messages um JOIN messages m ON m.id = um.message_id
-     WHERE um.user_id = ? AND m.recipient_id = ? AND m.topic_key = ? ORDER BY m.id DESC LIMIT ?`,
+  const newestInTopicOfUser = db.prepare<{ user: number; recipient: number; topic: string; limit: number }, MessageRow>(
+    `SELECT * FROM (SELECT m.* FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = @user AND m.recipient_id = @recipient AND m.topic_key = @topic ORDER BY m.id DESC LIMIT @limit)
+     UNION ALL
+     SELECT * FROM (SELECT m.* FROM user_messages_new um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = @user AND m.recipient_id = @recipient AND m.topic_key = @topic ORDER BY m.id DESC LIMIT @limit)
+     ORDER BY id DESC LIMIT @limit`,
   );
   const sentBy = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE sender_id = ? ORDER BY id');
-  const setUserFlags = db.prepare<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
-  const deleteUserMessage = db.prepare<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
+  const setUserFlags = bothTables<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
+  const deleteUserMessage = bothTables<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
   const updateStatements = new Map<string, Database.Statement>();
 
   return {
@@ -294,13 +351,18 @@ export function prepareMessageQueries(db: Statements) {
       return id;
     },
     insertUserMessage: (userId: number, messageId: number, flags: number) => {
-      const unread = (flags & 1) === 0;
-      insertUserMessage.run(userId, messageId, flags, unread ? 1 : null);
-      if (!unread) return;
-      recentRows = (recentRows ?? countRecent.get()!.count) + 1;
-      if (recentRows >= RECENT_ROWS_PER_BATCH) settleRecentUnread();
+      insertUserMessage.run(userId, messageId, flags);
+      stagedRows = (stagedRows ?? countStaged.get()!.count) + 1;
+      if (nextPerson === undefined && stagedRows >= STAGED_ROWS_PER_BATCH) {
+        nextPerson = 0;
+        rowsSinceMove = ROWS_BETWEEN_MOVES;
+      }
+      if (nextPerson !== undefined && ++rowsSinceMove >= ROWS_BETWEEN_MOVES) {
+        rowsSinceMove = 0;
+        moveNextRange();
+      }
     },
-    settleRecentUnread,
+    moveStagedRows,
     /** The IDs of the last `limit` messages to a recipient sent after `sinceSeconds`, newest first. */
     recentIdsTo: (recipientId: number, sinceSeconds: number, limit: number) => recentIdsTo.all(recipientId, sinceSeconds, limit).map((r) => r.id),
     byId: (id: number) => byId.get(id),
@@ -313,9 +375,9 @@ export function prepareMessageQueries(db: Statements) {
       new Map(flagsOfMany.all(userId, JSON.stringify(messageIds)).map((r) => [r.message_id, r.flags])),
     byIds: (ids: readonly number[]) => byIds.all(JSON.stringify(ids)),
     setFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
-      void setFlag.run(bit, userId, JSON.stringify(messageIds)),
+      void setFlag(bit, userId, JSON.stringify(messageIds)),
     clearFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
-      void clearFlag.run(bit, userId, JSON.stringify(messageIds)),
+      void clearFlag(bit, userId, JSON.stringify(messageIds)),
     unreadIn: (userId: number, recipientId: number) => unreadIn.all(userId, recipientId).map((r) => r.message_id),
     /** The active users who have read the message and send read receipts. */
     readersOf: (messageId: number) => readers.all(messageId).map((r) => r.user_id),
@@ -324,22 +386,22 @@ export function prepareMessageQueries(db: Statements) {
     unreadInTopic: (userId: number, recipientId: number, topic: string) =>
       unreadInTopic.all(userId, recipientId, topicKey(topic)).map((r) => r.message_id),
     hasTopicRow: (userId: number, recipientId: number, topic: string) =>
-      hasTopicRow.get(userId, recipientId, topicKey(topic)) !== undefined,
-    markAllRead: (userId: number) => markAllRead.run(userId).changes,
+      hasTopicRow.get({ user: userId, recipient: recipientId, topic: topicKey(topic) }) !== undefined,
+    markAllRead: (userId: number) => markAllRead(userId),
     /** The user's unread messages, newest first, at most `limit`. */
     unreadRows: (userId: number, limit: number) => unreadRows.all({ user: userId, limit }),
-    starredIds: (userId: number, limit: number) => starredIds.all(userId, limit).map((r) => r.message_id),
+    starredIds: (userId: number, limit: number) => starredIds.all({ user: userId, limit }).map((r) => r.message_id),
     /** The newest message in the user's history. */
-    maxIdOf: (userId: number) => maxIdOf.get(userId)!.id,
+    maxIdOf: (userId: number) => maxIdOf.get({ user: userId })!.id,
     /** The direct conversations among the user's `window` newest direct messages, newest first. */
-    recentDirect: (userId: number, window: number) => recentDirect.all(userId, window),
+    recentDirect: (userId: number, window: number) => recentDirect.all({ user: userId, window }),
     /** Every message of a channel topic (matched without regard to case), oldest first. */
     inTopic: (recipientId: number, topic: string) => inTopic.all(recipientId, topicKey(topic)),
     /** The newest messages of a channel topic, newest first; with `userId`, only those in that user's history. */
     newestInTopic: (recipientId: number, topic: string, limit: number, userId?: number) =>
       userId === undefined
         ? newestInTopic.all(recipientId, topicKey(topic), limit)
-        : newestInTopicOfUser.all(userId, recipientId, topicKey(topic), limit),
+        : newestInTopicOfUser.all({ user: userId, recipient: recipientId, topic: topicKey(topic), limit }),
     /** Every message the user sent, oldest first. */
     sentBy: (senderId: number) => sentBy.all(senderId),
     /** Changes columns of a message (names from our code, never from a request), keeping search in step. */
@@ -361,8 +423,8 @@ export function prepareMessageQueries(db: Statements) {
         indexForSearch.run(id, row.topic, searchableText(row.content));
       }
     },
-    setUserFlags: (userId: number, messageId: number, flags: number) => void setUserFlags.run(flags, userId, messageId),
-    deleteUserMessage: (userId: number, messageId: number) => void deleteUserMessage.run(userId, messageId),
+    setUserFlags: (userId: number, messageId: number, flags: number) => void setUserFlags(flags, userId, messageId),
+    deleteUserMessage: (userId: number, messageId: number) => void deleteUserMessage(userId, messageId),
     /** Deletes a message with everyone's copies, reactions, submessages and search entry. */
     delete: (id: number) => {
       deleteFromSearch.run(id);

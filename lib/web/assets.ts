@@ -1,12 +1,17 @@
+import { bundledData } from '../bundle-layout';
 import type { WebAsset, WebBundle } from './build';
 
-/** The web client as scripts/build.ts embeds it in dist/stoa.js: files as base64. */
+/**
+ * The web client as scripts/build.ts embeds it in dist/stoa.js: what the page names, in the
+ * server's code; the files' bytes in the bundle's data after it (lib/bundle-layout.ts), read
+ * when the first page or file is asked for.
+ */
 interface EmbeddedWebBundle {
   script: string;
   stylesheet: string;
   preloads: string[];
   pageScript: string;
-  assets: Array<{ name: string; contentType: string; base64: string }>;
+  assets: Array<{ name: string; contentType: string }>;
 }
 
 // Defined by scripts/build.ts in the bundled script, as the JSON text of an EmbeddedWebBundle; undefined when running from source.
@@ -35,12 +40,14 @@ export function webFiles(): Promise<WebFiles> {
   loading ??= (async () => {
     if (typeof STOA_WEB_BUNDLE === 'string') {
       const embedded = JSON.parse(STOA_WEB_BUNDLE) as EmbeddedWebBundle;
+      const data = bundledData();
+      if (!data) throw new Error('the web client is carried in the bundle, and this server was not started from one');
       return indexed({
         script: embedded.script,
         stylesheet: embedded.stylesheet,
         preloads: embedded.preloads,
         pageScript: embedded.pageScript,
-        assets: embedded.assets.map(({ name, contentType, base64 }) => ({ name, contentType, body: Buffer.from(base64, 'base64') })),
+        assets: embedded.assets.map(({ name, contentType }) => ({ name, contentType, body: data.read(bundledWebFileName(name)) })),
       });
     }
     const { buildWebBundle } = await import('./build');
@@ -53,13 +60,21 @@ export function webFiles(): Promise<WebFiles> {
   return loading;
 }
 
-/** The web client in the form scripts/build.ts embeds it. */
-export function embeddableBundle(bundle: WebBundle): EmbeddedWebBundle {
+/** The name of a web client's file in the bundle's data. */
+export function bundledWebFileName(name: string): string {
+  return `web/${name}`;
+}
+
+/** The web client in the form scripts/build.ts embeds it: what goes in the server's code, and the files for the bundle's data, by name. */
+export function embeddableBundle(bundle: WebBundle): { embedded: EmbeddedWebBundle; files: Map<string, Buffer> } {
   return {
-    script: bundle.script,
-    stylesheet: bundle.stylesheet,
-    preloads: bundle.preloads,
-    pageScript: bundle.pageScript,
-    assets: bundle.assets.map(({ name, contentType, body }) => ({ name, contentType, base64: body.toString('base64') })),
+    embedded: {
+      script: bundle.script,
+      stylesheet: bundle.stylesheet,
+      preloads: bundle.preloads,
+      pageScript: bundle.pageScript,
+      assets: bundle.assets.map(({ name, contentType }) => ({ name, contentType })),
+    },
+    files: new Map(bundle.assets.map(({ name, body }) => [bundledWebFileName(name), body])),
   };
 }

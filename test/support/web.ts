@@ -90,11 +90,19 @@ export interface PageDataTransfer {
  * not the DOM, so a page function reads them through `globalThis as unknown as PageGlobals`.
  */
 export interface PageGlobals {
-  document: { activeElement: unknown };
+  document: { activeElement: unknown; elementFromPoint(x: number, y: number): unknown };
   DataTransfer: new () => PageDataTransfer;
   ClipboardEvent: new (type: string, init: { clipboardData: PageDataTransfer; bubbles: boolean; cancelable: boolean }) => Event;
   /** What the notification spy of the settings test saw. */
   shownNotifications: string[];
+}
+
+/** Whether a tap at the element's middle would reach it: it is in view and nothing covers it. */
+export function isTappable(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const box = (element as unknown as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }).getBoundingClientRect();
+    return (globalThis as unknown as PageGlobals).document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === element;
+  });
 }
 
 /** Whether the element has the keyboard focus. */

@@ -137,9 +137,12 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const mine = message.sender_id === session.value?.user_id;
   const form = useRef<HTMLFormElement>(null);
-  // The editor takes the focus once its text is in (`e` opens it from the keyboard).
+  // The editor takes the focus once its text is in (`e` opens it from the keyboard), and is
+  // brought wholly into view, its buttons too: focusing scrolls only as far as the field.
   useLayoutEffect(() => {
-    if (!mine || content !== null) (form.current?.querySelector('textarea') ?? form.current?.querySelector('input'))?.focus();
+    if (mine && content === null) return;
+    (form.current?.querySelector('textarea') ?? form.current?.querySelector('input'))?.focus({ preventScroll: true });
+    form.current?.scrollIntoView({ block: 'nearest' });
   }, [content === null]);
   useEffect(() => {
     if (!mine) return;

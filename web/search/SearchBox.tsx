@@ -148,7 +148,7 @@ export function SearchBox() {
         aria-activedescendant={active >= 0 && active < suggestions.length ? `search-suggestion-${active}` : undefined}
         aria-describedby={problem ? 'search-problem' : undefined}
         autoComplete="off"
-        placeholder="Search (channel:, topic:, sender:, is:, has:, words)"
+        placeholder="Search"
         value={query.value}
         onFocus={() => {
           clearTimeout(closing.current);
