@@ -24,13 +24,19 @@ async function flagsSeen(reader: Client, id: number, channel: string) {
   };
 }
 
+/** A reader with the owner in channel "staged", everything before it read: each test's starting point. */
+async function readerOfStagedChannel(server: TestServer) {
+  const reader = await server.createUser('Reader');
+  const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] }, 'staged');
+  await reader.post('/mark_all_as_read');
+  return { reader, channel };
+}
+
 describe('rows waiting for their batch', () => {
   test('flags set on a just-sent message are seen before and after its rows move, and across a restart', async () => {
     const server = await TestServer.start();
     try {
-      const reader = await server.createUser('Reader');
-      const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] }, 'staged');
-      await reader.post('/mark_all_as_read');
+      const { reader, channel } = await readerOfStagedChannel(server);
       const id = await send(server.owner, { type: 'stream', to: channel.id, topic: 't', content: 'fresh' });
       assert.equal(staged(server, id), 2, "the message's rows wait");
       const fresh = await flagsSeen(reader, id, 'staged');
@@ -73,9 +79,7 @@ describe('rows waiting for their batch', () => {
   test('a message deleted while its rows wait is gone for everyone', async () => {
     const server = await TestServer.start();
     try {
-      const reader = await server.createUser('Reader');
-      const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] }, 'staged');
-      await reader.post('/mark_all_as_read');
+      const { reader, channel } = await readerOfStagedChannel(server);
       const kept = await send(server.owner, { type: 'stream', to: channel.id, topic: 't', content: 'kept' });
       const gone = await send(server.owner, { type: 'stream', to: channel.id, topic: 't', content: 'gone' });
       assert.equal(staged(server, gone), 2);
@@ -98,9 +102,7 @@ describe('rows waiting for their batch', () => {
   test('a batch moves a range of people at a time; nothing is lost, doubled or seen differently', async () => {
     const server = await TestServer.start();
     try {
-      const reader = await server.createUser('Reader');
-      const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] }, 'staged');
-      await reader.post('/mark_all_as_read');
+      const { reader, channel } = await readerOfStagedChannel(server);
       const db = server.stoa.db;
       // Two people far apart in ID order, so that a batch takes three ranges (256 IDs each) to
       // move everyone. They never use the API: rows of their own are all they need.
@@ -156,9 +158,7 @@ describe('rows waiting for their batch', () => {
   test('the newest messages and the first unread are found across both tables, in order and within limits', async () => {
     const server = await TestServer.start();
     try {
-      const reader = await server.createUser('Reader');
-      const channel = await createChannel(server.owner, { principals: [server.ownerId, reader.userId] }, 'staged');
-      await reader.post('/mark_all_as_read');
+      const { reader, channel } = await readerOfStagedChannel(server);
       const ids: number[] = [];
       for (let i = 0; i < 6; i++) ids.push(await send(server.owner, { type: 'stream', to: channel.id, topic: 't', content: `m${i}` }));
       await reader.post('/messages/flags', { messages: JSON.stringify(ids.slice(0, 2)), op: 'add', flag: 'read' });

@@ -93,6 +93,17 @@ const STAGED_ROWS_PER_BATCH = 16_000;
 const PEOPLE_PER_MOVE = 256;
 const ROWS_BETWEEN_MOVES = 1_000;
 
+/**
+ * A write to a person's row of a message, prepared for both tables the row may be in
+ * (user_messages, or user_messages_new while it waits for its batch; schema.sql): `sql` names
+ * `user_messages ` once. Runs on both and returns how many rows changed.
+ */
+export function onBothTables<P extends unknown[]>(db: Statements, sql: string): (...params: P) => number {
+  const settled = db.prepare<P>(sql);
+  const staged = db.prepare<P>(sql.replace('user_messages ', 'user_messages_new '));
+  return (...params: P) => settled.run(...params).changes + staged.run(...params).changes;
+}
+
 export function prepareMessageQueries(db: Statements) {
   const statements = new Map<string, Database.Statement>();
   /**
@@ -224,16 +235,12 @@ export function prepareMessageQueries(db: Statements) {
     'SELECT message_id, flags FROM user_messages_all WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
   const byIds = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id');
-  // Writes go to both tables: a row is in one of them.
-  const bothTables = <P extends unknown[]>(sql: string) => {
-    const settled = db.prepare<P>(sql);
-    const staged = db.prepare<P>(sql.replace('user_messages ', 'user_messages_new '));
-    return (...params: P) => settled.run(...params).changes + staged.run(...params).changes;
-  };
-  const setFlag = bothTables<[number, number, string]>(
+  const setFlag = onBothTables<[number, number, string]>(
+    db,
     'UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
-  const clearFlag = bothTables<[number, number, string]>(
+  const clearFlag = onBothTables<[number, number, string]>(
+    db,
     'UPDATE user_messages SET flags = flags & ~? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
   const unreadIn = db.prepare<[number, number], { message_id: number }>(
@@ -263,7 +270,7 @@ export function prepareMessageQueries(db: Statements) {
      SELECT 1 AS found FROM user_messages_new um JOIN messages m ON m.id = um.message_id
      WHERE um.user_id = @user AND m.recipient_id = @recipient AND m.topic_key = @topic LIMIT 1`,
   );
-  const markAllRead = bothTables<[number]>('UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0');
+  const markAllRead = onBothTables<[number]>(db, 'UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0');
   // The partial indexes are named: left to itself the planner walks the user's whole history in
   // ID order rather than the few rows the flag picks out.
   // A person's rows are in the two tables (schema.sql): both walked newest first and merged.
@@ -330,8 +337,8 @@ export function prepareMessageQueries(db: Statements) {
      ORDER BY id DESC LIMIT @limit`,
   );
   const sentBy = db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE sender_id = ? ORDER BY id');
-  const setUserFlags = bothTables<[number, number, number]>('UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
-  const deleteUserMessage = bothTables<[number, number]>('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
+  const setUserFlags = onBothTables<[number, number, number]>(db, 'UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?');
+  const deleteUserMessage = onBothTables<[number, number]>(db, 'DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
   const updateStatements = new Map<string, Database.Statement>();
 
   return {

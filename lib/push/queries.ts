@@ -1,5 +1,6 @@
 import type { Statements } from '../db';
 import { Flag } from '../messages/flags';
+import { onBothTables } from '../messages/queries';
 
 /** Zulip's numbering of token kinds, used in the relay protocol too. */
 export const TokenKind = { apns: 1, fcm: 2 } as const;
@@ -33,11 +34,9 @@ export function preparePushQueries(db: Statements) {
   const deleteTokensOfUser = db.prepare<[number]>('DELETE FROM push_device_tokens WHERE user_id = ?');
 
   const ACTIVE = Flag.active_mobile_push_notification;
-  // A row is in user_messages or, while it waits for its batch, in user_messages_new (schema.sql).
-  const markNotifiedIn = ['user_messages', 'user_messages_new'].map((table) =>
-    db.prepare<[number, number]>(
-      `UPDATE ${table} SET flags = flags | ${ACTIVE} WHERE user_id = ? AND message_id = ? AND (flags & ${Flag.read | ACTIVE}) = 0`,
-    ),
+  const markNotified = onBothTables<[number, number]>(
+    db,
+    `UPDATE user_messages SET flags = flags | ${ACTIVE} WHERE user_id = ? AND message_id = ? AND (flags & ${Flag.read | ACTIVE}) = 0`,
   );
   const showingOfMessages = db.prepare<[string], { user_id: number; message_id: number }>(
     `SELECT user_id, message_id FROM user_messages_all WHERE message_id IN (SELECT value FROM json_each(?)) AND (flags & ${ACTIVE}) != 0
@@ -52,9 +51,7 @@ export function preparePushQueries(db: Statements) {
   const showingOfUser = db.prepare<[number], { user_id: number; message_id: number }>(
     `SELECT user_id, message_id FROM user_messages_all WHERE user_id = ? AND (flags & ${ACTIVE}) != 0 ORDER BY message_id`,
   );
-  const clearShowingIn = ['user_messages', 'user_messages_new'].map((table) =>
-    db.prepare<[number, number]>(`UPDATE ${table} SET flags = flags & ~${ACTIVE} WHERE user_id = ? AND message_id = ?`),
-  );
+  const clearShowing = onBothTables<[number, number]>(db, `UPDATE user_messages SET flags = flags & ~${ACTIVE} WHERE user_id = ? AND message_id = ?`);
 
   return {
     tokensOfUser: (userId: number) => tokensOfUser.all(userId),
@@ -74,13 +71,13 @@ export function preparePushQueries(db: Statements) {
      * Records that the user's phones show a notification of the message; false if it is read
      * already, or was notified before, so nothing should be sent.
      */
-    markNotified: (userId: number, messageId: number) => markNotifiedIn.reduce((changes, s) => changes + s.run(userId, messageId).changes, 0) > 0,
+    markNotified: (userId: number, messageId: number) => markNotified(userId, messageId) > 0,
     /** The (user, message) pairs among these messages whose notification is showing. */
     showingOfMessages: (messageIds: readonly number[]) => showingOfMessages.all(JSON.stringify(messageIds)),
     /** Those of these messages whose notification is showing on the user's phones. */
     showingOfUserMessages: (userId: number, messageIds: readonly number[]) => showingOfUserMessages.all(userId, JSON.stringify(messageIds)),
     /** Every message whose notification is showing on the user's phones. */
     showingOfUser: (userId: number) => showingOfUser.all(userId),
-    clearShowing: (userId: number, messageId: number) => clearShowingIn.forEach((s) => s.run(userId, messageId)),
+    clearShowing: (userId: number, messageId: number) => void clearShowing(userId, messageId),
   };
 }
