@@ -191,6 +191,12 @@ function toggleSpoiler(event: MouseEvent): void {
   block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('open')));
 }
 
+/** Where a message's row starts within the scroller's content, or null when it is not drawn. */
+function rowOffset(scroller: HTMLElement, messageId: number): number | null {
+  const row = scroller.querySelector<HTMLElement>(`[data-message-id="${messageId}"]`);
+  return row ? row.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop : null;
+}
+
 /**
  * The messages a view's first frame draws: about a screenful, eight before its anchor where
  * there are, the rest after it (or before, at the newest), so a view at its first or newest
@@ -202,10 +208,15 @@ const FIRST_FRAME_BEFORE = 8;
 /** How long a view just opened waits before fetching beyond what it shows (scrolling fetches at once). */
 const EDGE_FETCH_SETTLE_MS = 400;
 
-/** Fetches more messages at an edge the reader is within 300 pixels of. */
+/**
+ * Fetches more messages at an edge the reader is within a screenful (at least 300 pixels) of:
+ * a view opens with only 15 messages each side of its anchor, and a reader paging through it
+ * should find the next ones already there.
+ */
 function fetchNearEdges(el: HTMLElement): void {
-  if (el.scrollTop < 300) void loadMore(-1);
-  if (el.scrollHeight - el.scrollTop - el.clientHeight < 300) void loadMore(1);
+  const near = Math.max(300, el.clientHeight);
+  if (el.scrollTop < near) void loadMore(-1);
+  if (el.scrollHeight - el.scrollTop - el.clientHeight < near) void loadMore(1);
 }
 
 /** Messages arriving in the open view, told to screen readers (a component of its own, so the list is not redrawn). */
@@ -225,9 +236,10 @@ export function MessageList() {
   const all = [...current.messages, ...echoes];
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
-  const place = useRef<{ opened: number; first: number | undefined; height: number; top: number; partial: boolean; foundNewest: boolean }>({
+  const place = useRef<{ opened: number; first: number | undefined; firstOffset: number; height: number; top: number; partial: boolean; foundNewest: boolean }>({
     opened: -1,
     first: undefined,
+    firstOffset: 0,
     height: 0,
     top: 0,
     partial: false,
@@ -316,7 +328,11 @@ export function MessageList() {
       // Too few drawn to fill the screen: the rest now, before the frame is painted.
       if (partial && el.scrollHeight <= el.clientHeight) setDrawnWhole(current.opened);
     } else if (prev.first !== undefined && first !== undefined && first < prev.first) {
-      el.scrollTop = prev.top + (el.scrollHeight - prev.height);
+      // Older messages came in above: the row that was first stays where it was on the screen.
+      // (Rows may have come in below at once, the rest of a view's first frame, so the growth of
+      // the whole is no measure of what came above.)
+      const offset = rowOffset(el, prev.first);
+      el.scrollTop = prev.top + (offset === null ? el.scrollHeight - prev.height : offset - prev.firstOffset);
     } else if (stickToBottom.current && !prev.partial && prev.foundNewest) {
       // At the newest messages, what arrives keeps the reader at the bottom; a batch of newer
       // messages fetched at the window's edge is read from where the reader is.
@@ -325,7 +341,8 @@ export function MessageList() {
     // Whether the reader is at the bottom now: messages added below without a scroll (a batch
     // at the window's edge, the rest of a view after its first frame) may have moved it away.
     stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    place.current = { opened: current.loading ? prev.opened : current.opened, first, height: el.scrollHeight, top: el.scrollTop, partial, foundNewest: current.foundNewest };
+    const firstOffset = first === undefined ? 0 : (rowOffset(el, first) ?? 0);
+    place.current = { opened: current.loading ? prev.opened : current.opened, first, firstOffset, height: el.scrollHeight, top: el.scrollTop, partial, foundNewest: current.foundNewest };
   });
 
   // The feed gets shorter when the compose box opens (or the window does): a reader at the

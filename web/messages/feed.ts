@@ -349,8 +349,11 @@ export async function loadMore(direction: -1 | 1): Promise<void> {
     const edge = direction < 0 ? current.messages[0].id : current.messages[current.messages.length - 1].id;
     const [answer, replay] = await fetchMessages(current.terms, edge, direction < 0 ? BATCH : 0, direction < 0 ? 0 : BATCH);
     if (mine !== generation) return;
-    const fresh = answer.messages.filter((m) => m.id !== edge);
+    // Only what lies beyond the window's edge as it is now: a refresh answered meanwhile may
+    // have brought some of the same messages.
     const latest = feed.value;
+    const latestEdge = direction < 0 ? latest.messages[0]?.id : latest.messages.at(-1)?.id;
+    const fresh = answer.messages.filter((m) => (latestEdge === undefined ? m.id !== edge : direction < 0 ? m.id < latestEdge : m.id > latestEdge));
     let messages = direction < 0 ? [...fresh, ...latest.messages] : [...latest.messages, ...fresh];
     let { foundOldest, foundNewest } = latest;
     if (direction < 0) foundOldest = answer.found_oldest;
