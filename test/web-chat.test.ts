@@ -154,7 +154,11 @@ test('an edit and a delete reach the other browser', { skip: NO_CHROMIUM }, asyn
   await editor.fill('second *version*');
   await editor.press('Enter');
   await watcherWeb.page.locator('.message-content em', { hasText: 'version' }).waitFor();
-  await watcherWeb.page.locator('.message-row', { hasText: 'second version' }).getByText('(edited)').waitFor();
+  // Marked as Zulip marks it: beside the sender's name, the time of the edit in its tooltip.
+  const editedNotice = watcherWeb.page.locator('.message-row', { hasText: 'second version' }).locator('.message-header .edit-notice');
+  await editedNotice.waitFor();
+  assert.equal(await editedNotice.innerText(), 'EDITED');
+  assert.match((await editedNotice.getAttribute('title')) ?? '', /^Last edited /);
 
   const doomed = authorWeb.page.locator('.message-row:not(.local-echo)', { hasText: 'a message to delete' });
   await doomed.hover();
@@ -163,6 +167,31 @@ test('an edit and a delete reach the other browser', { skip: NO_CHROMIUM }, asyn
   await watcherWeb.page.locator('.message-content', { hasText: 'a message to delete' }).waitFor({ state: 'detached' });
   assert.deepEqual(await feedTexts(watcherWeb.page), [...(await feedTexts(watcherWeb.page)).filter((t) => t !== 'a message to delete')]);
   assert.ok((await feedTexts(watcherWeb.page)).includes('second version'));
+
+  // Moved messages are marked "moved", live: a message under its sender's name beside it, a
+  // message that follows in the left column (where the time shows while the pointer is over
+  // it). Resolving a topic renames it without marking anything.
+  const noteIds: number[] = [];
+  for (const content of ['note one', 'note two']) noteIds.push(((await author.post('/messages', { type: 'stream', to: channel.id, topic: 'notes', content })).body as { id: number }).id);
+  const plan = ((await author.post('/messages', { type: 'stream', to: channel.id, topic: 'plans', content: 'a plan' })).body as { id: number }).id;
+  await watcherWeb.page.locator('.message-content', { hasText: 'a plan' }).waitFor();
+  await author.patch(`/messages/${noteIds[0]}`, { topic: 'notes moved', propagate_mode: 'change_all' });
+  await author.patch(`/messages/${plan}`, { topic: '✔ plans', propagate_mode: 'change_all' });
+  const noteRow = (text: string) => watcherWeb.page.locator('.message-row', { hasText: text });
+  await noteRow('note one').locator('.message-header .edit-notice', { hasText: 'moved' }).waitFor();
+  const gutterNotice = noteRow('note two').locator('.message-gutter .edit-notice');
+  assert.equal(await gutterNotice.innerText(), 'MOVED');
+  assert.match((await gutterNotice.getAttribute('title')) ?? '', /^Last moved /);
+  await noteRow('note two').hover();
+  assert.ok(await noteRow('note two').locator('.gutter-time').isVisible(), 'the time shows in its place under the pointer');
+  assert.equal(await gutterNotice.isVisible(), false);
+  await watcherWeb.page.locator('.recipient-bar', { hasText: '✔ plans' }).first().waitFor();
+  assert.equal(await noteRow('a plan').locator('.edit-notice').count(), 0);
+  // A page opened afterwards marks them alike, from the server's copies.
+  const laterWeb = await open(watcher.credentials.email, `#narrow/channel/${channel.id}`);
+  await laterWeb.page.locator('.message-row', { hasText: 'note two' }).locator('.message-gutter .edit-notice', { hasText: 'moved' }).waitFor();
+  assert.equal(await laterWeb.page.locator('.message-row', { hasText: 'a plan' }).locator('.edit-notice').count(), 0);
+  assert.deepEqual(watcherWeb.problems, []);
 });
 
 test('on a phone, the editor opened on a message at the bottom edge is brought wholly into view, its buttons too', { skip: NO_CHROMIUM }, async () => {

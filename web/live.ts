@@ -252,10 +252,16 @@ function onUpdateMessage(event: Record<string, unknown>): void {
   const newChannel = event.new_stream_id as number | undefined;
   const edited = event.message_id as number | undefined;
   const rendered = event.rendered_content as string | undefined;
+  // Resolving or unresolving a topic renames it, but the messages do not count as moved.
+  const unprefixed = (topic: string) => topic.replace(/^[✔\s]+/u, '');
+  const fromTopic = event.orig_subject as string | undefined;
+  const resolution = newChannel === undefined && newTopic !== undefined && fromTopic !== undefined && unprefixed(newTopic) === unprefixed(fromTopic);
+  const moved = (newTopic !== undefined || newChannel !== undefined) && !resolution;
   batch(() => {
     updateFeedMessages((m) => {
       if (!ids.has(m.id)) return m;
       const next = { ...m };
+      if (moved) next.last_moved_timestamp = event.edit_timestamp as number;
       if (newTopic !== undefined) next.subject = newTopic;
       if (newChannel !== undefined) {
         next.stream_id = newChannel;

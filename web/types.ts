@@ -95,7 +95,10 @@ export interface Message {
   display_recipient: string | DisplayRecipient[];
   flags: string[];
   reactions: Reaction[];
+  /** When its content was last edited. */
   last_edit_timestamp?: number;
+  /** When it was last moved to another topic or channel (resolving a topic does not count). */
+  last_moved_timestamp?: number;
   /** Widget data (polls, to-do lists), oldest first. */
   submessages?: Submessage[];
   /** In search results: the content and topic with the searched words marked by the server. */

@@ -131,6 +131,22 @@ export function replyTo(message: Message): void {
 }
 
 /** Edits content in place (own messages), or the topic of a channel message. */
+/**
+ * "Edited" or "moved", as Zulip marks a message whose content was edited or that was moved
+ * to another topic: beside the sender's name, or in the left column of a message that shows
+ * none (where the time appears instead while the pointer is over the row).
+ */
+function EditNotice({ message }: { message: Message }) {
+  const edited = message.last_edit_timestamp;
+  const moved = message.last_moved_timestamp;
+  if (edited === undefined && moved === undefined) return null;
+  return (
+    <span class="edit-notice" title={edited !== undefined ? `Last edited ${fullTimeOf(edited)}` : `Last moved ${fullTimeOf(moved!)}`}>
+      {edited !== undefined ? 'edited' : 'moved'}
+    </span>
+  );
+}
+
 function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const [content, setContent] = useState<string | null>(null);
   const [topic, setTopic] = useState(message.subject);
@@ -321,9 +337,12 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             <Avatar url={sender ? avatarUrlOf(sender) : message.avatar_url} size={36} />
           </button>
         ) : (
-          <time class="gutter-time" dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
-            {timeOf(message.timestamp)}
-          </time>
+          <>
+            <time class="gutter-time" dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
+              {timeOf(message.timestamp)}
+            </time>
+            {!editing && !hidden && <EditNotice message={message} />}
+          </>
         )}
       </div>
       <div class="message-main">
@@ -337,6 +356,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
                   {sender?.full_name ?? message.sender_full_name}
                 </button>
                 <StatusLine userId={message.sender_id} emojiOnly />
+                {!editing && <EditNotice message={message} />}
               </>
             )}
             <time dateTime={new Date(message.timestamp * 1000).toISOString()} title={fullTimeOf(message.timestamp)}>
@@ -413,11 +433,6 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           >
             {condensing.condensed ? 'Show more' : 'Show less'}
           </button>
-        )}
-        {message.last_edit_timestamp !== undefined && !editing && (
-          <span class="edited" title={`Edited ${fullTimeOf(message.last_edit_timestamp)}`}>
-            (edited)
-          </span>
         )}
         {message.reactions.length > 0 && (
           <div class="reactions" role="group" aria-label="Reactions">
