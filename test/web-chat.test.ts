@@ -182,9 +182,16 @@ test('an edit and a delete reach the other browser', { skip: NO_CHROMIUM }, asyn
   const gutterNotice = noteRow('note two').locator('.message-gutter .edit-notice');
   assert.equal(await gutterNotice.innerText(), 'MOVED');
   assert.match((await gutterNotice.getAttribute('title')) ?? '', /^Last moved /);
-  await noteRow('note two').hover();
+  await noteRow('note two').locator('.message-content').hover();
   assert.ok(await noteRow('note two').locator('.gutter-time').isVisible(), 'the time shows in its place under the pointer');
   assert.equal(await gutterNotice.isVisible(), false);
+  // Pointed at, the notice comes back, and clicked it opens the edit history.
+  await noteRow('note two').locator('.message-gutter').hover();
+  await gutterNotice.click();
+  const history = watcherWeb.page.getByRole('dialog', { name: 'Message edit history' });
+  await history.getByText('notes moved').first().waitFor();
+  await watcherWeb.page.keyboard.press('Escape');
+  await history.waitFor({ state: 'detached' });
   await watcherWeb.page.locator('.recipient-bar', { hasText: '✔ plans' }).first().waitFor();
   assert.equal(await noteRow('a plan').locator('.edit-notice').count(), 0);
   // A page opened afterwards marks them alike, from the server's copies.

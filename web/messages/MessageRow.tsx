@@ -140,10 +140,20 @@ function EditNotice({ message }: { message: Message }) {
   const edited = message.last_edit_timestamp;
   const moved = message.last_moved_timestamp;
   if (edited === undefined && moved === undefined) return null;
+  // Clicked, it opens the edit history, as Zulip's does (the server says when the
+  // organization keeps it from this person).
   return (
-    <span class="edit-notice" title={edited !== undefined ? `Last edited ${fullTimeOf(edited)}` : `Last moved ${fullTimeOf(moved!)}`}>
+    <button
+      type="button"
+      class="edit-notice"
+      title={edited !== undefined ? `Last edited ${fullTimeOf(edited)}` : `Last moved ${fullTimeOf(moved!)}`}
+      onClick={(e) => {
+        e.stopPropagation();
+        messageDialog.value = { kind: 'history', message };
+      }}
+    >
       {edited !== undefined ? 'edited' : 'moved'}
-    </span>
+    </button>
   );
 }
 
@@ -307,7 +317,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     { label: 'Quote and reply', action: () => void quoteAndReply(message) },
     ...(message.sender_id !== self ? [{ label: 'Reply to the author in a direct message', action: () => replyToAuthor(message) }] : []),
     ...(mine || message.type === 'stream' ? [{ label: mine ? 'Edit message' : 'Move message', action: () => setEditing(true) }] : []),
-    ...(message.last_edit_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),
+    ...(message.last_edit_timestamp !== undefined || message.last_moved_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),
     { label: 'View message source', action: () => (messageDialog.value = { kind: 'source', message }) },
     { label: 'Mark as unread from here', action: () => void markUnreadFromHere(message, feed.value.terms) },
     ...(revealedMuted ? [{ label: 'Hide muted message again', action: () => revealMessage(message.id, false) }] : []),
