@@ -62,6 +62,9 @@ test('two people chat in real time, each seeing the other\'s message arrive', { 
 
   await sendToChannel(graceWeb.page, channel.name, 'plans', 'Yes, at ten :+1:');
   await adaWeb.page.locator('.message-content', { hasText: 'Yes, at ten' }).waitFor();
+  // The message sent becomes the sender's selected one, as in Zulip; the other's stays where it was.
+  await graceWeb.page.locator('.message-row.selected:not(.local-echo)', { hasText: 'Yes, at ten' }).waitFor();
+  assert.equal(await adaWeb.page.locator('.message-row.selected', { hasText: 'Yes, at ten' }).count(), 0);
   // Emoji are drawn from their code points: 👍 rather than :+1:.
   assert.deepEqual((await feedTexts(adaWeb.page)).slice(-2), ['Shall we meet tomorrow?', 'Yes, at ten 👍']);
   assert.equal(await adaWeb.page.locator('.local-echo').count(), 0);

@@ -3,7 +3,7 @@ import { onRealmExportEvent } from './admin/exports';
 import { ApiError, get, leaveDeactivated, post } from './api';
 import { takeEarlyRegistration } from './app/early';
 import { requestRegistration, type RegisterAnswer, type SlimPresence, type UserTopic } from './register';
-import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFromCombinedFeed, feed, reloadFeed, removeMessages, updateFeedMessages } from './messages/feed';
+import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFromCombinedFeed, feed, reloadFeed, removeMessages, selectedId, updateFeedMessages } from './messages/feed';
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
 import { applyAlertWords } from './messages/alertWords';
@@ -240,6 +240,9 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
     changeFeed(addArrivedMessage(message, self));
     const inView = feed.value !== before || before.messages.some((m) => m.id === message.id);
     if (feed.value !== before && message.sender_id !== self) announceArrival(message);
+    // A message sent from this page, shown in the view, becomes the selected one, as in Zulip:
+    // the reader is taken to it, and its actions (e to edit it) are at hand.
+    if (event.local_message_id && feed.value.messages.some((m) => m.id === message.id)) selectedId.value = message.id;
     noteRecentMessage(message);
     removeTyping(message.sender_id);
     if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');
