@@ -182,3 +182,20 @@ test("the README's tour: Recent conversations, search suggestions, a poll, the e
   await photograph(page, 'shortcuts');
   assert.deepEqual(problems, []);
 });
+
+test('at phone width the channel browser puts a channel\'s buttons under its name and description', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Channel Reader');
+  const description = 'Where the whole team plans the season ahead';
+  const { name } = await createChannel(reader, {}, `Planning ${Date.now()}`);
+  await reader.patch(`/streams/${(await reader.get('/get_stream_id', { stream: name })).body.stream_id}`, { description });
+  const { page, problems } = await open(reader.credentials.email, '#channels', { viewport: { width: 390, height: 844 } });
+  const row = page.getByRole('region', { name: 'Channels' }).locator('li', { hasText: name });
+  await row.getByText(description).waitFor();
+  const [info, actions, whole] = await Promise.all([row.locator('> div').first().boundingBox(), row.locator('.channel-actions').boundingBox(), row.boundingBox()]);
+  assert.ok(info && actions && whole);
+  assert.ok(actions.y >= info.y + info.height - 1, 'the buttons are under the name and description');
+  assert.ok(info.width >= whole.width * 0.9, `the description has the row's width (${info.width} of ${whole.width})`);
+  assert.equal(await scrollsSideways(page), false);
+  await photograph(page, 'phone-channels');
+  assert.deepEqual(problems, []);
+});
