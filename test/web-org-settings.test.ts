@@ -89,12 +89,24 @@ for (const [size, viewport] of [
     assert.equal((await realmState(member)).realm_night_logo_source, 'U');
     assert.equal((await realmState(member)).realm_logo_source, 'D', 'the light logo is untouched');
     assert.equal(await overflowsSideways(web.page), false);
+    // Each picture's box, and what is in it, stays inside the page's column.
+    const spills = await web.page.locator('.org-images').evaluate((list) => {
+      const right = (list as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect().right;
+      const inside = (list as unknown as { querySelectorAll(s: string): Iterable<{ getBoundingClientRect(): { right: number } }> }).querySelectorAll('.org-image, .org-image *');
+      return [...inside].filter((element) => element.getBoundingClientRect().right > right + 0.5).length;
+    });
+    assert.equal(spills, 0, 'nothing reaches past the pictures\' column');
     await shot(web, `profile-${size}`);
 
+    // The default icon cannot be reached here (as Gravatar's cannot without Internet access):
+    // the organization's initial stands in for a broken picture.
+    await web.page.route('**/default-avatar.png', (route) => route.abort());
     await page.getByRole('button', { name: 'Delete icon' }).click();
     await web.page.getByRole('dialog', { name: 'Delete the icon?' }).getByRole('button', { name: 'Delete icon' }).click();
     await topIcon.waitFor({ state: 'detached' });
-    await page.getByRole('img', { name: 'The default organization icon' }).waitFor();
+    const defaultIcon = page.getByRole('img', { name: 'The default organization icon' });
+    await defaultIcon.and(page.locator('.icon-initial')).waitFor();
+    assert.equal(await defaultIcon.innerText(), 'G');
     assert.equal((await realmState(member)).realm_icon_source, 'G');
     await suite.server.owner.patch('/realm', { name: originalName });
     assert.deepEqual([...web.problems, ...memberWeb.problems], []);

@@ -64,6 +64,7 @@ export function OrganizationProfile() {
             {...image}
             url={settings[`realm_${image.kind}_url`] as string | undefined}
             uploaded={settings[`realm_${image.kind}_source`] === 'U'}
+            organizationName={String(settings.realm_name ?? '')}
           />
         ))}
       </div>
@@ -80,8 +81,25 @@ const IMAGES: Array<{ kind: ImageKind; title: string; hint: string }> = [
 ];
 
 /** One of the organization's pictures: its preview, a file chooser to replace it, and a reset to the default. */
-function OrganizationImage({ kind, title, hint, url, uploaded }: { kind: ImageKind; title: string; hint: string; url: string | undefined; uploaded: boolean }) {
+function OrganizationImage({
+  kind,
+  title,
+  hint,
+  url,
+  uploaded,
+  organizationName,
+}: {
+  kind: ImageKind;
+  title: string;
+  hint: string;
+  url: string | undefined;
+  uploaded: boolean;
+  organizationName: string;
+}) {
   const [busy, setBusy] = useState(false);
+  // The default icon comes from Gravatar, which a server without Internet access (a
+  // classroom, a laptop on a train) cannot reach: its initial is shown instead of a broken picture.
+  const [unreachable, setUnreachable] = useState<string | undefined>(undefined);
   const [error, setError] = useState('');
   const path = kind === 'icon' ? '/json/realm/icon' : '/json/realm/logo';
   const night: Record<string, string> = kind === 'icon' ? {} : { night: String(kind === 'night_logo') };
@@ -108,7 +126,14 @@ function OrganizationImage({ kind, title, hint, url, uploaded }: { kind: ImageKi
   };
   const preview =
     kind === 'icon' ? (
-      url && <img class="icon-preview" src={url} alt={uploaded ? 'The organization icon' : 'The default organization icon'} />
+      url &&
+      (unreachable === url ? (
+        <span class="icon-preview icon-initial" role="img" aria-label="The default organization icon">
+          {[...organizationName.trim()][0]?.toUpperCase() ?? '?'}
+        </span>
+      ) : (
+        <img class="icon-preview" src={url} alt={uploaded ? 'The organization icon' : 'The default organization icon'} onError={() => setUnreachable(url)} />
+      ))
     ) : uploaded && url ? (
       <div class={`logo-box${kind === 'night_logo' ? ' night' : ''}`}>
         <img class="logo-preview" src={url} alt={kind === 'night_logo' ? 'The logo for the dark theme' : 'The logo for the light theme'} />

@@ -22,15 +22,18 @@ const CSS = `
   padding: 8px 0; background: var(--bg); border-top: 1px solid var(--border); }
 .org-page .save-bar .saved { flex: 1 1 200px; }
 .org-images { display: flex; flex-wrap: wrap; gap: 16px; }
-.org-image { display: flex; flex-direction: column; gap: 8px; align-items: flex-start; flex: 1 1 240px;
+.org-image { display: flex; flex-direction: column; gap: 8px; align-items: flex-start; flex: 1 1 240px; min-width: 0;
   border: 1px solid var(--border); border-radius: 6px; padding: 10px 12px; }
 .org-image h3 { margin: 0; }
 .org-image img.icon-preview { width: 64px; height: 64px; border-radius: 8px; object-fit: cover; }
+.org-image .icon-initial { display: flex; align-items: center; justify-content: center; width: 64px; height: 64px;
+  border-radius: 8px; background: var(--accent); color: #fff; font-size: 32px; font-weight: 600; }
 .org-image img.logo-preview { max-width: 100%; height: 40px; object-fit: contain; }
 .org-image .logo-box { padding: 8px; border-radius: 6px; border: 1px solid var(--border); background: #fff; }
 .org-image .logo-box.night { background: #1d1d1d; }
 .org-image .buttons { display: flex; flex-wrap: wrap; gap: 8px; }
-.org-image input[type='file'] { max-width: 100%; }
+.org-image label { max-width: 100%; }
+.org-image input[type='file'] { max-width: 100%; box-sizing: border-box; }
 .org-table { width: 100%; border-collapse: collapse; font-size: 14px; }
 .org-table th, .org-table td { text-align: left; padding: 6px; border-bottom: 1px solid var(--border); vertical-align: middle; overflow-wrap: anywhere; }
 .org-table td.actions { white-space: nowrap; text-align: right; }
