@@ -130,7 +130,6 @@ export function replyTo(message: Message): void {
   }
 }
 
-/** Edits content in place (own messages), or the topic of a channel message. */
 /**
  * "Edited" or "moved", as Zulip marks a message whose content was edited or that was moved
  * to another topic: beside the sender's name, or in the left column of a message that shows
@@ -157,6 +156,7 @@ function EditNotice({ message }: { message: Message }) {
   );
 }
 
+/** Edits content in place (own messages), or the topic of a channel message. */
 function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const [content, setContent] = useState<string | null>(null);
   const [topic, setTopic] = useState(message.subject);
