@@ -7,6 +7,7 @@ import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFro
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
 import { applyAlertWords } from './messages/alertWords';
+import { unresolvedTopic } from './messages/resolved';
 import { narrowHash } from './app/narrow';
 import { forgetRecent, noteRecentMessage } from './views/recentConversations';
 import {
@@ -242,7 +243,7 @@ function onMessage(event: { message: Message; flags: string[]; local_message_id?
     if (feed.value !== before && message.sender_id !== self) announceArrival(message);
     // A message sent from this page, shown in the view, becomes the selected one, as in Zulip:
     // the reader is taken to it, and its actions (e to edit it) are at hand.
-    if (event.local_message_id && feed.value.messages.some((m) => m.id === message.id)) selectedId.value = message.id;
+    if (event.local_message_id && inView) selectedId.value = message.id;
     noteRecentMessage(message);
     removeTyping(message.sender_id);
     if (message.sender_id !== self) notifyAbout(message, event.flags, inView && view.value.kind === 'narrow');
@@ -256,9 +257,9 @@ function onUpdateMessage(event: Record<string, unknown>): void {
   const edited = event.message_id as number | undefined;
   const rendered = event.rendered_content as string | undefined;
   // Resolving or unresolving a topic renames it, but the messages do not count as moved.
-  const unprefixed = (topic: string) => topic.replace(/^[✔\s]+/u, '');
   const fromTopic = event.orig_subject as string | undefined;
-  const resolution = newChannel === undefined && newTopic !== undefined && fromTopic !== undefined && unprefixed(newTopic) === unprefixed(fromTopic);
+  const resolution =
+    newChannel === undefined && newTopic !== undefined && fromTopic !== undefined && unresolvedTopic(newTopic) === unresolvedTopic(fromTopic);
   const moved = (newTopic !== undefined || newChannel !== undefined) && !resolution;
   batch(() => {
     updateFeedMessages((m) => {

@@ -64,7 +64,6 @@ export function OrganizationProfile() {
             {...image}
             url={settings[`realm_${image.kind}_url`] as string | undefined}
             uploaded={settings[`realm_${image.kind}_source`] === 'U'}
-            organizationName={String(settings.realm_name ?? '')}
           />
         ))}
       </div>
@@ -81,21 +80,7 @@ const IMAGES: Array<{ kind: ImageKind; title: string; hint: string }> = [
 ];
 
 /** One of the organization's pictures: its preview, a file chooser to replace it, and a reset to the default. */
-function OrganizationImage({
-  kind,
-  title,
-  hint,
-  url,
-  uploaded,
-  organizationName,
-}: {
-  kind: ImageKind;
-  title: string;
-  hint: string;
-  url: string | undefined;
-  uploaded: boolean;
-  organizationName: string;
-}) {
+function OrganizationImage({ kind, title, hint, url, uploaded }: { kind: ImageKind; title: string; hint: string; url: string | undefined; uploaded: boolean }) {
   const [busy, setBusy] = useState(false);
   // The default icon comes from Gravatar, which a server without Internet access (a
   // classroom, a laptop on a train) cannot reach: its initial is shown instead of a broken picture.
@@ -129,7 +114,7 @@ function OrganizationImage({
       url &&
       (unreachable === url ? (
         <span class="icon-preview icon-initial" role="img" aria-label="The default organization icon">
-          {[...organizationName.trim()][0]?.toUpperCase() ?? '?'}
+          {[...realm.value.name.trim()][0]?.toUpperCase() ?? '?'}
         </span>
       ) : (
         <img class="icon-preview" src={url} alt={uploaded ? 'The organization icon' : 'The default organization icon'} onError={() => setUnreachable(url)} />

@@ -13,6 +13,7 @@ import { lazyComponent } from '../ui/lazy';
 import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
 import { withKey } from '../ui/keys';
+import { RESOLVED_PREFIX, unresolvedTopic } from './resolved';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
 const GROUP_SECONDS = 10 * 60;
@@ -92,14 +93,11 @@ function RecipientBar({ message, self }: { message: Message; self: number }) {
   );
 }
 
-/** Zulip's mark of a resolved topic, before its name. */
-const RESOLVED_PREFIX = '✔ ';
-
 /** One click marks the topic resolved ("✔ " before its name) or unresolved again, as in Zulip. */
 function ResolveButton({ message }: { message: Message }) {
   const resolved = message.subject.startsWith(RESOLVED_PREFIX);
   const toggle = async () => {
-    const topic = resolved ? message.subject.replace(/^[✔\s]+/u, '') : RESOLVED_PREFIX + message.subject;
+    const topic = resolved ? unresolvedTopic(message.subject) : RESOLVED_PREFIX + message.subject;
     try {
       await patch(`/json/messages/${message.id}`, { topic, propagate_mode: 'change_all' });
     } catch (err) {
