@@ -123,6 +123,53 @@ for (const viewport of [DESKTOP, PHONE]) {
   });
 }
 
+test('scrolled up with the wheel, a round arrow goes to the newest message; it fades when scrolling stops, at the bottom, and at a key', { skip: NO_CHROMIUM }, async () => {
+  const { reader, channel, ids } = await channelWithMessages(150);
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/Castle/near/${ids[0]}`);
+  const page = web.page;
+  await messageRow(page, 'Line 1 of the tale').waitFor();
+  const button = page.getByRole('button', { name: 'Scroll to bottom' });
+  const scroller = page.locator('.message-scroller');
+  const box = (await scroller.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const wheel = async (dy: number) => {
+    await page.mouse.wheel(0, dy);
+    await page.waitForTimeout(150);
+  };
+
+  // Not shown for the view's own opening scroll by the keyboard; shown once the reader scrolls.
+  await page.keyboard.press('j');
+  await page.waitForTimeout(200);
+  assert.equal(await button.isVisible(), false, 'no arrow before anyone scrolls');
+  await wheel(200);
+  await button.waitFor({ state: 'visible' });
+  // Inside the feed, at its bottom right, over the messages.
+  const arrow = (await button.boundingBox())!;
+  assert.ok(arrow.x + arrow.width <= box.x + box.width && arrow.x > box.x + box.width / 2, 'at the right');
+  assert.ok(arrow.y + arrow.height <= box.y + box.height && arrow.y > box.y + box.height / 2, 'at the bottom');
+  // It fades a few seconds after the scrolling stops.
+  await waitUntil(async () => !(await button.isVisible()), 'the arrow fades', 6000);
+  // A key hides it at once.
+  await wheel(200);
+  await button.waitFor({ state: 'visible' });
+  await page.keyboard.press('k');
+  await waitUntil(async () => !(await button.isVisible()), 'a key hides the arrow (fading in half a second)', 1500);
+
+  // Pressed, it goes to the newest message, selected (fetched first: the view opened at the oldest holds only older ones).
+  await wheel(200);
+  assert.equal(await page.locator(`[data-message-id="${ids.at(-1)}"]`).count(), 0, 'the newest message is not fetched yet');
+  await button.click();
+  await waitUntil(async () => (await page.locator('.message-row.selected').getAttribute('data-message-id').catch(() => null)) === String(ids.at(-1)), 'the newest message is selected');
+  await waitUntil(() => inView(page, ids.at(-1)!), 'the newest message is in view');
+  // (It fades out in half a second.)
+  await waitUntil(async () => !(await button.isVisible()), 'the arrow is gone at the bottom', 1500);
+  // At the bottom, the wheel further down shows nothing.
+  await wheel(300);
+  await page.waitForTimeout(100);
+  assert.equal(await button.isVisible(), false);
+  assert.deepEqual(web.problems, []);
+});
+
 test('days show as Zulip shows them, and times follow twenty_four_hour_time, live', { skip: NO_CHROMIUM }, async () => {
   const { reader, writer, channel, ids } = await channelWithMessages(4, 'diary');
   // Moved back in time: a year and more ago, three days ago, yesterday; the last stays today.

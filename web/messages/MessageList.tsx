@@ -14,6 +14,7 @@ import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
 import { withKey } from '../ui/keys';
 import { RESOLVED_PREFIX, unresolvedTopic } from './resolved';
+import { ScrollToBottom } from './ScrollToBottom';
 
 /** Messages from the same sender in the same conversation within this many seconds share one header. */
 const GROUP_SECONDS = 10 * 60;
@@ -435,6 +436,7 @@ export function MessageList() {
       <div role="feed" aria-label="Messages" aria-busy={current.loading}>
         {articles}
       </div>
+      <ScrollToBottom scroller={scroller} opened={current.opened} />
       <Arrivals />
       <ImageViewer />
     </div>
