@@ -342,13 +342,21 @@ CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE 
 -- batches (lib/messages/queries.ts): a message to many people then fills a few pages here
 -- instead of dirtying one page of user_messages (and of its unread index) per receiver. A
 -- (user, message) pair is in one of the two tables, never both; every query reads both.
+-- No foreign keys: SQLite looks up both parents for every row written here and again for
+-- every row deleted (about a sixth of storing a message to everyone, bench/RESULTS.md), and
+-- the rows get the same checks when they move into user_messages. Users are never deleted;
+-- a deleted message takes its waiting rows with it through the trigger below.
 CREATE TABLE user_messages_new (
-  message_id        INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
-  user_id           INTEGER NOT NULL REFERENCES users (id),
+  message_id        INTEGER NOT NULL,
+  user_id           INTEGER NOT NULL,
   flags             INTEGER NOT NULL,
   PRIMARY KEY (message_id, user_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX user_messages_new_by_user ON user_messages_new (user_id, message_id);
+CREATE TRIGGER messages_delete_waiting_rows AFTER DELETE ON messages
+BEGIN
+  DELETE FROM user_messages_new WHERE message_id = OLD.id;
+END;
 -- Both tables as one, for lookups by person and message, by message, and filters without an
 -- order and a limit. Never for "the newest N": SQLite does not carry ORDER BY ... LIMIT into
 -- the two halves and would read a person's whole history; those queries ask each table with

@@ -555,6 +555,31 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         UNION ALL
         SELECT user_id, message_id, flags FROM user_messages_new;
     `),
+  // 38 -> 39: user_messages_new without foreign keys, a trigger in place of the cascade
+  // (schema.sql). Its rows (at most a batch, about 16,000) are copied through a table in memory.
+  (db) =>
+    db.exec(`
+      CREATE TEMP TABLE waiting_rows AS SELECT message_id, user_id, flags FROM user_messages_new;
+      DROP VIEW user_messages_all;
+      DROP TABLE user_messages_new;
+      CREATE TABLE user_messages_new (
+        message_id        INTEGER NOT NULL,
+        user_id           INTEGER NOT NULL,
+        flags             INTEGER NOT NULL,
+        PRIMARY KEY (message_id, user_id)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO user_messages_new (message_id, user_id, flags) SELECT message_id, user_id, flags FROM temp.waiting_rows;
+      DROP TABLE temp.waiting_rows;
+      CREATE INDEX user_messages_new_by_user ON user_messages_new (user_id, message_id);
+      CREATE TRIGGER messages_delete_waiting_rows AFTER DELETE ON messages
+      BEGIN
+        DELETE FROM user_messages_new WHERE message_id = OLD.id;
+      END;
+      CREATE VIEW user_messages_all AS
+        SELECT user_id, message_id, flags FROM user_messages
+        UNION ALL
+        SELECT user_id, message_id, flags FROM user_messages_new;
+    `),
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length + 1;
 

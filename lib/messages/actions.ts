@@ -142,7 +142,7 @@ export function sendMessage(stoa: Stoa, sender: UserRow, addressee: Addressee, c
       if (options.alreadyReadBy?.(userId)) initial |= Flag.read;
       flags.set(userId, initial);
     }
-    for (const [userId, bits] of flags) stoa.messages.insertUserMessage(userId, id, bits);
+    stoa.messages.insertUserMessages(id, flags);
     if (rendered.uploadPathIds.size > 0) claimAttachments(stoa, sender, id, rendered.uploadPathIds);
     // A widget's first submessage is the sender's, stored with the message so that the
     // message event already carries it (no submessage event is sent for it).

@@ -92,6 +92,8 @@ const STAGED_ROWS_PER_BATCH = 16_000;
  */
 const PEOPLE_PER_MOVE = 256;
 const ROWS_BETWEEN_MOVES = 1_000;
+/** Rows of a message written by one statement (bench/RESULTS.md: 64 and 128 cost the same). */
+const ROWS_PER_INSERT = 64;
 
 /**
  * A write to a person's row of a message, prepared for both tables the row may be in
@@ -136,6 +138,12 @@ export function prepareMessageQueries(db: Statements) {
   // user_messages a range of people at a time, in person order, so that each person's page
   // there (and in the unread index) is written once a batch instead of once a message.
   const insertUserMessage = db.prepare<[number, number, number]>('INSERT INTO user_messages_new (user_id, message_id, flags) VALUES (?, ?, ?)');
+  // A message's rows ROWS_PER_INSERT to a statement: one call into SQLite and one statement
+  // step instead of ROWS_PER_INSERT (bench/RESULTS.md).
+  const insertUserMessages = db.prepare<[number[]]>(
+    `INSERT INTO user_messages_new (user_id, message_id, flags) VALUES ${Array<string>(ROWS_PER_INSERT).fill('(?, ?, ?)').join(', ')}`,
+  );
+  const rowParams: number[] = [];
   const countStaged = db.prepare<[], { count: number }>('SELECT count(*) AS count FROM user_messages_new');
   const moveRange = db.prepare<[number, number]>(
     `INSERT INTO user_messages (user_id, message_id, flags)
@@ -164,6 +172,20 @@ export function prepareMessageQueries(db: Statements) {
         if (from <= last) nextPerson = from;
         return;
       }
+    }
+  };
+  /** Counts `added` new waiting rows; starts a batch, and moves a range, when due. */
+  const staged = (added: number) => {
+    stagedRows = (stagedRows ?? countStaged.get()!.count) + added;
+    if (nextPerson !== undefined) rowsSinceMove += added;
+    else if (stagedRows >= STAGED_ROWS_PER_BATCH) {
+      // A batch's first range moves at once.
+      nextPerson = 0;
+      rowsSinceMove = ROWS_BETWEEN_MOVES;
+    } else return;
+    while (nextPerson !== undefined && rowsSinceMove >= ROWS_BETWEEN_MOVES) {
+      rowsSinceMove -= ROWS_BETWEEN_MOVES;
+      moveNextRange();
     }
   };
   /** Moves every row waiting in user_messages_new into user_messages. */
@@ -359,15 +381,22 @@ export function prepareMessageQueries(db: Statements) {
     },
     insertUserMessage: (userId: number, messageId: number, flags: number) => {
       insertUserMessage.run(userId, messageId, flags);
-      stagedRows = (stagedRows ?? countStaged.get()!.count) + 1;
-      if (nextPerson === undefined && stagedRows >= STAGED_ROWS_PER_BATCH) {
-        nextPerson = 0;
-        rowsSinceMove = ROWS_BETWEEN_MOVES;
+      staged(1);
+    },
+    /** Gives a new message a row for each of its receivers, with their flags. */
+    insertUserMessages: (messageId: number, flagsByUser: ReadonlyMap<number, number>) => {
+      let inStatement = 0;
+      for (const [userId, flags] of flagsByUser) {
+        rowParams.push(userId, messageId, flags);
+        if (++inStatement === ROWS_PER_INSERT) {
+          insertUserMessages.run(rowParams);
+          rowParams.length = 0;
+          inStatement = 0;
+        }
       }
-      if (nextPerson !== undefined && ++rowsSinceMove >= ROWS_BETWEEN_MOVES) {
-        rowsSinceMove = 0;
-        moveNextRange();
-      }
+      for (let i = 0; i < rowParams.length; i += 3) insertUserMessage.run(rowParams[i]!, rowParams[i + 1]!, rowParams[i + 2]!);
+      rowParams.length = 0;
+      staged(flagsByUser.size);
     },
     moveStagedRows,
     /** The IDs of the last `limit` messages to a recipient sent after `sinceSeconds`, newest first. */
