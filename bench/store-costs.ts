@@ -13,6 +13,8 @@
  *   jsonN      INSERT … SELECT from json_each of the message's receivers
  *   +nofk      foreign keys off (to measure what their checks cost; not a server option)
  *   +stagenofk user_messages_new without foreign keys (a trigger deletes a deleted message's rows)
+ *   +bN        a batch starts when N thousand rows wait (the server: 16)
+ *   +pN, +rN   a range of N people (256) moves every N new rows (1,000)
  * Designs run alternately, `--rounds` times each, each on a fresh copy; CPU is this process's
  * (user + system) per phase, in ms per message; the medians over rounds are printed.
  */
@@ -32,9 +34,6 @@ const { values } = parseArgs({
 });
 if (!values.db) throw new Error('--db PATH is required');
 
-const STAGED_ROWS_PER_BATCH = 16_000;
-const PEOPLE_PER_MOVE = 256;
-const ROWS_BETWEEN_MOVES = 1_000;
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -48,6 +47,10 @@ function run(design: string) {
   const db: Db = openDatabase(file);
   db.pragma('wal_autocheckpoint = 0');
   if (design.includes('+nofk')) db.pragma('foreign_keys = OFF');
+  const option = (letter: string, fallback: number) => Number(new RegExp(`\\+${letter}(\\d+)`).exec(design)?.[1] ?? fallback);
+  const PEOPLE_PER_MOVE = option('p', 256);
+  const ROWS_BETWEEN_MOVES = option('r', 1000);
+  const STAGED_ROWS_PER_BATCH = /\+b(\d+)/.test(design) ? Number(/\+b(\d+)/.exec(design)![1]) * 1000 : 16_000;
   if (design.includes('+stagenofk')) {
     // The staging table without foreign keys, a trigger in place of the cascade.
     db.exec(`
@@ -102,19 +105,21 @@ function run(design: string) {
   let staged = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM user_messages_new').get()!.n;
   let nextPerson: number | undefined;
   let sinceMove = 0;
-  const t = { rows: 0, moveInsert: 0, moveDelete: 0, commit: 0, message: 0 };
+  const t = { rows: 0, moveInsert: 0, moveDelete: 0, commit: 0, message: 0, slowestMove: 0 };
   const moveNextRange = () => {
     const last = lastStagedPerson.get()!.id;
     let from = nextPerson ?? 0;
     nextPerson = undefined;
     while (last !== null && from <= last) {
       const to = from + PEOPLE_PER_MOVE;
+      const wall = performance.now();
       let c = cpuMs();
       moveRange.run(from, to);
       t.moveInsert += cpuMs() - c;
       c = cpuMs();
       const moved = clearRange.run(from, to).changes;
       t.moveDelete += cpuMs() - c;
+      t.slowestMove = Math.max(t.slowestMove, performance.now() - wall);
       from = to;
       if (moved > 0) {
         staged -= moved;
@@ -178,6 +183,7 @@ function run(design: string) {
     moveDelete: per(t.moveDelete),
     commit: per(t.commit),
     total: per(t.message + t.rows + t.moveInsert + t.moveDelete + t.commit),
+    slowestMove: +t.slowestMove.toFixed(1),
   };
 }
 
@@ -193,6 +199,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log('medians, ms of CPU per message:');
 for (const [design, rs] of results) {
-  const keys = ['message', 'rows', 'moveInsert', 'moveDelete', 'commit', 'total'] as const;
+  const keys = ['message', 'rows', 'moveInsert', 'moveDelete', 'commit', 'total', 'slowestMove'] as const;
   console.log(`${design.padEnd(16)} ${keys.map((k) => `${k} ${median(rs.map((r) => r[k])).toFixed(2)}`).join('  ')}`);
 }

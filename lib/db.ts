@@ -556,7 +556,7 @@ const MIGRATIONS: ReadonlyArray<(db: Db) => void> = [
         SELECT user_id, message_id, flags FROM user_messages_new;
     `),
   // 38 -> 39: user_messages_new without foreign keys, a trigger in place of the cascade
-  // (schema.sql). Its rows (at most a batch, about 16,000) are copied through a table in memory.
+  // (schema.sql). Its rows (at most a batch, 16,000 at version 38) are copied through a table in memory.
   (db) =>
     db.exec(`
       CREATE TEMP TABLE waiting_rows AS SELECT message_id, user_id, flags FROM user_messages_new;

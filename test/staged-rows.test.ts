@@ -104,7 +104,7 @@ describe('rows waiting for their batch', () => {
     try {
       const { reader, channel } = await readerOfStagedChannel(server);
       const db = server.stoa.db;
-      // Two people far apart in ID order, so that a batch takes three ranges (256 IDs each) to
+      // Two people far apart in ID order, so that a batch takes three ranges (128 IDs each) to
       // move everyone. They never use the API: rows of their own are all they need.
       for (const id of [300, 700]) {
         db.prepare(`INSERT INTO users (id, email, delivery_email, full_name, api_key, role, date_joined_ms)
@@ -128,22 +128,22 @@ describe('rows waiting for their batch', () => {
           }
         })();
       const stagedOf = (person: number) => count(`SELECT count(*) AS n FROM user_messages_new WHERE user_id = ${person}`);
-      // Up to the batch's 16,000 rows (a few were there before): the first range (the reader's)
+      // Up to the batch's 32,000 rows (a few were there before): the first range (the reader's)
       // moves at once; only rows of the last few messages wait again.
-      sendSome(5_334);
+      sendSome(10_667);
       assert.ok(stagedOf(reader.userId) < 10, `${stagedOf(reader.userId)} of the reader's rows wait`);
-      assert.ok(stagedOf(300) > 5_000 && stagedOf(700) > 5_000, 'the later ranges wait');
-      // 1,000 rows later the next range, 1,000 more the last; the reader's new rows wait.
-      sendSome(334);
+      assert.ok(stagedOf(300) > 10_000 && stagedOf(700) > 10_000, 'the later ranges wait');
+      // 500 rows later the next range, 500 more the last; the reader's new rows wait.
+      sendSome(167);
       assert.ok(stagedOf(300) < 10);
-      assert.ok(stagedOf(700) > 5_000);
-      sendSome(334);
+      assert.ok(stagedOf(700) > 10_000);
+      sendSome(167);
       assert.ok(stagedOf(700) < 10);
-      assert.ok(stagedOf(reader.userId) >= 668 && stagedOf(reader.userId) < 680);
+      assert.ok(stagedOf(reader.userId) >= 334 && stagedOf(reader.userId) < 346);
       assert.equal(count('SELECT count(*) AS n FROM user_messages u JOIN user_messages_new s USING (user_id, message_id)'), 0);
       assert.equal(count('SELECT count(*) AS n FROM user_messages_all'), before + written);
       const registered = await reader.post('/register', { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) });
-      assert.equal(registered.body.unread_msgs.count, 5_334 + 334 + 334);
+      assert.equal(registered.body.unread_msgs.count, 10_667 + 167 + 167);
       const newest = await reader.get('/messages', { anchor: 'newest', num_before: 1_000, num_after: 0 });
       const ids = newest.body.messages.map((m: { id: number }) => m.id);
       assert.equal(ids.length, 1_000);

@@ -130,11 +130,11 @@ describe('rows that wait before joining user_messages', () => {
       const { reader, channel, ids } = await setting(server);
       server.stoa.messages.moveStagedRows();
       const people = [server.ownerId, reader.userId];
-      // 16,000 waiting rows make a batch: inserted here as a send would, two people a message.
+      // 32,000 waiting rows make a batch: inserted here as a send would, two people a message.
       const messages = server.stoa.messages;
       const newest = await send(server.owner, { type: 'stream', to: channel.id, topic: 'even', content: 'counted' });
       server.stoa.db.transaction(() => {
-        for (let i = 0; i < 8_000; i++) {
+        for (let i = 0; i < 16_000; i++) {
           const id = messages.insert({
             sender_id: server.ownerId, recipient_id: server.stoa.channels.byId(channel.id)!.recipient_id, stream_id: channel.id, topic: 'bulk', content: 'x',
             rendered_content: '<p>x</p>', date_sent: 1, sending_client: 'test', is_me_message: 0, has_link: 0, has_image: 0, has_attachment: 0,
@@ -144,7 +144,7 @@ describe('rows that wait before joining user_messages', () => {
       })();
       assert.ok(waiting(server) < 100, `${waiting(server)} rows still wait after a batch's worth`);
       const state = await unreadState(reader);
-      assert.equal(state.count, 5 + 1 + 8_000);
+      assert.equal(state.count, 5 + 1 + 16_000);
       assert.equal(state.firstUnread, ids[2]);
       const { messages: fromNewest } = (await reader.get('/messages', { anchor: newest, num_before: 0, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'unread' }]) })).body;
       assert.deepEqual(fromNewest.map((m: { id: number }) => m.id), [newest]);
