@@ -343,7 +343,7 @@ CREATE INDEX user_messages_private ON user_messages (user_id, message_id) WHERE 
 -- instead of dirtying one page of user_messages (and of its unread index) per receiver. A
 -- (user, message) pair is in one of the two tables, never both; every query reads both.
 -- No foreign keys: SQLite looks up both parents for every row written here and again for
--- every row deleted (about a sixth of storing a message to everyone, bench/RESULTS.md), and
+-- every row deleted (about a tenth of storing a message to everyone, bench/RESULTS.md), and
 -- the rows get the same checks when they move into user_messages. Users are never deleted;
 -- a deleted message takes its waiting rows with it through the trigger below.
 CREATE TABLE user_messages_new (
