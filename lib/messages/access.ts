@@ -60,7 +60,7 @@ export function messageAudience(stoa: Stoa, row: MessageRow): Set<number> {
 /** The same for messages of one conversation, whose channel's subscribers are read once. */
 export function messagesAudience(stoa: Stoa, rows: readonly MessageRow[]): Set<number> {
   const audience = new Set<number>();
-  for (const row of rows) for (const holder of stoa.messages.holders(row.id)) audience.add(holder.user_id);
+  for (const row of rows) for (const id of stoa.messages.holderIds(row.id)) audience.add(id);
   const streamId = rows[0]?.stream_id ?? null;
   const channel = streamId === null ? undefined : stoa.channels.byId(streamId)!;
   if (channel?.history_public_to_subscribers) {

@@ -421,7 +421,7 @@ function moveBetweenChannels(
 ): void {
   const lost = new Map<number, number[]>();
   for (const message of moved) {
-    for (const { user_id: userId } of stoa.messages.holders(message.id)) {
+    for (const userId of stoa.messages.holderIds(message.id)) {
       const user = stoa.users.byId(userId)!;
       if (hasContentAccess(stoa, user, target)) continue;
       lost.set(userId, [...(lost.get(userId) ?? []), message.id]);

@@ -205,6 +205,9 @@ export function prepareMessageQueries(db: Statements) {
   const holders = db.prepare<[number], { user_id: number; flags: number }>(
     'SELECT user_id, flags FROM user_messages_all WHERE message_id = ?',
   );
+  // From user_messages_by_message alone: without the flags no row of user_messages is read,
+  // a third of the time for a message to everyone (bench/RESULTS.md).
+  const holderIds = db.prepare<[number], { user_id: number }>('SELECT user_id FROM user_messages_all WHERE message_id = ?');
   const reactionsOf = db.prepare<[string], ReactionRow>(
     `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
      WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
@@ -407,6 +410,8 @@ export function prepareMessageQueries(db: Statements) {
     flagsOf: (userId: number, messageId: number) => flagsOf.get(userId, messageId)?.flags,
     /** Everyone who has the message in their history, with their flags. */
     holders: (messageId: number) => holders.all(messageId),
+    /** The IDs of everyone who has the message in their history. */
+    holderIds: (messageId: number) => holderIds.all(messageId).map((r) => r.user_id),
     /** The user's flags on those of the messages in their history. */
     flagsOfMany: (userId: number, messageIds: readonly number[]) =>
       new Map(flagsOfMany.all(userId, JSON.stringify(messageIds)).map((r) => [r.message_id, r.flags])),

@@ -100,7 +100,7 @@ export const setEditingStatus = endpoint<{ message_id: number; op: 'start' | 'st
       if (userSettings(stoa, user).send_private_typing_notifications !== true) {
         throw badRequest('User has disabled typing notifications for direct messages');
       }
-      const audience = listeners(stoa, [...new Set(stoa.messages.holders(row.id).map((h) => h.user_id))]);
+      const audience = listeners(stoa, [...new Set(stoa.messages.holderIds(row.id))]);
       sendEvent(stoa, { ...base, recipient: { type: 'direct', user_ids: audience } }, audience);
       return {};
     }
