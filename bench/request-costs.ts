@@ -10,7 +10,7 @@
  *                    presence reports always come from everyone, filling the presence table)
  *     --kinds LIST   in order: presence (a report), register (as the web client, subscribers
  *                    included), view (around the first unread, 50 each way), send (to a
- *                    channel with everyone)
+ *                    channel with everyone), react (an emoji on the newest message there)
  *     --profile DIR  run the server with --cpu-prof, writing its profile into DIR
  *     --bundle FILE  the server script (default dist/stoa.js)
  */
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   const auth = (person: DayPerson) => `Basic ${Buffer.from(`${person.email}:${person.apiKey}`).toString('base64')}`;
   const form = 'application/x-www-form-urlencoded';
   const everyoneChannel = organization.channels[0].id;
+  let reactedTo: number | undefined;
   const requests: Record<string, (person: DayPerson, i: number) => Promise<Response>> = {
     presence: (person) =>
       fetch(`${url}/api/v1/users/me/presence`, {
@@ -56,6 +57,21 @@ async function main(): Promise<void> {
       fetch(`${url}/api/v1/messages?${encode({ anchor: 'first_unread', num_before: 50, num_after: 50, narrow: [], apply_markdown: true, client_gravatar: false })}`, {
         headers: { Authorization: auth(person) },
       }),
+    react: async (person) => {
+      // The newest message of the channel with everyone, as the day's people react to.
+      reactedTo ??= (
+        (await (
+          await fetch(`${url}/api/v1/messages?${encode({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: everyoneChannel }] })}`, {
+            headers: { Authorization: auth(person) },
+          })
+        ).json()) as { messages: Array<{ id: number }> }
+      ).messages[0]!.id;
+      return fetch(`${url}/api/v1/messages/${reactedTo}/reactions`, {
+        method: 'POST',
+        headers: { Authorization: auth(person), 'Content-Type': form },
+        body: encode({ emoji_name: 'octopus' }),
+      });
+    },
     send: (person, i) =>
       fetch(`${url}/api/v1/messages`, {
         method: 'POST',
