@@ -36,7 +36,7 @@ export function storageWorkload(db: Db, subscriberCount: number, batch: number) 
         has_image: 0,
         has_attachment: 0,
       });
-      for (const userId of subscribers) messages.insertUserMessage(userId, id, userId === sender ? 1 : 0);
+      messages.insertUserMessages(id, new Map(subscribers.map((userId) => [userId, userId === sender ? 1 : 0])));
     }
   });
   return { store, stored: () => n };
