@@ -1,7 +1,5 @@
 import type { StateContext } from '../events/state-context';
-import type { Stoa } from '../stoa';
-import type { UserRow } from '../users/queries';
-import { VisibilityPolicy } from '../user-topics/queries';
+import { topicKey, VisibilityPolicy } from '../user-topics/queries';
 import { otherParticipants } from './flag-actions';
 import { Flag } from './flags';
 import { displayTopic } from './topics';
@@ -23,9 +21,12 @@ export function messageState({ stoa, user }: StateContext): Record<string, unkno
   return { max_message_id: stoa.messages.maxIdOf(user.id) ?? -1 };
 }
 
-/** Whether a channel topic is muted for the user, counting the channel's own muting. */
-function topicMuted(stoa: Stoa, user: UserRow, streamId: number, topic: string, channelMuted: boolean): boolean {
-  const policy = stoa.userTopics.get(user.id, streamId, topic)?.visibility_policy;
+/**
+ * Whether a channel topic is muted for the user, counting the channel's own muting. `policies`
+ * holds the user's topic settings by channel and lowercased topic.
+ */
+function topicMuted(policies: ReadonlyMap<string, number>, key: string, channelMuted: boolean): boolean {
+  const policy = policies.get(key);
   if (policy === VisibilityPolicy.MUTED) return true;
   return channelMuted && policy !== VisibilityPolicy.UNMUTED && policy !== VisibilityPolicy.FOLLOWED;
 }
@@ -41,9 +42,11 @@ export function unreadMessagesState(context: StateContext): Record<string, unkno
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
   let count = 0;
-  // Many unreads share a conversation: look each one up once.
+  // Many unreads share a conversation: look each one up once, and the user's topic settings
+  // all at once rather than one query a topic.
   const participants = new Map<number, number[]>();
   const mutedTopics = new Map<string, boolean>();
+  const policies = new Map(stoa.userTopics.forUser(user.id).map((t) => [`${t.stream_id}\n${t.topic_key}`, t.visibility_policy]));
   for (const row of rows) {
     const mentioned = (row.flags & Flag.mentioned) !== 0;
     const wildcard = (row.flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
@@ -54,19 +57,23 @@ export function unreadMessagesState(context: StateContext): Record<string, unkno
       if (!others) participants.set(row.recipient_id, (others = otherParticipants(stoa, user.id, row.recipient_id)));
       if (others.length <= 1) {
         const other = others[0] ?? user.id;
-        pms.set(other, [...(pms.get(other) ?? []), row.message_id]);
+        const ids = pms.get(other);
+        if (ids) ids.push(row.message_id);
+        else pms.set(other, [row.message_id]);
       } else {
         const key = [user.id, ...others].sort((a, b) => a - b).join(',');
-        huddles.set(key, [...(huddles.get(key) ?? []), row.message_id]);
+        const ids = huddles.get(key);
+        if (ids) ids.push(row.message_id);
+        else huddles.set(key, [row.message_id]);
       }
       continue;
     }
     const subscription = subscriptions.get(row.recipient_id);
     if (subscription?.active !== 1) continue; // channels the user left keep no unreads
-    const key = `${row.stream_id}\n${row.topic.toLowerCase()}`;
+    const key = `${row.stream_id}\n${topicKey(row.topic)}`;
     let muted = mutedTopics.get(key);
     if (muted === undefined) {
-      muted = topicMuted(stoa, user, row.stream_id, row.topic, subscription.is_muted === 1);
+      muted = topicMuted(policies, key, subscription.is_muted === 1);
       mutedTopics.set(key, muted);
     }
     if (!muted) count++;
