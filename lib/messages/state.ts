@@ -47,43 +47,43 @@ export function unreadMessagesState(context: StateContext): Record<string, unkno
   const participants = new Map<number, number[]>();
   const mutedTopics = new Map<string, boolean>();
   const policies = new Map(stoa.userTopics.forUser(user.id).map((t) => [`${t.stream_id}\n${t.topic_key}`, t.visibility_policy]));
-  for (const row of rows) {
-    const mentioned = (row.flags & Flag.mentioned) !== 0;
-    const wildcard = (row.flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
-    if (row.stream_id === null) {
+  for (const [messageId, flags, recipientId, streamId, topic] of rows) {
+    const mentioned = (flags & Flag.mentioned) !== 0;
+    const wildcard = (flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
+    if (streamId === null) {
       count++;
-      if (mentioned || wildcard) mentions.push(row.message_id);
-      let others = participants.get(row.recipient_id);
-      if (!others) participants.set(row.recipient_id, (others = otherParticipants(stoa, user.id, row.recipient_id)));
+      if (mentioned || wildcard) mentions.push(messageId);
+      let others = participants.get(recipientId);
+      if (!others) participants.set(recipientId, (others = otherParticipants(stoa, user.id, recipientId)));
       if (others.length <= 1) {
         const other = others[0] ?? user.id;
         const ids = pms.get(other);
-        if (ids) ids.push(row.message_id);
-        else pms.set(other, [row.message_id]);
+        if (ids) ids.push(messageId);
+        else pms.set(other, [messageId]);
       } else {
         const key = [user.id, ...others].sort((a, b) => a - b).join(',');
         const ids = huddles.get(key);
-        if (ids) ids.push(row.message_id);
-        else huddles.set(key, [row.message_id]);
+        if (ids) ids.push(messageId);
+        else huddles.set(key, [messageId]);
       }
       continue;
     }
-    const subscription = subscriptions.get(row.recipient_id);
+    const subscription = subscriptions.get(recipientId);
     if (subscription?.active !== 1) continue; // channels the user left keep no unreads
-    const key = `${row.stream_id}\n${topicKey(row.topic)}`;
+    const key = `${streamId}\n${topicKey(topic)}`;
     let muted = mutedTopics.get(key);
     if (muted === undefined) {
       muted = topicMuted(policies, key, subscription.is_muted === 1);
       mutedTopics.set(key, muted);
     }
     if (!muted) count++;
-    if (mentioned || (wildcard && !muted)) mentions.push(row.message_id);
+    if (mentioned || (wildcard && !muted)) mentions.push(messageId);
     let bucket = streams.get(key);
     if (!bucket) {
-      bucket = { stream_id: row.stream_id, topic: displayTopic(row.topic, queue.capabilities.empty_topic_name), unread_message_ids: [] };
+      bucket = { stream_id: streamId, topic: displayTopic(topic, queue.capabilities.empty_topic_name), unread_message_ids: [] };
       streams.set(key, bucket);
     }
-    bucket.unread_message_ids.push(row.message_id);
+    bucket.unread_message_ids.push(messageId);
   }
   return {
     unread_msgs: {
