@@ -41,6 +41,13 @@ function objectBody(value: Record<string, unknown>): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
+/** A Channel object's fields as JSON (presentChannel's, without braces), kept. */
+function channelFields(stoa: Stoa, texts: ChannelTexts, channel: ChannelRow): string {
+  let fields = texts.fields.get(channel.id);
+  if (fields === undefined) texts.fields.set(channel.id, (fields = objectBody(presentChannel(stoa, channel))));
+  return fields;
+}
+
 /**
  * One channel as `subscriptions`, `unsubscribed` (with the user's own settings) or
  * `never_subscribed` (without) list it, as JSON: the text JSON.stringify gives the presented
@@ -48,8 +55,7 @@ function objectBody(value: Record<string, unknown>): string {
  * shared parts kept.
  */
 function subscriptionJson(stoa: Stoa, texts: ChannelTexts, channel: ChannelRow, row: SubscriptionRow | undefined, listing: SubscriberListing): string {
-  let fields = texts.fields.get(channel.id);
-  if (fields === undefined) texts.fields.set(channel.id, (fields = objectBody(presentChannel(stoa, channel))));
+  const fields = channelFields(stoa, texts, channel);
   const key = `${channel.id} ${listing}`;
   let subscribers = texts.subscribers.get(key);
   if (subscribers === undefined) texts.subscribers.set(key, (subscribers = objectBody(subscriberFields(stoa, channel, listing))));
@@ -85,7 +91,7 @@ export function subscriptionState({ stoa, user, queue }: StateContext): Record<s
   return { subscriptions: array(subscriptions), unsubscribed: array(unsubscribed), never_subscribed: array(neverSubscribed) };
 }
 
-/** Register state for fetch type `stream`: every channel the user may see. */
+/** Register state for fetch type `stream`: every channel the user may see, from the kept JSON. */
 export function streamState({ stoa, user, queue }: StateContext): Record<string, unknown> {
   const channels = listChannels(stoa, user, {
     include_public: true,
@@ -98,7 +104,8 @@ export function streamState({ stoa, user, queue }: StateContext): Record<string,
     include_owner_subscribed: false,
     include_can_access_content: false,
   });
-  return { streams: channels.map((channel) => presentChannel(stoa, channel)) };
+  const texts = channelTexts(stoa);
+  return { streams: new JsonText(`[${channels.map((channel) => `{${channelFields(stoa, texts, channel)}}`).join(',')}]`) };
 }
 
 /** Register state for fetch type `default_streams`: the channels new users join. */
