@@ -56,9 +56,10 @@ export function administersChannel(stoa: Stoa, user: UserRow, channel: ChannelRo
 /** May the user know the channel exists and see its settings and subscribers? */
 export function hasMetadataAccess(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
   if (channel.is_web_public) return true;
+  // Asked first because it needs no query: /register asks it of every channel.
+  if (user.role !== Role.GUEST && !channel.invite_only) return true;
   if (isSubscribed(stoa, user, channel)) return true;
   if (user.role === Role.GUEST) return false;
-  if (!channel.invite_only) return true;
   if (isAdministrator(user)) return true;
   return (
     holdsChannelSetting(stoa, user, channel, 'can_administer_channel_group') ||
@@ -70,9 +71,9 @@ export function hasMetadataAccess(stoa: Stoa, user: UserRow, channel: ChannelRow
 /** May the user read the channel's messages and subscribe themselves? */
 export function hasContentAccess(stoa: Stoa, user: UserRow, channel: ChannelRow): boolean {
   if (channel.is_web_public) return true;
+  if (user.role !== Role.GUEST && !channel.invite_only) return true;
   if (isSubscribed(stoa, user, channel)) return true;
   if (user.role === Role.GUEST) return false;
-  if (!channel.invite_only) return true;
   return (
     holdsChannelSetting(stoa, user, channel, 'can_subscribe_group') ||
     holdsChannelSetting(stoa, user, channel, 'can_add_subscribers_group')

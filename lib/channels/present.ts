@@ -46,7 +46,7 @@ export function presentChannel(stoa: Stoa, channel: ChannelRow): Record<string, 
 }
 
 /** Per-subscription settings; null notification settings follow the user's global ones. */
-function personalSettings(subscription: SubscriptionRow): Record<string, unknown> {
+export function personalSettings(subscription: SubscriptionRow): Record<string, unknown> {
   const flag = (value: 0 | 1 | null) => (value === null ? null : value === 1);
   return {
     color: subscription.color,
@@ -67,7 +67,7 @@ export type SubscriberListing = boolean | 'partial';
 /** Channels this big get a partial subscriber list when the client asks for one. */
 const PARTIAL_SUBSCRIBERS_MIN = 1000;
 
-function subscriberFields(stoa: Stoa, channel: ChannelRow, listing: SubscriberListing): Record<string, unknown> {
+export function subscriberFields(stoa: Stoa, channel: ChannelRow, listing: SubscriberListing): Record<string, unknown> {
   if (listing === false) return {};
   const subscribers = stoa.channels.subscriberIds(channel.recipient_id);
   // The partial list must hold every bot and every recently active subscriber; without
@@ -84,9 +84,4 @@ export function presentSubscription(
   listing: SubscriberListing,
 ): Record<string, unknown> {
   return { ...presentChannel(stoa, channel), ...personalSettings(subscription), ...subscriberFields(stoa, channel, listing) };
-}
-
-/** A channel the user has no subscription to, as register's never_subscribed lists it. */
-export function presentUnsubscribedChannel(stoa: Stoa, channel: ChannelRow, listing: SubscriberListing): Record<string, unknown> {
-  return { ...presentChannel(stoa, channel), ...subscriberFields(stoa, channel, listing) };
 }

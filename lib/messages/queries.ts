@@ -22,6 +22,9 @@ export interface MessageRow {
   edit_history: string | null;
 }
 
+/** An unread message of a user: its ID, the user's flags, its recipient, its channel (null if direct) and topic. */
+export type UnreadRow = [messageId: number, flags: number, recipientId: number, streamId: number | null, topic: string];
+
 export type NewMessage = Omit<MessageRow, 'id' | 'topic_key' | 'last_edit_time' | 'last_moved_time' | 'edit_history'>;
 
 export interface ReactionRow {
@@ -300,16 +303,20 @@ export function prepareMessageQueries(db: Statements) {
   // The partial indexes are named: left to itself the planner walks the user's whole history in
   // ID order rather than the few rows the flag picks out.
   // A person's rows are in the two tables (schema.sql): both walked newest first and merged.
-  const unreadRows = db.prepare<{ user: number; limit: number }, { message_id: number; flags: number; recipient_id: number; stream_id: number | null; topic: string; sender_id: number }>(
-    `SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.sender_id
-     FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
-     WHERE um.user_id = @user AND (um.flags & 1) = 0 AND um.recent IS NULL
-     UNION ALL
-     SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.sender_id
-     FROM user_messages_new um JOIN messages m ON m.id = um.message_id
-     WHERE um.user_id = @user AND (um.flags & 1) = 0
-     ORDER BY 1 DESC LIMIT @limit`,
-  );
+  // Every /register reads the person's unread rows (hundreds): as arrays rather than objects,
+  // which took a third of the query's time.
+  const unreadRows = db
+    .prepare<{ user: number; limit: number }, UnreadRow>(
+      `SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic
+       FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = @user AND (um.flags & 1) = 0 AND um.recent IS NULL
+       UNION ALL
+       SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic
+       FROM user_messages_new um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = @user AND (um.flags & 1) = 0
+       ORDER BY 1 DESC LIMIT @limit`,
+    )
+    .raw(true);
   const starredIds = db.prepare<{ user: number; limit: number }, { message_id: number }>(
     `SELECT * FROM (SELECT message_id FROM user_messages INDEXED BY user_messages_starred WHERE user_id = @user AND (flags & 2) <> 0 ORDER BY message_id LIMIT @limit)
      UNION ALL
@@ -430,7 +437,7 @@ export function prepareMessageQueries(db: Statements) {
     hasTopicRow: (userId: number, recipientId: number, topic: string) =>
       hasTopicRow.get({ user: userId, recipient: recipientId, topic: topicKey(topic) }) !== undefined,
     markAllRead: (userId: number) => markAllRead(userId),
-    /** The user's unread messages, newest first, at most `limit`. */
+    /** The user's unread messages, newest first, at most `limit`, as [message ID, flags, recipient, channel, topic]. */
     unreadRows: (userId: number, limit: number) => unreadRows.all({ user: userId, limit }),
     starredIds: (userId: number, limit: number) => starredIds.all({ user: userId, limit }).map((r) => r.message_id),
     /** The newest message in the user's history. */

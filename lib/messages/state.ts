@@ -1,7 +1,5 @@
 import type { StateContext } from '../events/state-context';
-import type { Stoa } from '../stoa';
-import type { UserRow } from '../users/queries';
-import { VisibilityPolicy } from '../user-topics/queries';
+import { topicKey, VisibilityPolicy } from '../user-topics/queries';
 import { otherParticipants } from './flag-actions';
 import { Flag } from './flags';
 import { displayTopic } from './topics';
@@ -23,9 +21,12 @@ export function messageState({ stoa, user }: StateContext): Record<string, unkno
   return { max_message_id: stoa.messages.maxIdOf(user.id) ?? -1 };
 }
 
-/** Whether a channel topic is muted for the user, counting the channel's own muting. */
-function topicMuted(stoa: Stoa, user: UserRow, streamId: number, topic: string, channelMuted: boolean): boolean {
-  const policy = stoa.userTopics.get(user.id, streamId, topic)?.visibility_policy;
+/**
+ * Whether a channel topic is muted for the user, counting the channel's own muting. `policies`
+ * holds the user's topic settings by channel and lowercased topic.
+ */
+function topicMuted(policies: ReadonlyMap<string, number>, key: string, channelMuted: boolean): boolean {
+  const policy = policies.get(key);
   if (policy === VisibilityPolicy.MUTED) return true;
   return channelMuted && policy !== VisibilityPolicy.UNMUTED && policy !== VisibilityPolicy.FOLLOWED;
 }
@@ -41,42 +42,48 @@ export function unreadMessagesState(context: StateContext): Record<string, unkno
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
   let count = 0;
-  // Many unreads share a conversation: look each one up once.
+  // Many unreads share a conversation: look each one up once, and the user's topic settings
+  // all at once rather than one query a topic.
   const participants = new Map<number, number[]>();
   const mutedTopics = new Map<string, boolean>();
-  for (const row of rows) {
-    const mentioned = (row.flags & Flag.mentioned) !== 0;
-    const wildcard = (row.flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
-    if (row.stream_id === null) {
+  const policies = new Map(stoa.userTopics.forUser(user.id).map((t) => [`${t.stream_id}\n${t.topic_key}`, t.visibility_policy]));
+  for (const [messageId, flags, recipientId, streamId, topic] of rows) {
+    const mentioned = (flags & Flag.mentioned) !== 0;
+    const wildcard = (flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
+    if (streamId === null) {
       count++;
-      if (mentioned || wildcard) mentions.push(row.message_id);
-      let others = participants.get(row.recipient_id);
-      if (!others) participants.set(row.recipient_id, (others = otherParticipants(stoa, user.id, row.recipient_id)));
+      if (mentioned || wildcard) mentions.push(messageId);
+      let others = participants.get(recipientId);
+      if (!others) participants.set(recipientId, (others = otherParticipants(stoa, user.id, recipientId)));
       if (others.length <= 1) {
         const other = others[0] ?? user.id;
-        pms.set(other, [...(pms.get(other) ?? []), row.message_id]);
+        const ids = pms.get(other);
+        if (ids) ids.push(messageId);
+        else pms.set(other, [messageId]);
       } else {
         const key = [user.id, ...others].sort((a, b) => a - b).join(',');
-        huddles.set(key, [...(huddles.get(key) ?? []), row.message_id]);
+        const ids = huddles.get(key);
+        if (ids) ids.push(messageId);
+        else huddles.set(key, [messageId]);
       }
       continue;
     }
-    const subscription = subscriptions.get(row.recipient_id);
+    const subscription = subscriptions.get(recipientId);
     if (subscription?.active !== 1) continue; // channels the user left keep no unreads
-    const key = `${row.stream_id}\n${row.topic.toLowerCase()}`;
+    const key = `${streamId}\n${topicKey(topic)}`;
     let muted = mutedTopics.get(key);
     if (muted === undefined) {
-      muted = topicMuted(stoa, user, row.stream_id, row.topic, subscription.is_muted === 1);
+      muted = topicMuted(policies, key, subscription.is_muted === 1);
       mutedTopics.set(key, muted);
     }
     if (!muted) count++;
-    if (mentioned || (wildcard && !muted)) mentions.push(row.message_id);
+    if (mentioned || (wildcard && !muted)) mentions.push(messageId);
     let bucket = streams.get(key);
     if (!bucket) {
-      bucket = { stream_id: row.stream_id, topic: displayTopic(row.topic, queue.capabilities.empty_topic_name), unread_message_ids: [] };
+      bucket = { stream_id: streamId, topic: displayTopic(topic, queue.capabilities.empty_topic_name), unread_message_ids: [] };
       streams.set(key, bucket);
     }
-    bucket.unread_message_ids.push(row.message_id);
+    bucket.unread_message_ids.push(messageId);
   }
   return {
     unread_msgs: {
