@@ -1,9 +1,11 @@
 import { signal } from '@preact/signals';
 import { feed, selectedId } from '../messages/feed';
-import { actionsMenuId, editingId, messageDialog, quoteAndReply, replyToAuthor } from '../messages/actions';
+import { actionsMenuId, conversationTerms, editingId, editingToMove, markUnreadFromHere, messageDialog, nearTerms, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor } from '../messages/actions';
 import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
+import { showUserCard } from '../people/state';
 import { session } from '../state';
+import { goToNarrow, narrowChannel, narrowDm } from './nav';
 import type { Message } from '../types';
 
 /**
@@ -19,12 +21,28 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
     'The basics',
     [
       ['?', 'Show these keyboard shortcuts'],
-      ['/', 'Search messages'],
+      ['/ or Ctrl+K', 'Search messages'],
       ['c', 'New message in this conversation'],
       ['x', 'New direct message'],
       ['Esc', 'Close what is open, leave a text box'],
+      ['Ctrl+[', 'The same, and then back to your home view'],
       ['n', 'Next topic with unread messages'],
+      ['N', 'Next followed topic with unread messages'],
       ['p', 'Next direct message conversation with unread messages'],
+      ['w', 'Find a person in the list of people'],
+    ],
+  ],
+  [
+    'Going to a view',
+    [
+      ['I', 'Inbox'],
+      ['t', 'Recent conversations'],
+      ['a', 'Combined feed'],
+      ['*', 'Starred messages'],
+      ['P', 'All direct messages'],
+      ['d', 'Drafts (again to close them)'],
+      ['s', 'The selected message\'s topic; from a topic, its channel'],
+      ['z', 'The selected message among its neighbours'],
     ],
   ],
   [
@@ -42,11 +60,19 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
     'The selected message',
     [
       ['r or Enter', 'Reply'],
+      ['@', 'Reply, mentioning the sender'],
       ['R', 'Reply to the author in a direct message'],
       ['>', 'Quote and reply'],
       ['e', 'Edit your message (or move it, or view its source)'],
-      ['*', 'Star or unstar'],
+      ['←', 'Edit your latest message here'],
+      ['m', 'Move to another topic'],
+      ['H', 'Show the edit history'],
+      ['Ctrl+S', 'Star or unstar'],
       ['+', 'React with thumbs up (:+1:)'],
+      ['=', 'Add or take back your vote on the first reaction'],
+      [':', 'Choose an emoji to react with'],
+      ['u', 'Show the sender\'s card'],
+      ['U', 'Mark as unread from here on'],
       ['i', 'Open the message actions menu'],
       ['M', 'Mute or unmute the topic'],
       ['v', 'View the images in the message'],
@@ -59,7 +85,9 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
       ['Shift+Enter', 'New line'],
       ['Ctrl+B', 'Bold'],
       ['Ctrl+I', 'Italic'],
-      ['Ctrl+K', 'Insert a link'],
+      ['Ctrl+Shift+L', 'Insert a link'],
+      ['Alt+P', 'Preview, or back to writing'],
+      ['← in an empty box', 'Edit your latest message here'],
     ],
   ],
 ];
@@ -75,6 +103,38 @@ function scrollPage(direction: -1 | 1): void {
   const box = scroller.getBoundingClientRect();
   const row = document.elementFromPoint(box.left + box.width / 2, direction < 0 ? box.top + 40 : box.bottom - 40)?.closest<HTMLElement>('[data-message-id]');
   if (row) selectedId.value = Number(row.dataset.messageId);
+}
+
+/**
+ * `s`: from a topic to its channel; from anywhere else but a direct message conversation, to
+ * the selected message's topic or conversation, as in Zulip.
+ */
+function toggleConversationView(selected: Message): void {
+  const terms = feed.value.terms;
+  const channel = narrowChannel(terms);
+  if (terms.length === 2 && channel?.topic !== undefined) goToNarrow([{ operator: 'channel', operand: String(channel.channelId) }]);
+  else if (!(terms.length === 1 && narrowDm(terms))) goToNarrow(conversationTerms(selected));
+}
+
+/** `u`: the sender's card, beside their name (or picture, or the row where neither is shown). */
+function showSenderCard(selected: Message): void {
+  const row = document.querySelector<HTMLElement>('.message-row.selected');
+  const anchor = row?.querySelector<HTMLElement>('.sender-name, .avatar-button') ?? row ?? null;
+  showUserCard(selected.sender_id, anchor);
+}
+
+/**
+ * `←`: opens the editor on one's latest message in the view (selecting it), as Zulip does;
+ * false when the view holds none.
+ */
+export function editLastOwnMessage(): boolean {
+  const self = session.value?.user_id;
+  const last = [...feed.value.messages].reverse().find((m) => m.sender_id === self && m.local_id === undefined);
+  if (!last) return false;
+  selectedId.value = last.id;
+  editingToMove.value = false;
+  editingId.value = last.id;
+  return true;
 }
 
 /** Answers a key about the selected message or the view; false when the key is not one of these. */
@@ -101,18 +161,44 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
     case 'R':
       replyToAuthor(selected);
       return true;
+    case '@':
+      replyMentioningSender(selected);
+      return true;
     case '>':
       void quoteAndReply(selected);
       return true;
     case 'e':
+      editingToMove.value = false;
       if (mine || selected.type === 'stream') editingId.value = selected.id;
       else messageDialog.value = { kind: 'source', message: selected };
       return true;
-    case '*':
-      void setFlag(selected, 'starred', !selected.flags.includes('starred'));
+    case 'm':
+      // Direct messages stay where they are.
+      if (selected.type !== 'stream') return false;
+      editingToMove.value = true;
+      editingId.value = selected.id;
+      return true;
+    case 'H':
+      // As the actions menu offers it: for a message that was edited or moved.
+      if (selected.last_edit_timestamp === undefined && selected.last_moved_timestamp === undefined) return false;
+      messageDialog.value = { kind: 'history', message: selected };
       return true;
     case '+':
       void toggleReaction(selected, THUMBS_UP);
+      return true;
+    case '=': {
+      const first = selected.reactions[0];
+      if (first) void toggleReaction(selected, first);
+      return true;
+    }
+    case ':':
+      reactionPickerId.value = reactionPickerId.value === selected.id ? null : selected.id;
+      return true;
+    case 'u':
+      showSenderCard(selected);
+      return true;
+    case 'U':
+      void markUnreadFromHere(selected, feed.value.terms);
       return true;
     case 'i':
       actionsMenuId.value = selected.id;
@@ -120,6 +206,17 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
     case 'M':
       if (selected.type === 'stream') void toggleTopicMute(selected.stream_id ?? 0, selected.subject);
       return true;
+    case 's':
+      toggleConversationView(selected);
+      return true;
+    case 'z':
+      goToNarrow(nearTerms(selected));
+      return true;
   }
   return false;
+}
+
+/** Ctrl+S: stars the selected message or takes its star away, as in Zulip 10.2. */
+export function toggleStar(selected: Message): void {
+  void setFlag(selected, 'starred', !selected.flags.includes('starred'));
 }
