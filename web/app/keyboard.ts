@@ -5,7 +5,7 @@ import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
 import { showUserCard } from '../people/state';
 import { session } from '../state';
-import { goToNarrow, narrowChannel, narrowDm } from './nav';
+import { goToNarrow, narrowChannel, narrowDm, view } from './nav';
 import type { Message } from '../types';
 
 /**
@@ -46,17 +46,6 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
     ],
   ],
   [
-    'Moving among messages',
-    [
-      ['j or ↓', 'Next message (or conversation, in lists)'],
-      ['k or ↑', 'Previous message (or conversation, in lists)'],
-      ['Home', 'First message'],
-      ['End', 'Last message'],
-      ['PgUp', 'Scroll up a page'],
-      ['PgDn', 'Scroll down a page'],
-    ],
-  ],
-  [
     'The selected message',
     [
       ['r or Enter', 'Reply'],
@@ -69,13 +58,24 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
       ['H', 'Show the edit history'],
       ['Ctrl+S', 'Star or unstar'],
       ['+', 'React with thumbs up (:+1:)'],
-      ['=', 'Add or take back your vote on the first reaction'],
+      ['=', 'Vote for the first reaction, or take it back'],
       [':', 'Choose an emoji to react with'],
       ['u', 'Show the sender\'s card'],
       ['U', 'Mark as unread from here on'],
       ['i', 'Open the message actions menu'],
       ['M', 'Mute or unmute the topic'],
       ['v', 'View the images in the message'],
+    ],
+  ],
+  [
+    'Moving among messages',
+    [
+      ['j or ↓', 'Next message (or conversation, in lists)'],
+      ['k or ↑', 'Previous message (or conversation, in lists)'],
+      ['Home', 'First message'],
+      ['End', 'Last message'],
+      ['PgUp', 'Scroll up a page'],
+      ['PgDn', 'Scroll down a page'],
     ],
   ],
   [
@@ -110,7 +110,9 @@ function scrollPage(direction: -1 | 1): void {
  * the selected message's topic or conversation, as in Zulip.
  */
 function toggleConversationView(selected: Message): void {
-  const terms = feed.value.terms;
+  // The address's terms: the feed's leave out `near`, and a topic around a message is not the topic's own view.
+  const shown = view.value;
+  const terms = shown.kind === 'narrow' ? shown.terms : [];
   const channel = narrowChannel(terms);
   if (terms.length === 2 && channel?.topic !== undefined) goToNarrow([{ operator: 'channel', operand: String(channel.channelId) }]);
   else if (!(terms.length === 1 && narrowDm(terms))) goToNarrow(conversationTerms(selected));
