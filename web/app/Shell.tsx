@@ -252,7 +252,13 @@ function useKeyboard({ closeOverlays, openPeople }: KeyboardPanels): void {
           if (!moveRowFocus(-1)) moveSelection(-1);
           break;
         case 'End':
+        case 'G':
           moveSelection(Number.MAX_SAFE_INTEGER);
+          break;
+        case ' ':
+          // Space presses a focused button or link; elsewhere in a message view it pages, Shift+Space back up.
+          if (view.value.kind !== 'narrow' || (e.target as HTMLElement | null)?.closest?.('button, a, summary, [role="button"]')) return;
+          messageKey(e.shiftKey ? 'PageUp' : 'PageDown', selected);
           break;
         case 'r':
         case 'Enter':

@@ -73,9 +73,9 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
       ['j or ↓', 'Next message (or conversation, in lists)'],
       ['k or ↑', 'Previous message (or conversation, in lists)'],
       ['Home', 'First message'],
-      ['End', 'Last message'],
-      ['PgUp', 'Scroll up a page'],
-      ['PgDn', 'Scroll down a page'],
+      ['End or G', 'Last message'],
+      ['PgUp or K', 'Scroll up a page'],
+      ['PgDn, J or Space', 'Scroll down a page'],
     ],
   ],
   [
@@ -151,9 +151,11 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       return true;
     }
     case 'PageUp':
+    case 'K':
       scrollPage(-1);
       return true;
     case 'PageDown':
+    case 'J':
       scrollPage(1);
       return true;
   }
