@@ -287,14 +287,14 @@ test('keyboard: ? lists the shortcuts, and R > e Ctrl+S + i M Home and n work on
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await help.getByText('Quote and reply').waitFor();
   // The keys of the image viewer and of the compose box are listed too, each group whole on the screen.
-  for (const group of ['The basics', 'Going to a view', 'Moving among messages', 'The selected message', 'Writing a message']) assert.ok(await help.getByRole('region', { name: group }).isVisible(), group);
+  for (const group of ['The basics', 'Moving among messages', 'The selected message', 'Going to a view', 'Writing a message']) assert.ok(await help.getByRole('region', { name: group }).isVisible(), group);
   assert.ok(await help.getByText('View the images in the message').isVisible());
   // Zulip 10.2's meanings: * opens the starred messages, Ctrl+S stars.
   const keyOf = async (what: string) => (await help.locator('dl > div', { has: page.getByText(what, { exact: true }) }).locator('kbd').innerText()).trim();
   assert.equal(await keyOf('Starred messages'), '*');
   assert.equal(await keyOf('Star or unstar'), 'Ctrl+S');
   const groups = (await help.locator('.shortcut-groups').boundingBox())!;
-  const last = (await help.getByText('Preview, or back to writing').boundingBox())!;
+  const last = (await help.getByText('In an empty box: edit your latest message').boundingBox())!;
   assert.ok(last.y + last.height <= groups.y + groups.height && last.x + last.width <= groups.x + groups.width, 'the last key is in sight without scrolling');
   await page.keyboard.press('Escape');
   await help.waitFor({ state: 'detached' });
