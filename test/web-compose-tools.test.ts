@@ -108,7 +108,7 @@ test('New message, c and x start where one is, and Enter follows the topics poli
   assert.deepEqual(web.problems, []);
 });
 
-test('formatting buttons and Ctrl+B, Ctrl+I, Ctrl+K wrap the selection as Zulip does', { skip: NO_CHROMIUM }, async () => {
+test('formatting buttons and Ctrl+B, Ctrl+I, Ctrl+Shift+L wrap the selection as Zulip does', { skip: NO_CHROMIUM }, async () => {
   const writer = await suite.server.createUser('Format Writer');
   const channel = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, uniqueName('format'));
   const web = await suite.open(writer.credentials.email, `#narrow/channel/${channel.id}/topic/styles`);
@@ -133,9 +133,9 @@ test('formatting buttons and Ctrl+B, Ctrl+I, Ctrl+K wrap the selection as Zulip 
   assert.equal(await box.inputValue(), 'hello *world*');
   await box.press('Control+z');
   assert.equal(await box.inputValue(), 'hello world');
-  // Ctrl+K makes a link of the selection, its URL selected to be typed over.
+  // Ctrl+Shift+L makes a link of the selection, its URL selected to be typed over.
   await select(6, 11);
-  await box.press('Control+k');
+  await box.press('Control+Shift+L');
   assert.equal(await selected(), 'url');
   await page.keyboard.type('https://example.com');
   assert.equal(await box.inputValue(), 'hello [world](https://example.com)');

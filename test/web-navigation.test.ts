@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
 import { NO_CHROMIUM } from './support/chromium';
 import { sendRead, unreadIds } from './support/messages';
-import { feedTexts, messageRow, waitUntil, webSuite, type WebUser } from './support/web';
+import { feedTexts, isFocused, messageRow, waitUntil, webSuite, type WebUser } from './support/web';
 
 /**
  * Finding one's way in the web client: the sidebar's topics, marking many messages read, search
@@ -271,7 +271,7 @@ test('in the inbox and in Recent conversations the arrow keys and j/k go from co
   assert.deepEqual(web.problems, []);
 });
 
-test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the selected message', { skip: NO_CHROMIUM }, async () => {
+test('keyboard: ? lists the shortcuts, and R > e Ctrl+S + i M Home and n work on the selected message', { skip: NO_CHROMIUM }, async () => {
   const kate = await suite.server.createUser('Kate Keys');
   const petruchio = await suite.server.createUser('Petruchio Keys');
   const channel = await channelWith([kate, petruchio], 'keys');
@@ -287,16 +287,20 @@ test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the 
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await help.getByText('Quote and reply').waitFor();
   // The keys of the image viewer and of the compose box are listed too, each group whole on the screen.
-  for (const group of ['The basics', 'Moving among messages', 'The selected message', 'Writing a message']) assert.ok(await help.getByRole('region', { name: group }).isVisible(), group);
+  for (const group of ['The basics', 'Moving among messages', 'The selected message', 'Going to a view', 'Writing a message']) assert.ok(await help.getByRole('region', { name: group }).isVisible(), group);
   assert.ok(await help.getByText('View the images in the message').isVisible());
+  // Zulip 10.2's meanings: * opens the starred messages, Ctrl+S stars.
+  const keyOf = async (what: string) => (await help.locator('dl > div', { has: page.getByText(what, { exact: true }) }).locator('kbd').innerText()).trim();
+  assert.equal(await keyOf('Starred messages'), '*');
+  assert.equal(await keyOf('Star or unstar'), 'Ctrl+S');
   const groups = (await help.locator('.shortcut-groups').boundingBox())!;
-  const last = (await help.getByText('Insert a link').boundingBox())!;
+  const last = (await help.getByText('In an empty box: edit your latest message').boundingBox())!;
   assert.ok(last.y + last.height <= groups.y + groups.height && last.x + last.width <= groups.x + groups.width, 'the last key is in sight without scrolling');
   await page.keyboard.press('Escape');
   await help.waitFor({ state: 'detached' });
 
-  // * stars, + reacts with a thumbs up.
-  await page.keyboard.press('*');
+  // Ctrl+S stars, + reacts with a thumbs up.
+  await page.keyboard.press('Control+s');
   await row.getByRole('button', { name: 'Unstar' }).waitFor();
   await page.keyboard.press('+');
   await row.getByRole('button', { name: /^\+1: 1/ }).waitFor();
@@ -345,7 +349,213 @@ test('keyboard: ? lists the shortcuts, and R > e * + i M Home and n work on the 
   // Tooltips name only keys that work.
   await row.hover();
   assert.equal(await row.getByRole('button', { name: 'Reply', exact: true }).getAttribute('title'), 'Reply (r)');
-  assert.equal(await row.getByRole('button', { name: 'Unstar' }).getAttribute('title'), 'Unstar (*)');
+  assert.equal(await row.getByRole('button', { name: 'Unstar' }).getAttribute('title'), 'Unstar (Ctrl+S)');
+  assert.deepEqual(web.problems, []);
+});
+
+test('keyboard: I t a * P d go to the views, s and z between a message\'s conversation and its channel, N to a followed topic, w and Ctrl+K to the filters, Ctrl+[ home', { skip: NO_CHROMIUM }, async () => {
+  const rosa = await suite.server.createUser('Rosa Views');
+  const orlando = await suite.server.createUser('Orlando Views');
+  await rosa.post('/mark_all_as_read');
+  const channel = await channelWith([rosa, orlando], 'views');
+  const starred = await sendRead(orlando, channel.id, 'forest', 'Under the greenwood tree');
+  await sendRead(orlando, channel.id, 'forest', 'Who loves to lie with me');
+  await rosa.post('/messages/flags', { messages: JSON.stringify([starred]), op: 'add', flag: 'starred' });
+  await orlando.post('/messages', { type: 'private', to: JSON.stringify([rosa.userId]), content: 'A letter on a tree' });
+  await rosa.post('/mark_all_as_read');
+  // Unread: first in a topic not followed, then in a followed one; Shift+N passes the first.
+  await orlando.post('/messages', { type: 'stream', to: channel.id, topic: 'court', content: 'News from court' });
+  await orlando.post('/messages', { type: 'stream', to: channel.id, topic: 'verses', content: 'Hang there, my verse' });
+  await rosa.post('/user_topics', { stream_id: channel.id, topic: 'verses', visibility_policy: 3 });
+  const web = await suite.open(rosa.credentials.email, `#narrow/channel/${channel.id}/topic/forest`);
+  const { page } = web;
+  const title = page.locator('h1.narrow-title');
+  await messageRow(page, 'Who loves').waitFor();
+  await page.locator('.message-row.selected', { hasText: 'Who loves' }).waitFor();
+
+  // Shift+N: the followed topic with unread messages, past an older unread one that is not followed.
+  await page.keyboard.press('N');
+  await page.waitForURL(/topic\/verses$/);
+  await messageRow(page, 'Hang there').waitFor();
+
+  // Letters with a modifier they do not name do nothing, nor do keys typed in a text box.
+  await page.keyboard.press('Alt+t');
+  const search = page.locator('input[aria-label="Search messages"]');
+  await search.click();
+  await page.keyboard.type('ta');
+  assert.match(page.url(), /topic\/verses$/);
+  await search.fill('');
+  await page.keyboard.press('Escape');
+  assert.equal(await isFocused(search), false);
+  assert.match(page.url(), /topic\/verses$/);
+
+  await page.keyboard.press('I');
+  await page.waitForURL(/#inbox$/);
+  await page.getByRole('region', { name: 'Inbox' }).waitFor();
+  await page.keyboard.press('t');
+  await page.waitForURL(/#recent$/);
+  await page.getByRole('list', { name: 'Conversations' }).waitFor();
+  await page.keyboard.press('a');
+  await page.waitForURL(/#feed$/);
+  await waitUntil(async () => (await title.innerText()) === 'Combined feed', 'the combined feed');
+  await page.keyboard.press('*');
+  await page.waitForURL(/is\/starred$/);
+  await waitUntil(async () => (await title.innerText()) === 'Starred messages', 'the starred messages');
+  await messageRow(page, 'Under the greenwood tree').waitFor();
+  assert.equal(await page.locator('.message-row:not(.local-echo)').count(), 1);
+  await page.keyboard.press('P');
+  await page.waitForURL(/is\/dm$/);
+  await messageRow(page, 'A letter on a tree').waitFor();
+  await page.keyboard.press('d');
+  await page.waitForURL(/#drafts$/);
+  await page.getByRole('main', { name: 'Drafts' }).waitFor();
+  // d again closes the drafts, back where one was.
+  await page.keyboard.press('d');
+  await page.waitForURL(/is\/dm$/);
+
+  // z: the starred message in its topic, around it; s from there to the topic, and from the topic to its channel.
+  await page.keyboard.press('*');
+  await messageRow(page, 'Under the greenwood tree').waitFor();
+  await page.locator('.message-row.selected', { hasText: 'Under the greenwood tree' }).waitFor();
+  await page.keyboard.press('z');
+  await page.waitForURL(new RegExp(`topic/forest/near/${starred}$`));
+  await messageRow(page, 'Who loves').waitFor();
+  await page.locator('.message-row.selected', { hasText: 'Under the greenwood tree' }).waitFor();
+  await page.keyboard.press('s');
+  await page.waitForURL(/topic\/forest$/);
+  await waitUntil(async () => (await title.innerText()).endsWith('forest'), 'the topic');
+  await page.locator('.message-row.selected').waitFor();
+  await page.keyboard.press('s');
+  await page.waitForURL(new RegExp(`channel/${channel.id}-[^/]*$`));
+  await waitUntil(async () => (await title.innerText()) === `#${channel.name}`, 'the channel');
+  // In the channel, s goes to the selected message's topic.
+  await page.locator('.message-row.selected').waitFor();
+  await page.keyboard.press('s');
+  await page.waitForURL(/topic\/(forest|court|verses)$/);
+
+  // Ctrl+K searches as / does; w finds a person.
+  await page.keyboard.press('Control+k');
+  await waitUntil(() => page.evaluate("document.activeElement?.getAttribute('aria-label') === 'Search messages'"), 'the search box has the focus');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('w');
+  const filter = page.getByRole('searchbox', { name: 'Filter people' });
+  await waitUntil(() => isFocused(filter), 'the people filter has the focus');
+  await page.keyboard.type('Orlando');
+  await page.getByRole('complementary', { name: 'People' }).getByText('Orlando Views').waitFor();
+  await page.keyboard.press('Escape');
+
+  // Ctrl+[ goes home even when Escape is set not to.
+  await page.waitForURL(/topic\/(forest|court|verses)$/);
+  const here = page.url();
+  await rosa.patch('/settings', { web_escape_navigates_to_home_view: false });
+  await page.waitForTimeout(1000);
+  await page.keyboard.press('Escape');
+  assert.equal(page.url(), here);
+  await page.keyboard.press('Control+BracketLeft');
+  await page.waitForURL(/#inbox$/);
+  assert.deepEqual(web.problems, []);
+});
+
+test('keyboard on the selected message: Ctrl+S stars even while writing, = and : react, @ replies mentioning, u shows the card, m moves, H shows the history, U marks unread, ← edits, Alt+P previews', { skip: NO_CHROMIUM }, async () => {
+  const viola = await suite.server.createUser('Viola Selected');
+  const orsino = await suite.server.createUser('Orsino Selected');
+  await viola.post('/mark_all_as_read');
+  const channel = await channelWith([viola, orsino], 'selected');
+  const mine = await sendRead(viola, channel.id, 'music', 'If music be the food of love');
+  const his = await sendRead(orsino, channel.id, 'music', 'Play on');
+  const last = await sendRead(orsino, channel.id, 'music', 'Give me excess of it');
+  assert.equal((await orsino.post(`/messages/${his}/reactions`, { emoji_name: 'tada', emoji_code: '1f389', reaction_type: 'unicode_emoji' })).status, 200);
+  assert.equal((await orsino.patch(`/messages/${his}`, { content: 'Play on, play on' })).status, 200);
+  const web = await suite.open(viola.credentials.email, `#narrow/channel/${channel.id}/topic/music`);
+  const { page } = web;
+  const row = messageRow(page, 'Play on, play on');
+  await row.waitFor();
+  await messageRow(page, 'Give me excess').waitFor();
+  await page.keyboard.press('End');
+  await page.locator('.message-row.selected', { hasText: 'Give me excess' }).waitFor();
+  await page.keyboard.press('k');
+  await page.locator('.message-row.selected', { hasText: 'Play on, play on' }).waitFor();
+
+  // = adds one's vote to the first reaction, and takes it back.
+  await page.keyboard.press('=');
+  await row.getByRole('button', { name: /^tada: 2/, pressed: true }).waitFor();
+  await page.keyboard.press('=');
+  await row.getByRole('button', { name: /^tada: 1/, pressed: false }).waitFor();
+  // : opens the emoji picker for the message; Escape closes it.
+  await page.keyboard.press(':');
+  const picker = row.getByRole('dialog', { name: 'Choose an emoji' });
+  await picker.waitFor();
+  await page.keyboard.press('Escape');
+  await picker.waitFor({ state: 'detached' });
+
+  // H: the edit history; u: the sender's card.
+  await page.keyboard.press('H');
+  const history = page.getByRole('dialog', { name: 'Message edit history' });
+  await history.getByText(/Edited by Orsino Selected/).waitFor();
+  await page.keyboard.press('Escape');
+  await history.waitFor({ state: 'detached' });
+  await page.keyboard.press('u');
+  const card = page.getByRole('dialog', { name: 'Orsino Selected' });
+  await card.waitFor();
+  await page.keyboard.press('Escape');
+  await card.waitFor({ state: 'detached' });
+
+  // @ replies in the topic, starting with a mention of the sender; Ctrl+S stars from the compose box too.
+  await page.keyboard.press('@');
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await waitUntil(async () => (await box.inputValue()) === '@**Orsino Selected** ', 'the mention');
+  assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'music');
+  await page.keyboard.type('t');
+  assert.equal(await box.inputValue(), '@**Orsino Selected** t', 'a letter typed is text, not a shortcut');
+  await page.keyboard.press('Control+s');
+  await row.getByRole('button', { name: 'Unstar', pressed: true }).waitFor();
+  assert.ok((await viola.get(`/messages/${his}`)).body.message.flags.includes('starred'));
+  await page.keyboard.press('Control+s');
+  await row.getByRole('button', { name: 'Star', pressed: false }).waitFor();
+  // Alt+P shows the preview and goes back to writing.
+  await page.keyboard.press('Alt+p');
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByText('@Orsino Selected').waitFor();
+  await page.keyboard.press('Alt+p');
+  await preview.waitFor({ state: 'detached' });
+  await waitUntil(() => isFocused(box), 'the message field has the focus again');
+  await box.fill('');
+
+  // ← in the empty compose box edits one's latest message in the view.
+  await page.keyboard.press('ArrowLeft');
+  const editor = page.getByRole('form', { name: 'Edit message' });
+  await editor.getByRole('textbox', { name: 'Message content' }).waitFor();
+  await waitUntil(async () => (await editor.getByRole('textbox', { name: 'Message content' }).inputValue()) === 'If music be the food of love', 'the raw text');
+  await page.locator('.message-row.selected', { has: editor }).waitFor();
+  await page.keyboard.press('Escape');
+  await editor.waitFor({ state: 'detached' });
+  if (await box.isVisible()) await page.keyboard.press('Escape');
+  await box.waitFor({ state: 'detached' });
+
+  // U: from the selected message on, unread again; the count shows it.
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.locator('.message-row.selected', { hasText: 'Give me excess' }).waitFor();
+  // Everything of the topic has been seen (the notices of the new channel are elsewhere).
+  await waitUntil(async () => !(await unreadIds(viola)).some((id) => [mine, his, last].includes(id)), 'the topic read');
+  await page.keyboard.press('U');
+  await waitUntil(async () => (await unreadIds(viola)).includes(last), 'the last message unread again');
+  // The topic's count in the sidebar says so (the channel's own notice of its creation is another topic's).
+  await countIn(web, /^1 unread messages? in music$/).waitFor();
+  assert.equal(await messageRow(page, 'Give me excess').locator('xpath=self::*[contains(@class, "unread")]').count(), 1, 'shown unread');
+
+  // m: the move editor, the topic field in hand.
+  await page.keyboard.press('k');
+  await page.locator('.message-row.selected', { hasText: 'Play on, play on' }).waitFor();
+  await page.keyboard.press('m');
+  const mover = page.getByRole('form', { name: 'Move message' });
+  const topic = mover.getByRole('textbox', { name: 'Topic' });
+  await waitUntil(() => isFocused(topic), 'the topic field has the focus');
+  await topic.fill('more music');
+  await topic.press('Enter');
+  await mover.waitFor({ state: 'detached' });
+  await waitUntil(async () => (await viola.get(`/messages/${his}`)).body.message.subject === 'more music', 'the message moved');
+  assert.equal((await unreadIds(viola)).includes(mine), false);
   assert.deepEqual(web.problems, []);
 });
 

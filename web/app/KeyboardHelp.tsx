@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { Modal } from '../ui/Modal';
 import { keyboardHelpOpen, SHORTCUTS } from './keyboard';
 
@@ -23,10 +24,15 @@ export function KeyboardHelp() {
           <section key={group} aria-label={group}>
             <h3>{group}</h3>
             <dl>
-              {keys.map(([key, what]) => (
-                <div key={key}>
+              {keys.map(([alternatives, what]) => (
+                <div key={what}>
                   <dt>
-                    <kbd>{key}</kbd>
+                    {alternatives.map((key, i) => (
+                      <Fragment key={key}>
+                        {i > 0 && ' or '}
+                        <kbd>{key}</kbd>
+                      </Fragment>
+                    ))}
                   </dt>
                   <dd>{what}</dd>
                 </div>

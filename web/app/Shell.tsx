@@ -7,7 +7,7 @@ import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goTo, goToNarrow, narrowChannel, narrowDm, view } from './nav';
 import { chooseTheme } from './notifications';
-import { connected, dmKey, isTopicMuted, realm, session, theme, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
+import { connected, dmKey, isTopicMuted, realm, session, theme, TopicPolicy, topicPolicy, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from '../people/Avatar';
 import { escapeGoesHome, isHome } from '../views/home';
 import { actionsMenuId, editingId } from '../messages/actions';
@@ -30,7 +30,7 @@ import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
-import { messageKey } from './keyboard';
+import { editLastOwnMessage, messageKey, toggleStar } from './keyboard';
 import { KeyboardHelp } from './KeyboardHelp';
 import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
@@ -70,15 +70,16 @@ function TypingNotice() {
 /**
  * The next topic with unread messages (for `n`), other than the open one, or when no topic has
  * any, the next direct conversation, as in Zulip; muted topics are skipped. `p` asks for direct
- * messages only.
+ * messages only, Shift+N for followed topics only.
  */
-function nextUnreadNarrow(kind?: 'dm'): void {
+function nextUnreadNarrow(kind?: 'dm' | 'followed'): void {
   if (kind === undefined && !goToNextUnread('channel')) goToNextUnread('dm');
   if (kind === 'dm') goToNextUnread('dm');
+  if (kind === 'followed') goToNextUnread('channel', true);
 }
 
 /** Opens the oldest unread place of one kind other than the open one; false when there is none. */
-function goToNextUnread(kind: UnreadPlace['kind']): boolean {
+function goToNextUnread(kind: UnreadPlace['kind'], onlyFollowed = false): boolean {
   const terms = view.value.kind === 'narrow' ? feed.value.terms : [];
   const open = narrowChannel(terms);
   const openDm = narrowDm(terms);
@@ -88,8 +89,9 @@ function goToNextUnread(kind: UnreadPlace['kind']): boolean {
       ? open?.channelId === place.channelId && open.topic?.toLowerCase() === place.topic.toLowerCase()
       : openDm !== undefined && dmKey(openDm, self) === place.key;
   let first: number | undefined;
-  const muted = (place: UnreadPlace) => place.kind === 'channel' && isTopicMuted(place.channelId, place.topic);
-  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !muted(place) && place.kind === kind) first = id;
+  const skipped = (place: UnreadPlace) =>
+    place.kind === 'channel' && (onlyFollowed ? topicPolicy(place.channelId, place.topic) !== TopicPolicy.followed : isTopicMuted(place.channelId, place.topic));
+  for (const [id, place] of unread.value) if ((first === undefined || id < first) && !isOpen(place) && !skipped(place) && place.kind === kind) first = id;
   if (first === undefined) return false;
   const place = unread.value.get(first)!;
   if (place.kind === 'channel') {
@@ -137,26 +139,70 @@ function moveRowFocus(step: number): boolean {
   return true;
 }
 
-function useKeyboard(closeOverlays: () => void): void {
+/** Whether the key came from the compose box's message field while it is empty (`←` edits then, as in Zulip). */
+function inEmptyComposeBox(target: EventTarget | null): boolean {
+  const el = target as HTMLTextAreaElement | null;
+  return Boolean(el && el.tagName === 'TEXTAREA' && el.closest('.compose') && el.value === '');
+}
+
+/** `d` opens the drafts; pressed there, it closes them, back to where one was. */
+function toggleDrafts(): void {
+  if (view.value.kind !== 'drafts') goTo('#drafts');
+  else if (history.length > 1) history.back();
+  else goTo(homeHash());
+}
+
+interface KeyboardPanels {
+  /** Closes the menus and the phone's side panels. */
+  closeOverlays: () => void;
+  /** Shows the people (their own panel at phone width). */
+  openPeople: () => void;
+}
+
+function useKeyboard({ closeOverlays, openPeople }: KeyboardPanels): void {
   useEffect(() => {
+    // Esc closes what is open, one thing at a time; with nothing open it leads home, as in
+    // Zulip. Ctrl+[ does the same, and leads home even where Esc is set not to.
+    const escape = (e: KeyboardEvent, alwaysHome: boolean) => {
+      const typing = isTyping(e.target);
+      const somethingOpen = typing || compose.value.open || anythingOpen();
+      if (typing) (e.target as HTMLElement).blur();
+      closeOverlays();
+      // An editor answers its own Escape; this one came before the focus reached it (`e` then Esc at once).
+      if (!typing && editingId.value !== null) editingId.value = null;
+      else if (compose.value.open && !compose.value.content) compose.value = { ...compose.value, open: false };
+      if (!somethingOpen && (alwaysHome || escapeGoesHome.value) && !isHome(view.value)) goTo(homeHash());
+    };
+    const selectedMessage = () => (view.value.kind === 'narrow' ? feed.value.messages.find((m) => m.id === selectedId.value) : undefined);
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
       // A modal dialog (the shortcuts, a message's source) answers its own keys.
       if (document.querySelector('dialog[open]')) return;
-      if (e.key === 'Escape') {
-        // Esc closes what is open, one thing at a time; with nothing open it leads home, as in Zulip.
-        const typing = isTyping(e.target);
-        const somethingOpen = typing || compose.value.open || anythingOpen();
-        if (typing) (e.target as HTMLElement).blur();
-        closeOverlays();
-        // An editor answers its own Escape; this one came before the focus reached it (`e` then Esc at once).
-        if (!typing && editingId.value !== null) editingId.value = null;
-        else if (compose.value.open && !compose.value.content) compose.value = { ...compose.value, open: false };
-        if (!somethingOpen && escapeGoesHome.value && !isHome(view.value)) goTo(homeHash());
+      // Zulip's keys with Ctrl (Cmd on macOS), which work while typing too.
+      const command = (e.ctrlKey || e.metaKey) && !(e.ctrlKey && e.metaKey) && !e.altKey && !e.shiftKey;
+      if (command) {
+        const key = e.key.toLowerCase();
+        if (key === 'k') focusSearchBox();
+        else if (key === 's') {
+          const selected = selectedMessage();
+          if (!selected) return;
+          toggleStar(selected);
+        } else if (e.ctrlKey && (e.code === 'BracketLeft' || key === '[')) escape(e, true);
+        else return;
+        e.preventDefault();
         return;
       }
-      if (isTyping(e.target)) return;
-      const selected = feed.value.messages.find((m) => m.id === selectedId.value);
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === 'Escape') {
+        escape(e, false);
+        return;
+      }
+      const typing = isTyping(e.target);
+      if (e.key === 'ArrowLeft' && !e.shiftKey && view.value.kind === 'narrow' && !anythingOpen() && (!typing || inEmptyComposeBox(e.target))) {
+        if (editLastOwnMessage()) e.preventDefault();
+        return;
+      }
+      if (typing) return;
+      const selected = selectedMessage();
       switch (e.key) {
         case 'c':
           composeHere('channel');
@@ -170,8 +216,32 @@ function useKeyboard(closeOverlays: () => void): void {
         case 'n':
           nextUnreadNarrow();
           break;
+        case 'N':
+          nextUnreadNarrow('followed');
+          break;
         case 'p':
           nextUnreadNarrow('dm');
+          break;
+        case 'I':
+          goTo('#inbox');
+          break;
+        case 't':
+          goTo('#recent');
+          break;
+        case 'a':
+          goTo('#feed');
+          break;
+        case '*':
+          goToNarrow([{ operator: 'is', operand: 'starred' }]);
+          break;
+        case 'P':
+          goToNarrow([{ operator: 'is', operand: 'dm' }]);
+          break;
+        case 'd':
+          toggleDrafts();
+          break;
+        case 'w':
+          openPeople();
           break;
         case 'j':
         case 'ArrowDown':
@@ -182,7 +252,13 @@ function useKeyboard(closeOverlays: () => void): void {
           if (!moveRowFocus(-1)) moveSelection(-1);
           break;
         case 'End':
+        case 'G':
           moveSelection(Number.MAX_SAFE_INTEGER);
+          break;
+        case ' ':
+          // Space presses a focused button or link; elsewhere in a message view it pages, Shift+Space back up.
+          if (view.value.kind !== 'narrow' || (e.target as HTMLElement | null)?.closest?.('button, a, summary, [role="button"]')) return;
+          messageKey(e.shiftKey ? 'PageUp' : 'PageDown', selected);
           break;
         case 'r':
         case 'Enter':
@@ -255,10 +331,22 @@ export function Shell() {
     document.title = title;
   }, [title]);
 
-  useKeyboard(() => {
-    setMenuOpen(false);
-    setSidebarOpen(false);
-    setPeopleOpen(false);
+  useKeyboard({
+    closeOverlays: () => {
+      setMenuOpen(false);
+      setSidebarOpen(false);
+      setPeopleOpen(false);
+    },
+    openPeople: () => {
+      // At phone width the people are a panel of their own; its filter is there once it is drawn.
+      const filter = () => document.querySelector<HTMLInputElement>('.people-filter');
+      if (filter()?.checkVisibility()) filter()?.focus();
+      else {
+        setPeopleOpen(true);
+        setSidebarOpen(false);
+        requestAnimationFrame(() => filter()?.focus());
+      }
+    },
   });
 
   if (failure) {

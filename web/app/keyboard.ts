@@ -1,9 +1,11 @@
 import { signal } from '@preact/signals';
 import { feed, selectedId } from '../messages/feed';
-import { actionsMenuId, editingId, messageDialog, quoteAndReply, replyToAuthor } from '../messages/actions';
+import { actionsMenuId, conversationTerms, editingId, editingToMove, markUnreadFromHere, messageDialog, nearTerms, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor } from '../messages/actions';
 import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
+import { showUserCard } from '../people/state';
 import { session } from '../state';
+import { goToNarrow, narrowChannel, narrowDm, view } from './nav';
 import type { Message } from '../types';
 
 /**
@@ -13,53 +15,82 @@ import type { Message } from '../types';
 
 export const keyboardHelpOpen = signal(false);
 
-/** The keys the help overlay lists: [keys, what they do]. */
-export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
+/**
+ * The keys the help overlay lists: [group, [keys (any one of them), what they do]]. A capital
+ * letter is written with its Shift, as Zulip's list writes it.
+ */
+export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
   [
     'The basics',
     [
-      ['?', 'Show these keyboard shortcuts'],
-      ['/', 'Search messages'],
-      ['c', 'New message in this conversation'],
-      ['x', 'New direct message'],
-      ['Esc', 'Close what is open, leave a text box'],
-      ['n', 'Next topic with unread messages'],
-      ['p', 'Next direct message conversation with unread messages'],
+      [['?'], 'These keyboard shortcuts'],
+      [['/', 'Ctrl+K'], 'Search messages'],
+      [['c'], 'New message in this conversation'],
+      [['x'], 'New direct message'],
+      [['Esc'], 'Close what is open, leave a text box'],
+      [['Ctrl+['], 'As Esc, then to your home view'],
+      [['n'], 'Next unread topic'],
+      [['Shift+N'], 'Next unread followed topic'],
+      [['p'], 'Next unread direct messages'],
+      [['w'], 'Filter the list of people'],
     ],
   ],
   [
     'Moving among messages',
     [
-      ['j or ↓', 'Next message (or conversation, in lists)'],
-      ['k or ↑', 'Previous message (or conversation, in lists)'],
-      ['Home', 'First message'],
-      ['End', 'Last message'],
-      ['PgUp', 'Scroll up a page'],
-      ['PgDn', 'Scroll down a page'],
+      [['j', '↓'], 'Next message (or conversation, in lists)'],
+      [['k', '↑'], 'Previous message (or conversation, in lists)'],
+      [['Home'], 'First message'],
+      [['End', 'Shift+G'], 'Last message'],
+      [['PgUp', 'Shift+K'], 'Scroll up a page'],
+      [['PgDn', 'Shift+J', 'Space'], 'Scroll down a page'],
     ],
   ],
   [
     'The selected message',
     [
-      ['r or Enter', 'Reply'],
-      ['R', 'Reply to the author in a direct message'],
-      ['>', 'Quote and reply'],
-      ['e', 'Edit your message (or move it, or view its source)'],
-      ['*', 'Star or unstar'],
-      ['+', 'React with thumbs up (:+1:)'],
-      ['i', 'Open the message actions menu'],
-      ['M', 'Mute or unmute the topic'],
-      ['v', 'View the images in the message'],
+      [['r', 'Enter'], 'Reply'],
+      [['@'], 'Reply, mentioning the sender'],
+      [['Shift+R'], 'Reply to the sender directly'],
+      [['>'], 'Quote and reply'],
+      [['e'], 'Edit (or move, or view the source)'],
+      [['m'], 'Move to another topic'],
+      [['Shift+H'], 'Edit history'],
+      [['Ctrl+S'], 'Star or unstar'],
+      [['+'], 'React with thumbs up (:+1:)'],
+      [['='], 'Your vote on the first reaction'],
+      [[':'], 'Choose an emoji to react with'],
+      [['u'], "The sender's card"],
+      [['Shift+U'], 'Mark as unread from here on'],
+      [['i'], 'Message actions menu'],
+      [['Shift+M'], 'Mute or unmute the topic'],
+      [['v'], 'View the images in the message'],
+      [['←'], 'Edit your latest message in view'],
+    ],
+  ],
+  [
+    'Going to a view',
+    [
+      [['Shift+I'], 'Inbox'],
+      [['t'], 'Recent conversations'],
+      [['a'], 'Combined feed'],
+      [['*'], 'Starred messages'],
+      [['Shift+P'], 'Direct message feed'],
+      [['d'], 'Drafts (again to close them)'],
+      [['s'], "Selected message's topic; from a topic, its channel"],
+      [['z'], 'Selected message in its conversation'],
     ],
   ],
   [
     'Writing a message',
     [
-      ['Enter', 'Send'],
-      ['Shift+Enter', 'New line'],
-      ['Ctrl+B', 'Bold'],
-      ['Ctrl+I', 'Italic'],
-      ['Ctrl+K', 'Insert a link'],
+      [['Enter'], 'Send'],
+      [['Shift+Enter'], 'New line'],
+      [['Ctrl+B'], 'Bold'],
+      [['Ctrl+I'], 'Italic'],
+      [['Ctrl+Shift+L'], 'Insert a link'],
+      [['Alt+P'], 'Preview, or back to writing'],
+      [['←'], 'In an empty box: edit your latest message'],
     ],
   ],
 ];
@@ -77,6 +108,40 @@ function scrollPage(direction: -1 | 1): void {
   if (row) selectedId.value = Number(row.dataset.messageId);
 }
 
+/**
+ * `s`: from a topic to its channel; from anywhere else but a direct message conversation, to
+ * the selected message's topic or conversation, as in Zulip.
+ */
+function toggleConversationView(selected: Message): void {
+  // The address's terms: the feed's leave out `near`, and a topic around a message is not the topic's own view.
+  const shown = view.value;
+  const terms = shown.kind === 'narrow' ? shown.terms : [];
+  const channel = narrowChannel(terms);
+  if (terms.length === 2 && channel?.topic !== undefined) goToNarrow([{ operator: 'channel', operand: String(channel.channelId) }]);
+  else if (!(terms.length === 1 && narrowDm(terms))) goToNarrow(conversationTerms(selected));
+}
+
+/** `u`: the sender's card, beside their name (or picture, or the row where neither is shown). */
+function showSenderCard(selected: Message): void {
+  const row = document.querySelector<HTMLElement>('.message-row.selected');
+  const anchor = row?.querySelector<HTMLElement>('.sender-name, .avatar-button') ?? row ?? null;
+  showUserCard(selected.sender_id, anchor);
+}
+
+/**
+ * `←`: opens the editor on one's latest message in the view (selecting it), as Zulip does;
+ * false when the view holds none.
+ */
+export function editLastOwnMessage(): boolean {
+  const self = session.value?.user_id;
+  const last = [...feed.value.messages].reverse().find((m) => m.sender_id === self && m.local_id === undefined);
+  if (!last) return false;
+  selectedId.value = last.id;
+  editingToMove.value = false;
+  editingId.value = last.id;
+  return true;
+}
+
 /** Answers a key about the selected message or the view; false when the key is not one of these. */
 export function messageKey(key: string, selected: Message | undefined): boolean {
   switch (key) {
@@ -89,9 +154,11 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       return true;
     }
     case 'PageUp':
+    case 'K':
       scrollPage(-1);
       return true;
     case 'PageDown':
+    case 'J':
       scrollPage(1);
       return true;
   }
@@ -101,18 +168,44 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
     case 'R':
       replyToAuthor(selected);
       return true;
+    case '@':
+      replyMentioningSender(selected);
+      return true;
     case '>':
       void quoteAndReply(selected);
       return true;
     case 'e':
+      editingToMove.value = false;
       if (mine || selected.type === 'stream') editingId.value = selected.id;
       else messageDialog.value = { kind: 'source', message: selected };
       return true;
-    case '*':
-      void setFlag(selected, 'starred', !selected.flags.includes('starred'));
+    case 'm':
+      // Direct messages stay where they are.
+      if (selected.type !== 'stream') return false;
+      editingToMove.value = true;
+      editingId.value = selected.id;
+      return true;
+    case 'H':
+      // As the actions menu offers it: for a message that was edited or moved.
+      if (selected.last_edit_timestamp === undefined && selected.last_moved_timestamp === undefined) return false;
+      messageDialog.value = { kind: 'history', message: selected };
       return true;
     case '+':
       void toggleReaction(selected, THUMBS_UP);
+      return true;
+    case '=': {
+      const first = selected.reactions[0];
+      if (first) void toggleReaction(selected, first);
+      return true;
+    }
+    case ':':
+      reactionPickerId.value = reactionPickerId.value === selected.id ? null : selected.id;
+      return true;
+    case 'u':
+      showSenderCard(selected);
+      return true;
+    case 'U':
+      void markUnreadFromHere(selected, feed.value.terms);
       return true;
     case 'i':
       actionsMenuId.value = selected.id;
@@ -120,6 +213,17 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
     case 'M':
       if (selected.type === 'stream') void toggleTopicMute(selected.stream_id ?? 0, selected.subject);
       return true;
+    case 's':
+      toggleConversationView(selected);
+      return true;
+    case 'z':
+      goToNarrow(nearTerms(selected));
+      return true;
   }
   return false;
+}
+
+/** Ctrl+S: stars the selected message or takes its star away, as in Zulip 10.2. */
+export function toggleStar(selected: Message): void {
+  void setFlag(selected, 'starred', !selected.flags.includes('starred'));
 }

@@ -284,7 +284,7 @@ const FOCUS_TARGETS: Record<ComposeField, string> = {
 const FORMAT_BUTTONS: Array<{ action: FormatAction | WidgetKind; label: string; glyph: preact.ComponentChildren; keys?: string }> = [
   { action: 'bold', label: 'Bold', glyph: 'B', keys: 'B' },
   { action: 'italic', label: 'Italic', glyph: 'I', keys: 'I' },
-  { action: 'link', label: 'Link', glyph: <Icon name="link" />, keys: 'K' },
+  { action: 'link', label: 'Link', glyph: <Icon name="link" />, keys: 'Shift+L' },
   { action: 'code', label: 'Code', glyph: '</>' },
   { action: 'quote', label: 'Quote', glyph: '❝' },
   { action: 'spoiler', label: 'Spoiler', glyph: '▸' },
@@ -470,7 +470,12 @@ export function Compose() {
   };
 
   const togglePreview = async () => {
-    if (preview !== null) return setPreview(null);
+    if (preview !== null) {
+      setPreview(null);
+      // Back to writing, where one was writing.
+      requestAnimationFrame(() => textarea.current?.focus());
+      return;
+    }
     try {
       const answer = await post<{ rendered: string }>('/json/messages/render', { content: compose.value.content || ' ' });
       setPreview(answer.rendered);
@@ -478,6 +483,19 @@ export function Compose() {
       reportError(err);
     }
   };
+  // Alt+P shows the preview or goes back to writing, wherever the focus is (the text box is gone while previewing), as in Zulip.
+  const latestToggle = useRef(togglePreview);
+  latestToggle.current = togglePreview;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.code !== 'KeyP' || !compose.value.open) return;
+      if (document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      void latestToggle.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
   const channelTopics = channel ? (topics.value.get(channel.stream_id) ?? []) : [];
   const onKeyDown = (e: KeyboardEvent) => {

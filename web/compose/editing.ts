@@ -5,7 +5,7 @@ import { compose, composeHere } from './state';
 
 /**
  * Changes to the text of the compose box's message field: formatting (the buttons and Ctrl+B,
- * Ctrl+I, Ctrl+K), insertions and uploads. Edits go through the browser's own insertion where it
+ * Ctrl+I, Ctrl+Shift+L), insertions and uploads. Edits go through the browser's own insertion where it
  * has one, so Ctrl+Z undoes them as it undoes typing.
  */
 
@@ -135,10 +135,14 @@ export function writeWidgetMessage(text: string): void {
   replaceRange(0, before.length, text, text.length);
 }
 
-/** Ctrl+B, Ctrl+I and Ctrl+K (Cmd on macOS), as in Zulip; true when the key was one of them. */
+/**
+ * Ctrl+B, Ctrl+I and Ctrl+Shift+L (Cmd on macOS), as in Zulip 10.2, whose Ctrl+K searches even
+ * from the compose box; true when the key was one of them.
+ */
 export function formatShortcut(e: KeyboardEvent): boolean {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return false;
-  const action = ({ b: 'bold', i: 'italic', k: 'link' } as Record<string, FormatAction>)[e.key.toLowerCase()];
+  if (!(e.ctrlKey || e.metaKey) || e.altKey) return false;
+  const key = e.key.toLowerCase();
+  const action: FormatAction | undefined = e.shiftKey ? (key === 'l' ? 'link' : undefined) : ({ b: 'bold', i: 'italic' } as Record<string, FormatAction>)[key];
   if (!action) return false;
   e.preventDefault();
   applyFormat(action);

@@ -5,7 +5,7 @@ import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
 import { EmojiGlyph, plainTextEmoji, type EmojiChoice } from '../emoji/emoji';
 import { feed, keepUnread, selectedId } from './feed';
-import { actionsMenuId, editingId, markUnreadFromHere, messageDialog, quoteAndReply, replyToAuthor } from './actions';
+import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, reactionPickerId, messageDialog, quoteAndReply, replyToAuthor } from './actions';
 import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
 import { withKey } from '../ui/keys';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
@@ -167,7 +167,9 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   // brought wholly into view, its buttons too: focusing scrolls only as far as the field.
   useLayoutEffect(() => {
     if (mine && content === null) return;
-    (form.current?.querySelector('textarea') ?? form.current?.querySelector('input'))?.focus({ preventScroll: true });
+    // Opened to move the message (`m`), the topic comes first.
+    const first = editingToMove.value ? ['input', 'textarea'] : ['textarea', 'input'];
+    (form.current?.querySelector<HTMLElement>(first[0]) ?? form.current?.querySelector<HTMLElement>(first[1]))?.focus({ preventScroll: true });
     form.current?.scrollIntoView({ block: 'nearest' });
   }, [content === null]);
   useEffect(() => {
@@ -247,8 +249,13 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const contentRef = useRef<HTMLDivElement>(null);
   const rowRef = useRef<HTMLDivElement>(null);
   const editing = editingId.value === message.id;
-  const setEditing = (on: boolean) => (editingId.value = on ? message.id : null);
-  const [picking, setPicking] = useState(false);
+  const setEditing = (on: boolean) => {
+    editingToMove.value = false;
+    editingId.value = on ? message.id : null;
+  };
+  // The emoji picker opens from the row's button or from the keyboard (`:`), one at a time.
+  const picking = reactionPickerId.value === message.id;
+  const setPicking = (on: boolean) => (reactionPickerId.value = on ? message.id : null);
   const local = message.local_id !== undefined;
   const mine = message.sender_id === self;
   const starred = message.flags.includes('starred');
@@ -471,7 +478,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
       </div>
       {!local && !editing && (showActions || menuOpen) && (
         <div class="message-actions" role="toolbar" aria-label="Message actions">
-          <button ref={reactButton} type="button" aria-label="Add reaction" aria-expanded={picking} title="Add reaction" onClick={() => setPicking(!picking)}>
+          <button ref={reactButton} type="button" aria-label="Add reaction" aria-expanded={picking} title={withKey('Add reaction', ':')} onClick={() => setPicking(!picking)}>
             <Icon name="smile" />
           </button>
           <button type="button" aria-label="Reply" title={withKey('Reply', 'r')} onClick={() => replyTo(message)}>
@@ -481,7 +488,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             type="button"
             aria-label={starred ? 'Unstar' : 'Star'}
             aria-pressed={starred}
-            title={withKey(starred ? 'Unstar' : 'Star', '*')}
+            title={withKey(starred ? 'Unstar' : 'Star', 'Ctrl+S')}
             class={starred ? 'starred' : ''}
             onClick={() => setFlag(message, 'starred', !starred)}
           >

@@ -3,7 +3,7 @@ import { get, post } from '../api';
 import { compose, openCompose } from '../compose/state';
 import { hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
-import { session, userName } from '../state';
+import { session, userName, users } from '../state';
 import type { Message, NarrowTerm } from '../types';
 import { reportError } from '../ui/Toasts';
 import { apiNarrow, keepUnread } from './feed';
@@ -20,23 +20,35 @@ export const editingId = signal<number | null>(null);
 export const actionsMenuId = signal<number | null>(null);
 /** A dialog about one message: its Markdown source or its edit history. */
 export const messageDialog = signal<{ kind: 'source' | 'history'; message: Message } | null>(null);
+/** The message whose emoji picker is open from the keyboard (`:`). */
+export const reactionPickerId = signal<number | null>(null);
+/** Whether the open editor was opened to move the message (`m`): its topic then takes the focus. */
+export const editingToMove = signal(false);
 
 export async function rawContent(message: Message): Promise<string> {
   const answer = await get<{ message: { content: string } }>(`/json/messages/${message.id}`, { apply_markdown: false });
   return answer.message.content;
 }
 
+/** The narrow of the message's conversation: its channel and topic, or its direct message group. */
+export function conversationTerms(message: Message): NarrowTerm[] {
+  const self = session.value?.user_id ?? 0;
+  return message.type === 'stream'
+    ? [
+        { operator: 'channel', operand: String(message.stream_id) },
+        { operator: 'topic', operand: message.subject },
+      ]
+    : [{ operator: 'dm', operand: (Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).filter((id) => id !== self) : []).join(',') || String(self) }];
+}
+
+/** The message in its conversation (`near`), as Zulip's links and `z` show it. */
+export function nearTerms(message: Message): NarrowTerm[] {
+  return [...conversationTerms(message), { operator: 'near', operand: String(message.id) }];
+}
+
 /** A link to the message in its conversation, as Zulip's quotes and "Copy link" give it. */
 export function messageUrl(message: Message): string {
-  const self = session.value?.user_id ?? 0;
-  const where: NarrowTerm[] =
-    message.type === 'stream'
-      ? [
-          { operator: 'channel', operand: String(message.stream_id) },
-          { operator: 'topic', operand: message.subject },
-        ]
-      : [{ operator: 'dm', operand: (Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).filter((id) => id !== self) : []).join(',') || String(self) }];
-  return `${location.origin}/${narrowHash([...where, { operator: 'near', operand: String(message.id) }], hashNames)}`;
+  return `${location.origin}/${narrowHash(nearTerms(message), hashNames)}`;
 }
 
 /** Replies quoting the message, as Zulip writes a quote: who said it, a link to it, and its Markdown in a quote block. */
@@ -55,6 +67,17 @@ export async function quoteAndReply(message: Message): Promise<void> {
   replyTo(message);
   const before = compose.value.content;
   compose.value = { ...compose.value, content: before ? `${before.replace(/\n*$/, '')}\n\n${quote}` : quote };
+}
+
+/** A reply in the message's conversation that starts by mentioning its sender, as Zulip's `@`. */
+export function replyMentioningSender(message: Message): void {
+  replyTo(message);
+  const name = userName(message.sender_id);
+  // A name two people share is told apart by the ID, as Zulip's typeahead writes it.
+  const shared = [...users.value.values()].filter((u) => u.full_name === name).length > 1;
+  const mention = `@**${name}${shared ? `|${message.sender_id}` : ''}** `;
+  const before = compose.value.content;
+  compose.value = { ...compose.value, content: before && !before.endsWith(' ') && !before.endsWith('\n') ? `${before} ${mention}` : before + mention };
 }
 
 /** A direct message to the message's author, as Zulip's "Reply directly to sender". */
