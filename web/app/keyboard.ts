@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { feed, selectedId } from '../messages/feed';
-import { actionsMenuId, conversationTerms, editingId, editingToMove, markUnreadFromHere, messageDialog, nearTerms, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor } from '../messages/actions';
+import { actionsMenuId, conversationTerms, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor } from '../messages/actions';
 import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
 import { showUserCard } from '../people/state';
@@ -137,8 +137,7 @@ export function editLastOwnMessage(): boolean {
   const last = [...feed.value.messages].reverse().find((m) => m.sender_id === self && m.local_id === undefined);
   if (!last) return false;
   selectedId.value = last.id;
-  editingToMove.value = false;
-  editingId.value = last.id;
+  openEditor(last.id);
   return true;
 }
 
@@ -175,15 +174,13 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       void quoteAndReply(selected);
       return true;
     case 'e':
-      editingToMove.value = false;
-      if (mine || selected.type === 'stream') editingId.value = selected.id;
+      if (mine || selected.type === 'stream') openEditor(selected.id);
       else messageDialog.value = { kind: 'source', message: selected };
       return true;
     case 'm':
       // Direct messages stay where they are.
       if (selected.type !== 'stream') return false;
-      editingToMove.value = true;
-      editingId.value = selected.id;
+      openEditor(selected.id, true);
       return true;
     case 'H':
       // As the actions menu offers it: for a message that was edited or moved.

@@ -5,7 +5,7 @@ import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
 import { EmojiGlyph, plainTextEmoji, type EmojiChoice } from '../emoji/emoji';
 import { feed, keepUnread, selectedId } from './feed';
-import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, reactionPickerId, messageDialog, quoteAndReply, replyToAuthor } from './actions';
+import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, openEditor, reactionPickerId, quoteAndReply, replyToAuthor } from './actions';
 import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
 import { withKey } from '../ui/keys';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
@@ -249,10 +249,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const contentRef = useRef<HTMLDivElement>(null);
   const rowRef = useRef<HTMLDivElement>(null);
   const editing = editingId.value === message.id;
-  const setEditing = (on: boolean) => {
-    editingToMove.value = false;
-    editingId.value = on ? message.id : null;
-  };
+  const setEditing = (on: boolean) => openEditor(on ? message.id : null);
   // The emoji picker opens from the row's button or from the keyboard (`:`), one at a time.
   const picking = reactionPickerId.value === message.id;
   const setPicking = (on: boolean) => (reactionPickerId.value = on ? message.id : null);

@@ -25,6 +25,12 @@ export const reactionPickerId = signal<number | null>(null);
 /** Whether the open editor was opened to move the message (`m`): its topic then takes the focus. */
 export const editingToMove = signal(false);
 
+/** Opens the editor on a message (to move it: the topic first), or closes it with null. */
+export function openEditor(messageId: number | null, toMove = false): void {
+  editingToMove.value = toMove;
+  editingId.value = messageId;
+}
+
 export async function rawContent(message: Message): Promise<string> {
   const answer = await get<{ message: { content: string } }>(`/json/messages/${message.id}`, { apply_markdown: false });
   return answer.message.content;
