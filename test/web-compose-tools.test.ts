@@ -276,3 +276,67 @@ test('emoji: the picker has categories, popular and recently used emoji, and :sm
   await waitUntil(async () => (await messageBox(page).inputValue()).includes(':octopus:'), 'the recent emoji is inserted');
   assert.deepEqual(web.problems, []);
 });
+
+test('saved snippets: made from the message, inserted from a filtered list, edited and deleted, live in the person\'s other browser', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Snippet Writer');
+  const channel = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, uniqueName('snippets'));
+  const web = await suite.open(writer.credentials.email, `#narrow/channel/${channel.id}/topic/replies`);
+  const phone = await suite.open(writer.credentials.email, `#narrow/channel/${channel.id}/topic/replies`, { viewport: PHONE });
+  const page = web.page;
+  await page.getByRole('button', { name: /^New message/ }).click();
+  const box = messageBox(page);
+  await box.fill('Thanks, we will look at it this week.');
+
+  // "Create a new saved snippet" starts from what the message holds; Save waits for a title.
+  await page.getByRole('button', { name: 'Saved snippets' }).click();
+  const panel = page.getByRole('dialog', { name: 'Saved snippets' });
+  await panel.getByText('You have no saved snippets.').waitFor();
+  await panel.getByRole('button', { name: 'Create a new saved snippet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create a new saved snippet' });
+  assert.equal(await dialog.getByLabel('Content').inputValue(), 'Thanks, we will look at it this week.');
+  assert.equal(await dialog.getByRole('button', { name: 'Save' }).isDisabled(), true);
+  await dialog.getByLabel('Title').fill('Thanks');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await waitUntil(() => isFocused(box), 'the message box has the focus back');
+  const stored = async () => (await writer.get('/saved_snippets')).body.saved_snippets as Array<{ id: number; title: string; content: string }>;
+  assert.deepEqual((await stored()).map((s) => [s.title, s.content]), [['Thanks', 'Thanks, we will look at it this week.']]);
+  await writer.post('/saved_snippets', { title: 'Greeting', content: 'Hello everyone!' });
+
+  // Both reach the phone; there a filter and Enter insert the one that matches.
+  const phonePage = phone.page;
+  await phonePage.getByRole('button', { name: /^New message/ }).click();
+  await messageBox(phonePage).fill('Hi.');
+  await phonePage.getByRole('button', { name: 'Saved snippets' }).click();
+  const phonePanel = phonePage.getByRole('dialog', { name: 'Saved snippets' });
+  await phonePanel.getByRole('button', { name: /^Greeting/ }).waitFor();
+  await phonePanel.getByRole('button', { name: /^Thanks/ }).waitFor();
+  await phonePanel.getByRole('searchbox', { name: 'Filter saved snippets' }).fill('hello');
+  assert.equal(await phonePanel.getByRole('button', { name: /^Thanks/ }).count(), 0);
+  await phonePage.keyboard.press('Enter');
+  await phonePanel.waitFor({ state: 'detached' });
+  assert.equal(await messageBox(phonePage).inputValue(), 'Hi. Hello everyone!');
+
+  // Edited on the desktop: the phone's list says the new title.
+  await page.getByRole('button', { name: 'Saved snippets' }).click();
+  await panel.getByRole('button', { name: 'Edit Greeting' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit saved snippet' });
+  await editor.getByLabel('Title').fill('Hello all');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await editor.waitFor({ state: 'detached' });
+  await phonePage.getByRole('button', { name: 'Saved snippets' }).click();
+  await phonePanel.getByRole('button', { name: /^Hello all/ }).waitFor();
+
+  // Deleted after a question; a click in the list inserts at the cursor.
+  await page.getByRole('button', { name: 'Saved snippets' }).click();
+  await panel.getByRole('button', { name: 'Delete Thanks' }).click();
+  await page.getByRole('dialog', { name: 'Delete saved snippet?' }).getByRole('button', { name: 'Delete' }).click();
+  await phonePanel.getByRole('button', { name: /^Thanks/ }).waitFor({ state: 'detached' });
+  assert.deepEqual((await stored()).map((s) => s.title), ['Hello all']);
+  await box.fill('');
+  await page.getByRole('button', { name: 'Saved snippets' }).click();
+  await panel.getByRole('button', { name: /^Hello all/ }).click();
+  assert.equal(await box.inputValue(), 'Hello everyone!');
+  assert.deepEqual(web.problems, []);
+  assert.deepEqual(phone.problems, []);
+});

@@ -292,3 +292,119 @@ test('code shows in colour, and a message of nothing but emoji shows them enlarg
   assert.ok(alone >= 1.8 * inText, `emoji alone ${alone}px, in text ${inText}px`);
   assert.deepEqual(web.problems, []);
 });
+
+test('a message collapsed from its menu is collapsed in the person\'s other browser too; Show more and `-` bring it back', { skip: NO_CHROMIUM }, async () => {
+  const { a: reader, b: writer, channel } = await twoPeople('Collapse Reader', 'Collapse Writer');
+  const sent = await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'minutes', content: 'A report nobody needs to see again' });
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'minutes', content: 'A short note after it' });
+  const desk = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}`);
+  const laptop = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}`);
+  const text = 'A report nobody needs to see again';
+
+  const row = messageRow(desk.page, text);
+  await row.hover();
+  await row.getByRole('button', { name: 'More message actions' }).click();
+  await desk.page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'Collapse message' }).click();
+  // Collapsed: the content goes, the sender and "Show more" stay, in both of the person's browsers.
+  const collapsedIn = (page: typeof desk.page) =>
+    page.locator(`[data-message-id="${sent.body.id}"]`).getByRole('button', { name: 'Show more' });
+  await collapsedIn(desk.page).waitFor();
+  await collapsedIn(laptop.page).waitFor();
+  assert.equal(await desk.page.getByText(text).isVisible(), false);
+  assert.equal(await laptop.page.getByText(text).isVisible(), false);
+  assert.ok((await reader.get(`/messages/${sent.body.id}`)).body.message.flags.includes('collapsed'));
+  // The menu now offers to expand it.
+  await row.hover();
+  await row.getByRole('button', { name: 'More message actions' }).click();
+  await desk.page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'Expand message' }).waitFor();
+  await desk.page.keyboard.press('Escape');
+
+  // Show more on the laptop expands it everywhere.
+  await collapsedIn(laptop.page).click();
+  await laptop.page.getByText(text).waitFor();
+  await desk.page.getByText(text).waitFor();
+  await waitUntil(async () => !(await reader.get(`/messages/${sent.body.id}`)).body.message.flags.includes('collapsed'), 'the flag is taken off');
+
+  // `-` on the selected message collapses it, and again expands it.
+  await laptop.page.getByText(text).click();
+  await laptop.page.keyboard.press('-');
+  await collapsedIn(laptop.page).waitFor();
+  await collapsedIn(desk.page).waitFor();
+  await laptop.page.keyboard.press('-');
+  await laptop.page.getByText(text).waitFor();
+  await desk.page.getByText(text).waitFor();
+  assert.deepEqual(desk.problems, []);
+  assert.deepEqual(laptop.problems, []);
+});
+
+test('read receipts list by name who has read a message, leave out who keeps them private, and follow the organization\'s setting', { skip: NO_CHROMIUM }, async () => {
+  const { a: author, b: reader, channel } = await twoPeople('Receipts Author', 'Receipts Reader');
+  const privateReader = await suite.server.createUser('Receipts Private');
+  await suite.server.owner.post(`/users/me/subscriptions`, { subscriptions: [{ name: channel.name }], principals: [privateReader.credentials.email] });
+  await privateReader.patch('/settings', { send_read_receipts: false });
+  const sent = await author.post('/messages', { type: 'stream', to: channel.id, topic: 'receipts', content: 'Who has seen this?' });
+  await reader.post('/messages/flags', { messages: [sent.body.id], op: 'add', flag: 'read' });
+  await privateReader.post('/messages/flags', { messages: [sent.body.id], op: 'add', flag: 'read' });
+
+  const web = await suite.open(author.credentials.email, `#narrow/channel/${channel.id}`);
+  const row = messageRow(web.page, 'Who has seen this?');
+  await row.hover();
+  await row.getByRole('button', { name: 'More message actions' }).click();
+  await web.page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'View read receipts' }).click();
+  const dialog = web.page.getByRole('dialog', { name: 'Read receipts' });
+  const readers = dialog.getByRole('list', { name: 'Read by' });
+  await readers.waitFor();
+  // As the server answers: the reader who shares receipts, not the one who keeps them private.
+  const answer = await author.get(`/messages/${sent.body.id}/read_receipts`);
+  assert.ok(answer.body.user_ids.includes(reader.userId));
+  assert.ok(!answer.body.user_ids.includes(privateReader.userId));
+  const names = await readers.getByRole('listitem').allInnerTexts();
+  assert.ok(names.map((n) => n.trim()).includes('Receipts Reader'), `listed: ${names.join(', ')}`);
+  assert.ok(!names.map((n) => n.trim()).includes('Receipts Private'));
+  assert.match(await dialog.innerText(), new RegExp(`read by ${answer.body.user_ids.length} (person|people):`));
+  await web.page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+
+  // Shift+V opens it on the selected message; with receipts turned off, it says so.
+  await suite.server.owner.patch('/realm', { enable_read_receipts: false });
+  await row.click();
+  await web.page.keyboard.press('Shift+V');
+  await dialog.getByText('Read receipts are disabled for this organization.').waitFor();
+  await web.page.keyboard.press('Escape');
+  await row.hover();
+  await row.getByRole('button', { name: 'More message actions' }).click();
+  const menu = web.page.getByRole('menu', { name: 'More message actions' });
+  await menu.getByRole('menuitem', { name: 'Copy link to message' }).waitFor();
+  assert.equal(await menu.getByRole('menuitem', { name: 'View read receipts' }).count(), 0);
+  await suite.server.owner.patch('/realm', { enable_read_receipts: true });
+  assert.deepEqual(web.problems, []);
+});
+
+test('a /me message shows as its sender\'s status, and one sender\'s messages share a header all day', { skip: NO_CHROMIUM }, async () => {
+  const { a: reader, b: writer, channel } = await twoPeople('Status Reader', 'Status Writer');
+  const first = await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'day', content: 'Morning, everyone.' });
+  // Moved back half an hour (less just after midnight: the same day, in the browser's time
+  // zone, which is the machine's): still one header, as Zulip groups a sender within a day.
+  const now = Math.floor(Date.now() / 1000);
+  const sinceMidnight = now - Math.floor(new Date(new Date().setHours(0, 0, 0, 0)).getTime() / 1000);
+  const gap = Math.min(30 * 60, sinceMidnight - 5);
+  suite.server.stoa.db.prepare('UPDATE messages SET date_sent = ? WHERE id = ?').run(now - Math.max(gap, 0), first.body.id);
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'day', content: 'Coffee is ready.' });
+  const me = await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'day', content: '/me is off to **lunch**' });
+  await writer.post('/messages', { type: 'stream', to: channel.id, topic: 'day', content: 'Back in an hour.' });
+  assert.equal((await writer.get(`/messages/${me.body.id}`)).body.message.is_me_message, true);
+  const web = await suite.open(reader.credentials.email, `#narrow/channel/${channel.id}/topic/day`);
+  await messageRow(web.page, 'Back in an hour.').waitFor();
+
+  // Headers: the first message's, the status line's, and the one after it.
+  const headers = web.page.locator('.message-row .message-header');
+  const names = await headers.allInnerTexts();
+  assert.equal(names.length, 3, `headers: ${names.join(' | ')}`);
+  assert.match(names[0], /^Status Writer/);
+  assert.match(names[1], /^Status Writer\s+is off to lunch/);
+  assert.equal(await headers.nth(1).locator('strong').innerText(), 'lunch');
+  assert.match(names[2], /^Status Writer/);
+  // The status is not repeated below as "/me …".
+  assert.equal(await web.page.getByText('/me is off').count(), 0);
+  assert.deepEqual(web.problems, []);
+});

@@ -505,6 +505,8 @@ test('keyboard on the selected message: Ctrl+S stars even while writing, = and :
   const box = page.getByRole('textbox', { name: 'Message', exact: true });
   await waitUntil(async () => (await box.inputValue()) === '@**Orsino Selected** ', 'the mention');
   assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'music');
+  // The box takes the focus in the frame after it opens: typing before that would be a key.
+  await waitUntil(() => isFocused(box), 'the message box has the focus');
   await page.keyboard.type('t');
   assert.equal(await box.inputValue(), '@**Orsino Selected** t', 'a letter typed is text, not a shortcut');
   await page.keyboard.press('Control+s');

@@ -7,6 +7,7 @@ import { addArrivedMessage, announceArrival, applyRead, changeFeed, dropMutedFro
 import { hashNames, narrowChannel, view } from './app/nav';
 import { applyUserSettings, notifyAbout } from './app/notifications';
 import { applyAlertWords } from './messages/alertWords';
+import { applySavedSnippets, onSavedSnippetsEvent } from './compose/snippets';
 import { unresolvedTopic } from './messages/resolved';
 import { narrowHash } from './app/narrow';
 import { forgetRecent, noteRecentMessage } from './views/recentConversations';
@@ -101,6 +102,7 @@ async function register(answer?: RegisterAnswer): Promise<void> {
     applyAlertWords(answer.alert_words);
     applyPeopleState(answer);
     drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
+    applySavedSnippets(answer.saved_snippets);
     setScheduledMessages(answer.scheduled_messages);
     applyTopicRules(answer as unknown as Record<string, unknown>);
     applyChannelRegister(answer as unknown as Record<string, unknown>);
@@ -597,6 +599,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return;
     case 'user_topic':
       return onUserTopic(event as unknown as UserTopic);
+    case 'saved_snippets':
+      return onSavedSnippetsEvent(event);
     case 'drafts':
       return onDrafts(event);
     case 'scheduled_messages':

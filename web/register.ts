@@ -1,6 +1,7 @@
 import { post } from './api';
 import { WEB_CLIENT_REGISTRATION } from './register-params';
 import type { Channel, Draft, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
+import type { SavedSnippet } from './compose/snippets';
 
 /**
  * POST /json/register: what the client asks for and what the answer holds. Kept apart from
@@ -45,6 +46,7 @@ export interface RegisterAnswer {
   realm_user_groups?: UserGroup[];
   user_topics?: UserTopic[];
   drafts?: Draft[];
+  saved_snippets?: SavedSnippet[];
   scheduled_messages?: ScheduledMessage[];
   user_settings?: Record<string, unknown>;
   alert_words?: string[];

@@ -95,6 +95,8 @@ export interface Message {
   display_recipient: string | DisplayRecipient[];
   flags: string[];
   reactions: Reaction[];
+  /** A `/me` message: shown as the sender's status, "Iago is away". */
+  is_me_message?: boolean;
   /** When its content was last edited. */
   last_edit_timestamp?: number;
   /** When it was last moved to another topic or channel (resolving a topic does not count). */

@@ -116,6 +116,12 @@ export async function buildWebBundle(): Promise<WebBundle> {
     logLevel: 'silent',
     metafile: true,
   });
+  // esbuild repairs a mistake of ours and only warns (a block left open swallows every later
+  // rule of the stylesheet into it): the build stops instead, naming it.
+  const ours = result.warnings.filter((warning) => !warning.location?.file.includes('node_modules'));
+  if (ours.length > 0) {
+    throw new Error(`The web client build warned:\n${ours.map((w) => `${w.location?.file}:${w.location?.line}: ${w.text}`).join('\n')}`);
+  }
   const assets = result.outputFiles.map((file) => ({
     name: path.basename(file.path),
     contentType: CONTENT_TYPES[path.extname(file.path)] ?? 'application/octet-stream',

@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals';
 import { feed, selectedId } from '../messages/feed';
-import { actionsMenuId, conversationTerms, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor } from '../messages/actions';
+import { actionsMenuId, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor, toggleCollapse } from '../messages/actions';
+import { conversationTerms } from '../messages/links';
 import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
 import { showUserCard } from '../people/state';
@@ -62,6 +63,8 @@ export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [[':'], 'Choose an emoji to react with'],
       [['u'], "The sender's card"],
       [['Shift+U'], 'Mark as unread from here on'],
+      [['-'], 'Collapse or expand'],
+      [['Shift+V'], 'Read receipts'],
       [['i'], 'Message actions menu'],
       [['Shift+M'], 'Mute or unmute the topic'],
       [['v'], 'View the images in the message'],
@@ -90,6 +93,7 @@ export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [['Ctrl+I'], 'Italic'],
       [['Ctrl+Shift+L'], 'Insert a link'],
       [['Alt+P'], 'Preview, or back to writing'],
+      [["Ctrl+'"], 'Saved snippets'],
       [['←'], 'In an empty box: edit your latest message'],
     ],
   ],
@@ -206,6 +210,12 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       return true;
     case 'i':
       actionsMenuId.value = selected.id;
+      return true;
+    case '-':
+      toggleCollapse(selected);
+      return true;
+    case 'V':
+      messageDialog.value = { kind: 'receipts', message: selected };
       return true;
     case 'M':
       if (selected.type === 'stream') void toggleTopicMute(selected.stream_id ?? 0, selected.subject);

@@ -295,6 +295,7 @@ const FORMAT_BUTTONS: Array<{ action: FormatAction | WidgetKind; label: string; 
 ];
 
 const LazyWidgetDialog = lazyComponent(() => import('./WidgetDialog').then((m) => m.WidgetDialog));
+const LazySavedSnippets = lazyComponent(() => import('./SavedSnippets').then((m) => m.SavedSnippetsPanel));
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -383,6 +384,9 @@ export function Compose() {
   const emojiSpot = useRef<HTMLSpanElement>(null);
   useCloseOnOutsidePress(sendGroup, scheduling, () => setScheduling(false));
   useCloseOnOutsidePress(emojiSpot, picking, () => setPicking(false));
+  const [snippetsOpen, setSnippetsOpen] = useState(false);
+  const snippetsSpot = useRef<HTMLSpanElement>(null);
+  useCloseOnOutsidePress(snippetsSpot, snippetsOpen, () => setSnippetsOpen(false));
   const fileInput = useRef<HTMLInputElement>(null);
   const filesOverPage = useDropFilesOnPage();
   const update = (change: Partial<ComposeState>) => {
@@ -517,6 +521,12 @@ export function Compose() {
       }
     }
     if (formatShortcut(e)) return;
+    // Ctrl+' (Cmd on macOS): the saved snippets, as in Zulip.
+    if (e.key === "'" && (IS_MAC ? e.metaKey : e.ctrlKey) && !e.altKey && !e.shiftKey) {
+      e.preventDefault();
+      setSnippetsOpen(true);
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void send();
@@ -700,6 +710,26 @@ export function Compose() {
                 onClose={() => {
                   setPicking(false);
                   textarea.current?.focus();
+                }}
+              />
+            )}
+          </span>
+          <span class="compose-snippets" ref={snippetsSpot}>
+            <button type="button" aria-label="Saved snippets" title={`Saved snippets (${IS_MAC ? '⌘' : 'Ctrl+'}')`} aria-expanded={snippetsOpen} disabled={preview !== null} onClick={() => setSnippetsOpen(!snippetsOpen)}>
+              <Icon name="snippet" />
+            </button>
+            {snippetsOpen && (
+              <LazySavedSnippets
+                messageText={state.content}
+                onInsert={(content) => {
+                  setSnippetsOpen(false);
+                  textarea.current?.focus();
+                  insertAtCursor(content);
+                }}
+                onClose={() => {
+                  setSnippetsOpen(false);
+                  // After the dialog has gone: while it is open the page is inert.
+                  requestAnimationFrame(() => textarea.current?.focus());
                 }}
               />
             )}

@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Modal } from '../ui/Modal';
 import { get } from '../api';
-import { channelName, userName } from '../state';
+import { realmSettings } from '../channels/state';
+import { avatarUrlOf } from '../people/avatar-url';
+import { Avatar } from '../people/Avatar';
+import { channelName, userName, users } from '../state';
+import type { Message } from '../types';
 import { messageDialog, rawContent } from './actions';
 import { enhanceRenderedContent } from './MessageRow';
 import { session } from '../state';
@@ -58,7 +62,63 @@ function VersionEntry({ version, first, htmlDiff }: { version: Version; first: b
   );
 }
 
-/** The dialog of one message's Markdown source or edit history (`GET /messages/{id}/history`). */
+const READ_RECEIPTS_REFRESH_MS = 60_000;
+
+/**
+ * Who has read the message (`GET /messages/{id}/read_receipts`), by name, asked again every
+ * minute while the dialog is open, as Zulip's is. People who chose not to share read receipts
+ * are left out by the server.
+ */
+function ReadReceipts({ message }: { message: Message }) {
+  const [readers, setReaders] = useState<number[] | null>(null);
+  const [error, setError] = useState('');
+  const fromNotificationBot = message.sender_email.startsWith('notification-bot@');
+  const enabled = realmSettings.value.realm_enable_read_receipts !== false;
+  useEffect(() => {
+    if (fromNotificationBot || !enabled) return;
+    let stopped = false;
+    const fetchReaders = () =>
+      get<{ user_ids: number[] }>(`/json/messages/${message.id}/read_receipts`).then(
+        (answer) => {
+          if (stopped) return;
+          setError('');
+          setReaders(answer.user_ids);
+        },
+        (err: Error) => !stopped && setError(`Failed to load read receipts: ${err.message}`),
+      );
+    void fetchReaders();
+    const timer = setInterval(fetchReaders, READ_RECEIPTS_REFRESH_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [message.id, enabled]);
+  if (fromNotificationBot) return <p>Read receipts are not available for Notification Bot messages.</p>;
+  if (!enabled) return <p role="alert">Read receipts are disabled for this organization.</p>;
+  if (error) return <p role="alert">{error}</p>;
+  if (readers === null) return <p>Loading…</p>;
+  if (readers.length === 0) return <p>No one has read this message yet.</p>;
+  const people = readers.map((id) => ({ id, user: users.value.get(id) })).sort((a, b) => userName(a.id).localeCompare(userName(b.id)));
+  return (
+    <>
+      <p>
+        This message has been read by {readers.length} {readers.length === 1 ? 'person' : 'people'}:
+      </p>
+      <ul class="read-receipts" aria-label="Read by">
+        {people.map(({ id, user }) => (
+          <li key={id}>
+            <Avatar url={user ? avatarUrlOf(user) : null} size={24} />
+            <span>{userName(id)}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+const DIALOG_TITLES = { source: 'Message source', history: 'Message edit history', receipts: 'Read receipts' };
+
+/** The dialog of one message's Markdown source, edit history (`GET /messages/{id}/history`) or read receipts. */
 export function MessageDialog() {
   const shown = messageDialog.value;
   const [source, setSource] = useState<string | null>(null);
@@ -71,7 +131,7 @@ export function MessageDialog() {
     setError('');
     const failed = (err: Error) => setError(err.message);
     if (shown.kind === 'source') rawContent(shown.message).then(setSource, failed);
-    else {
+    else if (shown.kind === 'history') {
       // The diff and its library come with the first history opened, not with the page.
       Promise.all([get<{ message_history: Version[] }>(`/json/messages/${shown.message.id}/history`), import('./historyDiff')]).then(
         ([answer, diff]) => setHistory({ versions: answer.message_history, htmlDiff: diff.htmlDiff }),
@@ -87,7 +147,14 @@ export function MessageDialog() {
     messageDialog.value = null;
   };
   return (
-    <Modal title={shown.kind === 'source' ? 'Message source' : 'Message edit history'} class="message-dialog" onClose={close}>
+    <Modal
+      title={DIALOG_TITLES[shown.kind]}
+      class="message-dialog"
+      onClose={close}
+      // Shift+V, which opens the read receipts, closes them too, as in Zulip.
+      onKeyDown={(e) => shown.kind === 'receipts' && e.key === 'V' && !e.ctrlKey && !e.metaKey && !e.altKey && close()}
+    >
+      {shown.kind === 'receipts' && <ReadReceipts message={shown.message} />}
       {error && <p role="alert">{error}</p>}
       {shown.kind === 'source' && source === null && !error && <p>Loading…</p>}
       {source !== null && <pre class="message-source" tabIndex={0} aria-label="Markdown source">{source}</pre>}

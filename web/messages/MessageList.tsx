@@ -16,9 +16,6 @@ import { withKey } from '../ui/keys';
 import { RESOLVED_PREFIX, unresolvedTopic } from './resolved';
 import { ScrollToBottom } from './ScrollToBottom';
 
-/** Messages from the same sender in the same conversation within this many seconds share one header. */
-const GROUP_SECONDS = 10 * 60;
-
 function conversationOf(message: Message, self: number): string {
   return message.type === 'stream' ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${dmKeyOf(message, self)}`;
 }
@@ -403,7 +400,9 @@ export function MessageList() {
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
     // A new day within a conversation gets a date separator, as in Zulip.
     const newDay = !newConversation && dayOf(previous!.timestamp) !== dayOf(message.timestamp);
-    const newSender = newConversation || newDay || previous!.sender_id !== message.sender_id || message.timestamp - previous!.timestamp > GROUP_SECONDS;
+    // One sender's messages in a row share one header, however far apart in the day, as in
+    // Zulip; a `/me` message names its sender in its own line, and the next message again.
+    const newSender = newConversation || newDay || previous!.sender_id !== message.sender_id || Boolean(message.is_me_message || previous!.is_me_message);
     articles.push(
       <article
         key={message.local_id ?? message.id}

@@ -5,12 +5,13 @@ import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
 import { EmojiGlyph, plainTextEmoji, type EmojiChoice } from '../emoji/emoji';
 import { feed, keepUnread, selectedId } from './feed';
-import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, openEditor, reactionPickerId, quoteAndReply, replyToAuthor } from './actions';
+import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, openEditor, reactionPickerId, quoteAndReply, replyToAuthor, toggleCollapse } from './actions';
 import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
 import { withKey } from '../ui/keys';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
 import type { Message, Reaction } from '../types';
 import { Icon } from '../ui/icons';
+import { realmSettings } from '../channels/state';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Avatar } from '../people/Avatar';
 import { mutedUsers, revealedMessages, revealMessage, showUserCard } from '../people/state';
@@ -111,12 +112,24 @@ export async function toggleReaction(message: Message, emoji: { emoji_name: stri
   }
 }
 
-export async function setFlag(message: Message, flag: 'starred' | 'read', on: boolean): Promise<void> {
+export async function setFlag(message: Message, flag: 'starred' | 'read' | 'collapsed', on: boolean): Promise<void> {
   try {
     await post('/json/messages/flags', { messages: [message.id], op: on ? 'add' : 'remove', flag });
   } catch (err) {
     reportError(err);
   }
+}
+
+/**
+ * A `/me` message's text after the command, as inline HTML ("is away" of "/me is away"), shown
+ * after the sender's name as Zulip shows it; null for any other message. The server marks such
+ * messages (`is_me_message`: one paragraph starting with `/me `).
+ */
+function meStatus(message: Message): string | null {
+  if (!message.is_me_message) return null;
+  const html = message.match_content ?? message.content;
+  const match = /^<p>\/me (.*)<\/p>$/s.exec(html);
+  return match ? match[1] : null;
 }
 
 /** Opens the compose box to reply to a message, in its conversation. */
@@ -275,6 +288,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   }, [message.content, message.match_content, twentyFourHourTime.value, plainTextEmoji.value, alerted && alertWords.value]);
 
   const condensing = useCondensed(contentRef, message.id, editing ? '' : message.content);
+  const collapsed = !local && message.flags.includes('collapsed');
+  const status = showSender && !local && !editing && !hidden ? meStatus(message) : null;
 
   useEffect(() => {
     const row = rowRef.current;
@@ -325,6 +340,9 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     { label: 'View message source', action: () => (messageDialog.value = { kind: 'source', message }) },
     { label: 'Mark as unread from here', action: () => void markUnreadFromHere(message, feed.value.terms) },
     ...(revealedMuted ? [{ label: 'Hide muted message again', action: () => revealMessage(message.id, false) }] : []),
+    { label: collapsed ? 'Expand message' : 'Collapse message', action: () => (collapsed ? toggleCollapse(message) : void setFlag(message, 'collapsed', true)) },
+    ...(realmSettings.value.realm_enable_read_receipts !== false ? [{ label: 'View read receipts', action: () => (messageDialog.value = { kind: 'receipts', message }) }] : []),
+    { label: 'Copy link to message', action: () => void copyMessageLink(message) },
   ];
   const openSenderCard = (e: Event) => {
     e.stopPropagation();
@@ -334,7 +352,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   return (
     <div
       ref={rowRef}
-      class={`message-row${showSender ? ' first-of-group' : ''}${selected ? ' selected' : ''}${unreadNow ? ' unread' : ''}${mentioned ? ' mentioned' : ''}${local ? ' local-echo' : ''}`}
+      class={`message-row${collapsed && !editing ? ' collapsed' : ''}${showSender ? ' first-of-group' : ''}${selected ? ' selected' : ''}${unreadNow ? ' unread' : ''}${mentioned ? ' mentioned' : ''}${local ? ' local-echo' : ''}`}
       data-message-id={local ? undefined : message.id}
       onClick={() => {
         if (!local) selectedId.value = message.id;
@@ -369,6 +387,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
                 <button type="button" class="sender-name link-button" onClick={openSenderCard}>
                   {sender?.full_name ?? message.sender_full_name}
                 </button>
+                {status !== null && <div class="me-status rendered_markdown" ref={contentRef} onClick={onContentClick} dangerouslySetInnerHTML={{ __html: status }} />}
                 <StatusLine userId={message.sender_id} emojiOnly />
                 {!editing && <EditNotice message={message} />}
               </>
@@ -421,7 +440,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           </div>
         ) : hasWidget(message) ? (
           <WidgetSlot message={message} />
-        ) : (
+        ) : status !== null ? null : (
           // In search results, the server's copy with the searched words marked.
           <div
             id={`message-content-${message.id}`}
@@ -434,18 +453,19 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
             dangerouslySetInnerHTML={{ __html: message.match_content ?? message.content }}
           />
         )}
-        {condensing.long && !editing && (
+        {(collapsed || condensing.long) && !editing && !hidden && (
           <button
             type="button"
             class="link-button message-expander"
-            aria-expanded={!condensing.condensed}
+            aria-expanded={!collapsed && !condensing.condensed}
             aria-controls={`message-content-${message.id}`}
             onClick={() => {
               selectedId.value = message.id;
-              condensing.toggle();
+              if (collapsed) toggleCollapse(message);
+              else condensing.toggle();
             }}
           >
-            {condensing.condensed ? 'Show more' : 'Show less'}
+            {collapsed || condensing.condensed ? 'Show more' : 'Show less'}
           </button>
         )}
         {message.reactions.length > 0 && (

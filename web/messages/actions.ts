@@ -1,13 +1,13 @@
 import { signal } from '@preact/signals';
 import { get, post } from '../api';
 import { compose, openCompose } from '../compose/state';
-import { hashNames } from '../app/nav';
-import { narrowHash } from '../app/narrow';
-import { session, userName, users } from '../state';
+import { userName, users } from '../state';
 import type { Message, NarrowTerm } from '../types';
 import { reportError } from '../ui/Toasts';
 import { apiNarrow, keepUnread } from './feed';
-import { replyTo } from './MessageRow';
+import { conversationTerms, messageLink } from './links';
+import { collapseStep } from './condense';
+import { replyTo, setFlag } from './MessageRow';
 
 /**
  * The actions of a message beyond its toolbar (its actions menu, and the keys that do the same):
@@ -18,8 +18,8 @@ import { replyTo } from './MessageRow';
 export const editingId = signal<number | null>(null);
 /** The message whose actions menu is open (`i`, or its ⋮ button). */
 export const actionsMenuId = signal<number | null>(null);
-/** A dialog about one message: its Markdown source or its edit history. */
-export const messageDialog = signal<{ kind: 'source' | 'history'; message: Message } | null>(null);
+/** A dialog about one message: its Markdown source, its edit history or who has read it. */
+export const messageDialog = signal<{ kind: 'source' | 'history' | 'receipts'; message: Message } | null>(null);
 /** The message whose emoji picker is open from the keyboard (`:`). */
 export const reactionPickerId = signal<number | null>(null);
 /** Whether the open editor was opened to move the message (`m`): its topic then takes the focus. */
@@ -31,30 +31,20 @@ export function openEditor(messageId: number | null, toMove = false): void {
   editingId.value = messageId;
 }
 
+/** `-`, or "Show more" on a collapsed message: one step of Zulip's collapse and condense toggle. */
+export function toggleCollapse(message: Message): void {
+  const step = collapseStep(message.id, message.flags.includes('collapsed'));
+  if (step) void setFlag(message, 'collapsed', step.collapse);
+}
+
 export async function rawContent(message: Message): Promise<string> {
   const answer = await get<{ message: { content: string } }>(`/json/messages/${message.id}`, { apply_markdown: false });
   return answer.message.content;
 }
 
-/** The narrow of the message's conversation: its channel and topic, or its direct message group. */
-export function conversationTerms(message: Message): NarrowTerm[] {
-  const self = session.value?.user_id ?? 0;
-  return message.type === 'stream'
-    ? [
-        { operator: 'channel', operand: String(message.stream_id) },
-        { operator: 'topic', operand: message.subject },
-      ]
-    : [{ operator: 'dm', operand: (Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).filter((id) => id !== self) : []).join(',') || String(self) }];
-}
-
 /** The message in its conversation (`near`), as Zulip's links and `z` show it. */
 export function nearTerms(message: Message): NarrowTerm[] {
   return [...conversationTerms(message), { operator: 'near', operand: String(message.id) }];
-}
-
-/** A link to the message in its conversation, as Zulip's quotes and "Copy link" give it. */
-export function messageUrl(message: Message): string {
-  return `${location.origin}/${narrowHash(nearTerms(message), hashNames)}`;
 }
 
 /** Replies quoting the message, as Zulip writes a quote: who said it, a link to it, and its Markdown in a quote block. */
@@ -69,7 +59,7 @@ export async function quoteAndReply(message: Message): Promise<void> {
   // A fence longer than any run of backticks in the text, so the quote holds it whole.
   const longest = Math.max(2, ...[...source.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  const quote = `@_**${userName(message.sender_id)}|${message.sender_id}** [said](${messageUrl(message)}):\n${fence}quote\n${source}\n${fence}\n`;
+  const quote = `@_**${userName(message.sender_id)}|${message.sender_id}** [said](${messageLink(message)}):\n${fence}quote\n${source}\n${fence}\n`;
   replyTo(message);
   const before = compose.value.content;
   compose.value = { ...compose.value, content: before ? `${before.replace(/\n*$/, '')}\n\n${quote}` : quote };
