@@ -676,3 +676,63 @@ test('message actions: quote and reply, reply to the author, view source, edit h
   await page.locator('.compose').getByText('Claudio Actions').first().waitFor();
   assert.deepEqual(web.problems, []);
 });
+
+test('keyboard: < forwards the selected message, Ctrl+. goes to where the compose box is addressed, Shift+A and Shift+D cycle the sidebar\'s channels', { skip: NO_CHROMIUM }, async () => {
+  const viola = await suite.server.createUser('Viola Forwards');
+  const sebastian = await suite.server.createUser('Sebastian Forwards');
+  // Names that sort together among the person's channels: first, second, third.
+  const prefix = uniqueName('cycle');
+  const channels: Array<{ name: string; id: number }> = [];
+  for (const suffix of ['a', 'b', 'c']) {
+    const name = `${prefix}-${suffix}`;
+    const { id } = await createChannel(suite.server.owner, { principals: [viola.credentials.email, sebastian.credentials.email] }, name);
+    channels.push({ name, id });
+  }
+  const sent = await sebastian.post('/messages', { type: 'stream', to: channels[0].id, topic: 'shipwreck', content: 'I was **saved** from the sea.' });
+  const web = await suite.open(viola.credentials.email, `#narrow/channel/${channels[0].id}/topic/shipwreck`);
+  const { page } = web;
+  await page.locator('.message-row.selected', { hasText: 'saved from the sea' }).waitFor();
+
+  // <: a message of nothing but the quote, to the same place, the channel field in hand.
+  await page.keyboard.press('<');
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await waitUntil(async () => (await box.inputValue()).includes('I was **saved** from the sea.'), 'the quote');
+  const quote = await box.inputValue();
+  assert.match(quote, new RegExp(`^@_\\*\\*Sebastian Forwards\\|${sebastian.userId}\\*\\* \\[said\\]\\(.*/near/${sent.body.id}\\):\\n\`\`\`quote\\nI was \\*\\*saved\\*\\* from the sea\\.\\n\`\`\`\\n$`));
+  const channelField = page.getByRole('combobox', { name: 'Channel' });
+  await waitUntil(() => isFocused(channelField), 'the channel field has the focus');
+  // Forwarded to the third channel, under a topic of its own; Ctrl+. goes there.
+  await channelField.fill(channels[2].name);
+  const topicField = page.getByRole('combobox', { name: 'Topic' });
+  await topicField.fill('news');
+  await box.focus();
+  await page.keyboard.press('Control+.');
+  await page.waitForURL(new RegExp(`channel/${channels[2].id}-[^/]*/topic/news$`));
+  await page.keyboard.press('Enter');
+  await messageRow(page, 'saved from the sea').waitFor();
+  const forwarded = await viola.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: channels[2].id }]), apply_markdown: false });
+  assert.equal(forwarded.body.messages[0].content, quote.trimEnd());
+  assert.equal(forwarded.body.messages[0].subject, 'news');
+
+  // Shift+D and Shift+A: the next and previous channel in the sidebar, from a channel's view.
+  await page.keyboard.press('Escape');
+  await goToChannel(page, channels[0].id);
+  await page.keyboard.press('D');
+  await page.waitForURL(new RegExp(`channel/${channels[1].id}-[^/]*$`));
+  await page.keyboard.press('D');
+  await page.waitForURL(new RegExp(`channel/${channels[2].id}-[^/]*$`));
+  await page.keyboard.press('A');
+  await page.waitForURL(new RegExp(`channel/${channels[1].id}-[^/]*$`));
+  // Nothing from a view that is not a channel's.
+  await page.keyboard.press('I');
+  await page.waitForURL(/#inbox$/);
+  await page.keyboard.press('D');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.match(page.url(), /#inbox$/);
+  assert.deepEqual(web.problems, []);
+});
+
+async function goToChannel(page: WebUser['page'], channelId: number): Promise<void> {
+  await page.evaluate((id) => (location.hash = `#narrow/channel/${id}`), channelId);
+  await page.waitForURL(new RegExp(`channel/${channelId}(-[^/]*)?$`));
+}

@@ -25,6 +25,10 @@ export interface RealmInfo {
 export const realm = signal<RealmInfo>({ name: 'Stoa', emojiDataUrl: undefined, maxFileUploadMib: 25, isAdmin: false, isOwner: false, featureLevel: 0 });
 export const users = signal<Map<number, User>>(new Map());
 export const subscriptions = signal<Map<number, Subscription>>(new Map());
+/** The subscribed channels in the sidebar's order: pinned first, then by name. */
+export function channelsInSidebarOrder(): Subscription[] {
+  return [...subscriptions.value.values()].sort((a, b) => Number(Boolean(b.pin_to_top)) - Number(Boolean(a.pin_to_top)) || a.name.localeCompare(b.name));
+}
 /** Every channel the user can see, subscribed or not. */
 export const channels = signal<Map<number, Channel>>(new Map());
 export const realmEmoji = signal<Map<string, RealmEmoji>>(new Map());

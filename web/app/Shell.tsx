@@ -30,7 +30,7 @@ import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
-import { editLastOwnMessage, messageKey, toggleStar } from './keyboard';
+import { cycleChannel, editLastOwnMessage, goToComposeDestination, messageKey, toggleStar } from './keyboard';
 import { KeyboardHelp } from './KeyboardHelp';
 import { MessageDialog } from '../messages/MessageDialog';
 import { Recent } from '../views/Recent';
@@ -187,7 +187,9 @@ function useKeyboard({ closeOverlays, openPeople }: KeyboardPanels): void {
           if (!selected) return;
           toggleStar(selected);
         } else if (e.ctrlKey && (e.code === 'BracketLeft' || key === '[')) escape(e, true);
-        else return;
+        else if (key === '.') {
+          if (!goToComposeDestination()) return;
+        } else return;
         e.preventDefault();
         return;
       }
@@ -242,6 +244,10 @@ function useKeyboard({ closeOverlays, openPeople }: KeyboardPanels): void {
           break;
         case 'w':
           openPeople();
+          break;
+        case 'A':
+        case 'D':
+          if (!cycleChannel(e.key === 'A' ? -1 : 1)) return;
           break;
         case 'j':
         case 'ArrowDown':

@@ -1,11 +1,12 @@
 import { signal } from '@preact/signals';
 import { feed, selectedId } from '../messages/feed';
-import { actionsMenuId, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor, toggleCollapse } from '../messages/actions';
+import { actionsMenuId, forwardMessage, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor, toggleCollapse } from '../messages/actions';
 import { conversationTerms } from '../messages/links';
 import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
 import { showUserCard } from '../people/state';
-import { session } from '../state';
+import { channelByName, channelsInSidebarOrder, session } from '../state';
+import { compose } from '../compose/state';
 import { goToNarrow, narrowChannel, narrowDm, view } from './nav';
 import type { Message } from '../types';
 
@@ -34,6 +35,7 @@ export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [['Shift+N'], 'Next unread followed topic'],
       [['p'], 'Next unread direct messages'],
       [['w'], 'Filter the list of people'],
+      [['Shift+A', 'Shift+D'], 'Previous or next channel'],
     ],
   ],
   [
@@ -54,6 +56,7 @@ export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [['@'], 'Reply, mentioning the sender'],
       [['Shift+R'], 'Reply to the sender directly'],
       [['>'], 'Quote and reply'],
+      [['<'], 'Forward'],
       [['e'], 'Edit (or move, or view the source)'],
       [['m'], 'Move to another topic'],
       [['Shift+H'], 'Edit history'],
@@ -94,6 +97,7 @@ export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [['Ctrl+Shift+L'], 'Insert a link'],
       [['Alt+P'], 'Preview, or back to writing'],
       [["Ctrl+'"], 'Saved snippets'],
+      [['Ctrl+.'], 'Go to the conversation you are writing to'],
       [['←'], 'In an empty box: edit your latest message'],
     ],
   ],
@@ -123,6 +127,38 @@ function toggleConversationView(selected: Message): void {
   const channel = narrowChannel(terms);
   if (terms.length === 2 && channel?.topic !== undefined) goToNarrow([{ operator: 'channel', operand: String(channel.channelId) }]);
   else if (!(terms.length === 1 && narrowDm(terms))) goToNarrow(conversationTerms(selected));
+}
+
+/**
+ * Shift+A and Shift+D: from a channel's view to the channel before or after it in the sidebar
+ * (round at the ends), as Zulip cycles; nothing from any other view.
+ */
+export function cycleChannel(step: -1 | 1): boolean {
+  const shown = view.value;
+  const current = narrowChannel(shown.kind === 'narrow' ? shown.terms : [])?.channelId;
+  if (current === undefined) return false;
+  const order = channelsInSidebarOrder();
+  const at = order.findIndex((channel) => channel.stream_id === current);
+  if (at === -1 || order.length < 2) return false;
+  const next = order[(at + step + order.length) % order.length];
+  goToNarrow([{ operator: 'channel', operand: String(next.stream_id) }]);
+  return true;
+}
+
+/** Ctrl+.: to the conversation the compose box is addressed to, as Zulip's. */
+export function goToComposeDestination(): boolean {
+  const state = compose.value;
+  if (!state.open) return false;
+  if (state.kind === 'dm') {
+    if (state.recipients.length === 0) return false;
+    goToNarrow([{ operator: 'dm', operand: state.recipients.join(',') }]);
+    return true;
+  }
+  const channel = channelByName(state.channel);
+  if (!channel) return false;
+  const topic = state.topic.trim();
+  goToNarrow([{ operator: 'channel', operand: String(channel.stream_id) }, ...(topic ? [{ operator: 'topic', operand: topic }] : [])]);
+  return true;
 }
 
 /** `u`: the sender's card, beside their name (or picture, or the row where neither is shown). */
@@ -176,6 +212,9 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       return true;
     case '>':
       void quoteAndReply(selected);
+      return true;
+    case '<':
+      void forwardMessage(selected);
       return true;
     case 'e':
       if (mine || selected.type === 'stream') openEditor(selected.id);

@@ -5,7 +5,7 @@ import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
 import { EmojiGlyph, plainTextEmoji, type EmojiChoice } from '../emoji/emoji';
 import { feed, keepUnread, selectedId } from './feed';
-import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, openEditor, reactionPickerId, quoteAndReply, replyToAuthor, toggleCollapse } from './actions';
+import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, forwardMessage, openEditor, reactionPickerId, quoteAndReply, replyToAuthor, toggleCollapse } from './actions';
 import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
 import { withKey } from '../ui/keys';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
@@ -334,6 +334,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
   const menuOpen = actionsMenuId.value === message.id;
   const menuItems: MenuItem[] = [
     { label: 'Quote and reply', action: () => void quoteAndReply(message) },
+    { label: 'Forward message', action: () => void forwardMessage(message) },
     ...(message.sender_id !== self ? [{ label: 'Reply to the author in a direct message', action: () => replyToAuthor(message) }] : []),
     ...(mine || message.type === 'stream' ? [{ label: mine ? 'Edit message' : 'Move message', action: () => setEditing(true) }] : []),
     ...(message.last_edit_timestamp !== undefined || message.last_moved_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { get, post } from '../api';
-import { compose, openCompose } from '../compose/state';
+import { closeCompose, compose, openCompose } from '../compose/state';
 import { userName, users } from '../state';
 import type { Message, NarrowTerm } from '../types';
 import { reportError } from '../ui/Toasts';
@@ -47,22 +47,41 @@ export function nearTerms(message: Message): NarrowTerm[] {
   return [...conversationTerms(message), { operator: 'near', operand: String(message.id) }];
 }
 
-/** Replies quoting the message, as Zulip writes a quote: who said it, a link to it, and its Markdown in a quote block. */
-export async function quoteAndReply(message: Message): Promise<void> {
+/** The message quoted as Zulip writes a quote: who said it, a link to it, and its Markdown in a quote block. */
+async function quoteOf(message: Message): Promise<string | null> {
   let source: string;
   try {
     source = await rawContent(message);
   } catch (err) {
     reportError(err);
-    return;
+    return null;
   }
   // A fence longer than any run of backticks in the text, so the quote holds it whole.
   const longest = Math.max(2, ...[...source.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  const quote = `@_**${userName(message.sender_id)}|${message.sender_id}** [said](${messageLink(message)}):\n${fence}quote\n${source}\n${fence}\n`;
+  return `@_**${userName(message.sender_id)}|${message.sender_id}** [said](${messageLink(message)}):\n${fence}quote\n${source}\n${fence}\n`;
+}
+
+/** Replies quoting the message, added to what the compose box holds. */
+export async function quoteAndReply(message: Message): Promise<void> {
+  const quote = await quoteOf(message);
+  if (quote === null) return;
   replyTo(message);
   const before = compose.value.content;
   compose.value = { ...compose.value, content: before ? `${before.replace(/\n*$/, '')}\n\n${quote}` : quote };
+}
+
+/**
+ * Zulip's "Forward message" (`<`): a new message of nothing but the quote, addressed as the
+ * message was, with the cursor in the channel (or the recipients) to choose where it goes.
+ */
+export async function forwardMessage(message: Message): Promise<void> {
+  const quote = await quoteOf(message);
+  if (quote === null) return;
+  // What was being written is kept as a draft, as closing the box keeps it.
+  if (compose.value.content.trim()) await closeCompose().catch(reportError);
+  replyTo(message);
+  openCompose({ content: quote, draftId: undefined }, message.type === 'stream' ? 'channel' : 'recipients');
 }
 
 /** A reply in the message's conversation that starts by mentioning its sender, as Zulip's `@`. */

@@ -7,7 +7,7 @@ import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../a
 import { narrowHash } from '../app/narrow';
 import { channelSettingsHash } from '../channels/state';
 import { scheduledMessages } from '../compose/scheduled';
-import { drafts, recentDms, session, subscriptions, topics, unreadCounts, userName, dmKey } from '../state';
+import { channelsInSidebarOrder, drafts, recentDms, session, topics, unreadCounts, userName, dmKey } from '../state';
 import { mutedUsers } from '../people/state';
 import { PopupMenu } from '../ui/PopupMenu';
 import { markAllRead, markChannelRead } from './markRead';
@@ -30,7 +30,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
     if (open && !topics.value.has(open.channelId)) void loadTopics(open.channelId).catch(() => undefined);
   }, [open?.channelId]);
 
-  const subs = [...subscriptions.value.values()].sort((a, b) => Number(Boolean(b.pin_to_top)) - Number(Boolean(a.pin_to_top)) || a.name.localeCompare(b.name));
+  const subs = channelsInSidebarOrder();
   const nav = (action: () => void) => (event: Event) => {
     event.preventDefault();
     action();
