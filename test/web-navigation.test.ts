@@ -733,6 +733,33 @@ test('keyboard: < forwards the selected message, Ctrl+. goes to where the compos
 });
 
 async function goToChannel(page: WebUser['page'], channelId: number): Promise<void> {
-  await page.evaluate((id) => (location.hash = `#narrow/channel/${id}`), channelId);
+  await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#narrow/channel/${id}`), channelId);
   await page.waitForURL(new RegExp(`channel/${channelId}(-[^/]*)?$`));
 }
+
+test('q filters the sidebar\'s channels (in their panel on a phone); Enter opens the first left, Esc clears the filter', { skip: NO_CHROMIUM }, async () => {
+  const olivia = await suite.server.createUser('Olivia Filters');
+  const orchard = await channelWith([olivia], 'orchard');
+  const harbour = await channelWith([olivia], 'harbour');
+  for (const viewport of [undefined, { width: 390, height: 844 }]) {
+    const web = await suite.open(olivia.credentials.email, '#inbox', { viewport });
+    const { page } = web;
+    const channels = sidebar(web).locator('ul.channels');
+    await channels.getByText(orchard.name).waitFor();
+    await page.keyboard.press('q');
+    const filter = page.getByRole('searchbox', { name: 'Filter channels' });
+    await waitUntil(() => isFocused(filter), 'the filter has the focus');
+    await page.keyboard.type('HARB');
+    await channels.getByText(orchard.name).waitFor({ state: 'detached' });
+    assert.equal(await channels.getByText(harbour.name).isVisible(), true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`channel/${harbour.id}(-[^/]*)?$`));
+    // Esc empties the filter and hides it: every channel is back.
+    if (viewport) await page.getByRole('button', { name: 'Show channels' }).click();
+    await filter.focus();
+    await page.keyboard.press('Escape');
+    await filter.waitFor({ state: 'detached' });
+    await channels.getByText(orchard.name).waitFor();
+    assert.deepEqual(web.problems, []);
+  }
+});

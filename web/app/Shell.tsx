@@ -24,7 +24,7 @@ import { PeopleOverlays } from '../people/Overlays';
 import { mutedUsers, openStatusDialog, presenceEnabled } from '../people/state';
 import { StatusLine } from '../people/StatusLine';
 import { Settings } from '../settings/Settings';
-import { Sidebar } from '../sidebar/Sidebar';
+import { focusChannelFilter, Sidebar } from '../sidebar/Sidebar';
 import { Toasts, reportError } from '../ui/Toasts';
 import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
@@ -157,9 +157,11 @@ interface KeyboardPanels {
   closeOverlays: () => void;
   /** Shows the people (their own panel at phone width). */
   openPeople: () => void;
+  /** Shows the channels' filter (in their own panel at phone width). */
+  openChannelFilter: () => void;
 }
 
-function useKeyboard({ closeOverlays, openPeople }: KeyboardPanels): void {
+function useKeyboard({ closeOverlays, openPeople, openChannelFilter }: KeyboardPanels): void {
   useEffect(() => {
     // Esc closes what is open, one thing at a time; with nothing open it leads home, as in
     // Zulip. Ctrl+[ does the same, and leads home even where Esc is set not to.
@@ -244,6 +246,9 @@ function useKeyboard({ closeOverlays, openPeople }: KeyboardPanels): void {
           break;
         case 'w':
           openPeople();
+          break;
+        case 'q':
+          openChannelFilter();
           break;
         case 'A':
         case 'D':
@@ -352,6 +357,14 @@ export function Shell() {
         setSidebarOpen(false);
         requestAnimationFrame(() => filter()?.focus());
       }
+    },
+    openChannelFilter: () => {
+      // At phone width (where the panel has its toggle) the channels are a panel of their own.
+      if (document.querySelector('.sidebar-toggle')?.checkVisibility()) {
+        setSidebarOpen(true);
+        setPeopleOpen(false);
+      }
+      focusChannelFilter();
     },
   });
 

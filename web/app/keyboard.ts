@@ -35,6 +35,7 @@ export const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [['Shift+N'], 'Next unread followed topic'],
       [['p'], 'Next unread direct messages'],
       [['w'], 'Filter the list of people'],
+      [['q'], 'Filter the channels'],
       [['Shift+A', 'Shift+D'], 'Previous or next channel'],
     ],
   ],

@@ -1,5 +1,7 @@
 import { Icon } from '../ui/icons';
-import { useEffect, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { withKey } from '../ui/keys';
 import { feedTerms } from '../messages/feed';
 import { textOn } from '../messages/MessageList';
 import { loadTopics } from '../live';
@@ -14,6 +16,56 @@ import { markAllRead, markChannelRead } from './markRead';
 import { TopicList, UnreadCount as Count } from './TopicList';
 
 /** The left column: views, channels (with the open channel's topics) and direct messages. */
+/**
+ * The channels' filter above the sidebar's channels, as Zulip's (`q`, or the magnifier beside
+ * "Channels"): shown while it holds text or the focus; a new `focus` count asks it to take the
+ * focus.
+ */
+export const channelFilter = signal({ shown: false, text: '', focus: 0 });
+
+/** `q`: shows the channels' filter and puts the cursor in it. */
+export function focusChannelFilter(): void {
+  channelFilter.value = { ...channelFilter.value, shown: true, focus: channelFilter.value.focus + 1 };
+}
+
+function ChannelFilter() {
+  const input = useRef<HTMLInputElement>(null);
+  const { text, focus } = channelFilter.value;
+  useEffect(() => {
+    if (focus > 0) input.current?.focus();
+  }, [focus]);
+  const hide = () => (channelFilter.value = { ...channelFilter.value, shown: false, text: '' });
+  return (
+    <input
+      ref={input}
+      type="search"
+      class="channel-filter"
+      placeholder="Filter channels"
+      aria-label="Filter channels"
+      value={text}
+      onInput={(e) => (channelFilter.value = { ...channelFilter.value, text: e.currentTarget.value })}
+      onBlur={() => {
+        if (!channelFilter.value.text) hide();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          hide();
+          input.current?.blur();
+        } else if (e.key === 'Enter') {
+          // The first channel left: opened, as a click would.
+          const first = input.current?.closest('nav')?.querySelector<HTMLAnchorElement>('.channels .sidebar-row a');
+          if (first) {
+            e.preventDefault();
+            first.click();
+          }
+        }
+      }}
+    />
+  );
+}
+
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const counts = unreadCounts.value;
   const current = view.value;
@@ -30,7 +82,8 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
     if (open && !topics.value.has(open.channelId)) void loadTopics(open.channelId).catch(() => undefined);
   }, [open?.channelId]);
 
-  const subs = channelsInSidebarOrder();
+  const wanted = channelFilter.value.text.trim().toLowerCase();
+  const subs = channelsInSidebarOrder().filter((sub) => !wanted || sub.name.toLowerCase().includes(wanted));
   const nav = (action: () => void) => (event: Event) => {
     event.preventDefault();
     action();
@@ -93,10 +146,14 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
 
       <h2 class="sidebar-heading">
         <span>Channels</span>
+        <button type="button" class="heading-action" aria-label="Filter channels" title={withKey('Filter channels', 'q')} aria-expanded={channelFilter.value.shown} onClick={focusChannelFilter}>
+          <Icon name="search" size={14} />
+        </button>
         <a href="#channels" class="heading-action" aria-label="Browse channels" title="Browse channels" onClick={nav(() => goTo('#channels'))}>
           +
         </a>
       </h2>
+      {channelFilter.value.shown && <ChannelFilter />}
       <ul class="channels">
         {subs.map((sub) => {
           const isOpen = open?.channelId === sub.stream_id;
@@ -135,7 +192,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
             </li>
           );
         })}
-        {subs.length === 0 && <li class="empty">No channels yet.</li>}
+        {subs.length === 0 && <li class="empty">{wanted ? 'No channels match.' : 'No channels yet.'}</li>}
       </ul>
 
       <h2 class="sidebar-heading">
