@@ -763,3 +763,32 @@ test('q filters the sidebar\'s channels (in their panel on a phone); Enter opens
     assert.deepEqual(web.problems, []);
   }
 });
+
+test('a channel\'s view is headed by its description and its subscriber count, both live', { skip: NO_CHROMIUM }, async () => {
+  const maria = await suite.server.createUser('Maria Header');
+  const toby = await suite.server.createUser('Toby Header');
+  const channel = await channelWith([maria], 'header');
+  await suite.server.owner.patch(`/streams/${channel.id}`, { description: 'Plans for **twelfth night**' });
+  const web = await suite.open(maria.credentials.email, `#narrow/channel/${channel.id}/topic/revels`);
+  const { page } = web;
+  const description = page.locator('.narrow-header .narrow-description');
+  await description.getByText('twelfth night').waitFor();
+  assert.equal(await description.locator('strong').innerText(), 'twelfth night');
+  const count = async () => (await suite.server.owner.get(`/streams/${channel.id}/members`)).body.subscribers.length as number;
+  const label = (n: number) => `${n} ${n === 1 ? 'subscriber' : 'subscribers'}`;
+  const subscribers = page.locator('.narrow-header .narrow-subscribers');
+  const before = await count();
+  assert.equal(await subscribers.getAttribute('aria-label'), label(before));
+
+  // Someone joins, the description changes: the header follows without a reload.
+  await suite.server.owner.post('/users/me/subscriptions', { subscriptions: [{ name: channel.name }], principals: [toby.credentials.email] });
+  await page.locator(`.narrow-header .narrow-subscribers[aria-label="${label(before + 1)}"]`).waitFor();
+  await suite.server.owner.patch(`/streams/${channel.id}`, { description: 'Plans for the revels' });
+  await description.getByText('Plans for the revels').waitFor();
+  await suite.server.owner.delete('/users/me/subscriptions', { subscriptions: [channel.name], principals: [toby.credentials.email] });
+  await page.locator(`.narrow-header .narrow-subscribers[aria-label="${label(before)}"]`).waitFor();
+  // The count leads to the channel's subscribers.
+  await subscribers.click();
+  await page.waitForURL(new RegExp(`#channels/${channel.id}/[^/]+/subscribers$`));
+  assert.deepEqual(web.problems, []);
+});

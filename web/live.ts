@@ -392,6 +392,24 @@ function onFlags(event: Record<string, unknown>): void {
   });
 }
 
+/** Channels' subscriber counts moved by `change` (others joining or leaving, or oneself leaving). */
+function countSubscribers(streamIds: number[], change: number): void {
+  const moved = <T extends { subscriber_count?: number }>(channel: T): T =>
+    channel.subscriber_count === undefined ? channel : { ...channel, subscriber_count: Math.max(0, channel.subscriber_count + change) };
+  updateMap(subscriptions, (copy) => {
+    for (const id of streamIds) {
+      const sub = copy.get(id);
+      if (sub) copy.set(id, moved(sub));
+    }
+  });
+  updateMap(channels, (copy) => {
+    for (const id of streamIds) {
+      const channel = copy.get(id);
+      if (channel) copy.set(id, moved(channel));
+    }
+  });
+}
+
 function onSubscription(event: Record<string, unknown>): void {
   switch (event.op) {
     case 'add':
@@ -406,6 +424,11 @@ function onSubscription(event: Record<string, unknown>): void {
       updateMap(subscriptions, (copy) => {
         for (const sub of event.subscriptions as Array<{ stream_id: number }>) copy.delete(sub.stream_id);
       });
+      countSubscribers((event.subscriptions as Array<{ stream_id: number }>).map((sub) => sub.stream_id), -1);
+      break;
+    case 'peer_add':
+    case 'peer_remove':
+      countSubscribers(event.stream_ids as number[], (event.op === 'peer_add' ? 1 : -1) * (event.user_ids as number[]).length);
       break;
     case 'update':
       updateMap(subscriptions, (copy) => {
@@ -434,6 +457,8 @@ function onDrafts(event: Record<string, unknown>): void {
   });
 }
 
+const STREAM_UPDATE_EXTRAS = ['rendered_description', 'history_public_to_subscribers', 'is_web_public'];
+
 function onStream(event: Record<string, unknown>): void {
   if (event.op === 'create') {
     updateMap(channels, (copy) => {
@@ -444,15 +469,18 @@ function onStream(event: Record<string, unknown>): void {
       for (const channel of event.streams as Channel[]) copy.delete(channel.stream_id);
     });
   } else if (event.op === 'update') {
-    const property = event.property as string;
     const id = event.stream_id as number;
+    // Some updates carry what follows from the change beside it (a description's rendering,
+    // a privacy change's history and web-public settings).
+    const change: Record<string, unknown> = { [event.property as string]: event.value };
+    for (const key of STREAM_UPDATE_EXTRAS) if (key in event) change[key] = event[key];
     updateMap(channels, (copy) => {
       const channel = copy.get(id);
-      if (channel) copy.set(id, { ...channel, [property]: event.value });
+      if (channel) copy.set(id, { ...channel, ...change });
     });
     updateMap(subscriptions, (copy) => {
       const sub = copy.get(id);
-      if (sub) copy.set(id, { ...sub, [property]: event.value });
+      if (sub) copy.set(id, { ...sub, ...change });
     });
   }
 }

@@ -25,6 +25,9 @@ export interface Subscription {
   stream_id: number;
   name: string;
   description: string;
+  /** The description as the server renders it (Markdown to HTML). */
+  rendered_description?: string;
+  subscriber_count?: number;
   color: string;
   invite_only: boolean;
   is_muted?: boolean;
@@ -48,6 +51,8 @@ export interface Channel {
   stream_id: number;
   name: string;
   description: string;
+  /** The description as the server renders it (Markdown to HTML). */
+  rendered_description?: string;
   invite_only: boolean;
   is_web_public?: boolean;
   is_archived?: boolean;

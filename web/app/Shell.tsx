@@ -25,6 +25,7 @@ import { mutedUsers, openStatusDialog, presenceEnabled } from '../people/state';
 import { StatusLine } from '../people/StatusLine';
 import { Settings } from '../settings/Settings';
 import { focusChannelFilter, Sidebar } from '../sidebar/Sidebar';
+import { NarrowHeader } from './NarrowHeader';
 import { Toasts, reportError } from '../ui/Toasts';
 import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
@@ -521,7 +522,7 @@ export function Shell() {
         {current.kind === 'settings' && <Settings section={current.section} />}
         {current.kind === 'narrow' && (
           <>
-            <h1 class="narrow-title">{narrowTitle(feedTerms.value)}</h1>
+            <NarrowHeader terms={feedTerms.value} />
             <MessageList />
             <TypingNotice />
           </>
