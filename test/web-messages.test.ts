@@ -408,3 +408,47 @@ test('a /me message shows as its sender\'s status, and one sender\'s messages sh
   assert.equal(await web.page.getByText('/me is off').count(), 0);
   assert.deepEqual(web.problems, []);
 });
+
+test('past the organization\'s edit time limit, one\'s own message is offered to move, not to edit, as in Zulip', { skip: NO_CHROMIUM }, async () => {
+  const { a: author, b: other, channel } = await twoPeople('Limit Author', 'Limit Other');
+  const fresh = await author.post('/messages', { type: 'stream', to: channel.id, topic: 'limits', content: 'Written just now' });
+  const old = await author.post('/messages', { type: 'stream', to: channel.id, topic: 'limits', content: 'Written long ago' });
+  const oldDm = await author.post('/messages', { type: 'private', to: JSON.stringify([other.userId]), content: 'A direct message long ago' });
+  const twoHoursAgo = Math.floor(Date.now() / 1000) - 2 * 3600;
+  for (const id of [old.body.id, oldDm.body.id]) suite.server.stoa.db.prepare('UPDATE messages SET date_sent = ? WHERE id = ?').run(twoHoursAgo, id);
+  const before = (await suite.server.owner.post('/register', { fetch_event_types: JSON.stringify(['realm']) })).body.realm_message_content_edit_limit_seconds as number | null;
+  await suite.server.owner.patch('/realm', { message_content_edit_limit_seconds: 3600 });
+  try {
+    const web = await suite.open(author.credentials.email, `#narrow/channel/${channel.id}/topic/limits`);
+    const { page } = web;
+    const menuFor = async (text: string) => {
+      const row = messageRow(page, text);
+      await row.hover();
+      await row.getByRole('button', { name: 'More message actions' }).click();
+      return page.getByRole('menu', { name: 'More message actions' });
+    };
+    // Within the limit: edit, with the text.
+    let menu = await menuFor('Written just now');
+    await menu.getByRole('menuitem', { name: 'Edit message' }).click();
+    await page.getByRole('form', { name: 'Edit message' }).getByRole('textbox', { name: 'Message content' }).waitFor();
+    await page.keyboard.press('Escape');
+    // Past it: move only, the topic and no text.
+    menu = await menuFor('Written long ago');
+    assert.equal(await menu.getByRole('menuitem', { name: 'Edit message' }).count(), 0);
+    await menu.getByRole('menuitem', { name: 'Move message' }).click();
+    const mover = page.getByRole('form', { name: 'Move message' });
+    await mover.getByRole('textbox', { name: 'Topic' }).waitFor();
+    assert.equal(await mover.getByRole('textbox', { name: 'Message content' }).count(), 0);
+    await page.keyboard.press('Escape');
+    await mover.waitFor({ state: 'detached' });
+    // A direct message past it: `e` shows its source.
+    await page.evaluate((hash) => ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#narrow/dm/${other.userId}`);
+    await messageRow(page, 'A direct message long ago').click();
+    await page.keyboard.press('e');
+    await page.getByRole('dialog', { name: 'Message source' }).getByText('A direct message long ago').waitFor();
+    assert.equal(fresh.status, 200);
+    assert.deepEqual(web.problems, []);
+  } finally {
+    await suite.server.owner.patch('/realm', { message_content_edit_limit_seconds: before === null ? JSON.stringify('unlimited') : before });
+  }
+});

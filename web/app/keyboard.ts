@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { feed, selectedId } from '../messages/feed';
-import { actionsMenuId, forwardMessage, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor, toggleCollapse } from '../messages/actions';
+import { actionsMenuId, canEditContent, forwardMessage, markUnreadFromHere, messageDialog, nearTerms, openEditor, quoteAndReply, reactionPickerId, replyMentioningSender, replyToAuthor, toggleCollapse } from '../messages/actions';
 import { conversationTerms } from '../messages/links';
 import { toggleTopicMute } from '../messages/MessageList';
 import { setFlag, toggleReaction } from '../messages/MessageRow';
@@ -203,7 +203,6 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       return true;
   }
   if (!selected) return false;
-  const mine = selected.sender_id === session.value?.user_id;
   switch (key) {
     case 'R':
       replyToAuthor(selected);
@@ -218,7 +217,7 @@ export function messageKey(key: string, selected: Message | undefined): boolean 
       void forwardMessage(selected);
       return true;
     case 'e':
-      if (mine || selected.type === 'stream') openEditor(selected.id);
+      if (canEditContent(selected) || selected.type === 'stream') openEditor(selected.id);
       else messageDialog.value = { kind: 'source', message: selected };
       return true;
     case 'm':

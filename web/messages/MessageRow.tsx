@@ -5,7 +5,7 @@ import { del, get, patch, post } from '../api';
 import { dropEcho, openCompose, sendMessage } from '../compose/state';
 import { EmojiGlyph, plainTextEmoji, type EmojiChoice } from '../emoji/emoji';
 import { feed, keepUnread, selectedId } from './feed';
-import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, forwardMessage, openEditor, reactionPickerId, quoteAndReply, replyToAuthor, toggleCollapse } from './actions';
+import { actionsMenuId, editingId, editingToMove, markUnreadFromHere, messageDialog, canEditContent, forwardMessage, openEditor, reactionPickerId, quoteAndReply, replyToAuthor, toggleCollapse } from './actions';
 import { PopupMenu, type MenuItem } from '../ui/PopupMenu';
 import { withKey } from '../ui/keys';
 import { channelName, dmKeyOf, realm, session, userName, users } from '../state';
@@ -174,19 +174,20 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
   const [content, setContent] = useState<string | null>(null);
   const [topic, setTopic] = useState(message.subject);
   const [busy, setBusy] = useState(false);
-  const mine = message.sender_id === session.value?.user_id;
+  // The text can be changed only while Zulip's rules allow; a channel message can still be moved.
+  const editable = canEditContent(message);
   const form = useRef<HTMLFormElement>(null);
   // The editor takes the focus once its text is in (`e` opens it from the keyboard), and is
   // brought wholly into view, its buttons too: focusing scrolls only as far as the field.
   useLayoutEffect(() => {
-    if (mine && content === null) return;
+    if (editable && content === null) return;
     // Opened to move the message (`m`), the topic comes first.
     const first = editingToMove.value ? ['input', 'textarea'] : ['textarea', 'input'];
     (form.current?.querySelector<HTMLElement>(first[0]) ?? form.current?.querySelector<HTMLElement>(first[1]))?.focus({ preventScroll: true });
     form.current?.scrollIntoView({ block: 'nearest' });
   }, [content === null]);
   useEffect(() => {
-    if (!mine) return;
+    if (!editable) return;
     // The raw Markdown is fetched, since the feed holds the rendered HTML.
     get<{ message: { content: string } }>(`/json/messages/${message.id}`, { apply_markdown: false }).then(
       (answer) => setContent(answer.message.content),
@@ -197,7 +198,7 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
     event.preventDefault();
     setBusy(true);
     const params: Record<string, unknown> = {};
-    if (mine && content !== null) params.content = content;
+    if (editable && content !== null) params.content = content;
     if (message.type === 'stream' && topic !== message.subject) {
       params.topic = topic;
       params.propagate_mode = 'change_all';
@@ -214,7 +215,7 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
     <form
       ref={form}
       class="message-editor"
-      aria-label={mine ? 'Edit message' : 'Move message'}
+      aria-label={editable ? 'Edit message' : 'Move message'}
       onSubmit={save}
       onKeyDown={(e) => {
         if (e.key === 'Escape') onDone();
@@ -226,7 +227,7 @@ function Editor({ message, onDone }: { message: Message; onDone: () => void }) {
           <input value={topic} onInput={(e) => setTopic(e.currentTarget.value)} maxLength={60} />
         </label>
       )}
-      {mine && (
+      {editable && (
         <textarea
           aria-label="Message content"
           value={content ?? ''}
@@ -331,12 +332,13 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     void toggleReaction(message, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
   };
   const canDelete = mine || realm.value.isAdmin;
+  const editable = canEditContent(message);
   const menuOpen = actionsMenuId.value === message.id;
   const menuItems: MenuItem[] = [
     { label: 'Quote and reply', action: () => void quoteAndReply(message) },
     { label: 'Forward message', action: () => void forwardMessage(message) },
     ...(message.sender_id !== self ? [{ label: 'Reply to the author in a direct message', action: () => replyToAuthor(message) }] : []),
-    ...(mine || message.type === 'stream' ? [{ label: mine ? 'Edit message' : 'Move message', action: () => setEditing(true) }] : []),
+    ...(editable || message.type === 'stream' ? [{ label: editable ? 'Edit message' : 'Move message', action: () => setEditing(true) }] : []),
     ...(message.last_edit_timestamp !== undefined || message.last_moved_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),
     { label: 'View message source', action: () => (messageDialog.value = { kind: 'source', message }) },
     { label: 'Mark as unread from here', action: () => void markUnreadFromHere(message, feed.value.terms) },
@@ -528,8 +530,8 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
           <button type="button" aria-label="Copy link to message" title="Copy link to message" onClick={() => copyMessageLink(message)}>
             <Icon name="link" />
           </button>
-          {(mine || message.type === 'stream') && (
-            <button type="button" aria-label={mine ? 'Edit' : 'Move'} title={mine ? withKey('Edit', 'e') : 'Move to another topic'} onClick={() => setEditing(true)}>
+          {(editable || message.type === 'stream') && (
+            <button type="button" aria-label={editable ? 'Edit' : 'Move'} title={editable ? withKey('Edit', 'e') : 'Move to another topic'} onClick={() => setEditing(true)}>
               <Icon name="edit" />
             </button>
           )}

@@ -1,7 +1,8 @@
 import { signal } from '@preact/signals';
 import { get, post } from '../api';
 import { closeCompose, compose, openCompose } from '../compose/state';
-import { userName, users } from '../state';
+import { realmSettings } from '../channels/state';
+import { session, userName, users } from '../state';
 import type { Message, NarrowTerm } from '../types';
 import { reportError } from '../ui/Toasts';
 import { apiNarrow, keepUnread } from './feed';
@@ -24,6 +25,20 @@ export const messageDialog = signal<{ kind: 'source' | 'history' | 'receipts'; m
 export const reactionPickerId = signal<number | null>(null);
 /** Whether the open editor was opened to move the message (`m`): its topic then takes the focus. */
 export const editingToMove = signal(false);
+
+/**
+ * Whether the person may still change the message's text, as Zulip's client decides: their own
+ * message, editing allowed in the organization, and within its time limit
+ * (`realm_message_content_edit_limit_seconds`; none, no limit). Otherwise the editor offers
+ * only the topic (a channel message can still be moved) and `e` shows the source.
+ */
+export function canEditContent(message: Message): boolean {
+  if (message.sender_id !== session.value?.user_id) return false;
+  const settings = realmSettings.value;
+  if (settings.realm_allow_message_editing === false) return false;
+  const limit = settings.realm_message_content_edit_limit_seconds;
+  return typeof limit !== 'number' || Date.now() / 1000 - message.timestamp < limit;
+}
 
 /** Opens the editor on a message (to move it: the topic first), or closes it with null. */
 export function openEditor(messageId: number | null, toMove = false): void {
