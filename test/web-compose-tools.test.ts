@@ -340,3 +340,29 @@ test('saved snippets: made from the message, inserted from a filtered list, edit
   assert.deepEqual(web.problems, []);
   assert.deepEqual(phone.problems, []);
 });
+
+test('near the message length limit the compose box counts what is left; past it Send is off and Enter says why', { skip: NO_CHROMIUM }, async () => {
+  const writer = await suite.server.createUser('Long Writer');
+  const channel = await createChannel(suite.server.owner, { principals: [writer.credentials.email] }, uniqueName('long'));
+  const web = await suite.open(writer.credentials.email, `#narrow/channel/${channel.id}/topic/essays`);
+  const page = web.page;
+  const max = (await writer.post('/register', { fetch_event_types: JSON.stringify(['realm']) })).body.max_message_length as number;
+  await page.getByRole('button', { name: /^New message/ }).click();
+  const box = messageBox(page);
+  await box.fill('short');
+  assert.equal(await page.locator('.compose-limit').count(), 0);
+  // Emoji count as one character each, as the server counts.
+  await box.fill('a'.repeat(max - 505) + '😀'.repeat(5));
+  await page.getByRole('status', { name: '500 characters left' }).waitFor();
+  await box.fill('a'.repeat(max + 5));
+  await page.getByRole('status', { name: '5 characters too many' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled(), true);
+  await box.press('Enter');
+  await page.getByText(`Message length shouldn't be greater than ${max} characters.`).waitFor();
+  assert.equal(await box.inputValue(), 'a'.repeat(max + 5), 'nothing was sent or lost');
+  await box.fill('a'.repeat(max));
+  await page.getByRole('status', { name: '0 characters left' }).waitFor();
+  await box.press('Enter');
+  await waitUntil(async () => (await newestMessage(writer, channel.id))?.content.length === max, 'the longest message is sent');
+  assert.deepEqual(web.problems, []);
+});

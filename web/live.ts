@@ -69,6 +69,7 @@ async function register(answer?: RegisterAnswer): Promise<void> {
       name: answer.realm_name,
       emojiDataUrl: answer.server_emoji_data_url,
       maxFileUploadMib: answer.max_file_upload_size_mib ?? 25,
+      maxMessageLength: answer.max_message_length ?? 10000,
       isAdmin: answer.is_admin,
       isOwner: answer.is_owner,
       featureLevel: answer.zulip_feature_level,

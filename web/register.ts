@@ -27,6 +27,7 @@ export interface RegisterAnswer {
   realm_name: string;
   server_emoji_data_url?: string;
   max_file_upload_size_mib?: number;
+  max_message_length?: number;
   realm_users: User[];
   cross_realm_bots?: User[];
   realm_non_active_users?: User[];

@@ -16,13 +16,15 @@ export interface RealmInfo {
   name: string;
   emojiDataUrl: string | undefined;
   maxFileUploadMib: number;
+  /** The longest message the server takes, in characters (`max_message_length`). */
+  maxMessageLength: number;
   isAdmin: boolean;
   isOwner: boolean;
   /** The server's API feature level (`zulip_feature_level`). */
   featureLevel: number;
 }
 
-export const realm = signal<RealmInfo>({ name: 'Stoa', emojiDataUrl: undefined, maxFileUploadMib: 25, isAdmin: false, isOwner: false, featureLevel: 0 });
+export const realm = signal<RealmInfo>({ name: 'Stoa', emojiDataUrl: undefined, maxFileUploadMib: 25, maxMessageLength: 10000, isAdmin: false, isOwner: false, featureLevel: 0 });
 export const users = signal<Map<number, User>>(new Map());
 export const subscriptions = signal<Map<number, Subscription>>(new Map());
 /** The subscribed channels in the sidebar's order: pinned first, then by name. */

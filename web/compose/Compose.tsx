@@ -5,6 +5,7 @@ import {
   compose,
   composeFocus,
   composeHere,
+  charactersIn,
   composeHereTarget,
   composeProblem,
   emptyTopicAllowed,
@@ -23,7 +24,7 @@ import { CustomTimeForm } from './CustomTime';
 import { emojiTable, loadEmoji, noteEmojiUsed, searchEmoji, unicodeEmoji, type EmojiChoice } from '../emoji/emoji';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { loadTopics } from '../live';
-import { channelByName, session, subscriptions, topics, userGroups, users } from '../state';
+import { channelByName, realm, session, subscriptions, topics, userGroups, users } from '../state';
 import type { User } from '../types';
 import { nameOrder } from '../people/state';
 import { enhanceRenderedContent } from '../messages/MessageRow';
@@ -443,6 +444,8 @@ export function Compose() {
     form.current?.querySelector<HTMLElement>(FOCUS_TARGETS[found.field])?.focus();
   };
 
+  const remaining = realm.value.maxMessageLength - charactersIn(state.content);
+
   const send = async () => {
     const current = compose.value;
     if (!current.content.trim()) return;
@@ -762,8 +765,14 @@ export function Compose() {
         </button>
         {uploading.value > 0 && <span class="uploading">Uploading…</span>}
         <span class="compose-hint">Enter to send, Shift+Enter for a new line</span>
+        {/* Near the server's limit, what is left (past it, how far over, and Send is off), as in Zulip. */}
+        {remaining < realm.value.maxMessageLength * 0.1 && (
+          <span class={`compose-limit${remaining < 0 ? ' over' : ''}`} role="status" aria-label={remaining < 0 ? `${-remaining} characters too many` : `${remaining} characters left`}>
+            {remaining}
+          </span>
+        )}
         <span class="send-group" ref={sendGroup}>
-          <button type="button" class="primary send-button" onClick={send} disabled={!state.content.trim()}>
+          <button type="button" class="primary send-button" onClick={send} disabled={!state.content.trim() || remaining < 0}>
             Send
           </button>
           <button

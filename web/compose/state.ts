@@ -4,7 +4,7 @@ import { del, patch, post } from '../api';
 import { feed, feedTerms, matchesNarrow } from '../messages/feed';
 import { currentQueueId } from '../live';
 import { goTo, goToNarrow, narrowChannel, narrowDm, view } from '../app/nav';
-import { channelByName, channelName, localEchoes, session, userName, users } from '../state';
+import { channelByName, channelName, localEchoes, realm, session, userName, users } from '../state';
 import type { Channel, Draft, Message, Subscription } from '../types';
 
 /** What the compose box holds; keyboard shortcuts and reply buttons fill it. */
@@ -68,11 +68,20 @@ export function topicToSend(state: ComposeState, channel: Channel | Subscription
   return onlyEmptyTopic(channel) ? '' : state.topic.trim();
 }
 
+/** A message's length as the server counts it: characters, not UTF-16 code units. */
+export function charactersIn(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /**
  * Why the compose box cannot be sent as it is (Zulip's words) and the field to fix; undefined
  * when it can. Sending and scheduling both ask.
  */
 export function composeProblem(state: ComposeState): { text: string; field: ComposeField } | undefined {
+  const max = realm.value.maxMessageLength;
+  if (charactersIn(state.content) > max) return { text: `Message length shouldn't be greater than ${max} characters.`, field: 'message' };
   if (state.kind === 'dm') return state.recipients.length ? undefined : { text: 'Choose who to send this to.', field: 'recipients' };
   const channel = channelByName(state.channel);
   if (!channel) return { text: state.channel ? `There is no channel named "${state.channel}".` : 'Choose a channel.', field: 'channel' };
