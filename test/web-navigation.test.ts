@@ -265,6 +265,15 @@ test('in the inbox and in Recent conversations the arrow keys and j/k go from co
   const topics = (await recent.locator('[data-row-link]').allTextContents()).map((t) => t.trim());
   for (let i = 0; i < topics.indexOf('pears'); i++) await page.keyboard.press('ArrowDown');
   assert.equal(await focused(), 'pears');
+  // Shift+M mutes the focused topic, and again unmutes it, as in Zulip's lists.
+  const policy = async () => {
+    const state = (await reader.post('/register', { fetch_event_types: JSON.stringify(['user_topic']) })).body;
+    return (state.user_topics as Array<{ stream_id: number; topic_name: string; visibility_policy: number }>).find((t) => t.stream_id === id && t.topic_name === 'pears')?.visibility_policy ?? 0;
+  };
+  await page.keyboard.press('M');
+  await waitUntil(async () => (await policy()) === 1, 'pears is muted');
+  await page.keyboard.press('M');
+  await waitUntil(async () => (await policy()) === 0, 'pears is unmuted');
   await page.keyboard.press('Enter');
   await page.waitForURL(/topic\/pears$/);
   await messageRow(page, 'About pears.').waitFor();

@@ -6,17 +6,18 @@ import { compose, composeHere } from '../compose/state';
 import { feed, feedTerms, selectedId } from '../messages/feed';
 import { startEvents, typingKey } from '../live';
 import { followHash, goTo, goToNarrow, narrowChannel, narrowDm, view } from './nav';
+import { parseHash } from './narrow';
 import { chooseTheme } from './notifications';
 import { connected, dmKey, isTopicMuted, realm, session, theme, TopicPolicy, topicPolicy, typing, unread, unreadCounts, userName, users, type Theme, type UnreadPlace } from '../state';
 import { Avatar } from '../people/Avatar';
 import { escapeGoesHome, isHome } from '../views/home';
-import { actionsMenuId, editingId } from '../messages/actions';
+import { actionsMenuId, editingId, messageDialog } from '../messages/actions';
 import { imageViewer } from '../messages/viewer';
 import { Drafts } from '../views/Drafts';
 import { ScheduledMessages } from '../views/Scheduled';
 import { Compose } from '../compose/Compose';
 import { Inbox } from '../views/Inbox';
-import { MessageList } from '../messages/MessageList';
+import { MessageList, toggleTopicMute } from '../messages/MessageList';
 import { replyTo } from '../messages/MessageRow';
 import { navigateOnClick, prefetchOnPress } from '../messages/links';
 import { People } from '../people/People';
@@ -31,15 +32,16 @@ import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
-import { cycleChannel, editLastOwnMessage, goToComposeDestination, messageKey, toggleStar } from './keyboard';
-import { KeyboardHelp } from './KeyboardHelp';
-import { MessageDialog } from '../messages/MessageDialog';
+import { cycleChannel, editLastOwnMessage, goToComposeDestination, keyboardHelpOpen, messageKey, toggleStar } from './keyboard';
 import { Recent } from '../views/Recent';
 import { homeHash } from '../views/home';
 import { lazyComponent } from '../ui/lazy';
 import { realmSettings, type ChannelTab } from '../channels/state';
 
 // A channel's settings are drawn seldom: their code comes when first opened.
+// Dialogs fetched when first opened: the keys' overlay (`?`), a message's source, history or read receipts.
+const KeyboardHelp = lazyComponent(() => import('./KeyboardHelp').then((m) => m.KeyboardHelp));
+const MessageDialog = lazyComponent(() => import('../messages/MessageDialog').then((m) => m.MessageDialog));
 const ChannelBrowser = lazyComponent(() => import('../channels/screens').then((m) => m.ChannelBrowser));
 const ChannelSettings = lazyComponent<{ channelId: number; tab: ChannelTab }>(() => import('../channels/screens').then((m) => m.ChannelSettings));
 
@@ -137,6 +139,16 @@ function moveRowFocus(step: number): boolean {
   const at = rows.indexOf(document.activeElement as HTMLElement);
   const next = at < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, at + step));
   rows[next].focus();
+  return true;
+}
+
+/** Shift+M on a topic's row of the Inbox or Recent conversations: mutes or unmutes that topic, as in Zulip. */
+function toggleFocusedTopicMute(): boolean {
+  const row = (document.activeElement as HTMLElement | null)?.closest<HTMLAnchorElement>('a[data-row-link]');
+  const target = row ? parseHash(new URL(row.href).hash) : undefined;
+  const channel = target?.kind === 'narrow' ? narrowChannel(target.terms) : undefined;
+  if (channel?.topic === undefined) return false;
+  void toggleTopicMute(channel.channelId, channel.topic);
   return true;
 }
 
@@ -280,6 +292,12 @@ function useKeyboard({ closeOverlays, openPeople, openChannelFilter }: KeyboardP
           // A message view with nothing to reply to (an empty topic): write to it, as Zulip does.
           else if (view.value.kind === 'narrow' && feed.value.messages.length === 0) composeHere('channel');
           else return;
+          break;
+        case 'M':
+          // In the Inbox and Recent conversations: the focused topic's row.
+          if (view.value.kind === 'inbox' || view.value.kind === 'recent') {
+            if (!toggleFocusedTopicMute()) return;
+          } else if (!messageKey(e.key, selected)) return;
           break;
         default:
           if (!messageKey(e.key, selected)) return;
@@ -532,8 +550,8 @@ export function Shell() {
       <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
       <ConfirmDialog />
-      <KeyboardHelp />
-      <MessageDialog />
+      {keyboardHelpOpen.value && <KeyboardHelp />}
+      {messageDialog.value && <MessageDialog />}
       <PeopleOverlays />
     </div>
   );
