@@ -183,6 +183,8 @@ const WATCHED_TABLES = [
   'user_status',
   'user_settings',
   'realm_user_settings_defaults',
+  'alert_words',
+  'realm_linkifiers',
 ];
 
 export function createStoa(
@@ -209,7 +211,7 @@ export function createStoa(
     realm: prepareRealmQueries(statements),
     users: prepareUserQueries(statements, tableWrites),
     groups: prepareGroupQueries(statements, tableWrites),
-    alertWords: prepareAlertWordQueries(statements),
+    alertWords: prepareAlertWordQueries(statements, tableWrites),
     channels: prepareChannelQueries(statements, tableWrites),
     userTopics: prepareUserTopicQueries(statements),
     messages: prepareMessageQueries(statements),
@@ -222,7 +224,7 @@ export function createStoa(
     realmDomains: prepareRealmDomainQueries(statements),
     devices: prepareDeviceQueries(statements),
     scheduledMessages: prepareScheduledMessageQueries(statements),
-    linkifiers: prepareLinkifierQueries(statements),
+    linkifiers: prepareLinkifierQueries(statements, tableWrites),
     playgrounds: preparePlaygroundQueries(statements),
     push: preparePushQueries(statements),
     profileFields: prepareProfileFieldQueries(statements),
