@@ -186,6 +186,8 @@ const WATCHED_TABLES = [
   'alert_words',
   'realm_linkifiers',
 ];
+/** Tables of which only changed and deleted rows are counted (TableWrites). */
+const CHANGE_WATCHED_TABLES = ['messages'];
 
 export function createStoa(
   db: Db,
@@ -194,7 +196,7 @@ export function createStoa(
   queueOptions: Partial<EventQueuesOptions> = {},
   statements: Statements = lazyStatements(db),
 ): Stoa {
-  const tableWrites = new TableWrites(db, WATCHED_TABLES);
+  const tableWrites = new TableWrites(db, WATCHED_TABLES, CHANGE_WATCHED_TABLES);
   const stoa: Stoa = {
     db,
     config,
@@ -214,7 +216,7 @@ export function createStoa(
     alertWords: prepareAlertWordQueries(statements, tableWrites),
     channels: prepareChannelQueries(statements, tableWrites),
     userTopics: prepareUserTopicQueries(statements),
-    messages: prepareMessageQueries(statements),
+    messages: prepareMessageQueries(statements, tableWrites),
     mutedUsers: prepareMutedUserQueries(statements),
     presence: preparePresenceQueries(statements, tableWrites),
     userStatus: prepareUserStatusQueries(statements),
