@@ -194,8 +194,10 @@ export function fetchRange(
   const { from, idColumn, flags, conditions } = source(narrow);
   const personal = !narrow.includeHistory;
   // IDs and flags only: the rows themselves come from what is kept of recent messages, read
-  // from the database only for those not kept (bench/RESULTS.md).
-  const select = `SELECT ${idColumn} AS id, ${flags} AS user_flags FROM ${from}`;
+  // from the database only for those not kept (bench/RESULTS.md). A narrow that says nothing
+  // of the messages themselves (all of one's messages) needs only the user's own rows.
+  const ownRowsOnly = personal && narrow.fullText === null && !narrow.conditions.some((condition) => /\bm\./.test(condition));
+  const select = `SELECT ${idColumn} AS id, ${flags} AS user_flags FROM ${ownRowsOnly ? 'user_messages um' : from}`;
   const afterLimit = numAfter + (includeAnchor ? 1 : 0);
   const parts: string[] = [];
   if (numBefore > 0) {
