@@ -97,8 +97,13 @@ const STAGED_ROWS_PER_BATCH = 32_000;
  */
 const PEOPLE_PER_MOVE = 128;
 const ROWS_BETWEEN_MOVES = 500;
-/** Message rows kept for fetches (rowsByIds): about a megabyte for the day's short messages. */
+/**
+ * Message rows kept for fetches (rowsByIds): at most this many, and at most this many
+ * characters of content (Markdown and HTML), so that long messages cannot make it large: about
+ * a megabyte for the day's 2,000 short messages, at most some 8 MB whatever they hold.
+ */
 const KEPT_ROWS = 2000;
+const KEPT_CHARS = 4_000_000;
 /** Rows of a message written by one statement (bench/RESULTS.md: 64 and 128 cost the same). */
 const ROWS_PER_INSERT = 64;
 
@@ -269,31 +274,37 @@ export function prepareMessageQueries(db: Statements, writes: TableWrites) {
   const byIds = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id');
   const rowsOf = db.prepare<[string]>(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id IN (SELECT value FROM json_each(?))`).raw(true);
   // The messages people open, mostly the same recent ones for everyone: kept until any message
-  // is edited, moved or deleted (new messages change none of them), at most KEPT_ROWS of them.
-  const keptRows = new KeptWhileUnwritten<Map<number, MessageRow>>(writes, ['messages']);
+  // is edited, moved or deleted (new messages change none of them), the oldest kept making room.
+  const keptRows = new KeptWhileUnwritten<{ rows: Map<number, MessageRow>; chars: number }>(writes, ['messages']);
+  const charsOf = (row: MessageRow) => row.content.length + row.rendered_content.length;
   const rowsByIds = (ids: readonly number[]): MessageRow[] => {
-    const kept = keptRows.get(() => new Map());
+    const kept = keptRows.get(() => ({ rows: new Map(), chars: 0 }));
     const found = new Map<number, MessageRow>();
     const missing: number[] = [];
     for (const id of ids) {
-      const row = kept.get(id);
+      const row = kept.rows.get(id);
       if (row) found.set(id, row);
       else missing.push(id);
     }
-    if (missing.length > 0) {
-      const fresh = (rowsOf.all(JSON.stringify(missing)) as unknown[][]).map((values) => {
-        const { user_flags: _none, ...row } = messageFromValues(values);
-        return row;
-      });
-      for (const row of fresh) found.set(row.id, row);
-      if (fresh.length <= KEPT_ROWS) {
-        // The oldest kept make room (a Map iterates in insertion order).
-        for (const id of kept.keys()) {
-          if (kept.size + fresh.length <= KEPT_ROWS) break;
-          kept.delete(id);
-        }
-        for (const row of fresh) kept.set(row.id, row);
+    if (missing.length === 0) return ids.map((id) => found.get(id)!);
+    const fresh = (rowsOf.all(JSON.stringify(missing)) as unknown[][]).map((values) => {
+      const { user_flags: _none, ...row } = messageFromValues(values);
+      return row;
+    });
+    let freshChars = 0;
+    for (const row of fresh) {
+      found.set(row.id, row);
+      freshChars += charsOf(row);
+    }
+    if (fresh.length <= KEPT_ROWS && freshChars <= KEPT_CHARS) {
+      // A Map iterates in insertion order: the oldest kept go first.
+      for (const [id, row] of kept.rows) {
+        if (kept.rows.size + fresh.length <= KEPT_ROWS && kept.chars + freshChars <= KEPT_CHARS) break;
+        kept.rows.delete(id);
+        kept.chars -= charsOf(row);
       }
+      for (const row of fresh) kept.rows.set(row.id, row);
+      kept.chars += freshChars;
     }
     return ids.map((id) => found.get(id)!);
   };
