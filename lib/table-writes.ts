@@ -64,6 +64,11 @@ export class KeptWhileUnwritten<T> {
     private readonly tables: readonly string[],
   ) {}
 
+  /** Lets go of the value: the next get builds it again. */
+  forget(): void {
+    this.kept = null;
+  }
+
   get(build: () => T): T {
     const stamp = this.writes.stamp(this.tables);
     if (this.kept?.stamp !== stamp) this.kept = { stamp, value: build() };

@@ -428,6 +428,8 @@ export function prepareMessageQueries(db: Statements, writes: TableWrites) {
       statements.clear();
       return count;
     },
+    /** Lets go of the message rows kept for fetches (when the server goes quiet). */
+    forgetKeptRows: () => keptRows.forget(),
     /** Stores a message and indexes it for search; returns its ID. */
     insert: (message: NewMessage): number => {
       const id = Number(insert.run({ ...message, topic_key: topicKey(message.topic) }).lastInsertRowid);
