@@ -11,8 +11,9 @@ import { plainMemberRow } from '../test/support/user-rows';
  * events: what storing messages costs SQLite alone, in our schema. `stored()` counts them.
  */
 export function storageWorkload(db: Db, subscriberCount: number, batch: number) {
-  const users = prepareUserQueries(db, new TableWrites(db, ['users']));
-  const messages = prepareMessageQueries(db);
+  const writes = new TableWrites(db, ['users'], ['messages']);
+  const users = prepareUserQueries(db, writes);
+  const messages = prepareMessageQueries(db, writes);
   const subscribers = Array.from({ length: subscriberCount }, (_, i) =>
     users.insert(plainMemberRow(`floor${i}`, `Floor ${i}`)),
   );

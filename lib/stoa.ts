@@ -183,7 +183,11 @@ const WATCHED_TABLES = [
   'user_status',
   'user_settings',
   'realm_user_settings_defaults',
+  'alert_words',
+  'realm_linkifiers',
 ];
+/** Tables of which only changed and deleted rows are counted (TableWrites). */
+const CHANGE_WATCHED_TABLES = ['messages'];
 
 export function createStoa(
   db: Db,
@@ -192,7 +196,7 @@ export function createStoa(
   queueOptions: Partial<EventQueuesOptions> = {},
   statements: Statements = lazyStatements(db),
 ): Stoa {
-  const tableWrites = new TableWrites(db, WATCHED_TABLES);
+  const tableWrites = new TableWrites(db, WATCHED_TABLES, CHANGE_WATCHED_TABLES);
   const stoa: Stoa = {
     db,
     config,
@@ -209,10 +213,10 @@ export function createStoa(
     realm: prepareRealmQueries(statements),
     users: prepareUserQueries(statements, tableWrites),
     groups: prepareGroupQueries(statements, tableWrites),
-    alertWords: prepareAlertWordQueries(statements),
+    alertWords: prepareAlertWordQueries(statements, tableWrites),
     channels: prepareChannelQueries(statements, tableWrites),
     userTopics: prepareUserTopicQueries(statements),
-    messages: prepareMessageQueries(statements),
+    messages: prepareMessageQueries(statements, tableWrites),
     mutedUsers: prepareMutedUserQueries(statements),
     presence: preparePresenceQueries(statements, tableWrites),
     userStatus: prepareUserStatusQueries(statements),
@@ -222,7 +226,7 @@ export function createStoa(
     realmDomains: prepareRealmDomainQueries(statements),
     devices: prepareDeviceQueries(statements),
     scheduledMessages: prepareScheduledMessageQueries(statements),
-    linkifiers: prepareLinkifierQueries(statements),
+    linkifiers: prepareLinkifierQueries(statements, tableWrites),
     playgrounds: preparePlaygroundQueries(statements),
     push: preparePushQueries(statements),
     profileFields: prepareProfileFieldQueries(statements),

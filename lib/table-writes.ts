@@ -14,15 +14,19 @@ export class TableWrites {
   private readonly counts = new Map<string, number>();
   private rollbacks = 0;
 
-  constructor(db: Db, tables: readonly string[]) {
+  /**
+   * `changedOnly` are tables whose new rows do not count, only rows changed or deleted: what
+   * was kept of the rows already there still holds when rows are added.
+   */
+  constructor(db: Db, tables: readonly string[], changedOnly: readonly string[] = []) {
     db.function('stoa_table_written', { deterministic: false, varargs: false }, (table: unknown) => {
       const name = String(table);
       this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
       return null;
     });
-    for (const table of tables) {
+    for (const table of [...tables, ...changedOnly]) {
       this.counts.set(table, 0);
-      for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      for (const event of changedOnly.includes(table) ? ['UPDATE', 'DELETE'] : ['INSERT', 'UPDATE', 'DELETE']) {
         db.exec(
           `CREATE TEMP TRIGGER IF NOT EXISTS stoa_written_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table}
            BEGIN SELECT stoa_table_written('${table}'); END`,
@@ -59,6 +63,11 @@ export class KeptWhileUnwritten<T> {
     private readonly writes: TableWrites,
     private readonly tables: readonly string[],
   ) {}
+
+  /** Lets go of the value: the next get builds it again. */
+  forget(): void {
+    this.kept = null;
+  }
 
   get(build: () => T): T {
     const stamp = this.writes.stamp(this.tables);

@@ -1,4 +1,5 @@
 import type { Statements } from '../db';
+import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
 
 /** A linkifier as clients see it; the Markdown renderer reads only its pattern and URL template. */
 export interface Linkifier {
@@ -25,7 +26,7 @@ function toRow(fields: LinkifierFields) {
   return { ...fields, alternative_url_templates: JSON.stringify(fields.alternative_url_templates) };
 }
 
-export function prepareLinkifierQueries(db: Statements) {
+export function prepareLinkifierQueries(db: Statements, writes: TableWrites) {
   const inOrder = db.prepare<[], LinkifierRow>(`SELECT ${COLUMNS} FROM realm_linkifiers ORDER BY position, id`);
   const byId = db.prepare<[number], LinkifierRow>(`SELECT ${COLUMNS} FROM realm_linkifiers WHERE id = ?`);
   const byPattern = db.prepare<[string], LinkifierRow>(`SELECT ${COLUMNS} FROM realm_linkifiers WHERE pattern = ?`);
@@ -40,9 +41,11 @@ export function prepareLinkifierQueries(db: Statements) {
   );
   const setPosition = db.prepare<[number, number]>('UPDATE realm_linkifiers SET position = ? WHERE id = ?');
   const remove = db.prepare<[number]>('DELETE FROM realm_linkifiers WHERE id = ?');
+  // Read for every message rendered and every topic shown: kept until a linkifier is written.
+  const kept = new KeptWhileUnwritten<readonly Linkifier[]>(writes, ['realm_linkifiers']);
   return {
-    /** The organization's linkifiers in the order they apply: what the Markdown renderer reads. */
-    realmLinkifiers: (): Linkifier[] => inOrder.all().map(fromRow),
+    /** The organization's linkifiers in the order they apply: what the Markdown renderer reads. Shared: not to be changed. */
+    realmLinkifiers: (): readonly Linkifier[] => kept.get(() => inOrder.all().map(fromRow)),
     byId: (id: number) => {
       const row = byId.get(id);
       return row && fromRow(row);

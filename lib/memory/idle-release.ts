@@ -9,7 +9,7 @@ import { trimNativeHeap } from './native-trim';
  * Giving memory back once the server goes quiet. A burst of work (a flood of requests, many
  * clients at once) grows what the process holds: V8's heap grows to fit the burst's garbage
  * and keeps its pages until a collection finds them empty, SQLite keeps the pages it read in
- * its cache, and the caches of formulas and narrow queries fill. When no request has come for
+ * its cache, and the caches of formulas, narrow queries and recent message rows fill. When no request has come for
  * QUIET_MS and there is something to give back, the server empties those caches, has V8
  * collect and compact its whole heap, has SQLite free its unused cache pages, and has the C library hand
  * its free memory back to the system (native-trim.ts). Nothing of this changes
@@ -102,6 +102,7 @@ function collectCompacting(collect: () => void): void {
 export function releaseMemory(stoa: Stoa): Release {
   const formulas = clearRenderedTexCache();
   const narrowStatements = stoa.messages.forgetNarrowStatements();
+  stoa.messages.forgetKeptRows();
   const collect = heapCollector();
   collect?.();
   stoa.db.pragma('shrink_memory');

@@ -64,12 +64,10 @@ export function contentFlags(
 ): Map<number, number> {
   const alertWords = rendered.alertWordsFound.size > 0 ? stoa.alertWords.foldedOfUsers(receiverIds) : new Map<number, string[]>();
   const flags = new Map<number, number>();
+  const groupIds = [...rendered.mentionedGroupIds];
   for (const userId of receiverIds) {
     let bits = 0;
-    if (
-      rendered.mentionedUserIds.has(userId) ||
-      [...rendered.mentionedGroupIds].some((groupId) => stoa.groups.hasMember(groupId, userId))
-    ) {
+    if (rendered.mentionedUserIds.has(userId) || groupIds.some((groupId) => stoa.groups.hasMember(groupId, userId))) {
       bits |= Flag.mentioned;
     }
     if (rendered.mentionsChannelWildcard) bits |= Flag.stream_wildcard_mentioned;

@@ -173,7 +173,10 @@ export function firstUnreadId(stoa: Stoa, narrow: CompiledNarrow): number | unde
 }
 
 export interface RangeResult {
-  rows: FetchedRow[];
+  /** The messages, shared with other requests: not to be changed. */
+  rows: readonly MessageRow[];
+  /** The viewer's flags on each of them, in the same order. */
+  flags: readonly number[];
   foundAnchor: boolean;
   foundOldest: boolean;
   foundNewest: boolean;
@@ -190,29 +193,43 @@ export function fetchRange(
 ): RangeResult {
   const { from, idColumn, flags, conditions } = source(narrow);
   const personal = !narrow.includeHistory;
-  const select = `SELECT ${MESSAGE_COLUMNS}, ${flags} AS user_flags FROM ${from}`;
-  let before: FetchedRow[] = [];
-  if (numBefore > 0) {
-    const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @limit`;
-    const both = personal ? eachTable(sql, 'id DESC', '@limit') : sql;
-    before = stoa.messages.messagesOf<FetchedRow>(both, { ...narrow.params, anchor, limit: numBefore }).reverse();
-  }
-  let after: FetchedRow[] = [];
+  // IDs and flags only: the rows themselves come from what is kept of recent messages, read
+  // from the database only for those not kept (bench/RESULTS.md). A narrow that says nothing
+  // of the messages themselves (all of one's messages) needs only the user's own rows.
+  const ownRowsOnly = personal && narrow.fullText === null && !narrow.conditions.some((condition) => /\bm\./.test(condition));
+  const select = `SELECT ${idColumn} AS id, ${flags} AS user_flags FROM ${ownRowsOnly ? 'user_messages um' : from}`;
   const afterLimit = numAfter + (includeAnchor ? 1 : 0);
+  const parts: string[] = [];
+  if (numBefore > 0) {
+    const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} < @anchor`], personal)} ORDER BY ${idColumn} DESC LIMIT @before`;
+    parts.push(personal ? eachTable(sql, 'id DESC', '@before') : sql);
+  }
   if (afterLimit > 0) {
     const op = includeAnchor ? '>=' : '>';
-    const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @limit`;
-    const both = personal ? eachTable(sql, 'id', '@limit') : sql;
-    after = stoa.messages.messagesOf<FetchedRow>(both, { ...narrow.params, anchor, limit: afterLimit });
+    const sql = `${select} ${whereClause(narrow, flags, [...conditions, `${idColumn} ${op} @anchor`], personal)} ORDER BY ${idColumn} LIMIT @after`;
+    parts.push(personal ? eachTable(sql, 'id', '@after') : sql);
   }
-  const foundAnchor = includeAnchor && after.length > 0 && after[0].id === anchor;
+  // Both sides in one statement: the rows before the anchor (newest first), then those after.
+  const found =
+    parts.length === 0
+      ? []
+      : (stoa.messages
+          .prepared(parts.map((part) => `SELECT * FROM (${part})`).join(' UNION ALL '), true)
+          .all({ ...narrow.params, anchor, before: numBefore, after: afterLimit }) as Array<[number, number]>);
+  const firstAfter = found.findIndex(([id]) => id >= anchor);
+  const split = firstAfter === -1 ? found.length : firstAfter;
+  const beforeIds = found.slice(0, split).reverse();
+  let afterIds = found.slice(split);
+  const foundAnchor = includeAnchor && afterIds.length > 0 && afterIds[0][0] === anchor;
   // Without the anchor among them, the extra row we asked for is one too many.
-  if (includeAnchor && !foundAnchor && after.length > numAfter) after = after.slice(0, numAfter);
-  const afterAnchorCount = after.length - (foundAnchor ? 1 : 0);
+  if (includeAnchor && !foundAnchor && afterIds.length > numAfter) afterIds = afterIds.slice(0, numAfter);
+  const afterAnchorCount = afterIds.length - (foundAnchor ? 1 : 0);
+  const ids = [...beforeIds, ...afterIds];
   return {
-    rows: [...before, ...after],
+    rows: stoa.messages.rowsByIds(ids.map(([id]) => id)),
+    flags: ids.map(([, flags]) => flags),
     foundAnchor,
-    foundOldest: anchor === 0 || before.length < numBefore,
+    foundOldest: anchor === 0 || beforeIds.length < numBefore,
     foundNewest: anchor >= LARGER_THAN_MAX_MESSAGE_ID || afterAnchorCount < numAfter,
   };
 }

@@ -7,7 +7,7 @@ import { standInEmail } from '../users/email-visibility';
 import type { UserRow } from '../users/queries';
 import { flagNames } from './flags';
 import type { MessageRow, ReactionRow, SubmessageRow } from './queries';
-import { linksInTopic, type TopicLink } from './render';
+import { topicLinker, type TopicLink } from './render';
 import { displayTopic } from './topics';
 
 /** How one client wants messages: the knobs of GET /messages and of an event queue. */
@@ -35,6 +35,7 @@ export class MessagePresenter {
   private readonly users = new Map<number, UserRow>();
   private readonly recipients = new Map<number, string | DisplayRecipientEntry[]>();
   private readonly linksByTopic = new Map<string, TopicLink[]>();
+  private linksOf: ((topic: string) => TopicLink[]) | undefined;
   private realmString: string | undefined;
 
   constructor(private readonly stoa: Stoa) {}
@@ -96,7 +97,7 @@ export class MessagePresenter {
   private topicLinks(topic: string): TopicLink[] {
     let links = this.linksByTopic.get(topic);
     if (!links) {
-      links = linksInTopic(this.stoa, topic);
+      links = (this.linksOf ??= topicLinker(this.stoa))(topic);
       this.linksByTopic.set(topic, links);
     }
     return links;

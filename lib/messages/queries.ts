@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Statements } from '../db';
+import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
 import { topicKey } from '../user-topics/queries';
 
 export interface MessageRow {
@@ -96,6 +97,13 @@ const STAGED_ROWS_PER_BATCH = 32_000;
  */
 const PEOPLE_PER_MOVE = 128;
 const ROWS_BETWEEN_MOVES = 500;
+/**
+ * Message rows kept for fetches (rowsByIds): at most this many, and at most this many
+ * characters of content (Markdown and HTML), so that long messages cannot make it large: about
+ * a megabyte for the day's 2,000 short messages, at most some 8 MB whatever they hold.
+ */
+const KEPT_ROWS = 2000;
+const KEPT_CHARS = 4_000_000;
 /** Rows of a message written by one statement (bench/RESULTS.md: 64 and 128 cost the same). */
 const ROWS_PER_INSERT = 64;
 
@@ -110,7 +118,7 @@ export function onBothTables<P extends unknown[]>(db: Statements, sql: string): 
   return (...params: P) => settled.run(...params).changes + staged.run(...params).changes;
 }
 
-export function prepareMessageQueries(db: Statements) {
+export function prepareMessageQueries(db: Statements, writes: TableWrites) {
   const statements = new Map<string, Database.Statement>();
   /**
    * A statement built from our own SQL text (narrow queries), prepared once per distinct text
@@ -264,6 +272,42 @@ export function prepareMessageQueries(db: Statements) {
     'SELECT message_id, flags FROM user_messages_all WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
   );
   const byIds = db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id');
+  const rowsOf = db.prepare<[string]>(`SELECT ${MESSAGE_COLUMNS} FROM messages m WHERE m.id IN (SELECT value FROM json_each(?))`).raw(true);
+  // The messages people open, mostly the same recent ones for everyone: kept until any message
+  // is edited, moved or deleted (new messages change none of them), the oldest kept making room.
+  const keptRows = new KeptWhileUnwritten<{ rows: Map<number, MessageRow>; chars: number }>(writes, ['messages']);
+  const charsOf = (row: MessageRow) => row.content.length + row.rendered_content.length;
+  const rowsByIds = (ids: readonly number[]): MessageRow[] => {
+    const kept = keptRows.get(() => ({ rows: new Map(), chars: 0 }));
+    const found = new Map<number, MessageRow>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const row = kept.rows.get(id);
+      if (row) found.set(id, row);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return ids.map((id) => found.get(id)!);
+    const fresh = (rowsOf.all(JSON.stringify(missing)) as unknown[][]).map((values) => {
+      const { user_flags: _none, ...row } = messageFromValues(values);
+      return row;
+    });
+    let freshChars = 0;
+    for (const row of fresh) {
+      found.set(row.id, row);
+      freshChars += charsOf(row);
+    }
+    if (fresh.length <= KEPT_ROWS && freshChars <= KEPT_CHARS) {
+      // A Map iterates in insertion order: the oldest kept go first.
+      for (const [id, row] of kept.rows) {
+        if (kept.rows.size + fresh.length <= KEPT_ROWS && kept.chars + freshChars <= KEPT_CHARS) break;
+        kept.rows.delete(id);
+        kept.chars -= charsOf(row);
+      }
+      for (const row of fresh) kept.rows.set(row.id, row);
+      kept.chars += freshChars;
+    }
+    return ids.map((id) => found.get(id)!);
+  };
   const setFlag = onBothTables<[number, number, string]>(
     db,
     'UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
@@ -384,6 +428,8 @@ export function prepareMessageQueries(db: Statements) {
       statements.clear();
       return count;
     },
+    /** Lets go of the message rows kept for fetches (when the server goes quiet). */
+    forgetKeptRows: () => keptRows.forget(),
     /** Stores a message and indexes it for search; returns its ID. */
     insert: (message: NewMessage): number => {
       const id = Number(insert.run({ ...message, topic_key: topicKey(message.topic) }).lastInsertRowid);
@@ -423,6 +469,11 @@ export function prepareMessageQueries(db: Statements) {
     flagsOfMany: (userId: number, messageIds: readonly number[]) =>
       new Map(flagsOfMany.all(userId, JSON.stringify(messageIds)).map((r) => [r.message_id, r.flags])),
     byIds: (ids: readonly number[]) => byIds.all(JSON.stringify(ids)),
+    /**
+     * The messages of these IDs, in the order given: each must exist (IDs just read from the
+     * database in the same turn). Shared with other requests: not to be changed.
+     */
+    rowsByIds,
     setFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
       void setFlag(bit, userId, JSON.stringify(messageIds)),
     clearFlag: (userId: number, bit: number, messageIds: readonly number[]) =>
@@ -522,7 +573,7 @@ export function prepareMessageQueries(db: Statements) {
     /** Everyone who has sent or reacted to a message in a topic: its participants, for topic wildcard mentions. */
     topicParticipants: (recipientId: number, topic: string) =>
       topicParticipants.all({ recipient: recipientId, topic: topicKey(topic) }).map((r) => r.user_id),
-    prepared: (sql: string) => prepared(sql),
+    prepared: (sql: string, asArrays = false) => prepared(sql, asArrays),
     /**
      * The messages a query of ours selects with MESSAGE_COLUMNS first. They are read as arrays
      * and made into objects here: better-sqlite3 builds an object per row about twice as

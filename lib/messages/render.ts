@@ -36,5 +36,11 @@ export function renderContent(stoa: Stoa, author: UserRow, content: string, aler
 
 /** The topic_links of a topic: what the realm's linkifiers (and bare URLs) make of it. */
 export function linksInTopic(stoa: Stoa, topic: string): TopicLink[] {
-  return topicLinks(topic, contextFor(stoa, undefined, []));
+  return topicLinker(stoa)(topic);
+}
+
+/** linksInTopic for many topics, the realm read once for all of them. */
+export function topicLinker(stoa: Stoa): (topic: string) => TopicLink[] {
+  const context = contextFor(stoa, undefined, []);
+  return (topic) => topicLinks(topic, context);
 }

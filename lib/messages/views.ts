@@ -21,7 +21,7 @@ import {
   normalizeContent,
   normalizeTopic,
 } from './addressing';
-import { fetchByIds, fetchRange, ownMatchesByIds, RANGE_PARAMS, resolveAnchor, type FetchedRow } from './fetch';
+import { fetchByIds, fetchRange, ownMatchesByIds, RANGE_PARAMS, resolveAnchor } from './fetch';
 import { highlightContent, highlightTopic } from './highlight';
 import { compileNarrow, compileSpectatorNarrow, NARROW_PARAM, normalizeNarrow, REQUIRED_NARROW_PARAM, type RawNarrowTerm } from './narrow';
 import { Flag } from './flags';
@@ -155,7 +155,7 @@ export const getMessages = spectatorEndpoint<GetMessagesParams>({
       if (params.message_ids.length > MAX_MESSAGES_PER_FETCH) throw tooManyMessages();
       const rows = fetchByIds(stoa, viewer, narrow, params.message_ids);
       return {
-        messages: present(stoa, viewer, rows, view, narrow.searchWords),
+        messages: present(stoa, viewer, rows, rows.map((row) => row.user_flags), view, narrow.searchWords),
         found_newest: false,
         found_oldest: false,
         found_anchor: false,
@@ -180,7 +180,7 @@ export const getMessages = spectatorEndpoint<GetMessagesParams>({
       found_oldest: range.foundOldest,
       found_anchor: range.foundAnchor,
       history_limited: false,
-      messages: present(stoa, viewer, range.rows, view, narrow.searchWords),
+      messages: present(stoa, viewer, range.rows, range.flags, view, narrow.searchWords),
     };
   },
 });
@@ -189,11 +189,12 @@ export const getMessages = spectatorEndpoint<GetMessagesParams>({
 function present(
   stoa: Stoa,
   viewer: UserRow | null,
-  rows: readonly FetchedRow[],
+  rows: readonly MessageRow[],
+  userFlags: readonly number[],
   view: MessageView,
   searchWords: readonly string[],
 ): Record<string, unknown>[] {
-  const flags = new Map(rows.map((row) => [row.id, viewer ? row.user_flags : Flag.read]));
+  const flags = new Map(rows.map((row, i) => [row.id, viewer ? userFlags[i] : Flag.read]));
   const messages = new MessagePresenter(stoa).present(viewer, rows, view, flags);
   if (searchWords.length > 0) {
     messages.forEach((message, i) => {
