@@ -21,6 +21,7 @@ const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
       [['p'], 'Next unread direct messages'],
       [['w'], 'Filter the list of people'],
       [['q'], 'Filter the channels'],
+      [['g'], 'The menu: settings, theme, log out'],
       [['Shift+A', 'Shift+D'], 'Previous or next channel'],
     ],
   ],

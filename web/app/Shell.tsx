@@ -172,9 +172,11 @@ interface KeyboardPanels {
   openPeople: () => void;
   /** Shows the channels' filter (in their own panel at phone width). */
   openChannelFilter: () => void;
+  /** Opens the menu at the top right (settings, theme, log out), its first item focused. */
+  openMenu: () => void;
 }
 
-function useKeyboard({ closeOverlays, openPeople, openChannelFilter }: KeyboardPanels): void {
+function useKeyboard({ closeOverlays, openPeople, openChannelFilter, openMenu }: KeyboardPanels): void {
   useEffect(() => {
     // Esc closes what is open, one thing at a time; with nothing open it leads home, as in
     // Zulip. Ctrl+[ does the same, and leads home even where Esc is set not to.
@@ -262,6 +264,9 @@ function useKeyboard({ closeOverlays, openPeople, openChannelFilter }: KeyboardP
           break;
         case 'q':
           openChannelFilter();
+          break;
+        case 'g':
+          openMenu();
           break;
         case 'A':
         case 'D':
@@ -385,6 +390,7 @@ export function Shell() {
       }
       focusChannelFilter();
     },
+    openMenu: () => setMenuOpen(true),
   });
 
   if (failure) {
