@@ -132,3 +132,61 @@ test('a message scheduled from the send button is listed, edited, rescheduled, a
   assert.deepEqual(web.problems, []);
   assert.deepEqual(readerWeb.problems, []);
 });
+
+test('"Remind me about this" sets a reminder with a note; it is listed under Reminders, can be deleted, and comes as a direct message on time', { skip: NO_CHROMIUM }, async () => {
+  const person = await suite.server.createUser('Remind Person');
+  const other = await suite.server.createUser('Remind Other');
+  const channel = await createChannel(suite.server.owner, { principals: [person.credentials.email, other.credentials.email] }, uniqueName('remind'));
+  await other.post('/messages', { type: 'stream', to: channel.id, topic: 'trip', content: 'The ferry leaves at noon.' });
+  await other.post('/messages', { type: 'stream', to: channel.id, topic: 'trip', content: 'Bring warm clothes.' });
+  const stored = async () => (await person.get('/reminders', {})).body.reminders as Array<{ reminder_id: number; content: string; scheduled_delivery_timestamp: number }>;
+  const web = await suite.open(person.credentials.email, `#narrow/channel/${channel.id}/topic/trip`);
+  const page = web.page;
+
+  const remind = async (text: string, how: (dialog: ReturnType<Page['getByRole']>) => Promise<void>) => {
+    const row = messageRow(page, text);
+    await row.hover();
+    await row.getByRole('button', { name: 'More message actions' }).click();
+    await page.getByRole('menu', { name: 'More message actions' }).getByRole('menuitem', { name: 'Remind me about this' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remind me about this' });
+    await how(dialog);
+    await dialog.waitFor({ state: 'detached' });
+  };
+  // One of Zulip's suggested times, with a note; another at a time of one's own, an hour ahead.
+  await remind('The ferry leaves at noon.', async (dialog) => {
+    await dialog.getByLabel('Note (optional)').fill('Buy tickets first');
+    await dialog.getByRole('group', { name: 'When' }).getByRole('button').first().click();
+  });
+  await page.getByText(/^You will be reminded /).waitFor();
+  const inAnHour = new Date(clock.now() + 3600_000);
+  const local = new Date(inAnHour.getTime() - inAnHour.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await remind('Bring warm clothes.', async (dialog) => {
+    await dialog.getByLabel('Remind me at').fill(local);
+    await dialog.getByRole('button', { name: 'Set reminder' }).click();
+  });
+  await waitUntil(async () => (await stored()).length === 2, 'two reminders are stored');
+  const all = await stored();
+  const withNote = all.find((r) => /Buy tickets first/.test(r.content))!;
+  const ownTime = all.find((r) => r !== withNote)!;
+  assert.match(withNote.content, /The ferry leaves at noon\./);
+  assert.equal(ownTime.scheduled_delivery_timestamp, Math.floor(new Date(local).getTime() / 1000));
+
+  // Listed under Reminders in Scheduled messages; the later one deleted there.
+  await page.getByRole('navigation', { name: 'Views, channels and direct messages' }).getByRole('link', { name: /^Scheduled messages/ }).click();
+  const list = page.getByRole('region', { name: 'Reminders' });
+  await list.getByText('Buy tickets first').waitFor();
+  await list.getByText('Bring warm clothes.').waitFor();
+  const noteRow = list.getByRole('listitem').filter({ hasText: 'Buy tickets first' });
+  await noteRow.getByRole('button', { name: /^Delete the reminder for / }).click();
+  await list.getByText('Buy tickets first').waitFor({ state: 'detached' });
+  assert.deepEqual((await stored()).map((r) => r.reminder_id), [ownTime.reminder_id]);
+
+  // On time, Notification Bot's direct message comes, and the reminder leaves the list.
+  clock.advance(3600_000 + 1000);
+  await list.waitFor({ state: 'detached' });
+  await waitUntil(async () => {
+    const dms = await person.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'dm' }]), apply_markdown: false });
+    return /Bring warm clothes\./.test(dms.body.messages[0]?.content ?? '');
+  }, 'the reminder is delivered');
+  assert.deepEqual(web.problems, []);
+});

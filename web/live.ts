@@ -39,7 +39,7 @@ import {
 } from './state';
 import type { Channel, Draft, Message, RealmEmoji, Subscription, User, UserGroup } from './types';
 import { applyTopicRules } from './compose/state';
-import { onScheduledMessagesEvent, setScheduledMessages } from './compose/scheduled';
+import { onRemindersEvent, onScheduledMessagesEvent, setReminders, setScheduledMessages } from './compose/scheduled';
 import { applyChannelEvent, applyChannelRegister } from './channels/state';
 import { applyBotEvent, applyBotRegister } from './bots/state';
 import { invitesChanged } from './admin/invites-live';
@@ -105,6 +105,7 @@ async function register(answer?: RegisterAnswer): Promise<void> {
     drafts.value = new Map((answer.drafts ?? []).map((d) => [d.id, d]));
     applySavedSnippets(answer.saved_snippets);
     setScheduledMessages(answer.scheduled_messages);
+    setReminders(answer.reminders);
     applyTopicRules(answer as unknown as Record<string, unknown>);
     applyChannelRegister(answer as unknown as Record<string, unknown>);
     applyBotRegister(answer as unknown as Record<string, unknown>);
@@ -628,6 +629,8 @@ function applyEvent(event: Record<string, unknown>): void {
       return;
     case 'user_topic':
       return onUserTopic(event as unknown as UserTopic);
+    case 'reminders':
+      return onRemindersEvent(event);
     case 'saved_snippets':
       return onSavedSnippetsEvent(event);
     case 'drafts':

@@ -2,6 +2,7 @@ import { post } from './api';
 import { WEB_CLIENT_REGISTRATION } from './register-params';
 import type { Channel, Draft, RealmEmoji, ScheduledMessage, Subscription, User, UserGroup } from './types';
 import type { SavedSnippet } from './compose/snippets';
+import type { Reminder } from './compose/scheduled';
 
 /**
  * POST /json/register: what the client asks for and what the answer holds. Kept apart from
@@ -49,6 +50,7 @@ export interface RegisterAnswer {
   drafts?: Draft[];
   saved_snippets?: SavedSnippet[];
   scheduled_messages?: ScheduledMessage[];
+  reminders?: Reminder[];
   user_settings?: Record<string, unknown>;
   alert_words?: string[];
   is_admin: boolean;

@@ -2,8 +2,14 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { reportError } from '../ui/Toasts';
 
-/** A time of one's own for a scheduled message: a date and time field and Schedule. */
-export function CustomTimeForm({ label, onPick, children }: { label: string; onPick: (time: Date) => void; children?: ComponentChildren }) {
+/** A time of one's own for a scheduled message or a reminder: a date and time field and its button. */
+export function CustomTimeForm({ label, onPick, field = 'Send at', submit = 'Schedule', children }: {
+  label: string;
+  onPick: (time: Date) => void;
+  field?: string;
+  submit?: string;
+  children?: ComponentChildren;
+}) {
   const [value, setValue] = useState('');
   return (
     <form
@@ -17,11 +23,11 @@ export function CustomTimeForm({ label, onPick, children }: { label: string; onP
       }}
     >
       <label>
-        Send at
+        {field}
         <input type="datetime-local" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
       </label>
       <button type="submit" class="primary">
-        Schedule
+        {submit}
       </button>
       {children}
     </form>

@@ -26,6 +26,49 @@ export function onScheduledMessagesEvent(event: Record<string, unknown>): void {
   });
 }
 
+/** A reminder (`/reminders`, Zulip 11): a direct message to oneself about a message, sent at a time. */
+export interface Reminder {
+  reminder_id: number;
+  to: number[];
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+  reminder_target_message_id: number;
+}
+
+/** The person's reminders by ID, from the registration and `reminders` events. */
+export const reminders = signal<Map<number, Reminder>>(new Map());
+
+export function setReminders(list: Reminder[] | undefined): void {
+  reminders.value = new Map((list ?? []).map((r) => [r.reminder_id, r]));
+}
+
+export function onRemindersEvent(event: Record<string, unknown>): void {
+  updateMap(reminders, (copy) => {
+    if (event.op === 'add') for (const r of event.reminders as Reminder[]) copy.set(r.reminder_id, r);
+    else if (event.op === 'remove') copy.delete(event.reminder_id as number);
+  });
+}
+
+/** The reminders, soonest first. */
+export function remindersInOrder(): Reminder[] {
+  return [...reminders.value.values()].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.reminder_id - b.reminder_id);
+}
+
+/** Asks the server to remind the person of a message at `time`, with a note of their own if any. */
+export function createReminder(messageId: number, time: Date, note: string): Promise<unknown> {
+  return post('/json/reminders', {
+    message_id: messageId,
+    scheduled_delivery_timestamp: Math.floor(time.getTime() / 1000),
+    ...(note.trim() ? { note } : {}),
+  });
+}
+
+export function deleteReminder(id: number): Promise<unknown> {
+  return del(`/json/reminders/${id}`);
+}
+
 /** The scheduled messages, soonest first. */
 export function scheduledInOrder(): ScheduledMessage[] {
   return [...scheduledMessages.value.values()].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);

@@ -2,6 +2,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Modal } from '../ui/Modal';
 import { get } from '../api';
 import { realmSettings } from '../channels/state';
+import { CustomTimeForm } from '../compose/CustomTime';
+import { createReminder, describeTime, suggestedTimes } from '../compose/scheduled';
+import { reportError, showNotice } from '../ui/Toasts';
 import { avatarUrlOf } from '../people/avatar-url';
 import { Avatar } from '../people/Avatar';
 import { channelName, userName, users } from '../state';
@@ -116,7 +119,40 @@ function ReadReceipts({ message }: { message: Message }) {
   );
 }
 
-const DIALOG_TITLES = { source: 'Message source', history: 'Message edit history', receipts: 'Read receipts' };
+/**
+ * "Remind me about this" (Zulip 11's reminders): one of Zulip's suggested times, or one's own,
+ * and a note if wanted; Notification Bot then sends the person a direct message about it.
+ */
+function RemindMe({ message, onDone }: { message: Message; onDone: () => void }) {
+  const [note, setNote] = useState('');
+  const remind = (time: Date) => {
+    createReminder(message.id, time, note).then(() => {
+      onDone();
+      showNotice(`You will be reminded ${describeTime(time).replace(/^(Today|Tomorrow)/, (day) => day.toLowerCase())}.`);
+    }, reportError);
+  };
+  return (
+    <div class="remind-me">
+      <label class="remind-note">
+        Note (optional)
+        <textarea rows={2} autoFocus maxLength={MAX_REMINDER_NOTE_LENGTH} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+      </label>
+      <div class="reschedule" role="group" aria-label="When">
+        {suggestedTimes().map((time) => (
+          <button type="button" key={time.getTime()} onClick={() => remind(time)}>
+            {describeTime(time)}
+          </button>
+        ))}
+      </div>
+      <CustomTimeForm label="A time of your choice" field="Remind me at" submit="Set reminder" onPick={remind} />
+    </div>
+  );
+}
+
+/** Zulip's longest reminder note. */
+const MAX_REMINDER_NOTE_LENGTH = 1000;
+
+const DIALOG_TITLES = { source: 'Message source', history: 'Message edit history', receipts: 'Read receipts', remind: 'Remind me about this' };
 
 /** The dialog of one message's Markdown source, edit history (`GET /messages/{id}/history`) or read receipts. */
 export function MessageDialog() {
@@ -155,6 +191,7 @@ export function MessageDialog() {
       onKeyDown={(e) => shown.kind === 'receipts' && e.key === 'V' && !e.ctrlKey && !e.metaKey && !e.altKey && close()}
     >
       {shown.kind === 'receipts' && <ReadReceipts message={shown.message} />}
+      {shown.kind === 'remind' && <RemindMe message={shown.message} onDone={close} />}
       {error && <p role="alert">{error}</p>}
       {shown.kind === 'source' && source === null && !error && <p>Loading…</p>}
       {source !== null && <pre class="message-source" tabIndex={0} aria-label="Markdown source">{source}</pre>}

@@ -342,6 +342,7 @@ function MessageRowInner({ message, showSender, selected, observer }: RowProps) 
     ...(message.last_edit_timestamp !== undefined || message.last_moved_timestamp !== undefined ? [{ label: 'View edit history', action: () => (messageDialog.value = { kind: 'history', message }) }] : []),
     { label: 'View message source', action: () => (messageDialog.value = { kind: 'source', message }) },
     { label: 'Mark as unread from here', action: () => void markUnreadFromHere(message, feed.value.terms) },
+    { label: 'Remind me about this', action: () => (messageDialog.value = { kind: 'remind', message }) },
     ...(revealedMuted ? [{ label: 'Hide muted message again', action: () => revealMessage(message.id, false) }] : []),
     { label: collapsed ? 'Expand message' : 'Collapse message', action: () => (collapsed ? toggleCollapse(message) : void setFlag(message, 'collapsed', true)) },
     ...(realmSettings.value.realm_enable_read_receipts !== false ? [{ label: 'View read receipts', action: () => (messageDialog.value = { kind: 'receipts', message }) }] : []),

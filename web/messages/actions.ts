@@ -19,8 +19,8 @@ import { replyTo, setFlag } from './MessageRow';
 export const editingId = signal<number | null>(null);
 /** The message whose actions menu is open (`i`, or its ⋮ button). */
 export const actionsMenuId = signal<number | null>(null);
-/** A dialog about one message: its Markdown source, its edit history or who has read it. */
-export const messageDialog = signal<{ kind: 'source' | 'history' | 'receipts'; message: Message } | null>(null);
+/** A dialog about one message: its Markdown source, its edit history, who has read it, or a reminder to set. */
+export const messageDialog = signal<{ kind: 'source' | 'history' | 'receipts' | 'remind'; message: Message } | null>(null);
 /** The message whose emoji picker is open from the keyboard (`:`). */
 export const reactionPickerId = signal<number | null>(null);
 /** Whether the open editor was opened to move the message (`m`): its topic then takes the focus. */

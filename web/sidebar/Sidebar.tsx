@@ -8,7 +8,7 @@ import { loadTopics } from '../live';
 import { goTo, goToNarrow, hashNames, narrowChannel, narrowDm, view } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { channelSettingsHash } from '../channels/state';
-import { scheduledMessages } from '../compose/scheduled';
+import { reminders, scheduledMessages } from '../compose/scheduled';
 import { channelsInSidebarOrder, drafts, recentDms, session, topics, unreadCounts, userName, dmKey } from '../state';
 import { mutedUsers } from '../people/state';
 import { PopupMenu } from '../ui/PopupMenu';
@@ -132,12 +132,12 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
             )}
           </a>
         </li>
-        {scheduledMessages.value.size > 0 && (
+        {(scheduledMessages.value.size > 0 || reminders.value.size > 0) && (
           <li class={current.kind === 'scheduled' ? 'active' : ''}>
             <a href="#scheduled" onClick={nav(() => goTo('#scheduled'))}>
               Scheduled messages{' '}
-              <span class="plain-count" aria-label={`${scheduledMessages.value.size} scheduled`}>
-                {scheduledMessages.value.size}
+              <span class="plain-count" aria-label={`${scheduledMessages.value.size + reminders.value.size} scheduled`}>
+                {scheduledMessages.value.size + reminders.value.size}
               </span>
             </a>
           </li>

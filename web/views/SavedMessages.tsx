@@ -69,31 +69,44 @@ function Preview({ rendered, content }: { rendered?: string; content: string }) 
   return <div class="message-content rendered_markdown" ref={root} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
+function SavedItems({ messages }: { messages: SavedMessage[] }) {
+  return (
+    <ul class="item-list saved-list">
+      {messages.map((message) => (
+        <li key={message.key}>
+          <div class="saved-body">
+            <p class="saved-recipient">
+              <span class="saved-to">{message.recipient}</span>
+              <span class="saved-time">{message.time}</span>
+              {message.note && <span class="saved-note">{message.note}</span>}
+            </p>
+            <Preview rendered={message.rendered} content={message.content} />
+            {message.below}
+          </div>
+          <div class="channel-actions">{message.actions}</div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * A view listing messages the person keeps for later (drafts, scheduled messages), as Zulip's
- * overlays do: each with where it goes, when, its text as it will look, and what can be done.
+ * overlays do: each with where it goes, when, its text as it will look, and what can be done;
+ * a second kind (reminders) under a heading of its own when there are any.
  */
-export function SavedMessageList({ title, empty, messages }: { title: string; empty: string; messages: SavedMessage[] }) {
+export function SavedMessageList({ title, empty, messages, more }: { title: string; empty: string; messages: SavedMessage[]; more?: { title: string; messages: SavedMessage[] } }) {
   return (
     <div class="panel" role="region" aria-label={title}>
       <h1 class="view-title">{title}</h1>
       {messages.length === 0 && <p class="feed-empty">{empty}</p>}
-      <ul class="item-list saved-list">
-        {messages.map((message) => (
-          <li key={message.key}>
-            <div class="saved-body">
-              <p class="saved-recipient">
-                <span class="saved-to">{message.recipient}</span>
-                <span class="saved-time">{message.time}</span>
-                {message.note && <span class="saved-note">{message.note}</span>}
-              </p>
-              <Preview rendered={message.rendered} content={message.content} />
-              {message.below}
-            </div>
-            <div class="channel-actions">{message.actions}</div>
-          </li>
-        ))}
-      </ul>
+      <SavedItems messages={messages} />
+      {more && more.messages.length > 0 && (
+        <section aria-label={more.title}>
+          <h2 class="saved-section">{more.title}</h2>
+          <SavedItems messages={more.messages} />
+        </section>
+      )}
     </div>
   );
 }

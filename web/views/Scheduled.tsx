@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { CustomTimeForm } from '../compose/CustomTime';
-import { cancelScheduled, describeTime, editScheduled, rescheduleScheduled, scheduledInOrder, suggestedTimes } from '../compose/scheduled';
+import { cancelScheduled, deleteReminder, describeTime, editScheduled, remindersInOrder, rescheduleScheduled, scheduledInOrder, suggestedTimes } from '../compose/scheduled';
 import type { ScheduledMessage } from '../types';
 import { reportError } from '../ui/Toasts';
 import { recipientLine, SavedMessageList } from './SavedMessages';
@@ -28,7 +28,8 @@ function Reschedule({ message, label, onDone }: { message: ScheduledMessage; lab
 
 /**
  * The person's scheduled messages, soonest first, as Zulip lists them: where each goes, when,
- * and its text; edited in the compose box, given another time, or cancelled (deleted).
+ * and its text; edited in the compose box, given another time, or cancelled (deleted). Their
+ * reminders follow, each with the direct message it will be, deletable.
  */
 export function ScheduledMessages() {
   const [moving, setMoving] = useState<number | null>(null);
@@ -62,6 +63,25 @@ export function ScheduledMessages() {
           ),
         };
       })}
+      more={{
+        title: 'Reminders',
+        messages: remindersInOrder().map((reminder) => {
+          const when = describeTime(new Date(reminder.scheduled_delivery_timestamp * 1000));
+          return {
+            key: reminder.reminder_id,
+            recipient: 'A reminder to you',
+            time: when,
+            rendered: reminder.rendered_content,
+            content: reminder.content,
+            note: reminder.failed ? 'Not sent' : undefined,
+            actions: (
+              <button type="button" aria-label={`Delete the reminder for ${when}`} onClick={() => deleteReminder(reminder.reminder_id).catch(reportError)}>
+                Delete
+              </button>
+            ),
+          };
+        }),
+      }}
     />
   );
 }
