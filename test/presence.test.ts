@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from './support/client';
 import { listen } from './support/events';
 import { ManualClock, TestServer } from './support/server';
+import { modernPresence } from '../lib/presence/present';
+import type { PresenceView } from '../lib/presence/queries';
 
 type User = Client & { userId: number };
 
@@ -332,5 +334,64 @@ describe('presence rows as read for /register and reports', () => {
     await server.owner.delete(`/users/${people[0].userId}`);
     assert.deepEqual(server.stoa.presence.changedSince(-1, 0), joined.all(-1, 0));
     assert.equal(server.stoa.presence.changedSince(-1, 0).some((row) => row.user_id === people[0].userId), false);
+  });
+
+  test('as modern JSON are those rows, whatever the filter, through first reports, later ones, clock moves and user changes', async () => {
+    const joined = server.stoa.db.prepare<[number, number], PresenceView>(
+      `SELECT p.*, u.email, u.date_joined_ms FROM user_presence p JOIN users u ON u.id = p.user_id
+       WHERE p.last_update_id > ? AND p.last_connected_ms >= ? AND u.is_active = 1 AND u.is_bot = 0
+       ORDER BY p.user_id`,
+    );
+    const expected = (after: number, since: number) => {
+      const rows = joined.all(after, Math.max(since, -Number.MAX_VALUE));
+      const text = `{${rows.map((row) => `"${row.user_id}":${JSON.stringify(modernPresence(row))}`).join(',')}}`;
+      return { text, newestUpdateId: rows.length === 0 ? null : Math.max(...rows.map((row) => row.last_update_id)) };
+    };
+    const newest = () => (server.stoa.db.prepare('SELECT max(last_update_id) AS id FROM user_presence').get() as { id: number }).id;
+    const oldestConnected = () => (server.stoa.db.prepare('SELECT min(last_connected_ms) AS ms FROM user_presence').get() as { ms: number }).ms;
+    // Every filter, in two orders, so that text kept from one filter is tried on the others.
+    const check = (step: string) => {
+      const top = newest();
+      const afters = [-1, 0, 1, top - 100, top - 65, top - 64, top - 63, top - 10, top - 1, top, top + 1];
+      const edge = oldestConnected();
+      const sinces = [-Infinity, 0, clock.now() - 14 * DAY, clock.now() - 60 * SECOND, edge, edge + 1, clock.now() + 1];
+      const filters = afters.flatMap((after) => sinces.map((since): [number, number] => [after, since]));
+      const bySince = sinces.flatMap((since) => afters.map((after): [number, number] => [after, since]));
+      // A /register's filter first and last: text kept from the check before is tried after each change.
+      const first: [number, number] = [-1, clock.now() - 14 * DAY];
+      for (const [after, since] of [first, ...filters, ...filters, ...bySince, first]) {
+        assert.deepEqual(server.stoa.presence.modernJson(after, since, modernPresence), expected(after, since), `${step}: after ${after}, since ${since}`);
+      }
+    };
+    // More people than fit in one block of kept text, or in a poll's few changes.
+    const people: User[] = [];
+    for (let i = 0; i < 90; i++) people.push(await server.createUser());
+    check('before their reports');
+    // First reports in reverse user order: each row goes in before every row already kept.
+    for (const [i, person] of [...people].reverse().entries()) {
+      await person.post('/users/me/presence', { status: i % 4 === 0 ? 'idle' : 'active' });
+      // Text is kept by block once there are more rows than a poll's few changes.
+      if (i % 30 === 0 || i >= 62) check(`after ${i + 1} first reports`);
+      clock.advance(SECOND);
+    }
+    check('after every first report');
+    clock.advance(60 * SECOND);
+    for (const [i, person] of people.entries()) if (i % 3 === 0) await person.post('/users/me/presence', { status: i % 2 === 0 ? 'idle' : 'active' });
+    check('after later reports');
+    await server.owner.delete(`/users/${people[42].userId}`);
+    check('after a user within the history limit is deactivated');
+    // The history limit passes the oldest rows one by one as the clock moves.
+    clock.advance(14 * DAY - 60 * SECOND - 80 * SECOND);
+    check('as the oldest rows reach the history limit');
+    clock.advance(10 * SECOND);
+    check('as some rows fall outside the history limit');
+    clock.advance(DAY);
+    check('once every row is outside it');
+    await people[5].post('/users/me/presence', { status: 'active' });
+    check('after a report outside the history limit');
+    server.stoa.db.prepare('UPDATE user_presence SET last_active_ms = NULL WHERE user_id = ?').run(people[40].userId);
+    check('after a row written behind the server\'s back');
+    await server.owner.delete(`/users/${people[41].userId}`);
+    check('after a user is deactivated');
   });
 });
