@@ -14,6 +14,7 @@ export function NarrowHeader({ terms }: { terms: NarrowTerm[] }) {
   const channelId = narrowChannel(terms)?.channelId;
   const channel = channelId === undefined ? undefined : (subscriptions.value.get(channelId) ?? channels.value.get(channelId));
   const count = channel?.subscriber_count;
+  const subscribers = `${count} ${count === 1 ? 'subscriber' : 'subscribers'}`;
   return (
     <div class="narrow-header">
       <h1 class="narrow-title">{narrowTitle(terms)}</h1>
@@ -24,8 +25,8 @@ export function NarrowHeader({ terms }: { terms: NarrowTerm[] }) {
         <a
           class="narrow-subscribers"
           href={channelSettingsHash(channel.stream_id, channel.name, 'subscribers')}
-          aria-label={`${count} ${count === 1 ? 'subscriber' : 'subscribers'}`}
-          title={`${count} ${count === 1 ? 'subscriber' : 'subscribers'}`}
+          aria-label={subscribers}
+          title={subscribers}
         >
           <Icon name="people" size={14} /> {count}
         </a>

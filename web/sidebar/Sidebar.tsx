@@ -15,7 +15,6 @@ import { PopupMenu } from '../ui/PopupMenu';
 import { markAllRead, markChannelRead } from './markRead';
 import { TopicList, UnreadCount as Count } from './TopicList';
 
-/** The left column: views, channels (with the open channel's topics) and direct messages. */
 /**
  * The channels' filter above the sidebar's channels, as Zulip's (`q`, or the magnifier beside
  * "Channels"): shown while it holds text or the focus; a new `focus` count asks it to take the
@@ -66,6 +65,7 @@ function ChannelFilter() {
   );
 }
 
+/** The left column: views, channels (with the open channel's topics) and direct messages. */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const counts = unreadCounts.value;
   const current = view.value;
