@@ -14,7 +14,7 @@ import { dateLabel, dayOf, fullDateOf, timeOf } from './time';
 import { reportError } from '../ui/Toasts';
 import { withKey } from '../ui/keys';
 import { RESOLVED_PREFIX, unresolvedTopic } from './resolved';
-import { ScrollToBottom } from './ScrollToBottom';
+import { atScrollEnd, ScrollToBottom } from './ScrollToBottom';
 
 function conversationOf(message: Message, self: number): string {
   return message.type === 'stream' ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${dmKeyOf(message, self)}`;
@@ -336,7 +336,7 @@ export function MessageList() {
     }
     // Whether the reader is at the bottom now: messages added below without a scroll (a batch
     // at the window's edge, the rest of a view after its first frame) may have moved it away.
-    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    stickToBottom.current = atScrollEnd(el);
     const firstOffset = first === undefined ? 0 : (rowOffset(el, first) ?? 0);
     place.current = { opened: current.loading ? prev.opened : current.opened, first, firstOffset, height: el.scrollHeight, top: el.scrollTop, partial, foundNewest: current.foundNewest };
   });
@@ -383,7 +383,7 @@ export function MessageList() {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    stickToBottom.current = atScrollEnd(el);
     place.current = { ...place.current, height: el.scrollHeight, top: el.scrollTop };
     // The scroll that puts a view just opened at its anchor fetches nothing either: the wait
     // above fetches what is near the edges then (where the reader has scrolled to by then).

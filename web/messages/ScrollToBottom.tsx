@@ -10,6 +10,11 @@ const HAND_SCROLL_MS = 500;
 /** Closer than this to the end of the newest message is at the bottom. */
 const BOTTOM_SLACK_PX = 40;
 
+/** Whether the scroller shows the end of what it holds (within a few pixels), where new messages keep it. */
+export function atScrollEnd(el: HTMLElement): boolean {
+  return el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+}
+
 /**
  * The round arrow that comes up at the feed's bottom right while someone scrolls with the
  * mouse or a finger away from the newest messages, as in Zulip: pressing it goes to the newest
@@ -39,7 +44,7 @@ export function ScrollToBottom({ scroller, opened }: { scroller: RefObject<HTMLD
     const onPointerDown = () => (pointerDown = true);
     const onPointerUp = () => (pointerDown = false);
     const onScroll = () => {
-      const atBottom = feed.peek().foundNewest && el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+      const atBottom = feed.peek().foundNewest && atScrollEnd(el);
       if (atBottom) {
         clearTimeout(hideTimer.current);
         setShown(false);
