@@ -441,6 +441,11 @@ test('past the organization\'s edit time limit, one\'s own message is offered to
     assert.equal(await mover.getByRole('textbox', { name: 'Message content' }).count(), 0);
     await page.keyboard.press('Escape');
     await mover.waitFor({ state: 'detached' });
+    // ← in the empty compose box does nothing when one's latest message is past the limit.
+    await messageRow(page, 'Written long ago').click();
+    await page.keyboard.press('ArrowLeft');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await page.getByRole('form', { name: /^(Edit|Move) message$/ }).count(), 0);
     // A direct message past it: `e` shows its source.
     await page.evaluate((hash) => ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#narrow/dm/${other.userId}`);
     await messageRow(page, 'A direct message long ago').click();

@@ -84,12 +84,13 @@ function showSenderCard(selected: Message): void {
 
 /**
  * `←`: opens the editor on one's latest message in the view (selecting it), as Zulip does;
- * false when the view holds none.
+ * false when the view holds none whose text may still be edited.
  */
 export function editLastOwnMessage(): boolean {
   const self = session.value?.user_id;
   const last = [...feed.value.messages].reverse().find((m) => m.sender_id === self && m.local_id === undefined);
-  if (!last) return false;
+  // As in Zulip, only a message whose text may still be edited (not one past the time limit).
+  if (!last || !canEditContent(last)) return false;
   selectedId.value = last.id;
   openEditor(last.id);
   return true;
