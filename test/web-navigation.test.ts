@@ -810,3 +810,21 @@ test('a channel\'s view is headed by its description and its subscriber count, b
   await page.waitForURL(new RegExp(`#channels/${channel.id}/[^/]+/subscribers$`));
   assert.deepEqual(web.problems, []);
 });
+
+test('the menu opens the help: message formatting, each example as the server renders it, and the keyboard shortcuts beside it', { skip: NO_CHROMIUM }, async () => {
+  const viola = await suite.server.createUser('Viola Formats');
+  await channelWith([viola], 'formats');
+  const web = await suite.open(viola.credentials.email, '#inbox');
+  const { page } = web;
+  await page.getByRole('button', { name: 'Personal menu' }).click();
+  await page.getByRole('menuitem', { name: 'Message formatting' }).click();
+  const help = page.getByRole('dialog', { name: 'Message formatting' });
+  await help.getByRole('row', { name: 'Bold' }).locator('strong').getByText('bold').waitFor();
+  await help.getByRole('row', { name: 'Mentioning someone (notifies them)' }).getByText('@Viola Formats').waitFor();
+  await help.getByRole('row', { name: 'A numbered list' }).locator('ol > li').first().waitFor();
+  await help.getByRole('tab', { name: 'Keyboard shortcuts' }).click();
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Quote and reply').waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.deepEqual(web.problems, []);
+});

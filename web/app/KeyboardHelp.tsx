@@ -1,6 +1,10 @@
 import { Fragment } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { post } from '../api';
+import { enhanceRenderedContent } from '../messages/MessageRow';
+import { session, subscriptions, userName } from '../state';
 import { Modal } from '../ui/Modal';
-import { keyboardHelpOpen } from './keyboard';
+import { helpShown } from './keyboard';
 
 /**
  * The keys the help overlay lists: [group, [keys (any one of them), what they do]]. A capital
@@ -90,13 +94,94 @@ const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
   ],
 ];
 
-/** The `?` overlay: the keyboard shortcuts that work, by what they act on. */
+/** What one types for each kind of formatting, with examples naming the person and a channel of theirs. */
+function formattingExamples(): Array<[string, string]> {
+  const self = session.value?.user_id ?? 0;
+  const channel = [...subscriptions.value.values()][0]?.name ?? 'general';
+  return [
+    ['Bold', '**bold**'],
+    ['Italic', '*italic*'],
+    ['Struck through', '~~no longer true~~'],
+    ['A link', '[Stoa](https://example.com)'],
+    ['Code in a line', '`npm start`'],
+    ['A block of code, coloured by its language', '```js\nconst answer = 42;\n```'],
+    ['A quote', '> Said before'],
+    ['A spoiler', '```spoiler The ending\nEveryone was fine.\n```'],
+    ['Mentioning someone (notifies them)', `@**${userName(self)}**`],
+    ['A link to a channel', `#**${channel}**`],
+    ['An emoji', ':smile: :tada:'],
+    ['Math (LaTeX)', '$$e^{i\\pi} + 1 = 0$$'],
+    ['A list', '- one\n- two'],
+    ['A numbered list', '1. first\n2. second'],
+  ];
+}
+
+/** Rendered HTML as messages show it (code coloured, mentions and emoji drawn). */
+function Rendered({ html }: { html: string }) {
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (root.current) enhanceRenderedContent(root.current, session.value?.user_id ?? 0);
+  }, [html]);
+  return <div class="message-content rendered_markdown" ref={root} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** Each example as the server renders it, its name shown until the rendering comes. */
+function Formatting() {
+  const examples = formattingExamples();
+  const [rendered, setRendered] = useState<Array<string | undefined>>([]);
+  useEffect(() => {
+    let current = true;
+    examples.forEach(([, source], i) => {
+      post<{ rendered: string }>('/json/messages/render', { content: source }).then(
+        (answer) => current && setRendered((before) => Object.assign([...before], { [i]: answer.rendered })),
+        () => undefined,
+      );
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return (
+    <table class="formatting-help">
+      <thead>
+        <tr>
+          <th scope="col">You type</th>
+          <th scope="col">You get</th>
+        </tr>
+      </thead>
+      <tbody>
+        {examples.map(([what, source], i) => (
+          <tr key={what} aria-label={what}>
+            <td>
+              <pre>{source}</pre>
+            </td>
+            <td>
+              {rendered[i] === undefined ? (
+                <span>{what}</span>
+              ) : (
+                <Rendered html={rendered[i]!} />
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const HELP_TITLES = { keys: 'Keyboard shortcuts', formatting: 'Message formatting' };
+
+/**
+ * The help overlay (`?`, or the menu): the keyboard shortcuts that work, by what they act on,
+ * and, on its other tab, how to format a message, each example as it will look.
+ */
 export function KeyboardHelp() {
-  if (!keyboardHelpOpen.value) return null;
-  const close = () => (keyboardHelpOpen.value = false);
+  const shown = helpShown.value;
+  if (!shown) return null;
+  const close = () => (helpShown.value = null);
   return (
     <Modal
-      title="Keyboard shortcuts"
+      title={HELP_TITLES[shown]}
       class="keyboard-help"
       onClose={close}
       onKeyDown={(e) => {
@@ -107,28 +192,39 @@ export function KeyboardHelp() {
         }
       }}
     >
-      <div class="shortcut-groups">
-        {SHORTCUTS.map(([group, keys]) => (
-          <section key={group} aria-label={group}>
-            <h3>{group}</h3>
-            <dl>
-              {keys.map(([alternatives, what]) => (
-                <div key={what}>
-                  <dt>
-                    {alternatives.map((key, i) => (
-                      <Fragment key={key}>
-                        {i > 0 && ' or '}
-                        <kbd>{key}</kbd>
-                      </Fragment>
-                    ))}
-                  </dt>
-                  <dd>{what}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
+      <div class="help-tabs" role="tablist" aria-label="Help">
+        {(['keys', 'formatting'] as const).map((tab) => (
+          <button type="button" role="tab" key={tab} aria-selected={shown === tab} onClick={() => (helpShown.value = tab)}>
+            {HELP_TITLES[tab]}
+          </button>
         ))}
       </div>
+      {shown === 'formatting' ? (
+        <Formatting />
+      ) : (
+        <div class="shortcut-groups">
+          {SHORTCUTS.map(([group, keys]) => (
+            <section key={group} aria-label={group}>
+              <h3>{group}</h3>
+              <dl>
+                {keys.map(([alternatives, what]) => (
+                  <div key={what}>
+                    <dt>
+                      {alternatives.map((key, i) => (
+                        <Fragment key={key}>
+                          {i > 0 && ' or '}
+                          <kbd>{key}</kbd>
+                        </Fragment>
+                      ))}
+                    </dt>
+                    <dd>{what}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
+        </div>
+      )}
     </Modal>
   );
 }

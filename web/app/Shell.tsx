@@ -32,7 +32,7 @@ import { focusSearchBox, SearchBox } from '../search/SearchBox';
 import { narrowTitle } from '../search/title';
 import { ConfirmDialog } from '../ui/Confirm';
 import { menuKey } from '../ui/PopupMenu';
-import { cycleChannel, editLastOwnMessage, goToComposeDestination, keyboardHelpOpen, messageKey, toggleStar } from './keyboard';
+import { cycleChannel, editLastOwnMessage, goToComposeDestination, helpShown, messageKey, toggleStar } from './keyboard';
 import { Recent } from '../views/Recent';
 import { homeHash } from '../views/home';
 import { lazyComponent } from '../ui/lazy';
@@ -528,6 +528,16 @@ export function Shell() {
                 </button>
               </li>
               <li role="none">
+                <button type="button" role="menuitem" onClick={() => (helpShown.value = 'keys')}>
+                  Keyboard shortcuts
+                </button>
+              </li>
+              <li role="none">
+                <button type="button" role="menuitem" onClick={() => (helpShown.value = 'formatting')}>
+                  Message formatting
+                </button>
+              </li>
+              <li role="none">
                 <button type="button" role="menuitem" onClick={logout}>
                   Log out
                 </button>
@@ -556,7 +566,7 @@ export function Shell() {
       <People onNavigate={() => setPeopleOpen(false)} />
       <Toasts />
       <ConfirmDialog />
-      {keyboardHelpOpen.value && <KeyboardHelp />}
+      {helpShown.value && <KeyboardHelp />}
       {messageDialog.value && <MessageDialog />}
       <PeopleOverlays />
     </div>

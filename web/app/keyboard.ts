@@ -15,7 +15,8 @@ import type { Message } from '../types';
  * lists them; Shell's key handler calls these. Every key listed in the help overlay works.
  */
 
-export const keyboardHelpOpen = signal(false);
+/** The help overlay, on its keyboard shortcuts (`?`) or its message formatting; null: closed. */
+export const helpShown = signal<'keys' | 'formatting' | null>(null);
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
 
@@ -100,7 +101,7 @@ export function editLastOwnMessage(): boolean {
 export function messageKey(key: string, selected: Message | undefined): boolean {
   switch (key) {
     case '?':
-      keyboardHelpOpen.value = !keyboardHelpOpen.value;
+      helpShown.value = helpShown.value === 'keys' ? null : 'keys';
       return true;
     case 'Home': {
       const first = feed.value.messages[0];
