@@ -811,7 +811,7 @@ test('a channel\'s view is headed by its description and its subscriber count, b
   assert.deepEqual(web.problems, []);
 });
 
-test('the menu opens the help: message formatting, each example as the server renders it, and the keyboard shortcuts beside it', { skip: NO_CHROMIUM }, async () => {
+test('the menu opens the help: message formatting, each example as the server renders it, the search filters and the keyboard shortcuts beside them', { skip: NO_CHROMIUM }, async () => {
   const viola = await suite.server.createUser('Viola Formats');
   await channelWith([viola], 'formats');
   const web = await suite.open(viola.credentials.email, '#inbox');
@@ -822,7 +822,9 @@ test('the menu opens the help: message formatting, each example as the server re
   await help.getByRole('row', { name: 'Bold' }).locator('strong').getByText('bold').waitFor();
   await help.getByRole('row', { name: 'Mentioning someone (notifies them)' }).getByText('@Viola Formats').waitFor();
   await help.getByRole('row', { name: 'A numbered list' }).locator('ol > li').first().waitFor();
-  await help.getByRole('tab', { name: 'Keyboard shortcuts' }).click();
+  await help.getByRole('tab', { name: 'Search filters' }).click();
+  await page.getByRole('dialog', { name: 'Search filters' }).getByText('is:starred').waitFor();
+  await page.getByRole('dialog', { name: 'Search filters' }).getByRole('tab', { name: 'Keyboard shortcuts' }).click();
   await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Quote and reply').waitFor();
   await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });

@@ -2,7 +2,8 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api';
 import { enhanceRenderedContent } from '../messages/MessageRow';
-import { session, subscriptions, userName } from '../state';
+import { HAS_VALUES, IS_VALUES } from '../search/suggest';
+import { session, subscriptions, userName, users } from '../state';
 import { Modal } from '../ui/Modal';
 import { helpShown } from './keyboard';
 
@@ -169,11 +170,51 @@ function Formatting() {
   );
 }
 
-const HELP_TITLES = { keys: 'Keyboard shortcuts', formatting: 'Message formatting' };
+/** The search box's syntax, as Zulip's search filters: examples and what they find. */
+function SearchFilters() {
+  const channel = [...subscriptions.value.values()][0]?.name ?? 'general';
+  const channelTerm = /\s/.test(channel) ? `"${channel}"` : channel;
+  const email = users.value.get(session.value?.user_id ?? 0)?.email ?? 'someone@example.com';
+  const rows: Array<[string, string]> = [
+    ['lunch plans', 'Messages with both words (in any form: "plan" finds "plans")'],
+    ['"lunch plans"', 'Messages with the phrase'],
+    [`channel:${channelTerm}`, 'Messages in a channel'],
+    [`channel:${channelTerm} topic:"big plans"`, 'Messages in one of its topics'],
+    [`sender:${email}`, 'Messages sent by a person'],
+    [`dm:${email}`, 'Direct messages with a person'],
+    [`dm-including:${email}`, 'Direct messages that include a person'],
+    ...IS_VALUES.map(([name, label]): [string, string] => [`is:${name}`, label]),
+    ...HAS_VALUES.map(([name, label]): [string, string] => [`has:${name}`, label]),
+    ['-is:resolved', 'A minus before a filter leaves its messages out'],
+    ['near:123', 'The conversation around message 123'],
+  ];
+  return (
+    <table class="formatting-help">
+      <thead>
+        <tr>
+          <th scope="col">You search</th>
+          <th scope="col">You find</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([query, what]) => (
+          <tr key={query}>
+            <td>
+              <code>{query}</code>
+            </td>
+            <td>{what}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const HELP_TITLES = { keys: 'Keyboard shortcuts', formatting: 'Message formatting', search: 'Search filters' };
 
 /**
- * The help overlay (`?`, or the menu): the keyboard shortcuts that work, by what they act on,
- * and, on its other tab, how to format a message, each example as it will look.
+ * The help overlay (`?`, or the menu): the keyboard shortcuts that work, by what they act on;
+ * how to format a message, each example as it will look; and the search box's filters.
  */
 export function KeyboardHelp() {
   const shown = helpShown.value;
@@ -193,7 +234,7 @@ export function KeyboardHelp() {
       }}
     >
       <div class="help-tabs" role="tablist" aria-label="Help">
-        {(['keys', 'formatting'] as const).map((tab) => (
+        {(['keys', 'formatting', 'search'] as const).map((tab) => (
           <button type="button" role="tab" key={tab} aria-selected={shown === tab} onClick={() => (helpShown.value = tab)}>
             {HELP_TITLES[tab]}
           </button>
@@ -201,6 +242,8 @@ export function KeyboardHelp() {
       </div>
       {shown === 'formatting' ? (
         <Formatting />
+      ) : shown === 'search' ? (
+        <SearchFilters />
       ) : (
         <div class="shortcut-groups">
           {SHORTCUTS.map(([group, keys]) => (

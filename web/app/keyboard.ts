@@ -15,8 +15,8 @@ import type { Message } from '../types';
  * lists them; Shell's key handler calls these. Every key listed in the help overlay works.
  */
 
-/** The help overlay, on its keyboard shortcuts (`?`) or its message formatting; null: closed. */
-export const helpShown = signal<'keys' | 'formatting' | null>(null);
+/** The help overlay, on its keyboard shortcuts (`?`), message formatting or search filters; null: closed. */
+export const helpShown = signal<'keys' | 'formatting' | 'search' | null>(null);
 
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' };
 

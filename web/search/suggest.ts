@@ -29,7 +29,7 @@ const OPERATOR_HINTS: Array<[string, string]> = [
   ['has:', 'Links, images, attachments, reactions'],
 ];
 
-const IS_VALUES: Array<[string, string]> = [
+export const IS_VALUES: Array<[string, string]> = [
   ['starred', 'Starred messages'],
   ['mentioned', 'Messages that mention you'],
   ['unread', 'Unread messages'],
@@ -39,7 +39,7 @@ const IS_VALUES: Array<[string, string]> = [
   ['muted', 'Muted topics and channels'],
 ];
 
-const HAS_VALUES: Array<[string, string]> = [
+export const HAS_VALUES: Array<[string, string]> = [
   ['link', 'Messages with links'],
   ['image', 'Messages with images'],
   ['attachment', 'Messages with attachments'],
