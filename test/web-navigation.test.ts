@@ -738,6 +738,7 @@ test('keyboard: < forwards the selected message, Ctrl+. goes to where the compos
   // Nothing from a view that is not a channel's.
   await page.keyboard.press('I');
   await page.waitForURL(/#inbox$/);
+  await page.getByRole('region', { name: 'Inbox' }).waitFor();
   await page.keyboard.press('D');
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.match(page.url(), /#inbox$/);

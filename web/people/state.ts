@@ -66,8 +66,11 @@ export function showUserCard(userId: number, anchor: HTMLElement | null): void {
 export function closeUserCard(): void {
   const card = openCard.value;
   openCard.value = null;
-  // After the card (a modal dialog, which keeps the focus inside) has left the page.
+  // After the card (a modal dialog, which keeps the focus inside) has left the page; unless a
+  // key pressed meanwhile (`@` straight after Esc) has put the focus somewhere already.
   setTimeout(() => {
+    const now = document.activeElement;
+    if (now && now !== document.body) return;
     if (card?.anchor?.isConnected) card.anchor.focus();
   });
 }
