@@ -152,14 +152,20 @@ test('"Remind me about this" sets a reminder with a note; it is listed under Rem
     await how(dialog);
     await dialog.waitFor({ state: 'detached' });
   };
-  // One of Zulip's suggested times, with a note; another at a time of one's own, an hour ahead.
+  // Times of one's own, counted from the server's clock (moved ahead by the test before): one
+  // with a note two hours ahead, one without an hour ahead. Zulip's suggested times are offered.
+  const localField = (ms: number) => {
+    const time = new Date(ms);
+    return new Date(time.getTime() - time.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  };
   await remind('The ferry leaves at noon.', async (dialog) => {
+    assert.ok((await dialog.getByRole('group', { name: 'When' }).getByRole('button').count()) >= 2, 'suggested times');
     await dialog.getByLabel('Note (optional)').fill('Buy tickets first');
-    await dialog.getByRole('group', { name: 'When' }).getByRole('button').first().click();
+    await dialog.getByLabel('Remind me at').fill(localField(clock.now() + 2 * 3600_000));
+    await dialog.getByRole('button', { name: 'Set reminder' }).click();
   });
   await page.getByText(/^You will be reminded /).waitFor();
-  const inAnHour = new Date(clock.now() + 3600_000);
-  const local = new Date(inAnHour.getTime() - inAnHour.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  const local = localField(clock.now() + 3600_000);
   await remind('Bring warm clothes.', async (dialog) => {
     await dialog.getByLabel('Remind me at').fill(local);
     await dialog.getByRole('button', { name: 'Set reminder' }).click();
