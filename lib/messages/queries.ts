@@ -28,7 +28,8 @@ export interface MessageRow {
  * A user's unread messages in one conversation (a recipient, and a channel's topic matched
  * without regard to case): its channel (null if direct), the topic of its oldest unread
  * message, how many, and their IDs oldest first, comma-separated; of those, the ones
- * mentioning the user and the ones mentioning only everyone (channel or topic), or null.
+ * mentioning the user and the ones mentioning only everyone (channel or topic), in no
+ * particular order, or null.
  */
 export type UnreadGroup = [
   recipientId: number,
@@ -370,8 +371,8 @@ export function prepareMessageQueries(db: Statements, writes: TableWrites) {
   const unreadGroups = db
     .prepare<{ user: number; limit: number }, UnreadGroup>(
       `SELECT recipient_id, stream_id, topic_key, topic, count(*), group_concat(message_id, ',' ORDER BY message_id),
-         group_concat(iif((flags & ${Flag.mentioned}) <> 0, message_id, NULL), ',' ORDER BY message_id),
-         group_concat(iif((flags & ${Flag.mentioned}) = 0 AND (flags & ${Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0, message_id, NULL), ',' ORDER BY message_id),
+         group_concat(iif((flags & ${Flag.mentioned}) <> 0, message_id, NULL)),
+         group_concat(iif((flags & ${Flag.mentioned}) = 0 AND (flags & ${Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0, message_id, NULL)),
          min(message_id)
        FROM (
          SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.topic_key
