@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Statements } from '../db';
 import { KeptWhileUnwritten, type TableWrites } from '../table-writes';
-import { Flag } from './flags';
 import { topicKey } from '../user-topics/queries';
+import { Flag } from './flags';
 
 export interface MessageRow {
   id: number;
