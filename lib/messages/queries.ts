@@ -368,25 +368,30 @@ export function prepareMessageQueries(db: Statements, writes: TableWrites) {
   // conversations): grouped here, so that the server makes a few dozen rows and strings rather
   // than one array and topic string per message. With one min() in the query, SQLite takes
   // the bare `topic` from the row holding the minimum, the conversation's oldest unread.
-  const unreadGroups = db
-    .prepare<{ user: number; limit: number }, UnreadGroup>(
-      `SELECT recipient_id, stream_id, topic_key, topic, count(*), group_concat(message_id, ',' ORDER BY message_id),
-         group_concat(iif((flags & ${Flag.mentioned}) <> 0, message_id, NULL)),
-         group_concat(iif((flags & ${Flag.mentioned}) = 0 AND (flags & ${Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0, message_id, NULL)),
-         min(message_id)
-       FROM (
-         SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.topic_key
-         FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
-         WHERE um.user_id = @user AND (um.flags & 1) = 0 AND um.recent IS NULL
-         UNION ALL
-         SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.topic_key
-         FROM user_messages_new um JOIN messages m ON m.id = um.message_id
-         WHERE um.user_id = @user AND (um.flags & 1) = 0
-         ORDER BY 1 DESC LIMIT @limit
-       )
-       GROUP BY recipient_id, topic_key`,
-    )
-    .raw(true);
+  const unreadRowsOf = (limited: boolean) => `
+    SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.topic_key
+    FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
+    WHERE um.user_id = @user AND (um.flags & 1) = 0 AND um.recent IS NULL
+    UNION ALL
+    SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.topic_key
+    FROM user_messages_new um JOIN messages m ON m.id = um.message_id
+    WHERE um.user_id = @user AND (um.flags & 1) = 0
+    ${limited ? 'ORDER BY 1 DESC LIMIT @limit' : ''}`;
+  const groupsOf = (limited: boolean) =>
+    db
+      .prepare<{ user: number; limit?: number }, UnreadGroup>(
+        `SELECT recipient_id, stream_id, topic_key, topic, count(*), group_concat(message_id, ',' ORDER BY message_id),
+           group_concat(iif((flags & ${Flag.mentioned}) <> 0, message_id, NULL)),
+           group_concat(iif((flags & ${Flag.mentioned}) = 0 AND (flags & ${Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0, message_id, NULL)),
+           min(message_id)
+         FROM (${unreadRowsOf(limited)})
+         GROUP BY recipient_id, topic_key`,
+      )
+      .raw(true);
+  // Keeping only the newest `limit` rows makes SQLite set them all aside before grouping (a
+  // fifth of the statement's time): done only for the rare person who has more.
+  const unreadGroups = groupsOf(false);
+  const unreadGroupsLimited = groupsOf(true);
   const starredIds = db.prepare<{ user: number; limit: number }, { message_id: number }>(
     `SELECT * FROM (SELECT message_id FROM user_messages INDEXED BY user_messages_starred WHERE user_id = @user AND (flags & 2) <> 0 ORDER BY message_id LIMIT @limit)
      UNION ALL
@@ -515,7 +520,10 @@ export function prepareMessageQueries(db: Statements, writes: TableWrites) {
       hasTopicRow.get({ user: userId, recipient: recipientId, topic: topicKey(topic) }) !== undefined,
     markAllRead: (userId: number) => markAllRead(userId),
     /** The user's newest `limit` unread messages, by conversation, in no particular order. */
-    unreadGroups: (userId: number, limit: number) => unreadGroups.all({ user: userId, limit }),
+    unreadGroups: (userId: number, limit: number) => {
+      const groups = unreadGroups.all({ user: userId });
+      return groups.reduce((sum, group) => sum + group[4], 0) <= limit ? groups : unreadGroupsLimited.all({ user: userId, limit });
+    },
     starredIds: (userId: number, limit: number) => starredIds.all({ user: userId, limit }).map((r) => r.message_id),
     /** The newest message in the user's history. */
     maxIdOf: (userId: number) => maxIdOf.get({ user: userId })!.id,
