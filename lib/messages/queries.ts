@@ -363,11 +363,12 @@ export function prepareMessageQueries(db: Statements, writes: TableWrites) {
   const markAllRead = onBothTables<[number]>(db, 'UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND (flags & 1) = 0');
   // The partial indexes are named: left to itself the planner walks the user's whole history in
   // ID order rather than the few rows the flag picks out.
-  // A person's rows are in the two tables (schema.sql): both walked newest first and merged,
-  // the newest `limit` kept. Every /register reads them (hundreds a person, in a few dozen
-  // conversations): grouped here, so that the server makes a few dozen rows and strings rather
-  // than one array and topic string per message. With one min() in the query, SQLite takes
-  // the bare `topic` from the row holding the minimum, the conversation's oldest unread.
+  // A person's rows are in the two tables (schema.sql); the unread index carries the flags, so
+  // the rows come from it without a lookup each. Every /register reads them (hundreds a person,
+  // in a few dozen conversations): grouped here, because handing each row to JavaScript (an
+  // array and a topic string per message) cost more than SQLite's search. With one min() in
+  // the query, SQLite takes the bare `topic` from the row holding the minimum, the
+  // conversation's oldest unread.
   const unreadRowsOf = (limited: boolean) => `
     SELECT um.message_id, um.flags, m.recipient_id, m.stream_id, m.topic, m.topic_key
     FROM user_messages um INDEXED BY user_messages_unread JOIN messages m ON m.id = um.message_id
