@@ -1,7 +1,7 @@
 import type { StateContext } from '../events/state-context';
-import { topicKey, VisibilityPolicy } from '../user-topics/queries';
+import { JsonText } from '../http/json';
+import { VisibilityPolicy } from '../user-topics/queries';
 import { otherParticipants } from './flag-actions';
-import { Flag } from './flags';
 import { displayTopic } from './topics';
 
 /** Zulip sends at most this many unread messages at registration, newest first. */
@@ -31,74 +31,74 @@ function topicMuted(policies: ReadonlyMap<string, number>, key: string, channelM
   return channelMuted && policy !== VisibilityPolicy.UNMUTED && policy !== VisibilityPolicy.FOLLOWED;
 }
 
-/** `unread_msgs`, sent when the client wants both `message` and `update_message_flags`. */
+/**
+ * Adds a conversation's unread IDs (comma-separated, oldest first) under its key. Two
+ * conversations meet under one key only in unusual data (two recipients for the same people):
+ * their IDs are then put in order together.
+ */
+function addIds<K>(byKey: Map<K, string>, key: K, ids: string): void {
+  const already = byKey.get(key);
+  if (already === undefined) byKey.set(key, ids);
+  else byKey.set(key, idsInOrder(`${already},${ids}`));
+}
+
+function idsInOrder(ids: string): string {
+  return ids
+    .split(',')
+    .map(Number)
+    .sort((a, b) => a - b)
+    .join(',');
+}
+
+const byKey = <V>([a]: [string, V], [b]: [string, V]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * `unread_msgs`, sent when the client wants both `message` and `update_message_flags`: written
+ * as JSON text from the user's unreads grouped by conversation, with the keys in the order the
+ * API documents and the IDs oldest first.
+ */
 export function unreadMessagesState(context: StateContext): Record<string, unknown> {
   if (!wanted(context, 'message')) return {};
   const { stoa, user, queue } = context;
-  const rows = stoa.messages.unreadRows(user.id, MAX_UNREAD_MESSAGES).reverse();
+  const groups = stoa.messages.unreadGroups(user.id, MAX_UNREAD_MESSAGES);
   const subscriptions = new Map(stoa.channels.subscriptionsOf(user.id).map((s) => [s.recipient_id, s]));
-  const pms = new Map<number, number[]>();
-  const huddles = new Map<string, number[]>();
-  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
-  const mentions: number[] = [];
-  let count = 0;
-  // Many unreads share a conversation: look each one up once, and the user's topic settings
-  // all at once rather than one query a topic.
-  const participants = new Map<number, number[]>();
-  const mutedTopics = new Map<string, boolean>();
   const policies = new Map(stoa.userTopics.forUser(user.id).map((t) => [`${t.stream_id}\n${t.topic_key}`, t.visibility_policy]));
-  for (const [messageId, flags, recipientId, streamId, topic] of rows) {
-    const mentioned = (flags & Flag.mentioned) !== 0;
-    const wildcard = (flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
+  const pms = new Map<number, string>();
+  const huddles = new Map<string, string>();
+  const streams = new Map<string, string>();
+  let mentions = '';
+  let count = 0;
+  let listed = 0; // unreads read from the database, counted towards the limit
+  for (const [recipientId, streamId, key, topic, unread, ids, mentioned, wildcard] of groups) {
+    listed += unread;
     if (streamId === null) {
-      count++;
-      if (mentioned || wildcard) mentions.push(messageId);
-      let others = participants.get(recipientId);
-      if (!others) participants.set(recipientId, (others = otherParticipants(stoa, user.id, recipientId)));
-      if (others.length <= 1) {
-        const other = others[0] ?? user.id;
-        const ids = pms.get(other);
-        if (ids) ids.push(messageId);
-        else pms.set(other, [messageId]);
-      } else {
-        const key = [user.id, ...others].sort((a, b) => a - b).join(',');
-        const ids = huddles.get(key);
-        if (ids) ids.push(messageId);
-        else huddles.set(key, [messageId]);
-      }
+      count += unread;
+      if (mentioned !== null) mentions += `,${mentioned}`;
+      if (wildcard !== null) mentions += `,${wildcard}`;
+      const others = otherParticipants(stoa, user.id, recipientId);
+      if (others.length <= 1) addIds(pms, others[0] ?? user.id, ids);
+      else addIds(huddles, [user.id, ...others].sort((a, b) => a - b).join(','), ids);
       continue;
     }
     const subscription = subscriptions.get(recipientId);
     if (subscription?.active !== 1) continue; // channels the user left keep no unreads
-    const key = `${streamId}\n${topicKey(topic)}`;
-    let muted = mutedTopics.get(key);
-    if (muted === undefined) {
-      muted = topicMuted(policies, key, subscription.is_muted === 1);
-      mutedTopics.set(key, muted);
-    }
-    if (!muted) count++;
-    if (mentioned || (wildcard && !muted)) mentions.push(messageId);
-    let bucket = streams.get(key);
-    if (!bucket) {
-      bucket = { stream_id: streamId, topic: displayTopic(topic, queue.capabilities.empty_topic_name), unread_message_ids: [] };
-      streams.set(key, bucket);
-    }
-    bucket.unread_message_ids.push(messageId);
+    const streamKey = `${streamId}\n${key}`;
+    const muted = topicMuted(policies, streamKey, subscription.is_muted === 1);
+    if (!muted) count += unread;
+    if (mentioned !== null) mentions += `,${mentioned}`;
+    if (wildcard !== null && !muted) mentions += `,${wildcard}`;
+    const shown = JSON.stringify(displayTopic(topic, queue.capabilities.empty_topic_name));
+    streams.set(streamKey, `{"stream_id":${streamId},"topic":${shown},"unread_message_ids":[${ids}]}`);
   }
-  return {
-    unread_msgs: {
-      count,
-      pms: [...pms]
-        .sort(([a], [b]) => a - b)
-        .map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
-      streams: [...streams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, bucket]) => bucket),
-      huddles: [...huddles]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
-      mentions,
-      old_unreads_missing: rows.length === MAX_UNREAD_MESSAGES,
-    },
-  };
+  const pmsText = [...pms]
+    .sort(([a], [b]) => a - b)
+    .map(([other, ids]) => `{"other_user_id":${other},"sender_id":${other},"unread_message_ids":[${ids}]}`);
+  const streamsText = [...streams].sort(byKey).map(([, text]) => text);
+  const huddlesText = [...huddles].sort(byKey).map(([key, ids]) => `{"user_ids_string":"${key}","unread_message_ids":[${ids}]}`);
+  const text =
+    `{"count":${count},"pms":[${pmsText.join(',')}],"streams":[${streamsText.join(',')}],"huddles":[${huddlesText.join(',')}],` +
+    `"mentions":[${mentions === '' ? '' : idsInOrder(mentions.slice(1))}],"old_unreads_missing":${listed === MAX_UNREAD_MESSAGES}}`;
+  return { unread_msgs: new JsonText(text) };
 }
 
 export function starredMessagesState({ stoa, user }: StateContext): Record<string, unknown> {
