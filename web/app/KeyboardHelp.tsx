@@ -1,9 +1,7 @@
 import { Fragment } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { post } from '../api';
-import { enhanceRenderedContent } from '../messages/MessageRow';
 import { HAS_VALUES, IS_VALUES } from '../search/suggest';
-import { session, subscriptions, userName, users } from '../state';
+import { channelsInSidebarOrder, session, userName, users } from '../state';
+import { Preview } from '../views/SavedMessages';
 import { Modal } from '../ui/Modal';
 import { helpShown } from './keyboard';
 
@@ -95,10 +93,14 @@ const SHORTCUTS: Array<[string, Array<[string[], string]>]> = [
   ],
 ];
 
+/** A channel of the person's to name in examples. */
+function exampleChannel(): string {
+  return channelsInSidebarOrder()[0]?.name ?? 'general';
+}
+
 /** What one types for each kind of formatting, with examples naming the person and a channel of theirs. */
 function formattingExamples(): Array<[string, string]> {
   const self = session.value?.user_id ?? 0;
-  const channel = [...subscriptions.value.values()][0]?.name ?? 'general';
   return [
     ['Bold', '**bold**'],
     ['Italic', '*italic*'],
@@ -109,7 +111,7 @@ function formattingExamples(): Array<[string, string]> {
     ['A quote', '> Said before'],
     ['A spoiler', '```spoiler The ending\nEveryone was fine.\n```'],
     ['Mentioning someone (notifies them)', `@**${userName(self)}**`],
-    ['A link to a channel', `#**${channel}**`],
+    ['A link to a channel', `#**${exampleChannel()}**`],
     ['An emoji', ':smile: :tada:'],
     ['Math (LaTeX)', '$$e^{i\\pi} + 1 = 0$$'],
     ['A list', '- one\n- two'],
@@ -117,65 +119,12 @@ function formattingExamples(): Array<[string, string]> {
   ];
 }
 
-/** Rendered HTML as messages show it (code coloured, mentions and emoji drawn). */
-function Rendered({ html }: { html: string }) {
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (root.current) enhanceRenderedContent(root.current, session.value?.user_id ?? 0);
-  }, [html]);
-  return <div class="message-content rendered_markdown" ref={root} dangerouslySetInnerHTML={{ __html: html }} />;
-}
-
-/** Each example as the server renders it, its name shown until the rendering comes. */
-function Formatting() {
-  const examples = formattingExamples();
-  const [rendered, setRendered] = useState<Array<string | undefined>>([]);
-  useEffect(() => {
-    let current = true;
-    examples.forEach(([, source], i) => {
-      post<{ rendered: string }>('/json/messages/render', { content: source }).then(
-        (answer) => current && setRendered((before) => Object.assign([...before], { [i]: answer.rendered })),
-        () => undefined,
-      );
-    });
-    return () => {
-      current = false;
-    };
-  }, []);
-  return (
-    <table class="formatting-help">
-      <thead>
-        <tr>
-          <th scope="col">You type</th>
-          <th scope="col">You get</th>
-        </tr>
-      </thead>
-      <tbody>
-        {examples.map(([what, source], i) => (
-          <tr key={what} aria-label={what}>
-            <td>
-              <pre>{source}</pre>
-            </td>
-            <td>
-              {rendered[i] === undefined ? (
-                <span>{what}</span>
-              ) : (
-                <Rendered html={rendered[i]!} />
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
 /** The search box's syntax, as Zulip's search filters: examples and what they find. */
-function SearchFilters() {
-  const channel = [...subscriptions.value.values()][0]?.name ?? 'general';
+function searchExamples(): Array<[string, string]> {
+  const channel = exampleChannel();
   const channelTerm = /\s/.test(channel) ? `"${channel}"` : channel;
   const email = users.value.get(session.value?.user_id ?? 0)?.email ?? 'someone@example.com';
-  const rows: Array<[string, string]> = [
+  return [
     ['lunch plans', 'Messages with both words (in any form: "plan" finds "plans")'],
     ['"lunch plans"', 'Messages with the phrase'],
     [`channel:${channelTerm}`, 'Messages in a channel'],
@@ -188,26 +137,41 @@ function SearchFilters() {
     ['-is:resolved', 'A minus before a filter leaves its messages out'],
     ['near:123', 'The conversation around message 123'],
   ];
+}
+
+/** A two-column table of examples: what one types, and what it gives. */
+function ExampleTable({ head, rows }: { head: [string, string]; rows: Array<{ key: string; label?: string; typed: string; result: preact.ComponentChildren }> }) {
   return (
     <table class="formatting-help">
       <thead>
         <tr>
-          <th scope="col">You search</th>
-          <th scope="col">You find</th>
+          <th scope="col">{head[0]}</th>
+          <th scope="col">{head[1]}</th>
         </tr>
       </thead>
       <tbody>
-        {rows.map(([query, what]) => (
-          <tr key={query}>
+        {rows.map((row) => (
+          <tr key={row.key} aria-label={row.label}>
             <td>
-              <code>{query}</code>
+              <pre>{row.typed}</pre>
             </td>
-            <td>{what}</td>
+            <td>{row.result}</td>
           </tr>
         ))}
       </tbody>
     </table>
   );
+}
+
+/** Formatting, each example as the server renders it (the drafts' previews, which keep renderings). */
+function Formatting() {
+  const rows = formattingExamples().map(([what, source]) => ({ key: what, label: what, typed: source, result: <Preview content={source} /> }));
+  return <ExampleTable head={['You type', 'You get']} rows={rows} />;
+}
+
+function SearchFilters() {
+  const rows = searchExamples().map(([query, what]) => ({ key: query, typed: query, result: what }));
+  return <ExampleTable head={['You search', 'You find']} rows={rows} />;
 }
 
 const HELP_TITLES = { keys: 'Keyboard shortcuts', formatting: 'Message formatting', search: 'Search filters' };
@@ -225,13 +189,8 @@ export function KeyboardHelp() {
       title={HELP_TITLES[shown]}
       class="keyboard-help"
       onClose={close}
-      onKeyDown={(e) => {
-        // The page's key handler must not see this `?`: the overlay is gone by then, and it would open it again.
-        if (e.key === '?') {
-          e.stopPropagation();
-          close();
-        }
-      }}
+      // `?` closes the overlay it opened.
+      onKeyDown={(e) => e.key === '?' && close()}
     >
       <div class="help-tabs" role="tablist" aria-label="Help">
         {(['keys', 'formatting', 'search'] as const).map((tab) => (

@@ -192,8 +192,10 @@ function useKeyboard({ closeOverlays, openPeople, openChannelFilter, openMenu }:
     };
     const selectedMessage = () => (view.value.kind === 'narrow' ? feed.value.messages.find((m) => m.id === selectedId.value) : undefined);
     const onKey = (e: KeyboardEvent) => {
-      // A modal dialog (the shortcuts, a message's source) answers its own keys.
-      if (document.querySelector('dialog[open]')) return;
+      // A modal dialog (the shortcuts, a message's source) answers its own keys, including one
+      // that closed it: the dialog may be gone by the time the key reaches the page (its
+      // handler's re-render runs first), and the page would open it again (`?`, Shift+V).
+      if (document.querySelector('dialog[open]') || (e.target as Element | null)?.closest?.('dialog')) return;
       // Zulip's keys with Ctrl (Cmd on macOS), which work while typing too.
       const command = (e.ctrlKey || e.metaKey) && !(e.ctrlKey && e.metaKey) && !e.altKey && !e.shiftKey;
       if (command) {

@@ -187,12 +187,9 @@ export function MessageDialog() {
       title={DIALOG_TITLES[shown.kind]}
       class="message-dialog"
       onClose={close}
+      // Shift+V, which opens the read receipts, closes them too, as in Zulip.
       onKeyDown={(e) => {
-        // Shift+V, which opens the read receipts, closes them too, as in Zulip; the page's key
-        // handler must not see it, or it would open them again once the dialog has gone.
-        if (shown.kind !== 'receipts' || e.key !== 'V' || e.ctrlKey || e.metaKey || e.altKey) return;
-        e.stopPropagation();
-        close();
+        if (shown.kind === 'receipts' && e.key === 'V' && !e.ctrlKey && !e.metaKey && !e.altKey) close();
       }}
     >
       {shown.kind === 'receipts' && <ReadReceipts message={shown.message} />}

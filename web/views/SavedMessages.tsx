@@ -48,7 +48,7 @@ function renderedOf(content: string): Promise<string> {
 }
 
 /** A saved message's text as messages are shown; its Markdown as written until the rendering comes. */
-function Preview({ rendered, content }: { rendered?: string; content: string }) {
+export function Preview({ rendered, content }: { rendered?: string; content: string }) {
   const [html, setHtml] = useState(rendered ?? null);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
