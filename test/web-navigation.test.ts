@@ -728,13 +728,14 @@ test('keyboard: < forwards the selected message, Ctrl+. goes to where the compos
 
   // Shift+D and Shift+A: the next and previous channel in the sidebar, from a channel's view.
   await page.keyboard.press('Escape');
-  await goToChannel(page, channels[0].id);
+  await goToChannel(page, channels[0]);
+  // Each view is awaited as drawn, not only as addressed: a key must act on the view on screen.
   await page.keyboard.press('D');
-  await page.waitForURL(new RegExp(`channel/${channels[1].id}-[^/]*$`));
+  await channelShown(page, channels[1]);
   await page.keyboard.press('D');
-  await page.waitForURL(new RegExp(`channel/${channels[2].id}-[^/]*$`));
+  await channelShown(page, channels[2]);
   await page.keyboard.press('A');
-  await page.waitForURL(new RegExp(`channel/${channels[1].id}-[^/]*$`));
+  await channelShown(page, channels[1]);
   // Nothing from a view that is not a channel's.
   await page.keyboard.press('I');
   await page.waitForURL(/#inbox$/);
@@ -745,9 +746,16 @@ test('keyboard: < forwards the selected message, Ctrl+. goes to where the compos
   assert.deepEqual(web.problems, []);
 });
 
-async function goToChannel(page: WebUser['page'], channelId: number): Promise<void> {
-  await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#narrow/channel/${id}`), channelId);
-  await page.waitForURL(new RegExp(`channel/${channelId}(-[^/]*)?$`));
+/** Waits until a channel's view is the one drawn, at its address (the address may change first). */
+async function channelShown(page: WebUser['page'], channel: { id: number; name: string }): Promise<void> {
+  await page.waitForURL(new RegExp(`channel/${channel.id}(-[^/]*)?$`));
+  await page.locator('h1.narrow-title', { hasText: new RegExp(`^#${channel.name}$`) }).waitFor();
+}
+
+/** Opens a channel's view by its address, and waits until it is drawn. */
+async function goToChannel(page: WebUser['page'], channel: { id: number; name: string }): Promise<void> {
+  await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#narrow/channel/${id}`), channel.id);
+  await channelShown(page, channel);
 }
 
 test('q filters the sidebar\'s channels (in their panel on a phone); Enter opens the first left, Esc clears the filter', { skip: NO_CHROMIUM }, async () => {
