@@ -159,7 +159,10 @@ test('"Remind me about this" sets a reminder with a note; it is listed under Rem
     return new Date(time.getTime() - time.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   };
   await remind('The ferry leaves at noon.', async (dialog) => {
-    assert.ok((await dialog.getByRole('group', { name: 'When' }).getByRole('button').count()) >= 2, 'suggested times');
+    // The dialog is loaded on first use: wait for it before counting what it offers.
+    const suggested = dialog.getByRole('group', { name: 'When' }).getByRole('button');
+    await suggested.first().waitFor();
+    assert.ok((await suggested.count()) >= 2, 'suggested times');
     await dialog.getByLabel('Note (optional)').fill('Buy tickets first');
     await dialog.getByLabel('Remind me at').fill(localField(clock.now() + 2 * 3600_000));
     await dialog.getByRole('button', { name: 'Set reminder' }).click();
