@@ -99,17 +99,23 @@ export async function dayOrganization(shape: DayShape, log: (line: string) => vo
 }
 
 /**
- * The bundle started on a copy of the organization of that many people, with the README's heap
- * flags (and --cpu-prof into `profileDir`, if given), for the benchmarks that send it single
- * kinds of request. `stop` ends it and removes the copy.
+ * The Node flags the benchmarks start the server with unless told otherwise: none, as it is
+ * shipped (the bundle gives itself its heap flags, lib/memory/bounded-heap.ts).
  */
-export async function startOnDayOrganization(people: number, bundle: string, profileDir?: string) {
+export const SERVER_NODE_FLAGS: readonly string[] = [];
+
+/**
+ * The bundle started on a copy of the organization of that many people, with `nodeFlags` (and
+ * --cpu-prof into `profileDir`, if given), for the benchmarks that send it single kinds of
+ * request. `stop` ends it and removes the copy.
+ */
+export async function startOnDayOrganization(people: number, bundle: string, profileDir?: string, nodeFlags: readonly string[] = SERVER_NODE_FLAGS) {
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first`);
   const { data: cached, organization } = await dayOrganization(dayShape(people));
   const data = mkdtempSync(path.join(tmpdir(), 'stoa-day-copy-'));
   cpSync(cached, data, { recursive: true });
   const logFile = path.join(data, 'server.log');
-  const flags = ['--max-old-space-size=256', '--max-semi-space-size=8', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])];
+  const flags = [...nodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [])];
   const server = spawn('sh', ['-c', `exec node ${flags.join(' ')} "$0" --data "$1" --port 0 > "$2" 2>&1`, bundle, data, logFile], { stdio: 'ignore' });
   let url: string | undefined;
   while (!url) {

@@ -18,9 +18,11 @@
  *                      polls with the moments it was sent, got a socket, connected, had its first
  *                      byte of answer and its last (read them with bench/day-trace.ts DIR)
  *     --bundle FILE    the server script (default dist/stoa.js)
+ *     --node-flags=F   Node flags for the server (default none: the bundle gives itself its heap
+ *                      flags), to compare settings, e.g. "--max-old-space-size=256 --max-semi-space-size=8"
  *
- * Three kinds of process: this driver, the server (`node dist/stoa.js` with the flags the
- * README gives, its request log going to a file as under a service manager), and the load
+ * Three kinds of process: this driver, the server (`node dist/stoa.js` as shipped, its request
+ * log going to a file as under a service manager), and the load
  * workers (this file again, with --worker), each simulating a share of the people.
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -32,12 +34,10 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentile } from './api';
-import { dayOrganization, dayShape, type DayChannel, type DayPerson } from './day-organization';
+import { dayOrganization, dayShape, SERVER_NODE_FLAGS, type DayChannel, type DayPerson } from './day-organization';
 import { vocabulary } from './generate-messages-db';
 import { WEB_CLIENT_REGISTRATION } from '../web/register-params';
 
-/** Node's heap flags as the README runs the bundle. */
-const SERVER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'];
 /** A request other than a long poll that takes longer than this counts as timed out, as a client gives up. */
 const REQUEST_TIMEOUT_MS = 30_000;
 /** A long poll gets a heartbeat within 50 s; past this it has failed. */
@@ -509,8 +509,10 @@ async function drive(): Promise<void> {
       profile: { type: 'string' },
       trace: { type: 'string' },
       bundle: { type: 'string', default: path.join(__dirname, '..', 'dist', 'stoa.js') },
+      'node-flags': { type: 'string' },
     },
   });
+  const nodeFlags = args['node-flags'] === undefined ? SERVER_NODE_FLAGS : args['node-flags'].split(/\s+/).filter(Boolean);
   const people = Number(args.people);
   const durationMs = Number(args.duration) * 1000;
   const bundle = path.resolve(args.bundle);
@@ -529,7 +531,7 @@ async function drive(): Promise<void> {
   }
   const probe = traceDir ? ['--require', path.join(__dirname, 'loop-probe.cjs')] : [];
   // The request log goes to a file, as a service manager would keep it.
-  const server = spawn('sh', ['-c', `exec node ${[...SERVER_NODE_FLAGS, ...profiling, ...probe].join(' ')} "$0" --data "$1" --port "$2" > "$3" 2>&1`, bundle, data, String(port), logFile], {
+  const server = spawn('sh', ['-c', `exec node ${[...nodeFlags, ...profiling, ...probe].join(' ')} "$0" --data "$1" --port "$2" > "$3" 2>&1`, bundle, data, String(port), logFile], {
     stdio: 'ignore',
     env: traceDir ? { ...process.env, STOA_LOOP_PROBE_FILE: path.join(traceDir, 'server-loop.ndjson') } : process.env,
   });

@@ -269,6 +269,41 @@ describe('GET /events, a plain poll', () => {
     assert.equal(other.status, 400);
     assert.equal(JSON.parse(other.text).code, 'BAD_EVENT_QUEUE_ID');
   });
+
+  test('a remembered key still counts after someone else changes, and no longer once the key or the account does', async () => {
+    const user = await server.createUser();
+    const bystander = await server.createUser();
+    const { queue_id } = await registerQueue(user, { event_types: ['realm_user'] });
+    // The first plain poll proves the key; it is answered by the bystander's new name.
+    const first = rawPoll(user, { queue_id, last_event_id: '-1' });
+    assert.equal(await within(first, 100), 'pending');
+    const kept = server.stoa.users.byId(user.userId);
+    assert.equal((await bystander.patch('/settings', { full_name: 'Bystander Renamed' })).status, 200);
+    const woken = await first;
+    assert.equal(woken.status, 200);
+    assert.equal(JSON.parse(woken.text).events[0].person.full_name, 'Bystander Renamed');
+    // Someone else's row written leaves this person's kept row (and the remembered key) alone.
+    assert.equal(server.stoa.users.byId(user.userId), kept);
+    assert.deepEqual(JSON.parse((await rawPoll(user, { queue_id, last_event_id: '0', dont_block: 'true' })).text).events, []);
+
+    // A new key: the old one is refused on the very next poll, the new one taken.
+    const regenerated = await user.post('/users/me/api_key/regenerate', {});
+    assert.equal(regenerated.status, 200);
+    const stale = await rawPoll(user, { queue_id, last_event_id: '0' });
+    assert.equal(stale.status, 401);
+    assert.equal(JSON.parse(stale.text).msg, 'Invalid API key');
+    const renewed = user.as({ email: user.credentials!.email, apiKey: regenerated.body.api_key });
+    const answered = rawPoll(renewed, { queue_id, last_event_id: '0' });
+    assert.equal(await within(answered, 100), 'pending');
+    await bystander.patch('/settings', { full_name: 'Bystander Again' });
+    assert.equal((await answered).status, 200);
+
+    // A deactivated account is refused at once, though its key was proven a moment ago.
+    assert.equal((await server.owner.delete(`/users/${user.userId}`)).status, 200);
+    const deactivated = await rawPoll(renewed, { queue_id, last_event_id: '1' });
+    assert.equal(deactivated.status, 401);
+    assert.equal(JSON.parse(deactivated.text).code, 'USER_DEACTIVATED');
+  });
 });
 
 describe('GET /events, the plain poll read off its URL', () => {

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import { flatString } from '../flat-string';
 import type { ReactionTypeNames } from '../emoji/choice';
 import { ApiError, badRequest } from '../http/errors';
+import type { UserRow } from '../users/queries';
 
 /**
  * An event as actions create it. Queues share the object and never change it; each answer
@@ -126,10 +127,10 @@ export class EventQueue {
   polled = false;
   /**
    * The Authorization header that last proved to be the owner's on a poll of this queue, and
-   * the stamp of the user rows then (lib/http/long-poll.ts): the next poll with the same
-   * header is the owner's without checking the key again while the stamp holds.
+   * the owner's kept row then (lib/http/long-poll.ts): the next poll with the same header is
+   * the owner's without checking the key again while that row is still the one kept.
    */
-  provenCredentials: { header: string; stamp: number } | null = null;
+  provenCredentials: { header: string; row: UserRow } | null = null;
 
   constructor(
     readonly settings: QueueSettings,
@@ -283,6 +284,13 @@ export class EventQueues {
 
   get count(): number {
     return this.byId.size;
+  }
+
+  /** How many queues have a poll parked now. */
+  get parkedCount(): number {
+    let parked = 0;
+    for (const queue of this.byId.values()) if (queue.parked) parked++;
+    return parked;
   }
 
   get heartbeatMs(): number {

@@ -113,16 +113,15 @@ function answerPoll(stoa: Stoa, req: IncomingMessage, res: ServerResponse, queue
   );
 }
 
-/** What a user's credentials are checked against: their row (API key, activity) and the organization's. */
-const CREDENTIAL_TABLES = ['users'];
-
 /**
  * The caller of a plain GET /events, or undefined when the request is for the general path.
  *
  * A client polls its queue again as soon as it is answered, with the same credentials each
- * time: a queue remembers the Authorization header that last proved to be its owner's, and
- * takes it again without checking the key anew until a user row is written (a new key, a
- * deactivation) or the organization is deactivated.
+ * time: a queue remembers the Authorization header that last proved to be its owner's, with
+ * the owner's row as it was then, and takes the header again without checking the key anew
+ * while that row is the one kept (any write to it, a new key or a deactivation, replaces it)
+ * and the organization is active. Another person's row written (a name change everyone hears
+ * of) leaves it alone.
  */
 function pollCaller(stoa: Stoa, req: IncomingMessage, path: string, queueId: string | undefined): UserRow | undefined {
   // The browser's poll: its session cookie, as under /json (a GET needs no CSRF header).
@@ -130,16 +129,16 @@ function pollCaller(stoa: Stoa, req: IncomingMessage, path: string, queueId: str
   const header = req.headers.authorization;
   if (header === undefined) return undefined;
   const queue = queueId === undefined ? undefined : stoa.queues.find(queueId);
-  const stamp = stoa.tableWrites.stamp(CREDENTIAL_TABLES);
   const known = queue?.provenCredentials;
-  if (known && known.header === header && known.stamp === stamp && !stoa.realm.get()?.deactivated) {
-    return stoa.users.byId(queue!.userId);
+  if (known && known.header === header && !stoa.realm.get()?.deactivated) {
+    const row = stoa.users.byId(queue!.userId);
+    if (row === known.row) return row;
   }
   // The header parser express-basic-auth itself uses, so both paths read credentials alike.
   const credentials = parseBasicAuth(req);
   if (!credentials) return undefined;
   const outcome = checkApiKey(stoa, credentials.name, credentials.pass);
   if (outcome instanceof ApiError) return undefined;
-  if (queue && queue.userId === outcome.id) queue.provenCredentials = { header, stamp };
+  if (queue && queue.userId === outcome.id) queue.provenCredentials = { header, row: outcome };
   return outcome;
 }

@@ -204,8 +204,10 @@ export function prepareUserQueries(db: Statements, writes: TableWrites) {
   );
 
   // Every request reads its caller's row, and many read other rows again and again; a row of
-  // 21 columns costs several microseconds to build. Rows are kept, frozen, until any user row
-  // is written (here, the only place that writes them) or a transaction rolls back (`forget`).
+  // 21 columns costs several microseconds to build. Rows are kept, frozen, until that row is
+  // written (here, the only place that writes them) or a transaction rolls back (`forget`).
+  // Only the written row goes: one person's new name must not make everyone's next request
+  // read its caller's row again (and every parked poll check its key again).
   // At most USER_ROWS_KEPT of each, the oldest kept going first: a large organization (or a
   // flood of lookups) must not keep every row in memory.
   const rows = new Map<number, UserRow>();
@@ -225,12 +227,18 @@ export function prepareUserQueries(db: Statements, writes: TableWrites) {
     idsByEmail.clear();
     everyone = null;
   };
-  /** Runs a statement that writes user rows, then drops every kept row. */
+  /** Drops what is kept of one user: their row, the emails that led to it, and everyone. */
+  const forgetUser = (id: number) => {
+    rows.delete(id);
+    for (const [email, known] of idsByEmail) if (known === id) idsByEmail.delete(email);
+    everyone = null;
+  };
+  /** Runs a statement that writes one user's row (its first argument), then drops that row. */
   const writing =
-    <A extends unknown[]>(fn: (...args: A) => void) =>
+    <A extends [number, ...unknown[]]>(fn: (...args: A) => void) =>
     (...args: A) => {
       fn(...args);
-      forget();
+      forgetUser(args[0]);
     };
   const cachedById = (id: number) => rows.get(id) ?? remember(byId.get(id));
 
@@ -260,7 +268,7 @@ export function prepareUserQueries(db: Statements, writes: TableWrites) {
     byApiKey: (apiKey: string) => byApiKey.get(apiKey),
     insert: (user: NewUser) => {
       const id = Number(insert.run(user).lastInsertRowid);
-      forget();
+      forgetUser(id);
       return id;
     },
     setEmail: writing((id: number, email: string) => void setEmail.run(email, id)),
