@@ -87,6 +87,9 @@ describe('POST /realm/deactivate', () => {
     const member = await server.createUser();
     const registered = await member.post('/register', { event_types: ['realm'] });
     const queue = { queue_id: registered.body.queue_id, last_event_id: registered.body.last_event_id };
+    // A plain poll (queue and last event id only) parked first: its key is proven and remembered.
+    const parked = member.get('/events', queue);
+    while (!server.stoa.queues.find(queue.queue_id)?.provenCredentials) await new Promise((resolve) => setTimeout(resolve, 10));
 
     const deactivated = await server.owner.post('/realm/deactivate', { deletion_delay_days: 30 });
     assertValidResponse12('post', '/realm/deactivate', deactivated.status, deactivated.body);
@@ -95,7 +98,9 @@ describe('POST /realm/deactivate', () => {
     const expectDeactivated = (response: { status: number; body: any }, what: string) =>
       assert.deepEqual(refusal(response), [401, 'REALM_DEACTIVATED', 'This organization has been deactivated'], what);
     // A poll that was reading the queue's events would have had the event; the queue is closed now.
+    await parked;
     expectDeactivated(await member.get('/events', { ...queue, dont_block: true }), 'GET /events');
+    expectDeactivated(await member.get('/events', queue), 'the plain poll, its key remembered before');
     expectDeactivated(await member.get('/users/me'), 'an API key');
     expectDeactivated(await server.owner.post('/messages', { type: 'direct', to: JSON.stringify([server.ownerId]), content: 'hi' }), 'the owner too');
     expectDeactivated(await server.anonymous.post('/fetch_api_key', { username: member.credentials.email, password: 'secret-password' }), 'signing in');
