@@ -2,6 +2,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
+import { withFlagsAsAtStart } from './memory/young-generation';
 
 /**
  * V8's code cache for the server in dist/stoa.js. Compiling the server's four megabytes, and
@@ -80,7 +81,7 @@ export function compileServer(code: string, options: { filename: string; lineOff
 export function writeCodeCache(dataFolder: string): string | undefined {
   const compiled = (globalThis as { [COMPILED]?: Compiled })[COMPILED];
   if (!compiled || compiled.used || !compiled.file || path.resolve(compiled.file) !== path.resolve(dataFolder, CODE_CACHE_FILE)) return undefined;
-  const data = compiled.script.createCachedData();
+  const data = withFlagsAsAtStart(() => compiled.script.createCachedData());
   const sum = checksum(data);
   if (sum === undefined) return undefined;
   const partial = `${compiled.file}.${process.pid}.partial`;

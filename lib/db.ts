@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { readFileSync, stat } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { flagsForNewWorker } from './memory/young-generation';
 
 export type Db = Database.Database;
 
@@ -675,6 +676,7 @@ function takeLock(file: string): Db {
  */
 const CHECKPOINTER = `
 const { parentPort, workerData } = require('node:worker_threads');
+for (const flag of workerData.v8Flags) require('node:v8').setFlagsFromString(flag);
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: 1000 });
 db.pragma('synchronous = NORMAL');
@@ -718,7 +720,7 @@ export function startCheckpointer(file: string, report: (line: string) => void):
   const startWorker = () => {
     const started = new Worker(CHECKPOINTER, {
       eval: true,
-      workerData: { file, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+      workerData: { file, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS, v8Flags: flagsForNewWorker() },
     });
     started.unref();
     started.on('message', (message: { error?: string; closed?: boolean }) => {

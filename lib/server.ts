@@ -25,7 +25,9 @@ import { notifyWhatLastQueueMissed } from './messages/withheld-notifications';
 import { stopFullMemberPromotion, updateFullMembers } from './groups/full-members';
 import { startOutgoingWebhooks } from './bots/outgoing-webhooks';
 import { exportsSettled, failInterruptedExports } from './export/actions';
+import { runsWithOwnHeapFlags } from './memory/bounded-heap';
 import { releaseMemoryWhenQuiet } from './memory/idle-release';
+import { governYoungGeneration } from './memory/young-generation';
 import { startScheduledBackups } from './backup/schedule';
 import { createStoa, type Stoa } from './stoa';
 import { Turns } from './http/turns';
@@ -238,6 +240,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const gc = setInterval(() => stoa.queues.collectGarbage(), GC_INTERVAL_MS).unref();
   // What a burst of work grew (V8's heap, SQLite's cache, caches) is given back once it is over.
   const stopReleasing = releaseMemoryWhenQuiet(stoa, server);
+  // V8's young generation sized for what the server does: larger while many polls are parked.
+  const stopGoverning = runsWithOwnHeapFlags() ? governYoungGeneration(() => stoa.queues.parkedCount) : () => {};
   // With --backup-dir, backups of this data folder while serving.
   const stopBackups = startScheduledBackups(stoa);
   // Files a crash left without a row; uploads arriving meanwhile are newer and left alone.
@@ -254,6 +258,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     closing ??= new Promise<void>((resolve) => {
       clearInterval(gc);
       stopReleasing();
+      stopGoverning();
       // Calls to bots' servers stop: none waiting is made, those in flight are aborted.
       stoa.outgoingWebhooks.stop();
       // Parked long-polls are answered first; once their answers are written (next turn of

@@ -286,6 +286,13 @@ export class EventQueues {
     return this.byId.size;
   }
 
+  /** How many queues have a poll parked now. */
+  get parkedCount(): number {
+    let parked = 0;
+    for (const queue of this.byId.values()) if (queue.parked) parked++;
+    return parked;
+  }
+
   get heartbeatMs(): number {
     return this.options.heartbeatMs;
   }

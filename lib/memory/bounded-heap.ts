@@ -1,3 +1,5 @@
+import { POLLING_SEMI_SPACE_MB } from './young-generation';
+
 /**
  * The bundle bounds its own memory. V8 sizes its heap from the machine's memory (gigabytes on
  * a server) and lets it grow to several times what is live before collecting; the flags below
@@ -10,11 +12,16 @@
  */
 
 /**
- * The old generation's ceiling, and the young generation's semi-spaces (V8's default is 16 MB
- * each). The young generation is committed whole, both semi-spaces: 4 MB each keeps 8 MB
- * instead of 16 through a flood, for more frequent (and shorter) scavenges.
+ * The old generation's ceiling, and the young generation's semi-spaces' (V8's default is 16 MB
+ * each): the server itself keeps them at a few MB unless many long polls are parked
+ * (young-generation.ts).
  */
-export const HEAP_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=4'];
+export const HEAP_FLAGS = ['--max-old-space-size=256', `--max-semi-space-size=${POLLING_SEMI_SPACE_MB}`];
+
+/** Whether this process runs with HEAP_FLAGS, as restartWithBoundedHeap starts it. */
+export function runsWithOwnHeapFlags(): boolean {
+  return HEAP_FLAGS.every((flag) => process.execArgv.includes(flag));
+}
 /**
  * glibc's malloc, set through its environment (read when the new image starts; any of them
  * the person starting the server has set is kept). It makes an arena per thread that
