@@ -117,9 +117,10 @@ test('the theme and the notification settings are kept on the server, and notifi
   assert.deepEqual([...web.problems, ...elsewhere.problems], []);
 });
 
-test('the channel browser subscribes, unsubscribes, and creates a private channel', { skip: NO_CHROMIUM }, async () => {
+test('the channel browser subscribes, unsubscribes, and creates a private channel with its first subscribers, then opens it', { skip: NO_CHROMIUM }, async () => {
   const person = await suite.server.createUser('Channel Browser');
   const outsider = await suite.server.createUser('Channel Outsider');
+  const invitee = await suite.server.createUser('Channel Invitee');
   const existing = await createChannel(suite.server.owner, {}, uniqueName('open house'));
   const web = await suite.open(person.credentials.email, '#inbox');
   const sidebar = web.page.getByRole('navigation', { name: 'Views, channels and direct messages' });
@@ -146,19 +147,36 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   const form = browserRegion.getByRole('form', { name: 'Create a channel' });
   assert.equal(await form.count(), 0, 'the form waits behind its button');
   await browserRegion.getByRole('button', { name: 'Create a channel' }).click();
-  await form.getByLabel('Name').fill(name);
+  // The name is focused as the form opens: typed without a click.
+  await form.getByLabel('Name').waitFor();
+  await web.page.keyboard.type(name);
+  assert.equal(await form.getByLabel('Name').inputValue(), name);
   await form.getByLabel('Description').fill('Only for the gardeners');
   await form.getByRole('radio', { name: /^Private/ }).check();
-  await form.getByRole('button', { name: 'Create' }).click();
-  await sidebar.getByRole('link', { name }).waitFor();
-  await form.waitFor({ state: 'detached' });
-  await browserRegion.getByRole('listitem').filter({ hasText: name }).getByText('Only for the gardeners').waitFor();
-  assert.equal(await sidebar.getByRole('link', { name }).locator('.channel-swatch svg').count(), 1, 'a private channel has the lock icon');
-
-  const channels = await suite.server.owner.get('/streams', { include_all: true });
-  const created = channels.body.streams.find((c: { name: string }) => c.name === name);
+  // Its first subscribers: oneself, and whoever is added (Enter in the field adds, not sends).
+  const toAdd = form.getByRole('list', { name: 'Subscribers to add' });
+  assert.deepEqual((await toAdd.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['Channel Browser (you) Leave out']);
+  await form.getByLabel('Add a person or a group').fill(`Channel Invitee <${invitee.credentials.email}>`);
+  await form.getByLabel('Add a person or a group').press('Enter');
+  await toAdd.getByRole('listitem').filter({ hasText: 'Channel Invitee' }).waitFor();
+  assert.equal(await form.count(), 1, 'Enter in the field did not send the form');
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  // The creator is taken to the new channel, as in Zulip.
+  let created: { stream_id: number; invite_only: boolean; description: string } | undefined;
+  await waitUntil(async () => {
+    created = (await suite.server.owner.get('/streams', { include_all: true })).body.streams.find((c: { name: string }) => c.name === name);
+    return created !== undefined && web.page.url().includes(`#narrow/channel/${created.stream_id}-`);
+  }, 'the page opens the new channel');
+  assert.ok(created);
+  await web.page.getByRole('heading', { name }).first().waitFor();
   assert.equal(created.invite_only, true);
   assert.equal(created.description, 'Only for the gardeners');
+  const subscribers = await suite.server.owner.get(`/streams/${created.stream_id}/members`);
+  assert.deepEqual([...subscribers.body.subscribers].sort((x: number, y: number) => x - y), [person.userId, invitee.userId].sort((x, y) => x - y));
+  assert.equal(await sidebar.getByRole('link', { name }).locator('.channel-swatch svg').count(), 1, 'a private channel has the lock icon');
+  await sidebar.getByRole('link', { name: 'Browse channels' }).click();
+  await browserRegion.getByRole('listitem').filter({ hasText: name }).getByText('Only for the gardeners').waitFor();
+  assert.equal(await form.count(), 0, 'the form is closed once the channel is made');
   // Someone not invited does not see it in their channel browser.
   const outsiderWeb = await suite.open(outsider.credentials.email, '#channels');
   await outsiderWeb.page.getByRole('region', { name: 'Channels' }).getByText(existing.name).waitFor();

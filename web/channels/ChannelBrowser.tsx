@@ -1,13 +1,17 @@
 import { Icon } from '../ui/icons';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post } from '../api';
-import { hashNames } from '../app/nav';
+import { goToNarrow, hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
 import { holdsRealmSetting } from './permissions';
 import { channelSettingsHash } from './state';
 import type { Channel } from '../types';
-import { channels, subscriptions } from '../state';
-import { reportError } from '../ui/Toasts';
+import { channels, session, subscriptions, userName } from '../state';
+import { chosenCandidate, newSubscribers, subscriberCandidates } from './candidates';
+import { reportError, showNotice } from '../ui/Toasts';
+import { addChannelStyles } from './styles';
+
+addChannelStyles();
 
 type Shown = 'subscribed' | 'not-subscribed' | 'all';
 const SHOWN: Array<[Shown, string]> = [
@@ -26,9 +30,6 @@ export function ChannelBrowser() {
   const [creating, setCreating] = useState(false);
   const mayCreatePublic = holdsRealmSetting('realm_can_create_public_channel_group');
   const mayCreatePrivate = holdsRealmSetting('realm_can_create_private_channel_group');
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [privacy, setPrivacy] = useState<'public' | 'private'>(mayCreatePublic ? 'public' : 'private');
   // Archived channels are not in the app's state; they are asked for when wanted (to unarchive one).
   const [archived, setArchived] = useState<Channel[] | null>(null);
   const [showArchived, setShowArchived] = useState(false);
@@ -49,17 +50,6 @@ export function ChannelBrowser() {
   // A muted channel stays subscribed but counts only the topics unmuted or followed in it, as in Zulip.
   const setMuted = (streamId: number, muted: boolean) =>
     post('/json/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property: 'is_muted', value: muted }] }).catch(reportError);
-  const create = async (event: Event) => {
-    event.preventDefault();
-    try {
-      await post('/json/users/me/subscriptions', { subscriptions: [{ name, description }], invite_only: privacy === 'private' });
-      setName('');
-      setDescription('');
-      setCreating(false);
-    } catch (err) {
-      reportError(err);
-    }
-  };
 
   return (
     <div class="panel" role="region" aria-label="Channels">
@@ -71,35 +61,7 @@ export function ChannelBrowser() {
           </button>
         )}
       </div>
-      {creating && (
-        <form class="create-channel" onSubmit={create} aria-label="Create a channel">
-          <h2>Create a channel</h2>
-          <label>
-            Name
-            <input required autoFocus maxLength={60} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </label>
-          <label>
-            Description
-            <input value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-          </label>
-          <fieldset>
-            <legend>Who can join</legend>
-            {mayCreatePublic && (
-              <label class="inline">
-                <input type="radio" name="privacy" checked={privacy === 'public'} onChange={() => setPrivacy('public')} /> Public: anyone in the organization
-              </label>
-            )}
-            {mayCreatePrivate && (
-              <label class="inline">
-                <input type="radio" name="privacy" checked={privacy === 'private'} onChange={() => setPrivacy('private')} /> Private: by invitation
-              </label>
-            )}
-          </fieldset>
-          <button type="submit" class="primary">
-            Create
-          </button>
-        </form>
-      )}
+      {creating && <NewChannelForm mayCreatePublic={mayCreatePublic} mayCreatePrivate={mayCreatePrivate} onCreated={() => setCreating(false)} />}
       <div class="tabs" role="group" aria-label="Which channels">
         {SHOWN.map(([value, label]) => (
           <button key={value} type="button" class="tab-button" aria-pressed={tab === value} disabled={showArchived} onClick={() => setTab(value)}>
@@ -145,5 +107,125 @@ export function ChannelBrowser() {
         })}
       </ul>
     </div>
+  );
+}
+
+/**
+ * A new channel: its name (focused as the form opens), description, who can join, and its
+ * first subscribers, oneself to begin with, as Zulip's form has them. Once the channel's
+ * subscription reaches the page, a creator among its subscribers is taken to it, as in Zulip.
+ */
+function NewChannelForm({ mayCreatePublic, mayCreatePrivate, onCreated }: { mayCreatePublic: boolean; mayCreatePrivate: boolean; onCreated: () => void }) {
+  const self = session.value?.user_id ?? 0;
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [privacy, setPrivacy] = useState<'public' | 'private'>(mayCreatePublic ? 'public' : 'private');
+  const [chosen, setChosen] = useState<number[]>([self]);
+  const [adding, setAdding] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+  useEffect(() => nameInput.current?.focus(), []);
+  // The creator's subscription comes as an event, after (or before) the request's answer.
+  const createdChannel = created === null ? undefined : [...subscriptions.value.values()].find((s) => s.name === created);
+  useEffect(() => {
+    if (!createdChannel) return;
+    onCreated();
+    goToNarrow([{ operator: 'channel', operand: String(createdChannel.stream_id) }]);
+  }, [createdChannel?.stream_id]);
+
+  const chosenSet = new Set(chosen);
+  const candidates = subscriberCandidates(chosenSet);
+  const add = () => {
+    const candidate = chosenCandidate(adding, candidates);
+    if (!candidate) {
+      if (adding.trim()) showNotice(`No one matches “${adding}”: choose a person or a group from the list.`);
+      return;
+    }
+    setChosen([...chosen, ...newSubscribers(candidate, chosenSet)]);
+    setAdding('');
+  };
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const channelName = name.trim();
+    try {
+      await post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName, description }], invite_only: privacy === 'private', principals: chosen });
+      if (chosenSet.has(self)) setCreated(channelName);
+      else {
+        showNotice(`#${channelName} was created.`);
+        onCreated();
+      }
+    } catch (err) {
+      reportError(err);
+    }
+  };
+  return (
+    <form class="create-channel" onSubmit={create} aria-label="Create a channel">
+      <h2>Create a channel</h2>
+      <label>
+        Name
+        <input ref={nameInput} required maxLength={60} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        Description
+        <input value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <fieldset>
+        <legend>Who can join</legend>
+        {mayCreatePublic && (
+          <label class="inline">
+            <input type="radio" name="privacy" checked={privacy === 'public'} onChange={() => setPrivacy('public')} /> Public: anyone in the organization
+          </label>
+        )}
+        {mayCreatePrivate && (
+          <label class="inline">
+            <input type="radio" name="privacy" checked={privacy === 'private'} onChange={() => setPrivacy('private')} /> Private: by invitation
+          </label>
+        )}
+      </fieldset>
+      <fieldset class="new-subscribers">
+        <legend>Subscribers</legend>
+        <ul class="item-list" aria-label="Subscribers to add">
+          {chosen.map((userId) => (
+            <li key={userId}>
+              <span>
+                {userName(userId)}
+                {userId === self && ' (you)'}
+              </span>
+              <button type="button" aria-label={`Leave out ${userName(userId)}`} onClick={() => setChosen(chosen.filter((id) => id !== userId))}>
+                Leave out
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div class="add-subscriber">
+          <label>
+            Add a person or a group
+            <input
+              list="new-channel-candidates"
+              value={adding}
+              placeholder="Name, email or group"
+              onInput={(e) => setAdding(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                // Enter here adds the person; the form is sent by its button.
+                if (e.key !== 'Enter') return;
+                e.preventDefault();
+                add();
+              }}
+            />
+          </label>
+          <datalist id="new-channel-candidates">
+            {candidates.map((c) => (
+              <option key={c.text} value={c.text} />
+            ))}
+          </datalist>
+          <button type="button" onClick={add}>
+            Add
+          </button>
+        </div>
+      </fieldset>
+      <button type="submit" class="primary">
+        Create
+      </button>
+    </form>
   );
 }

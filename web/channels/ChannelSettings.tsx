@@ -2,7 +2,7 @@ import { avatarUrlOf } from '../people/avatar-url';
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { Avatar } from '../people/Avatar';
-import { channels, realm, session, subscriptions, updateMap, userGroups, users } from '../state';
+import { channels, realm, session, subscriptions, updateMap, users } from '../state';
 import type { Channel, GroupSettingValue, Subscription } from '../types';
 import { confirmAction } from '../ui/Confirm';
 import { reportError, showNotice } from '../ui/Toasts';
@@ -19,6 +19,7 @@ import { GroupSettingField } from './GroupSettingField';
 import { notificationSettings, type NotificationSetting } from '../app/notifications';
 import { channelSettingsHash, channelSubscribers, defaultChannelIds } from './state';
 import { addChannelStyles } from './styles';
+import { chosenCandidate, newSubscribers, subscriberCandidates } from './candidates';
 import type { ChannelTab } from './state';
 
 addChannelStyles();
@@ -319,15 +320,6 @@ function Personal({ channel, sub }: { channel: Channel; sub: Subscription | unde
   );
 }
 
-/** The people of a group and of its subgroups. */
-function groupMembers(groupId: number, seen = new Set<number>()): number[] {
-  if (seen.has(groupId)) return [];
-  seen.add(groupId);
-  const group = userGroups.value.get(groupId);
-  if (!group) return [];
-  return [...(group.members ?? []), ...(group.direct_subgroup_ids ?? []).flatMap((id) => groupMembers(id, seen))];
-}
-
 function Subscribers({ channel }: { channel: Channel }) {
   const id = channel.stream_id;
   const list = channelSubscribers.value.get(id);
@@ -342,24 +334,16 @@ function Subscribers({ channel }: { channel: Channel }) {
   const mayAdd = canAddSubscribers(channel) && !channel.is_archived;
   const mayRemove = canRemoveSubscribers(channel) && !channel.is_archived;
 
-  // People and groups are offered by name; a group adds its members.
-  const people = [...users.value.values()].filter((u) => u.is_active && !list?.has(u.user_id));
-  const groups = [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated);
-  const candidates = [
-    ...people.map((u) => ({ text: `${u.full_name} <${u.email}>`, ids: [u.user_id] })),
-    ...groups.map((g) => ({ text: `Group: ${g.name}`, ids: groupMembers(g.id) })),
-  ];
+  const subscribed = list ?? new Set<number>();
+  const candidates = subscriberCandidates(subscribed);
   const add = async (event: Event) => {
     event.preventDefault();
-    // What was picked from the list, or typed far enough to name one person or group.
-    const typed = adding.trim().toLowerCase();
-    const matches = candidates.filter((c) => c.text.toLowerCase().includes(typed));
-    const chosen = candidates.find((c) => c.text.toLowerCase() === typed) ?? (typed && matches.length === 1 ? matches[0] : undefined);
+    const chosen = chosenCandidate(adding, candidates);
     if (!chosen) {
       showNotice(`No one matches “${adding}”: choose a person or a group from the list.`);
       return;
     }
-    const principals = [...new Set(chosen.ids)].filter((userId) => users.value.get(userId)?.is_active && !list?.has(userId));
+    const principals = newSubscribers(chosen, subscribed);
     if (principals.length === 0) {
       setAdding('');
       return;

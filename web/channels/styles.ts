@@ -26,6 +26,12 @@ const CSS = `
 .channel-settings .hint { color: var(--text-soft); font-size: 13px; }
 .channel-settings section .hint, .channel-settings fieldset .hint { margin: 0; }
 .default-channels .item-list { max-width: 620px; }
+.create-channel .new-subscribers ul { margin: 0; }
+.create-channel .new-subscribers li { display: flex; justify-content: space-between; align-items: center; gap: 12px; padding: 4px 0; border-bottom: 1px solid var(--border); }
+.create-channel .new-subscribers li > span { min-width: 0; overflow-wrap: anywhere; }
+.create-channel .new-subscribers li > button { flex: none; white-space: nowrap; }
+.create-channel .add-subscriber { display: flex; align-items: flex-end; gap: 8px; }
+.create-channel .add-subscriber label { flex: 1; min-width: 0; }
 .default-channels form { flex-direction: row; align-items: flex-end; }
 .channel-settings .add-subscribers > button, .default-channels form > button { align-self: flex-end; }
 `;
