@@ -152,7 +152,10 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   await web.page.keyboard.type(name);
   assert.equal(await form.getByLabel('Name').inputValue(), name);
   await form.getByLabel('Description').fill('Only for the gardeners');
-  await form.getByRole('radio', { name: /^Private/ }).check();
+  // Who can access it, offered as the channel's settings offer it.
+  for (const label of ['Public', 'Private, shared history', 'Private, protected history']) assert.equal(await form.getByRole('radio', { name: new RegExp(`^${label}\\b`) }).count(), 1, label);
+  assert.equal(await form.getByRole('radio', { name: /^Web-public/ }).count(), 0, 'web-public only where the organization allows it');
+  await form.getByRole('radio', { name: /^Private, protected history/ }).check();
   // Its first subscribers: oneself, and whoever is added (Enter in the field adds, not sends).
   const toAdd = form.getByRole('list', { name: 'Subscribers to add' });
   assert.deepEqual((await toAdd.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['Channel Browser (you) Leave out']);
@@ -162,7 +165,7 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   assert.equal(await form.count(), 1, 'Enter in the field did not send the form');
   await form.getByRole('button', { name: 'Create', exact: true }).click();
   // The creator is taken to the new channel, as in Zulip.
-  let created: { stream_id: number; invite_only: boolean; description: string } | undefined;
+  let created: { stream_id: number; invite_only: boolean; history_public_to_subscribers: boolean; description: string } | undefined;
   await waitUntil(async () => {
     created = (await suite.server.owner.get('/streams', { include_all: true })).body.streams.find((c: { name: string }) => c.name === name);
     return created !== undefined && web.page.url().includes(`#narrow/channel/${created.stream_id}-`);
@@ -170,6 +173,7 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   assert.ok(created);
   await web.page.getByRole('heading', { name }).first().waitFor();
   assert.equal(created.invite_only, true);
+  assert.equal(created.history_public_to_subscribers, false);
   assert.equal(created.description, 'Only for the gardeners');
   const subscribers = await suite.server.owner.get(`/streams/${created.stream_id}/members`);
   assert.deepEqual([...subscribers.body.subscribers].sort((x: number, y: number) => x - y), [person.userId, invitee.userId].sort((x, y) => x - y));

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post } from '../api';
 import { goToNarrow, hashNames } from '../app/nav';
 import { narrowHash } from '../app/narrow';
-import { holdsRealmSetting } from './permissions';
+import { holdsRealmSetting, mayMakeWebPublic } from './permissions';
+import { creationPrivacyParams, PRIVACY, type Privacy } from './privacy';
 import { channelSettingsHash } from './state';
 import type { Channel } from '../types';
 import { channels, session, subscriptions, userName } from '../state';
@@ -119,7 +120,9 @@ function NewChannelForm({ mayCreatePublic, mayCreatePrivate, onCreated }: { mayC
   const self = session.value?.user_id ?? 0;
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [privacy, setPrivacy] = useState<'public' | 'private'>(mayCreatePublic ? 'public' : 'private');
+  // What the organization lets this person create, public first, as Zulip's form orders it.
+  const offered = PRIVACY.filter(({ value }) => (value === 'web-public' ? mayMakeWebPublic() : value === 'public' ? mayCreatePublic : mayCreatePrivate));
+  const [privacy, setPrivacy] = useState<Privacy>(mayCreatePublic ? 'public' : 'private-shared');
   const [chosen, setChosen] = useState<number[]>([self]);
   const [adding, setAdding] = useState('');
   const [created, setCreated] = useState<string | null>(null);
@@ -148,7 +151,7 @@ function NewChannelForm({ mayCreatePublic, mayCreatePrivate, onCreated }: { mayC
     event.preventDefault();
     const channelName = name.trim();
     try {
-      await post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName, description }], invite_only: privacy === 'private', principals: chosen });
+      await post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName, description }], ...creationPrivacyParams(privacy), principals: chosen });
       if (chosenSet.has(self)) setCreated(channelName);
       else {
         showNotice(`#${channelName} was created.`);
@@ -170,17 +173,13 @@ function NewChannelForm({ mayCreatePublic, mayCreatePrivate, onCreated }: { mayC
         <input value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </label>
       <fieldset>
-        <legend>Who can join</legend>
-        {mayCreatePublic && (
-          <label class="inline">
-            <input type="radio" name="privacy" checked={privacy === 'public'} onChange={() => setPrivacy('public')} /> Public: anyone in the organization
+        <legend>Who can access the channel</legend>
+        {offered.map((option) => (
+          <label class="inline privacy-option" key={option.value}>
+            <input type="radio" name="privacy" checked={privacy === option.value} onChange={() => setPrivacy(option.value)} /> {option.label}
+            <span class="hint">{option.hint}</span>
           </label>
-        )}
-        {mayCreatePrivate && (
-          <label class="inline">
-            <input type="radio" name="privacy" checked={privacy === 'private'} onChange={() => setPrivacy('private')} /> Private: by invitation
-          </label>
-        )}
+        ))}
       </fieldset>
       <fieldset class="new-subscribers">
         <legend>Subscribers</legend>

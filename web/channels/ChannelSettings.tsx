@@ -20,6 +20,7 @@ import { notificationSettings, type NotificationSetting } from '../app/notificat
 import { channelSettingsHash, channelSubscribers, defaultChannelIds } from './state';
 import { addChannelStyles } from './styles';
 import { chosenCandidate, newSubscribers, subscriberCandidates } from './candidates';
+import { PRIVACY, privacyOf, privacyParams, type Privacy } from './privacy';
 import type { ChannelTab } from './state';
 
 addChannelStyles();
@@ -84,29 +85,6 @@ export function ChannelSettings({ channelId, tab }: { channelId: number; tab: Ch
       {tab === 'subscribers' && <Subscribers channel={channel} />}
     </div>
   );
-}
-
-type Privacy = 'web-public' | 'public' | 'private-shared' | 'private-protected';
-
-function privacyOf(channel: Channel): Privacy {
-  if (channel.is_web_public) return 'web-public';
-  if (!channel.invite_only) return 'public';
-  return channel.history_public_to_subscribers ? 'private-shared' : 'private-protected';
-}
-
-const PRIVACY: Array<{ value: Privacy; label: string; hint: string }> = [
-  { value: 'web-public', label: 'Web-public', hint: 'Anyone on the internet can read it without an account; members can join.' },
-  { value: 'public', label: 'Public', hint: 'Members of the organization can join and read its whole history.' },
-  { value: 'private-shared', label: 'Private, shared history', hint: 'Only subscribers; people added later can read what was said before.' },
-  { value: 'private-protected', label: 'Private, protected history', hint: 'Only subscribers; people added later read from when they joined.' },
-];
-
-function privacyParams(privacy: Privacy): Record<string, boolean> {
-  return {
-    is_web_public: privacy === 'web-public',
-    is_private: privacy.startsWith('private'),
-    history_public_to_subscribers: privacy !== 'private-protected',
-  };
 }
 
 function General({ channel }: { channel: Channel }) {

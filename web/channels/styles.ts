@@ -10,8 +10,8 @@ const CSS = `
 .channel-settings fieldset:disabled { opacity: 0.85; }
 .channel-settings > h2 { margin: 16px 16px 0; }
 .channel-settings form > button, .channel-settings fieldset > button { align-self: flex-start; }
-.channel-settings .privacy-option { flex-wrap: wrap; }
-.channel-settings .privacy-option .hint { flex-basis: 100%; margin: 0 0 0 24px; color: var(--text-soft); font-size: 13px; }
+.channel-settings .privacy-option, .create-channel .privacy-option { flex-wrap: wrap; }
+.channel-settings .privacy-option .hint, .create-channel .privacy-option .hint { flex-basis: 100%; margin: 0 0 0 24px; color: var(--text-soft); font-size: 13px; }
 .channel-settings .archived-note { padding: 8px 10px; border-radius: 6px; background: var(--bg-mention); }
 .channel-settings .saved { min-height: 1.2em; margin: 4px 16px; color: var(--text-soft); }
 .channel-settings .setting-readonly { display: flex; justify-content: space-between; gap: 12px; margin: 0; }
