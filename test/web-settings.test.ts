@@ -147,6 +147,13 @@ test('the channel browser subscribes, unsubscribes, and creates a private channe
   const form = browserRegion.getByRole('form', { name: 'Create a channel' });
   assert.equal(await form.count(), 0, 'the form waits behind its button');
   await browserRegion.getByRole('button', { name: 'Create a channel' }).click();
+  // A name taken is refused in the page, not turned into a subscription.
+  await form.getByLabel('Name').fill(existing.name.toUpperCase());
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await web.page.getByText(`A channel named “${existing.name.toUpperCase()}” already exists.`).waitFor();
+  await browserRegion.getByRole('button', { name: 'Cancel' }).click();
+  await form.waitFor({ state: 'detached' });
+  await browserRegion.getByRole('button', { name: 'Create a channel' }).click();
   // The name is focused as the form opens: typed without a click.
   await form.getByLabel('Name').waitFor();
   await web.page.keyboard.type(name);

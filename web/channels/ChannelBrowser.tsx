@@ -7,7 +7,7 @@ import { holdsRealmSetting, mayMakeWebPublic } from './permissions';
 import { creationPrivacyParams, PRIVACY, type Privacy } from './privacy';
 import { channelSettingsHash } from './state';
 import type { Channel } from '../types';
-import { channels, session, subscriptions, userName } from '../state';
+import { channelByName, channels, session, subscriptions, userName } from '../state';
 import { chosenCandidate, newSubscribers, subscriberCandidates } from './candidates';
 import { reportError, showNotice } from '../ui/Toasts';
 import { addChannelStyles } from './styles';
@@ -112,7 +112,7 @@ export function ChannelBrowser() {
 }
 
 /**
- * A new channel: its name (focused as the form opens), description, who can join, and its
+ * A new channel: its name (focused as the form opens), description, who can access it, and its
  * first subscribers, oneself to begin with, as Zulip's form has them. Once the channel's
  * subscription reaches the page, a creator among its subscribers is taken to it, as in Zulip.
  */
@@ -150,6 +150,11 @@ function NewChannelForm({ mayCreatePublic, mayCreatePrivate, onCreated }: { mayC
   const create = async (event: Event) => {
     event.preventDefault();
     const channelName = name.trim();
+    // The same request would subscribe to a channel of that name (Zulip's form refuses it too).
+    if (channelByName(channelName)) {
+      showNotice(`A channel named “${channelName}” already exists.`);
+      return;
+    }
     try {
       await post('/json/users/me/subscriptions', { subscriptions: [{ name: channelName, description }], ...creationPrivacyParams(privacy), principals: chosen });
       if (chosenSet.has(self)) setCreated(channelName);
