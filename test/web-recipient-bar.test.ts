@@ -42,3 +42,49 @@ test('a recipient bar shows its topic buttons to the pointer and the keyboard, a
   assert.ok(await isFocused(resolve), 'Tab reaches the bar\'s first button');
   assert.deepEqual(problems, []);
 });
+
+test('a conversation\'s bar stays at the top of the feed while its messages scroll under it, and a row the keys select is not left under it', { skip: NO_CHROMIUM }, async () => {
+  const reader = await suite.server.createUser('Sticky Reader');
+  const { id } = await createChannel(suite.server.owner, { principals: [reader.credentials.email] }, uniqueName('sticky'));
+  for (let i = 0; i < 30; i++) assert.equal((await reader.post('/messages', { type: 'stream', to: id, topic: 'long one', content: `Line number ${i} of a long conversation` })).status, 200);
+  assert.equal((await reader.post('/messages', { type: 'stream', to: id, topic: 'next one', content: 'The next conversation' })).status, 200);
+  const { page, problems } = await suite.open(reader.credentials.email, `#narrow/channel/${id}`);
+  const scroller = page.locator('.message-scroller');
+  const bar = (topic: string) => page.locator('.recipient-bar', { has: page.locator('.recipient-topic', { hasText: new RegExp(`^${topic}$`) }) });
+  await page.getByText('The next conversation').waitFor();
+
+  // Scrolled into the middle of the long conversation: its bar is at the feed's top edge.
+  const row = page.locator('.message-row', { hasText: 'Line number 20 of' });
+  await row.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  const edge = (await scroller.boundingBox())!.y;
+  await page.waitForFunction(
+    ([top]) => {
+      const bars = [...document.querySelectorAll('.recipient-bar')].filter((b) => b.textContent?.includes('long one'));
+      return bars.length === 1 && Math.abs(bars[0].getBoundingClientRect().top - (top as number)) < 1.5;
+    },
+    [edge],
+  );
+  const first = await page.locator('.message-row', { hasText: 'Line number 0 of' }).boundingBox();
+  assert.ok(first!.y < edge, 'the conversation\'s first message has scrolled above the top');
+
+  // The next conversation's bar scrolls with its own group; the long one's leaves with its last message.
+  await page.locator('.message-row', { hasText: 'The next conversation' }).evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await page.waitForFunction(([top]) => {
+    const next = [...document.querySelectorAll('.recipient-bar')].find((b) => b.textContent?.includes('next one'));
+    return next !== undefined && next.getBoundingClientRect().top >= (top as number) - 8;
+  }, [edge]);
+  const longBar = await bar('long one').boundingBox();
+  const nextBar = await bar('next one').boundingBox();
+  assert.ok(longBar!.y + longBar!.height <= nextBar!.y + 1, 'the two bars do not overlap');
+
+  // Going up with the arrow key from the newest message, each selected row stays in sight below the bar.
+  await page.locator('.message-row', { hasText: 'The next conversation' }).click();
+  for (let i = 0; i < 26; i++) await page.keyboard.press('ArrowUp');
+  const selected = page.locator('.message-row.selected');
+  await selected.waitFor();
+  await page.waitForTimeout(300);
+  const selectedBox = (await selected.boundingBox())!;
+  const stuck = (await bar('long one').boundingBox())!;
+  assert.ok(selectedBox.y >= stuck.y + stuck.height - 1, `the selected row (at ${selectedBox.y}) is below the bar (ending at ${stuck.y + stuck.height})`);
+  assert.deepEqual(problems, []);
+});

@@ -392,12 +392,20 @@ export function MessageList() {
   };
 
   // Each message is an article of the feed, read as sender, time and text; the first of a
-  // conversation starts with the conversation's bar, so it is read in its place.
-  const articles = [];
+  // conversation starts with the conversation's bar, so it is read in its place. A
+  // conversation's articles share a group, within which its bar stays at the top while its
+  // messages scroll under it, as Zulip's does (the articles draw no box of their own).
+  const groups: preact.JSX.Element[] = [];
+  let articles: preact.JSX.Element[] = [];
+  const closeGroup = () => {
+    if (articles.length) groups.push(<div class="recipient-group" key={articles[0].key}>{articles}</div>);
+    articles = [];
+  };
   let previous: Message | undefined;
   for (const message of messages) {
     const conversation = conversationOf(message, self);
     const newConversation = !previous || conversationOf(previous, self) !== conversation;
+    if (newConversation) closeGroup();
     // A new day within a conversation gets a date separator, as in Zulip.
     const newDay = !newConversation && dayOf(previous!.timestamp) !== dayOf(message.timestamp);
     // One sender's messages in a row share one header, however far apart in the day, as in
@@ -420,6 +428,7 @@ export function MessageList() {
     );
     previous = message;
   }
+  closeGroup();
 
   return (
     <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={onContentClick}>
@@ -433,7 +442,7 @@ export function MessageList() {
       )}
       {!current.loading && !current.error && messages.length === 0 && <p class="feed-empty">No messages here yet.</p>}
       <div role="feed" aria-label="Messages" aria-busy={current.loading}>
-        {articles}
+        {groups}
       </div>
       <ScrollToBottom scroller={scroller} opened={current.opened} />
       <Arrivals />
