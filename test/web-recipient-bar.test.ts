@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createChannel, uniqueName } from './support/channels';
 import { NO_CHROMIUM } from './support/chromium';
-import { isFocused, webSuite } from './support/web';
+import { isFocused, waitUntil, webSuite } from './support/web';
 
 /**
  * A recipient bar's topic buttons are made when the pointer or the focus comes to the bar (a
@@ -57,27 +57,18 @@ test('a conversation\'s bar stays at the top of the feed while its messages scro
   const row = page.locator('.message-row', { hasText: 'Line number 20 of' });
   await row.evaluate((element) => element.scrollIntoView({ block: 'start' }));
   const edge = (await scroller.boundingBox())!.y;
-  await page.waitForFunction(
-    ([top]) => {
-      const bars = [...document.querySelectorAll('.recipient-bar')].filter((b) => b.textContent?.includes('long one'));
-      return bars.length === 1 && Math.abs(bars[0].getBoundingClientRect().top - (top as number)) < 1.5;
-    },
-    [edge],
-  );
+  await waitUntil(async () => Math.abs((await bar('long one').boundingBox())!.y - edge) < 1.5, 'the long conversation\'s bar is at the top edge');
   const first = await page.locator('.message-row', { hasText: 'Line number 0 of' }).boundingBox();
   assert.ok(first!.y < edge, 'the conversation\'s first message has scrolled above the top');
 
-  // The next conversation's bar scrolls with its own group; the long one's leaves with its last message.
-  await page.locator('.message-row', { hasText: 'The next conversation' }).evaluate((element) => element.scrollIntoView({ block: 'start' }));
-  await page.waitForFunction(([top]) => {
-    const next = [...document.querySelectorAll('.recipient-bar')].find((b) => b.textContent?.includes('next one'));
-    return next !== undefined && next.getBoundingClientRect().top >= (top as number) - 8;
-  }, [edge]);
+  // At the end of the feed the next conversation's bar is in its own place, below the long one's.
+  await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+  await waitUntil(() => scroller.evaluate((element) => element.scrollTop + element.clientHeight >= element.scrollHeight - 2), 'the feed is at its end');
   const longBar = await bar('long one').boundingBox();
   const nextBar = await bar('next one').boundingBox();
   assert.ok(longBar!.y + longBar!.height <= nextBar!.y + 1, 'the two bars do not overlap');
 
-  // Going up with the arrow key from the newest message, each selected row stays in sight below the bar.
+  // Going up with the arrow key from the newest message, the selected row stays in sight below the bar.
   await page.locator('.message-row', { hasText: 'The next conversation' }).click();
   for (let i = 0; i < 26; i++) await page.keyboard.press('ArrowUp');
   const selected = page.locator('.message-row.selected');
