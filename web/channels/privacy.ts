@@ -25,11 +25,8 @@ export function privacyParams(privacy: Privacy): Record<string, boolean> {
   };
 }
 
-/** A privacy as a new channel's `POST /users/me/subscriptions` takes it. */
+/** A privacy as a new channel's `POST /users/me/subscriptions` takes it: the same, with `invite_only` for `is_private`. */
 export function creationPrivacyParams(privacy: Privacy): Record<string, boolean> {
-  return {
-    is_web_public: privacy === 'web-public',
-    invite_only: privacy.startsWith('private'),
-    history_public_to_subscribers: privacy !== 'private-protected',
-  };
+  const { is_private, ...rest } = privacyParams(privacy);
+  return { ...rest, invite_only: is_private };
 }
